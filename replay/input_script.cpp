@@ -1,0 +1,94 @@
+#include "replay/input_script.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace foothold::replay {
+
+namespace {
+// The longest script a run accepts: a day at 240 Hz, far beyond any scenario.
+constexpr uint64_t kMaxTicks = 24ull * 3600 * 240;
+
+std::vector<std::string_view> split(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool parse_axis(std::string_view t, double& out) {
+  const std::string s(t);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out) && out >= -1 && out <= 1;
+}
+}  // namespace
+
+uint64_t InputScript::total_ticks() const {
+  uint64_t n = 0;
+  for (const auto& l : lines) n += l.ticks;
+  return n;
+}
+
+InputScript parse_input_script(std::string_view text, std::string_view source) {
+  InputScript out;
+  size_t line_no = 0;
+  uint64_t total = 0;
+  for (size_t pos = 0; pos <= text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    ++line_no;
+    std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    const auto t = split(line);
+    if (t.empty()) continue;
+    auto fail = [&](const std::string& what) {
+      out.error = std::string(source) + ":" + std::to_string(line_no) + ": " + what;
+      out.lines.clear();
+      return out;
+    };
+    if (t.size() != 4) return fail("expected 'TICKS MOVE_X MOVE_Z BUTTONS', found " + std::to_string(t.size()) + " field(s)");
+    uint32_t ticks = 0;
+    auto [p, ec] = std::from_chars(t[0].data(), t[0].data() + t[0].size(), ticks);
+    if (ec != std::errc() || p != t[0].data() + t[0].size() || ticks == 0)
+      return fail("TICKS '" + std::string(t[0]) + "' must be a whole number of at least 1");
+    double mx, mz;
+    if (!parse_axis(t[1], mx)) return fail("MOVE_X '" + std::string(t[1]) + "' must be a number in [-1, 1]");
+    if (!parse_axis(t[2], mz)) return fail("MOVE_Z '" + std::string(t[2]) + "' must be a number in [-1, 1]");
+    uint8_t buttons = 0;
+    if (t[3] == "jump") {
+      buttons = kButtonJump;
+    } else if (t[3] != "-") {
+      return fail("BUTTONS '" + std::string(t[3]) + "' must be '-' or 'jump'");
+    }
+    total += ticks;
+    if (total > kMaxTicks) return fail("the script is longer than " + std::to_string(kMaxTicks) + " ticks");
+    out.lines.push_back({ticks, encode_move(mx, mz, buttons, 0)});
+  }
+  if (out.lines.empty()) out.error = std::string(source) + ": the script has no input line";
+  return out;
+}
+
+InputScript load_input_script(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    InputScript out;
+    out.error = path + ": cannot open input script";
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_input_script(text.str(), path);
+}
+
+}  // namespace foothold::replay

@@ -1,0 +1,25 @@
+#pragma once
+// Runs one character through an input script: the scenario runner behind `foothold-replay run`,
+// and the harness of the scenario tests.
+
+#include <vector>
+
+#include "replay/input_script.h"
+#include "shared/settings.h"
+#include "shared/step.h"
+#include "shared/trace.h"
+#include "shared/world.h"
+
+namespace foothold::replay {
+
+struct ScenarioRun {
+  std::vector<TraceRow> rows;                 ///< row 0 is the spawn state, row t the state after tick t
+  std::vector<StepDiagnostics> diagnostics;   ///< diagnostics[t - 1] belongs to row t
+};
+
+/// Simulates character `id` from `spawn` (metres, rounded to the grid) through every line of the
+/// script. Tick t consumes the script's t-th input.
+ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const Vec3& spawn, const InputScript& script,
+                         uint32_t id = 0);
+
+}  // namespace foothold::replay

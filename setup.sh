@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Foothold needs, and nothing that is already there.
+#   ./setup.sh          what building and running needs
+#   ./setup.sh --test   also what the full test run needs (clang for fuzzing, podman for the container test)
+# Idempotent: a second run installs nothing. As root it runs apt-get itself; otherwise it prints
+# the exact command to run and exits 1.
+set -euo pipefail
+
+build_packages=(
+  build-essential cmake pkg-config git ca-certificates
+  libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
+  libcli11-dev libtinyobjloader-dev libtomlplusplus-dev libsodium-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+test_packages=(
+  clang libclang-rt-14-dev
+  podman runc debootstrap uidmap iproute2 procps
+)
+
+usage() { echo "usage: $0 [--test]" >&2; exit 2; }
+want=("${build_packages[@]}")
+case "${1:-}" in
+  "") ;;
+  --test) want+=("${test_packages[@]}") ;;
+  *) usage ;;
+esac
+[ $# -le 1 ] || usage
+
+missing=()
+for p in "${want[@]}"; do
+  # dpkg-query answers "install ok installed" only for a package that is fully installed.
+  if [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" != "install ok installed" ]; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#want[@]} packages are installed"
+  exit 0
+fi
+
+cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}" >&2
+  echo "setup: run as root:  apt-get update && ${cmd[*]}" >&2
+  exit 1
+fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+"${cmd[@]}"

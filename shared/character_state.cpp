@@ -1,0 +1,40 @@
+#include "shared/character_state.h"
+
+#include "shared/hash.h"
+
+namespace foothold {
+
+namespace {
+constexpr std::string_view kGroundNames[kGroundKindCount] = {"none", "walkable", "tagged", "crevice", "pit"};
+}
+
+std::string_view to_string(GroundKind kind) {
+  const auto i = static_cast<size_t>(kind);
+  return i < kGroundKindCount ? kGroundNames[i] : std::string_view("invalid");
+}
+
+std::optional<GroundKind> parse_ground_kind(std::string_view text) {
+  for (int i = 0; i < kGroundKindCount; ++i)
+    if (kGroundNames[i] == text) return static_cast<GroundKind>(i);
+  return std::nullopt;
+}
+
+uint64_t CharacterState::hash() const {
+  Hasher h;
+  h.add_i32(position.x);
+  h.add_i32(position.y);
+  h.add_i32(position.z);
+  h.add_i32(velocity.x);
+  h.add_i32(velocity.y);
+  h.add_i32(velocity.z);
+  h.add_u8(static_cast<uint8_t>(ground));
+  return h.value();
+}
+
+CharacterState spawn_state(const Vec3& position) {
+  CharacterState s;
+  s.position = quantize_position(position);
+  return s;
+}
+
+}  // namespace foothold

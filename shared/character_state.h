@@ -1,0 +1,43 @@
+#pragma once
+// The state of one character between ticks: plain integers, trivially copyable, comparable, hashable.
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+#include "shared/fixed_point.h"
+
+namespace foothold {
+
+/// Why a character is grounded (or that it is not).
+enum class GroundKind : uint8_t {
+  kNone = 0,      ///< airborne: gravity applies
+  kWalkable = 1,  ///< standing on a surface no steeper than max_slope_deg
+  kTagged = 2,    ///< standing on a surface tagged always_ground
+  kCrevice = 3,   ///< wedged between two steep faces whose crease does not descend steeply
+  kPit = 4,       ///< wedged between three steep faces
+};
+inline constexpr int kGroundKindCount = 5;
+
+/// "none", "walkable", "tagged", "crevice" or "pit".
+std::string_view to_string(GroundKind kind);
+/// The inverse of to_string().
+std::optional<GroundKind> parse_ground_kind(std::string_view text);
+constexpr bool is_grounded(GroundKind k) { return k != GroundKind::kNone; }
+
+/// A character between ticks. Position is the capsule centre.
+struct CharacterState {
+  FixedVec3 position;               ///< capsule centre, 1/1024 m
+  FixedVec3 velocity;               ///< 1/65536 m/s
+  GroundKind ground = GroundKind::kNone;
+  bool operator==(const CharacterState&) const = default;
+  /// Stable checksum of every field (not of the struct's memory).
+  uint64_t hash() const;
+};
+static_assert(std::is_trivially_copyable_v<CharacterState>);
+
+/// A character at rest at `position` (metres, rounded to the grid), airborne until its first step.
+CharacterState spawn_state(const Vec3& position);
+
+}  // namespace foothold

@@ -1,0 +1,232 @@
+#include "shared/collide_and_slide.h"
+
+#include <cmath>
+
+#include "shared/ground.h"
+
+namespace foothold {
+
+namespace {
+
+// A normal dot product at or below this counts as acute (doc 003: 90 degrees is acute).
+constexpr double kAcute = 1e-9;
+
+struct Touching {
+  uint32_t triangle = 0;
+  Vec3 normal;
+};
+
+// Solves for the velocity that keeps vertical speed `target_y`, slides along the plane (v . n = 0)
+// and is closest to v horizontally. Falls back to the plain rejection for a plane with no horizontal
+// extent (a flat ceiling), where no such velocity exists.
+Vec3 keep_vertical(const Vec3& v, const Vec3& n, double target_y) {
+  const Vec3 nh = horizontal(n);
+  const double nh_sq = length_sq(nh);
+  if (nh_sq < 1e-12) return reject(v, n);
+  const Vec3 hv = horizontal(v);
+  const Vec3 h = hv - nh * ((dot(hv, nh) + target_y * n.y) / nh_sq);
+  return {h.x, target_y, h.z};
+}
+
+}  // namespace
+
+Vec3 slide_along_plane(const Vec3& v, const Vec3& n, bool walkable, bool grounded) {
+  if (dot(v, n) >= 0) return v;
+  const Vec3 rejected = reject(v, n);
+  if (walkable) return rejected;
+  if (grounded) return keep_vertical(v, n, v.y);
+  const double cap = std::fmax(v.y, 0.0);
+  return rejected.y > cap ? keep_vertical(v, n, cap) : rejected;
+}
+
+namespace {
+
+class Solver {
+ public:
+  Solver(ContactQueries& q, const SlideInput& in) : q_(q), s_(q.settings()), in_(in) {}
+
+  SlideResult run() {
+    SlideResult out;
+    Vec3 p = in_.position;
+    Vec3 v = in_.velocity;
+    double time_left = in_.time;
+    for (; out.iterations < s_.max_iterations; ++out.iterations) {
+      const Vec3 motion = v * time_left;
+      if (length_sq(motion) < 1e-18) break;
+      const SweepHit hit = q_.sweep(p, motion);
+      if (!hit.hit) {
+        p += motion;
+        time_left = 0;
+        break;
+      }
+      if (in_.grounded && !out.stepped_up && !walkable_normal(hit.normal, s_) && hit.normal.y > -1e-6) {
+        Vec3 stepped;
+        if (step_up(p, motion, stepped)) {
+          p = stepped;
+          time_left = 0;
+          out.stepped_up = true;
+          break;
+        }
+      }
+      p += motion * hit.fraction;
+      time_left *= 1 - hit.fraction;
+      if (hit.fraction == 0) p = back_off(p, hit);
+
+      // Forget surfaces we have slid away from; remember the one just hit.
+      for (int i = touching_count_ - 1; i >= 0; --i)
+        if (q_.gap_to(touching_[i].triangle, p) > 2 * s_.safety_margin) forget(i);
+      remember({hit.triangle, hit.normal});
+
+      if (!respond(v)) {
+        v = {};
+        break;
+      }
+    }
+    out.position = p;
+    out.velocity = v;
+    return out;
+  }
+
+ private:
+  bool walkable(const Vec3& n) const { return walkable_normal(n, s_); }
+
+  // Doc 003's touching rules. Returns false when the character must stop (an acute pit).
+  bool respond(Vec3& v) {
+    const Touching& current = touching_[touching_count_ - 1];
+    if (touching_count_ == 1) {
+      v = slide_along_plane(v, current.normal, walkable(current.normal), in_.grounded);
+      return true;
+    }
+    if (touching_count_ == 2) {
+      const Touching& other = touching_[0];
+      if (dot(other.normal, current.normal) <= kAcute) {
+        v = along_crease(v, other.normal, current.normal);
+      } else {
+        keep_only_current();
+        v = slide_along_plane(v, current.normal, walkable(current.normal), in_.grounded);
+      }
+      return true;
+    }
+    // Three: A and B are the older ones, C the current.
+    const Touching a = touching_[0], b = touching_[1], c = touching_[2];
+    const bool a_acute = dot(c.normal, a.normal) <= kAcute;
+    const bool b_acute = dot(c.normal, b.normal) <= kAcute;
+    if (!a_acute && !b_acute) {
+      keep_only_current();
+      v = slide_along_plane(v, c.normal, walkable(c.normal), in_.grounded);
+    } else if (a_acute && b_acute) {
+      return false;
+    } else if (!a_acute) {
+      touching_[0] = b;
+      touching_[1] = c;
+      touching_count_ = 2;
+      v = along_crease(v, b.normal, c.normal);
+    } else {
+      touching_[0] = a;
+      touching_[1] = c;
+      touching_count_ = 2;
+      v = along_crease(v, a.normal, c.normal);
+    }
+    return true;
+  }
+
+  // Velocity along the crease of two acute planes. A crease steeper than the slope limit formed by
+  // a non-walkable plane is climbed no faster than the character was already rising.
+  Vec3 along_crease(const Vec3& v, const Vec3& n1, const Vec3& n2) const {
+    const Vec3 d = normalized_or_zero(cross(n1, n2));
+    Vec3 r = d * dot(v, d);
+    const bool steep = std::fabs(d.y) > s_.sin_max_slope && (!walkable(n1) || !walkable(n2));
+    const double cap = in_.grounded ? v.y : std::fmax(v.y, 0.0);
+    if (steep && r.y > cap + 1e-12) r = (cap > 0 && r.y > 0) ? r * (cap / r.y) : Vec3{};
+    return r;
+  }
+
+  // A hit at the very start means we began closer than the safety margin (rounding, or a surface
+  // the previous move ended beside). Back away along the normal to restore the margin, without
+  // entering anything else.
+  Vec3 back_off(const Vec3& p, const SweepHit& hit) {
+    const double gap = q_.gap_to(hit.triangle, p);
+    const double need = s_.safety_margin - gap;
+    if (!(need > 1e-9)) return p;
+    const Vec3 push = hit.normal * need;
+    const SweepHit block = q_.sweep(p, push);
+    return p + push * (block.hit ? block.fraction : 1.0);
+  }
+
+  // Stairs: up by at most step_height, forward by the remaining horizontal motion, then down onto
+  // walkable ground no more than step_height above the current support. When the capsule's round
+  // base lands on the stair's nosing at a steep angle, a second attempt moves just far enough
+  // further (at most one radius) for the nosing to be walkable.
+  bool step_up(const Vec3& p, const Vec3& motion, Vec3& out) {
+    const Vec3 horiz = horizontal(motion);
+    const double horiz_len = length(horiz);
+    if (horiz_len < 1e-6 || s_.step_height <= 0) return false;
+    const Vec3 dir = horiz / horiz_len;
+    const SweepHit up = q_.sweep(p, Vec3{0, s_.step_height, 0});
+    const double raised = s_.step_height * (up.hit ? up.fraction : 1.0);
+    if (raised < s_.safety_margin) return false;
+    const Vec3 p_up = p + Vec3{0, raised, 0};
+    double forward = horiz_len;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const SweepHit fwd = q_.sweep(p_up, dir * forward);
+      const double moved = forward * (fwd.hit ? fwd.fraction : 1.0);
+      if (moved < 1e-4) return false;
+      const Vec3 p_fwd = p_up + dir * moved;
+      const double down_len = raised + s_.contact_distance;
+      const SweepHit down = q_.sweep(p_fwd, Vec3{0, -down_len, 0});
+      if (!down.hit) return false;  // nothing underneath: not a stair
+      const Vec3 landed = p_fwd + Vec3{0, -down_len * down.fraction, 0};
+      const GroundResult g = evaluate_ground(q_, landed);
+      if (g.on_floor()) {
+        const double rise = g.floor_contact().point.y - in_.support_y;
+        if (rise > s_.step_height + 1e-9) return false;
+        out = landed;
+        return true;
+      }
+      if (attempt == 1 || fwd.hit) return false;
+      // How far the nosing is ahead of the core, beyond what a walkable normal allows.
+      const Vec3 nose = horizontal(down_contact_point(landed, down.triangle) - landed);
+      const double ahead = dot(nose, dir);
+      const double extra = ahead - (s_.radius + s_.safety_margin) * s_.sin_max_slope * 0.9;
+      if (!(extra > 0) || extra > s_.radius) return false;
+      forward = horiz_len + extra;
+    }
+    return false;
+  }
+
+  Vec3 down_contact_point(const Vec3& center, uint32_t triangle) const {
+    const Capsule c = q_.capsule(center);
+    return closest_segment_triangle(c.bottom(), c.top(), q_.world().triangle(triangle).tri).on_triangle;
+  }
+
+  void remember(const Touching& t) {
+    for (int i = 0; i < touching_count_; ++i) {
+      if (touching_[i].triangle == t.triangle) {
+        forget(i);
+        break;
+      }
+    }
+    if (touching_count_ == 3) forget(0);
+    touching_[touching_count_++] = t;
+  }
+  void forget(int i) {
+    for (int k = i; k + 1 < touching_count_; ++k) touching_[k] = touching_[k + 1];
+    --touching_count_;
+  }
+  void keep_only_current() {
+    touching_[0] = touching_[touching_count_ - 1];
+    touching_count_ = 1;
+  }
+
+  ContactQueries& q_;
+  const DerivedSettings& s_;
+  const SlideInput& in_;
+  Touching touching_[3];
+  int touching_count_ = 0;
+};
+
+}  // namespace
+
+SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in) { return Solver(queries, in).run(); }
+
+}  // namespace foothold

@@ -1,0 +1,35 @@
+#pragma once
+// Collide-and-slide (design doc 003): move the character along its velocity, sliding along what it
+// hits, climbing stairs, and stopping in acute pits.
+
+#include "shared/contact_queries.h"
+
+namespace foothold {
+
+struct SlideInput {
+  Vec3 position;        ///< capsule centre at the start, metres
+  Vec3 velocity;        ///< metres per second
+  double time = 0;      ///< seconds to move for (one tick)
+  bool grounded = false;///< grounded at the start and not jumping: climbs stairs, never climbs steep faces
+  double support_y = 0; ///< height of the supporting ground point, for the stair-height limit
+};
+
+struct SlideResult {
+  Vec3 position;
+  Vec3 velocity;        ///< the velocity after the planes it met removed what pointed into them
+  int iterations = 0;
+  bool stepped_up = false;
+};
+
+/// Runs the solver loop: at most max_iterations sweeps. The capsule always stops safety_margin short
+/// of what it hits. The touching set and its one-, two- and three-plane rules decide how the velocity
+/// continues. A grounded character blocked by an upright wall or a too-steep slope first tries to
+/// step up (at most step_height).
+SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in);
+
+/// The velocity after sliding along one plane of unit normal n. Walkable planes reject the part of v
+/// into them. Other planes never lift the character: a grounded character keeps its vertical speed
+/// exactly, an airborne one never gains more upward speed than it had (doc 004's jump-peak rule).
+Vec3 slide_along_plane(const Vec3& v, const Vec3& n, bool walkable, bool grounded);
+
+}  // namespace foothold

@@ -1,0 +1,115 @@
+#include "shared/contact_queries.h"
+
+#include <cmath>
+#include <limits>
+
+namespace foothold {
+
+namespace {
+bool nearer(const Contact& a, const Contact& b) {
+  return a.gap < b.gap || (a.gap == b.gap && a.triangle < b.triangle);
+}
+bool overlaps(const WorldTriangle& t, const Vec3& lo, const Vec3& hi) {
+  return t.lo.x <= hi.x && t.hi.x >= lo.x && t.lo.y <= hi.y && t.hi.y >= lo.y && t.lo.z <= hi.z && t.hi.z >= lo.z;
+}
+}  // namespace
+
+void ContactList::insert(const Contact& c) {
+  int pos = count_;
+  while (pos > 0 && nearer(c, items_[size_t(pos - 1)])) --pos;
+  if (pos >= kCapacity) return;
+  const int last = count_ < kCapacity ? count_ : kCapacity - 1;
+  for (int i = last; i > pos; --i) items_[size_t(i)] = items_[size_t(i - 1)];
+  items_[size_t(pos)] = c;
+  if (count_ < kCapacity) ++count_;
+}
+
+void ContactList::remove(int i) {
+  for (int k = i; k + 1 < count_; ++k) items_[size_t(k)] = items_[size_t(k + 1)];
+  --count_;
+}
+
+SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
+  SweepHit best;
+  if (length_sq(motion) <= 0) return best;
+  // Bounds of the swept shape: triangles outside them cannot be touched.
+  const Vec3 ext{shape.radius, shape.half_segment + shape.radius, shape.radius};
+  const Vec3 end = shape.center + motion;
+  const Vec3 lo{std::fmin(shape.center.x, end.x) - ext.x, std::fmin(shape.center.y, end.y) - ext.y,
+                std::fmin(shape.center.z, end.z) - ext.z};
+  const Vec3 hi{std::fmax(shape.center.x, end.x) + ext.x, std::fmax(shape.center.y, end.y) + ext.y,
+                std::fmax(shape.center.z, end.z) + ext.z};
+  ensure(lo, hi);
+  for (uint32_t i : candidates_) {
+    const WorldTriangle& t = world_.triangle(i);
+    if (!overlaps(t, lo, hi)) continue;
+    const auto hit = sweep_capsule_triangle(shape, motion, t.tri);
+    if (hit && hit->fraction < best.fraction) {
+      best.hit = true;
+      best.fraction = hit->fraction;
+      best.triangle = i;
+    }
+  }
+  if (best.hit) {
+    const Capsule at{shape.center + motion * best.fraction, shape.half_segment, shape.radius};
+    const auto cp = closest_segment_triangle(at.bottom(), at.top(), world_.triangle(best.triangle).tri);
+    best.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance
+                                      : world_.triangle(best.triangle).tri.normal;
+  }
+  return best;
+}
+
+void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& out) {
+  out.clear();
+  const Capsule cap = capsule(center);
+  const double reach = cap.radius + max_gap;
+  const Vec3 lo{center.x - reach, center.y - cap.half_segment - reach, center.z - reach};
+  const Vec3 hi{center.x + reach, center.y + cap.half_segment + reach, center.z + reach};
+  ensure(lo, hi);
+  for (uint32_t i : candidates_) {
+    const WorldTriangle& t = world_.triangle(i);
+    if (!overlaps(t, lo, hi)) continue;
+    const double dc = center_plane_distance(center, t.tri);
+    if (dc <= 0) continue;
+    if (dc - std::fabs(t.tri.normal.y) * cap.half_segment - cap.radius > max_gap) continue;
+    const auto cp = closest_segment_triangle(cap.bottom(), cap.top(), t.tri);
+    const double gap = cp.distance - cap.radius;
+    if (gap > max_gap) continue;
+    Contact c;
+    c.triangle = i;
+    c.point = cp.on_triangle;
+    c.core_point = cp.on_segment;
+    c.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : t.tri.normal;
+    c.gap = gap;
+    c.tag = t.tag;
+    out.insert(c);
+  }
+}
+
+void ContactQueries::prefetch(const Aabb& box) {
+  covered_ = box;
+  any_ = true;
+  world_.collect(box, candidates_);
+}
+
+void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
+  if (any_ && lo.x >= covered_.lo.x && lo.y >= covered_.lo.y && lo.z >= covered_.lo.z && hi.x <= covered_.hi.x &&
+      hi.y <= covered_.hi.y && hi.z <= covered_.hi.z)
+    return;
+  // Grow to cover both, with room to spare so that a wandering step collects rarely.
+  constexpr double kSlack = 1.0;
+  Aabb box{{lo.x - kSlack, lo.y - kSlack, lo.z - kSlack}, {hi.x + kSlack, hi.y + kSlack, hi.z + kSlack}};
+  if (any_) {
+    box.lo = {std::fmin(box.lo.x, covered_.lo.x), std::fmin(box.lo.y, covered_.lo.y), std::fmin(box.lo.z, covered_.lo.z)};
+    box.hi = {std::fmax(box.hi.x, covered_.hi.x), std::fmax(box.hi.y, covered_.hi.y), std::fmax(box.hi.z, covered_.hi.z)};
+  }
+  prefetch(box);
+}
+
+double ContactQueries::gap_to(uint32_t triangle, const Vec3& center) const {
+  const auto c = capsule_triangle_contact(capsule(center), world_.triangle(triangle).tri,
+                                          std::numeric_limits<double>::infinity());
+  return c ? c->gap : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace foothold

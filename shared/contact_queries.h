@@ -1,0 +1,93 @@
+#pragma once
+// The queries the movement step asks of the world, run over one step's candidate triangles:
+// sweeps of the character's capsule and the contacts around it. Results are reduced in ascending
+// triangle order with strict comparisons, so ties always go to the lower triangle index.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "shared/geometry.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace foothold {
+
+/// A contact with one triangle, as seen from a capsule position.
+struct Contact {
+  uint32_t triangle = 0;
+  Vec3 point;        ///< closest point on the triangle
+  Vec3 normal;       ///< unit, from the triangle toward the capsule's core segment
+  Vec3 core_point;   ///< closest point on the capsule's core segment
+  double gap = 0;    ///< metres from the capsule's surface; negative when penetrating
+  SurfaceTag tag = SurfaceTag::kByNormal;
+};
+
+/// A fixed-capacity list of contacts, nearest first (ties by triangle index); no heap.
+class ContactList {
+ public:
+  static constexpr int kCapacity = 32;
+  int size() const { return count_; }
+  const Contact& operator[](int i) const { return items_[size_t(i)]; }
+  void clear() { count_ = 0; }
+  /// Inserts in order; when full, the farthest contact is dropped.
+  void insert(const Contact& c);
+  void remove(int i);
+
+ private:
+  std::array<Contact, kCapacity> items_{};
+  int count_ = 0;
+};
+
+/// The first contact along a sweep.
+struct SweepHit {
+  bool hit = false;
+  double fraction = 1;  ///< of the motion, [0, 1]
+  uint32_t triangle = 0;
+  Vec3 normal;          ///< unit contact normal at the time of impact
+};
+
+class ContactQueries {
+ public:
+  /// `candidates` is scratch storage: the triangles collected so far (the caller reuses it across
+  /// steps so that its capacity stays). Queries outside the bounds collected so far collect again, so
+  /// every answer depends only on the world and the query, never on what was collected before.
+  ContactQueries(const World& world, const DerivedSettings& settings, std::vector<uint32_t>& candidates)
+      : world_(world), settings_(settings), candidates_(candidates) {
+    candidates_.clear();
+  }
+
+  /// Collects the candidates for a box ahead of the queries (one BVH walk for a whole step).
+  void prefetch(const Aabb& box);
+
+  /// The character's capsule centred at `center`, grown by `inflate` metres.
+  Capsule capsule(const Vec3& center, double inflate = 0) const {
+    return {center, settings_.half_segment, settings_.radius + inflate};
+  }
+
+  /// Sweeps the capsule, grown by the safety margin, from `center` by `motion`: stopping at the hit
+  /// leaves exactly the safety margin between the character and the surface.
+  SweepHit sweep(const Vec3& center, const Vec3& motion) { return sweep_shape(capsule(center, settings_.safety_margin), motion); }
+
+  /// Sweeps an arbitrary capsule (e.g. a sphere, for contact-point validation) over the candidates.
+  SweepHit sweep_shape(const Capsule& shape, const Vec3& motion);
+
+  /// Contacts of the character's capsule with a gap of at most `max_gap`.
+  void contacts(const Vec3& center, double max_gap, ContactList& out);
+
+  /// Gap between the character at `center` and one triangle (+infinity when it faces away).
+  double gap_to(uint32_t triangle, const Vec3& center) const;
+
+  const World& world() const { return world_; }
+  const DerivedSettings& settings() const { return settings_; }
+
+ private:
+  const World& world_;
+  const DerivedSettings& settings_;
+  void ensure(const Vec3& lo, const Vec3& hi);
+  std::vector<uint32_t>& candidates_;
+  Aabb covered_;
+  bool any_ = false;
+};
+
+}  // namespace foothold

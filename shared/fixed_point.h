@@ -1,0 +1,70 @@
+#pragma once
+// The fixed-point format of everything that crosses a tick boundary.
+//
+// Positions are int32 counts of 1/1024 m (the quantum, 0.9765625 mm). Velocities are int32 counts of
+// 1/65536 m/s. The step converts them to double, computes, and rounds the result back to the grid;
+// the next step starts from exactly the rounded value, on the server and in every client.
+//
+// Range: the world and every character live within +-kWorldLimit = 1,048,576 m of the origin on
+// each axis (positions are clamped there; an int32 of 1/1024 m would reach twice as far). That is far
+// beyond the +-8 km a game level needs and keeps every intermediate product well inside double
+// precision (at 1e6 m a double still resolves 2e-10 m).
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <optional>
+#include <string_view>
+
+#include "shared/vec3.h"
+
+namespace foothold {
+
+inline constexpr int kPositionFracBits = 10;
+inline constexpr double kPositionScale = 1 << kPositionFracBits;  ///< raw units per metre
+inline constexpr double kPositionQuantum = 1.0 / kPositionScale;  ///< metres per raw unit
+inline constexpr int kVelocityFracBits = 16;
+inline constexpr double kVelocityScale = 1 << kVelocityFracBits;  ///< raw units per m/s
+inline constexpr double kWorldLimit = 1048576.0;                  ///< metres, per axis
+inline constexpr double kVelocityLimit = 1000.0;                  ///< m/s, per axis
+
+/// A position or velocity on the fixed-point grid (raw integer counts).
+struct FixedVec3 {
+  int32_t x = 0;
+  int32_t y = 0;
+  int32_t z = 0;
+  constexpr bool operator==(const FixedVec3&) const = default;
+};
+
+/// Rounds a double to the nearest raw count (ties away from zero), clamped to +-limit_raw.
+/// NaN becomes 0 so that a numerical accident can never become undefined behaviour.
+inline int32_t quantize(double v, double scale, double limit) {
+  if (!(v == v)) return 0;
+  const double clamped = std::fmin(std::fmax(v, -limit), limit);
+  return static_cast<int32_t>(std::llround(clamped * scale));
+}
+
+inline FixedVec3 quantize_position(const Vec3& p) {
+  return {quantize(p.x, kPositionScale, kWorldLimit), quantize(p.y, kPositionScale, kWorldLimit),
+          quantize(p.z, kPositionScale, kWorldLimit)};
+}
+inline FixedVec3 quantize_velocity(const Vec3& v) {
+  return {quantize(v.x, kVelocityScale, kVelocityLimit), quantize(v.y, kVelocityScale, kVelocityLimit),
+          quantize(v.z, kVelocityScale, kVelocityLimit)};
+}
+inline Vec3 to_position(const FixedVec3& f) {
+  return {f.x / kPositionScale, f.y / kPositionScale, f.z / kPositionScale};
+}
+inline Vec3 to_velocity(const FixedVec3& f) {
+  return {f.x / kVelocityScale, f.y / kVelocityScale, f.z / kVelocityScale};
+}
+
+/// The exact decimal form of raw / 2^frac_bits ("-1.5", "0.0009765625", "3"). Every such value has a
+/// finite decimal expansion, so parse_fixed() gets back the very same raw count.
+std::string format_fixed(int64_t raw, int frac_bits);
+
+/// Parses a decimal number that is an exact multiple of 2^-frac_bits. Returns nothing when the text is
+/// not a plain decimal, is not exactly on the grid, or does not fit in an int32.
+std::optional<int32_t> parse_fixed(std::string_view text, int frac_bits);
+
+}  // namespace foothold

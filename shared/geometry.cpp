@@ -1,0 +1,267 @@
+#include "shared/geometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace foothold {
+
+Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  // Voronoi-region walk (Ericson, Real-Time Collision Detection 5.1.5).
+  const Vec3 ab = b - a;
+  const Vec3 ac = c - a;
+  const Vec3 ap = p - a;
+  const double d1 = dot(ab, ap);
+  const double d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = dot(ab, bp);
+  const double d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+  const Vec3 cp = p - c;
+  const double d5 = dot(ab, cp);
+  const double d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+  const double denom = 1.0 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+namespace {
+
+// Closest points of segments p1q1 and p2q2 (Ericson 5.1.9); returns the squared distance.
+double closest_segments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2, Vec3& c1, Vec3& c2) {
+  constexpr double kEps = 1e-18;
+  const Vec3 d1 = q1 - p1;
+  const Vec3 d2 = q2 - p2;
+  const Vec3 r = p1 - p2;
+  const double a = dot(d1, d1);
+  const double e = dot(d2, d2);
+  const double f = dot(d2, r);
+  double s = 0;
+  double t = 0;
+  if (a <= kEps && e <= kEps) {
+    c1 = p1;
+    c2 = p2;
+    return length_sq(c1 - c2);
+  }
+  if (a <= kEps) {
+    t = std::clamp(f / e, 0.0, 1.0);
+  } else {
+    const double c = dot(d1, r);
+    if (e <= kEps) {
+      s = std::clamp(-c / a, 0.0, 1.0);
+    } else {
+      const double b = dot(d1, d2);
+      const double denom = a * e - b * b;
+      s = denom > kEps ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = std::clamp(-c / a, 0.0, 1.0);
+      } else if (t > 1) {
+        t = 1;
+        s = std::clamp((b - c) / a, 0.0, 1.0);
+      }
+    }
+  }
+  c1 = p1 + d1 * s;
+  c2 = p2 + d2 * t;
+  return length_sq(c1 - c2);
+}
+
+// True when x (a point in the triangle's plane) lies inside the triangle or on its border.
+bool inside_triangle(const Vec3& x, const Triangle& tri) {
+  return dot(cross(tri.b - tri.a, x - tri.a), tri.normal) >= 0 && dot(cross(tri.c - tri.b, x - tri.b), tri.normal) >= 0 &&
+         dot(cross(tri.a - tri.c, x - tri.c), tri.normal) >= 0;
+}
+
+// Entry time of the ray o + t*d (t in [0, t_max)) into the sphere (c, r); t_max when it misses.
+double ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, double r, double t_max) {
+  const Vec3 m = o - c;
+  const double a = dot(d, d);
+  const double b = dot(m, d);
+  const double cc = dot(m, m) - r * r;
+  if (b >= 0 || a <= 0) return t_max;  // moving away from (or not toward) the centre
+  const double disc = b * b - a * cc;
+  if (disc < 0) return t_max;
+  const double t = (-b - std::sqrt(disc)) / a;
+  return (t >= 0 && t < t_max) ? t : t_max;
+}
+
+// Entry time of the ray into the side of the cylinder of radius r around segment p-q (the round
+// ends are the vertex spheres, tested separately); t_max when it misses.
+double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, double r, double t_max) {
+  const Vec3 axis = q - p;
+  const double len_sq = dot(axis, axis);
+  if (len_sq <= 1e-18) return t_max;
+  const Vec3 m = o - p;
+  const double md = dot(m, axis) / len_sq;
+  const double dd = dot(d, axis) / len_sq;
+  const Vec3 m_perp = m - axis * md;
+  const Vec3 d_perp = d - axis * dd;
+  const double a = dot(d_perp, d_perp);
+  if (a <= 1e-24) return t_max;  // moving along the axis: only the ends can be hit
+  const double b = dot(m_perp, d_perp);
+  if (b >= 0) return t_max;
+  const double cc = dot(m_perp, m_perp) - r * r;
+  const double disc = b * b - a * cc;
+  if (disc < 0) return t_max;
+  const double t = (-b - std::sqrt(disc)) / a;
+  if (t < 0 || t >= t_max) return t_max;
+  const double s = md + t * dd;  // position along the axis, 0..1 on the segment
+  return (s >= 0 && s <= 1) ? t : t_max;
+}
+
+}  // namespace
+
+SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri) {
+  SegmentTriangleClosest best;
+  // Does the segment pierce the triangle?
+  const double d0 = dot(p0 - tri.a, tri.normal);
+  const double d1 = dot(p1 - tri.a, tri.normal);
+  if ((d0 <= 0 && d1 >= 0) || (d0 >= 0 && d1 <= 0)) {
+    if (d0 != d1) {
+      const Vec3 x = p0 + (p1 - p0) * (d0 / (d0 - d1));
+      if (inside_triangle(x, tri)) return {x, x, 0.0};
+    }
+  }
+  // Otherwise the closest pair involves an endpoint of the segment or an edge of the triangle.
+  double best_sq = std::numeric_limits<double>::infinity();
+  auto consider = [&](const Vec3& s, const Vec3& t) {
+    const double dsq = length_sq(s - t);
+    if (dsq < best_sq) {
+      best_sq = dsq;
+      best.on_segment = s;
+      best.on_triangle = t;
+    }
+  };
+  consider(p0, closest_point_on_triangle(p0, tri.a, tri.b, tri.c));
+  consider(p1, closest_point_on_triangle(p1, tri.a, tri.b, tri.c));
+  const Vec3* v[3] = {&tri.a, &tri.b, &tri.c};
+  for (int i = 0; i < 3; ++i) {
+    Vec3 cs, ct;
+    closest_segments(p0, p1, *v[i], *v[(i + 1) % 3], cs, ct);
+    consider(cs, ct);
+  }
+  best.distance = std::sqrt(best_sq);
+  return best;
+}
+
+std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, const Triangle& tri, double max_gap) {
+  const double dc = center_plane_distance(capsule.center, tri);
+  if (dc <= 0) return std::nullopt;
+  // The nearest point of the core segment to the plane bounds the distance to the triangle.
+  const double plane_gap = dc - std::fabs(tri.normal.y) * capsule.half_segment - capsule.radius;
+  if (plane_gap > max_gap) return std::nullopt;
+  const auto cp = closest_segment_triangle(capsule.bottom(), capsule.top(), tri);
+  const double gap = cp.distance - capsule.radius;
+  if (gap > max_gap) return std::nullopt;
+  CapsuleContact contact;
+  contact.point = cp.on_triangle;
+  contact.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : tri.normal;
+  contact.gap = gap;
+  return contact;
+}
+
+std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
+  const Vec3& n = tri.normal;
+  const double hl = capsule.half_segment;
+  const double r = capsule.radius;
+  const Vec3& o = capsule.center;
+  const double dc = center_plane_distance(o, tri);
+  if (dc <= 0) return std::nullopt;  // one-sided: behind the triangle
+  // Everything the capsule can touch lies within `reach` of the plane; cull when the motion never
+  // brings the centre that close.
+  const double reach = std::fabs(n.y) * hl + r;
+  const double dn = dot(motion, n);
+  const double s0 = dc - reach;
+  if (s0 > 0 && (dn >= 0 || s0 + dn > 0)) return std::nullopt;
+
+  // Already touching: block only a motion that approaches the contact.
+  const auto cp = closest_segment_triangle(capsule.bottom(), capsule.top(), tri);
+  if (cp.distance <= r) {
+    const Vec3 nc = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : n;
+    const double approach = dot(motion, nc);
+    if (approach < -1e-9 * length(motion)) return SweepContact{0.0};
+    return std::nullopt;
+  }
+
+  // The centre moves as a ray against P + sphere(r), where P is the triangle swept along the core
+  // segment (a prism). Its boundary is covered by the offset faces of P, cylinders around P's edges
+  // and spheres at P's vertices; the first entry into any of them is the time of impact.
+  double t_hit = 1.0 + 1e-12;
+  const Vec3 v[3] = {tri.a, tri.b, tri.c};
+  const Vec3 up_off{0, hl, 0};
+
+  // Caps: the triangle shifted up or down by hl, whichever faces the front; both for a vertical one.
+  auto cap = [&](const Vec3& off) {
+    const double denom = dot(motion, n);
+    if (denom >= 0) return;
+    const double t = (r - dot(o - (tri.a + off), n)) / denom;
+    if (t < 0 || t >= t_hit) return;
+    const Vec3 x = o + motion * t - n * r - off;
+    if (inside_triangle(x, tri)) t_hit = t;
+  };
+  if (n.y > 1e-9) {
+    cap(up_off);
+  } else if (n.y < -1e-9) {
+    cap(-up_off);
+  } else {
+    cap(up_off);
+    cap(-up_off);
+  }
+
+  if (hl > 0) {
+    // Side faces: each edge swept along the segment, a vertical parallelogram.
+    for (int i = 0; i < 3; ++i) {
+      const Vec3& p = v[i];
+      const Vec3 e = v[(i + 1) % 3] - p;
+      const Vec3 eh = horizontal(e);
+      const double eh_sq = length_sq(eh);
+      if (eh_sq <= 1e-18) continue;  // a vertical edge: its cylinder covers it
+      Vec3 m = Vec3{-e.z, 0, e.x} / std::sqrt(eh_sq);
+      const double away = dot(m, v[(i + 2) % 3] - p);
+      if (away > 1e-12) {
+        m = -m;
+      } else if (away >= -1e-12 && dot(m, n) < 0) {
+        m = -m;  // vertical triangle: the face on the front side
+      }
+      const double denom = dot(motion, m);
+      if (denom >= 0) continue;
+      const double t = (r - dot(o - p, m)) / denom;
+      if (t < 0 || t >= t_hit) continue;
+      const Vec3 local = o + motion * t - m * r - p;
+      const double u = dot(horizontal(local), eh) / eh_sq;
+      const double w = local.y - u * e.y;
+      if (u >= 0 && u <= 1 && w >= -hl && w <= hl) t_hit = t;
+    }
+    for (int i = 0; i < 3; ++i) {
+      const Vec3 top_i = v[i] + up_off;
+      const Vec3 bot_i = v[i] - up_off;
+      const Vec3 top_j = v[(i + 1) % 3] + up_off;
+      const Vec3 bot_j = v[(i + 1) % 3] - up_off;
+      t_hit = ray_cylinder(o, motion, top_i, top_j, r, t_hit);
+      t_hit = ray_cylinder(o, motion, bot_i, bot_j, r, t_hit);
+      t_hit = ray_cylinder(o, motion, bot_i, top_i, r, t_hit);
+      t_hit = ray_sphere(o, motion, top_i, r, t_hit);
+      t_hit = ray_sphere(o, motion, bot_i, r, t_hit);
+    }
+  } else {
+    for (int i = 0; i < 3; ++i) {
+      t_hit = ray_cylinder(o, motion, v[i], v[(i + 1) % 3], r, t_hit);
+      t_hit = ray_sphere(o, motion, v[i], r, t_hit);
+    }
+  }
+  if (t_hit > 1.0) return std::nullopt;
+  // One-sided: a contact reached with the centre behind the plane is a contact with the back.
+  if (center_plane_distance(o + motion * t_hit, tri) <= 0) return std::nullopt;
+  return SweepContact{t_hit};
+}
+
+}  // namespace foothold

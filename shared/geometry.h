@@ -1,0 +1,64 @@
+#pragma once
+// Exact geometric queries between an upright capsule and one triangle, in double precision.
+// These are the only primitives the movement core uses; Bullet only supplies the candidate
+// triangles (see world.h), so the order and the arithmetic of every contact are ours.
+
+#include <optional>
+
+#include "shared/vec3.h"
+
+namespace foothold {
+
+/// A triangle with its unit front normal (counter-clockwise a, b, c seen from the front).
+struct Triangle {
+  Vec3 a, b, c;
+  Vec3 normal;
+};
+
+/// An upright capsule: the segment centre +- half_segment along Y, swept by a sphere of `radius`.
+struct Capsule {
+  Vec3 center;
+  double half_segment = 0;  ///< metres, >= 0 (0 makes it a sphere)
+  double radius = 0;        ///< metres, > 0
+  Vec3 bottom() const { return {center.x, center.y - half_segment, center.z}; }
+  Vec3 top() const { return {center.x, center.y + half_segment, center.z}; }
+};
+
+/// The point of triangle abc closest to p.
+Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+
+/// Closest points between a segment and a triangle.
+struct SegmentTriangleClosest {
+  Vec3 on_segment;
+  Vec3 on_triangle;
+  double distance = 0;  ///< metres; 0 when the segment pierces the triangle
+};
+SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri);
+
+/// Signed distance of the capsule's centre from the triangle's plane (positive in front).
+inline double center_plane_distance(const Vec3& center, const Triangle& tri) {
+  return dot(center - tri.a, tri.normal);
+}
+
+/// A contact between a capsule and a triangle.
+struct CapsuleContact {
+  Vec3 point;          ///< closest point on the triangle
+  Vec3 normal;         ///< unit, from the triangle toward the capsule's core segment
+  double gap = 0;      ///< distance from the capsule's surface; negative when penetrating
+};
+
+/// The contact between capsule and triangle when the triangle's front faces the capsule's centre
+/// and the gap is at most max_gap; nothing otherwise. Triangles are one-sided: a capsule whose centre
+/// is behind the plane never touches it.
+std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, const Triangle& tri, double max_gap);
+
+/// Time of impact of a capsule moving by `motion` against a one-sided triangle.
+/// `fraction` is in [0, 1] of the motion; the capsule at that fraction touches the triangle (its
+/// surface at distance 0). A capsule that already touches or overlaps the triangle at the start
+/// reports fraction 0 when the motion approaches the contact, and nothing when it leaves it.
+struct SweepContact {
+  double fraction = 0;
+};
+std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
+
+}  // namespace foothold

@@ -1,0 +1,93 @@
+#include "shared/ground.h"
+
+#include <cmath>
+
+namespace foothold {
+
+namespace {
+
+// A contact point is an inner point when a sphere moving from the capsule's core straight at it
+// reaches a different triangle first (doc 000). Such points are hidden behind the true contact, and
+// counting them would invent crevices and bumps at internal edges.
+void prune_inner_points(ContactQueries& q, ContactList& contacts) {
+  const double r = q.settings().radius;
+  bool keep[ContactList::kCapacity];
+  for (int i = 0; i < contacts.size(); ++i) {
+    keep[i] = true;
+    const Contact& c = contacts[i];
+    if (c.gap <= 0) continue;  // touching or penetrating: nothing can be in front of it
+    const Vec3 to_point = c.point - c.core_point;
+    const double dist = length(to_point);
+    if (dist <= r) continue;
+    const Vec3 dir = to_point / dist;
+    const Capsule sphere{c.core_point, 0, r};
+    // Travel a hair past the contact so that its own triangle is reached within the cast.
+    const double travel = c.gap * (1 + 1e-9) + 1e-9;
+    for (int j = 0; j < contacts.size(); ++j) {
+      if (j == i) continue;
+      const auto hit = sweep_capsule_triangle(sphere, dir * travel, q.world().triangle(contacts[j].triangle).tri);
+      // Strictly earlier by more than rounding noise: a shared edge reached at the same moment is
+      // not in front.
+      if (hit && hit->fraction * travel < c.gap - 1e-9) {
+        keep[i] = false;
+        break;
+      }
+    }
+  }
+  for (int i = contacts.size() - 1; i >= 0; --i)
+    if (!keep[i]) contacts.remove(i);
+}
+
+// Doc 000's wedge test: for each upward contact, the direction gravity would slide the character
+// along its plane; another normal opposing that slide leaves only the crease (the cross product)
+// to move along. A crease no steeper than the slope limit holds the character (crevice); a steeper
+// one holds it only when a third normal opposes the crease too (pit).
+GroundKind wedge_kind(const ContactList& c, const DerivedSettings& s) {
+  constexpr double kOppose = -1e-6;
+  bool pit = false;
+  for (int i = 0; i < c.size(); ++i) {
+    if (c[i].tag == SurfaceTag::kNeverGround) continue;
+    const Vec3& ni = c[i].normal;
+    if (ni.y <= 0) continue;
+    const Vec3 slide = normalized_or_zero(reject(Vec3{0, -1, 0}, ni));
+    if (length_sq(slide) == 0) continue;
+    for (int j = 0; j < c.size(); ++j) {
+      if (j == i || c[j].tag == SurfaceTag::kNeverGround) continue;
+      const Vec3& nj = c[j].normal;
+      if (dot(nj, slide) >= kOppose) continue;
+      Vec3 crease = normalized_or_zero(cross(ni, nj));
+      if (length_sq(crease) == 0) continue;
+      if (crease.y > 0) crease = -crease;  // the way down the crease
+      if (-crease.y <= s.sin_max_slope) return GroundKind::kCrevice;
+      for (int k = 0; k < c.size() && !pit; ++k) {
+        if (k == i || k == j || c[k].tag == SurfaceTag::kNeverGround) continue;
+        if (dot(c[k].normal, crease) < kOppose) pit = true;
+      }
+    }
+  }
+  return pit ? GroundKind::kPit : GroundKind::kNone;
+}
+
+}  // namespace
+
+GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
+  const DerivedSettings& s = q.settings();
+  GroundResult g;
+  q.contacts(center, s.contact_distance, g.contacts);
+  prune_inner_points(q, g.contacts);
+  for (int i = 0; i < g.contacts.size(); ++i) {
+    const Contact& c = g.contacts[i];
+    if (-c.gap > g.penetration) g.penetration = -c.gap;
+    if (g.floor >= 0 || c.normal.y <= 0) continue;  // the nearest supporting contact wins
+    const bool supports = c.tag == SurfaceTag::kAlwaysGround || (c.tag == SurfaceTag::kByNormal && walkable_normal(c.normal, s));
+    if (supports) g.floor = i;
+  }
+  if (g.floor >= 0) {
+    g.kind = g.contacts[g.floor].tag == SurfaceTag::kAlwaysGround ? GroundKind::kTagged : GroundKind::kWalkable;
+  } else {
+    g.kind = wedge_kind(g.contacts, s);
+  }
+  return g;
+}
+
+}  // namespace foothold

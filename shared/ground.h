@@ -1,0 +1,37 @@
+#pragma once
+// Grounding (design doc 000): is the character standing on something, and why.
+
+#include "shared/character_state.h"
+#include "shared/contact_queries.h"
+
+namespace foothold {
+
+/// What grounding found at one capsule position.
+struct GroundResult {
+  GroundKind kind = GroundKind::kNone;
+  /// Valid contacts within contact_distance after inner points were pruned, nearest first.
+  ContactList contacts;
+  /// For kWalkable and kTagged: the index in `contacts` of the supporting floor contact; else -1.
+  int floor = -1;
+  /// The deepest penetration among the contacts (metres, > 0), or 0 when nothing penetrates.
+  double penetration = 0;
+
+  bool grounded() const { return is_grounded(kind); }
+  bool on_floor() const { return floor >= 0; }
+  const Contact& floor_contact() const { return contacts[floor]; }
+};
+
+/// True when a unit contact normal is walkable: n.y >= cos(max_slope).
+inline bool walkable_normal(const Vec3& n, const DerivedSettings& s) { return n.y >= s.cos_max_slope; }
+
+/// Evaluates grounding for the character centred at `center`:
+///  1. contacts: closest points of nearby triangles within contact_distance (one-sided);
+///  2. inner points pruned: a sphere cast from the capsule toward each point must reach that point's
+///     own triangle first;
+///  3. a contact whose normal points up grounds the character when it is walkable (n.y >=
+///     cos(max_slope)), or when its triangle is tagged always_ground; never_ground triangles never do;
+///  4. otherwise the character is wedged, and grounded, when two normals form a crevice whose crease
+///     descends no steeper than max_slope, or three normals form a pit.
+GroundResult evaluate_ground(ContactQueries& queries, const Vec3& center);
+
+}  // namespace foothold

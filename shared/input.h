@@ -1,0 +1,39 @@
+#pragma once
+// What a player sends for one tick: integers only, so the server and the client feed the step
+// exactly the same numbers.
+
+#include <cstdint>
+
+#include "shared/vec3.h"
+
+namespace foothold {
+
+/// Button bits of InputCmd::buttons.
+enum Button : uint8_t {
+  kButtonJump = 1u << 0,
+};
+/// The button bits the step knows; others are ignored (and cleared by decoders).
+inline constexpr uint8_t kKnownButtons = kButtonJump;
+
+/// One tick of input. move_x and move_z are world-axis stick values in [-127, 127], where 127 is full
+/// speed; a vector longer than 127 is treated as unit length. -128 is read as -127.
+struct InputCmd {
+  uint32_t tick = 0;   ///< the simulation tick this input is for
+  int8_t move_x = 0;   ///< world X axis, [-127, 127]
+  int8_t move_z = 0;   ///< world Z axis, [-127, 127]
+  uint8_t buttons = 0; ///< Button bits
+  bool operator==(const InputCmd&) const = default;
+  /// Equal apart from the tick number: the same command for the step.
+  bool same_command(const InputCmd& o) const {
+    return move_x == o.move_x && move_z == o.move_z && buttons == o.buttons;
+  }
+};
+
+/// Turns a wished direction (x, z in world axes, each in [-1, 1]; longer vectors are normalised) into
+/// the stick values a client sends. Non-finite values count as 0.
+InputCmd encode_move(double x, double z, uint8_t buttons, uint32_t tick);
+
+/// The horizontal wish vector of an input: length at most 1, Y = 0.
+Vec3 wish_direction(const InputCmd& input);
+
+}  // namespace foothold

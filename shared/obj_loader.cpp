@@ -1,0 +1,217 @@
+#include "shared/obj_loader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+// The tinyobjloader_double target defines TINYOBJLOADER_USE_DOUBLE, matching the library it links.
+#include <tiny_obj_loader.h>
+
+#include "shared/fixed_point.h"
+
+namespace foothold {
+
+namespace {
+
+// tinyobjloader parses leniently: a malformed number reads as 0 and an index past the end is passed
+// through. So every line is first checked here, and only a file that passes is handed to the library.
+struct LineCheck {
+  std::string error;
+  size_t vertices = 0;  // 'v' lines seen so far
+};
+
+std::vector<std::string_view> tokens(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+bool parse_number(std::string_view tok, double& out) {
+  std::string s(tok);
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end == s.c_str() + s.size() && std::isfinite(out);
+}
+
+bool parse_index(std::string_view tok, long& out) {
+  if (tok.empty()) return false;
+  std::string s(tok);
+  char* end = nullptr;
+  out = std::strtol(s.c_str(), &end, 10);
+  return end == s.c_str() + s.size() && out != 0;
+}
+
+std::string check_line(std::string_view line, LineCheck& st) {
+  const auto t = tokens(line);
+  if (t.empty() || t[0][0] == '#') return {};
+  if (t[0] == "v") {
+    if (t.size() != 4 && t.size() != 5 && t.size() != 7) return "a vertex needs three coordinates: v X Y Z";
+    for (size_t i = 1; i < t.size(); ++i) {
+      double v;
+      if (!parse_number(t[i], v)) return "vertex coordinate '" + std::string(t[i]) + "' is not a finite number";
+      if (i <= 3 && std::fabs(v) > kWorldLimit)
+        return "vertex coordinate " + std::string(t[i]) + " is outside the fixed-point range of +-" +
+               std::to_string(long(kWorldLimit)) + " m";
+    }
+    ++st.vertices;
+  } else if (t[0] == "f") {
+    if (t.size() < 4) return "a face needs at least three vertices";
+    for (size_t i = 1; i < t.size(); ++i) {
+      const auto slash = t[i].find('/');
+      long idx;
+      if (!parse_index(t[i].substr(0, slash), idx)) return "face vertex '" + std::string(t[i]) + "' has no valid vertex index";
+      const long resolved = idx > 0 ? idx - 1 : long(st.vertices) + idx;
+      if (resolved < 0 || resolved >= long(st.vertices))
+        return "face vertex index " + std::to_string(idx) + " refers to no vertex (" + std::to_string(st.vertices) +
+               " defined so far)";
+    }
+  } else if (t[0] == "usemtl") {
+    if (t.size() != 2) return "usemtl needs one material name";
+  }
+  return {};
+}
+
+struct Builder {
+  TriangleMesh mesh;
+  SurfaceTag tag = SurfaceTag::kByNormal;
+  size_t degenerate = 0;
+  size_t vertex_count = 0;
+};
+
+bool degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
+  // Twice the area below 1e-10 m^2 (a sliver a micrometre wide): no usable normal.
+  return length(cross(b - a, c - a)) < 1e-10;
+}
+
+void add_triangle(Builder& b, uint32_t i0, uint32_t i1, uint32_t i2) {
+  const auto& v = b.mesh.vertices;
+  if (i0 == i1 || i1 == i2 || i0 == i2 || degenerate(v[i0], v[i1], v[i2])) {
+    ++b.degenerate;
+    return;
+  }
+  b.mesh.faces.push_back({{i0, i1, i2}, b.tag});
+}
+
+// Ear clipping in the polygon's own plane (Newell normal), so concave polygons triangulate correctly;
+// falls back to a fan where no ear is found (a self-intersecting polygon).
+void triangulate(Builder& b, const std::vector<uint32_t>& poly) {
+  const auto& v = b.mesh.vertices;
+  Vec3 n{};
+  for (size_t i = 0; i < poly.size(); ++i) {
+    const Vec3& p = v[poly[i]];
+    const Vec3& q = v[poly[(i + 1) % poly.size()]];
+    n += Vec3{(p.y - q.y) * (p.z + q.z), (p.z - q.z) * (p.x + q.x), (p.x - q.x) * (p.y + q.y)};
+  }
+  std::vector<uint32_t> rest = poly;
+  auto convex = [&](const Vec3& a, const Vec3& p, const Vec3& c) { return dot(cross(p - a, c - p), n) > 0; };
+  auto inside = [&](const Vec3& x, const Vec3& a, const Vec3& p, const Vec3& c) {
+    return dot(cross(p - a, x - a), n) >= 0 && dot(cross(c - p, x - p), n) >= 0 && dot(cross(a - c, x - c), n) >= 0;
+  };
+  while (rest.size() > 3) {
+    bool clipped = false;
+    for (size_t i = 0; i < rest.size() && !clipped; ++i) {
+      const size_t ia = (i + rest.size() - 1) % rest.size(), ic = (i + 1) % rest.size();
+      const Vec3 &a = v[rest[ia]], &p = v[rest[i]], &c = v[rest[ic]];
+      if (!convex(a, p, c)) continue;
+      bool empty = true;
+      for (size_t k = 0; k < rest.size() && empty; ++k) {
+        if (k == ia || k == i || k == ic) continue;
+        if (inside(v[rest[k]], a, p, c)) empty = false;
+      }
+      if (!empty) continue;
+      add_triangle(b, rest[ia], rest[i], rest[ic]);
+      rest.erase(rest.begin() + long(i));
+      clipped = true;
+    }
+    if (!clipped) {
+      for (size_t i = 1; i + 1 < rest.size(); ++i) add_triangle(b, rest[0], rest[i], rest[i + 1]);
+      return;
+    }
+  }
+  add_triangle(b, rest[0], rest[1], rest[2]);
+}
+
+}  // namespace
+
+MeshLoad parse_obj(std::string_view text, std::string_view source) {
+  MeshLoad out;
+  const std::string where(source);
+  LineCheck check;
+  size_t line_no = 0;
+  for (size_t pos = 0; pos <= text.size();) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    ++line_no;
+    const auto line = text.substr(pos, end - pos);
+    if (line.find('\0') != std::string_view::npos) {
+      out.error = where + ":" + std::to_string(line_no) + ": unexpected NUL byte (not a text OBJ file?)";
+      return out;
+    }
+    if (auto err = check_line(line, check); !err.empty()) {
+      out.error = where + ":" + std::to_string(line_no) + ": " + err;
+      return out;
+    }
+    pos = end + 1;
+  }
+
+  Builder b;
+  tinyobj::callback_t cb;
+  cb.vertex_cb = [](void* user, double x, double y, double z, double) {
+    auto* self = static_cast<Builder*>(user);
+    self->mesh.vertices.push_back({x, y, z});
+  };
+  cb.usemtl_cb = [](void* user, const char* name, int) { static_cast<Builder*>(user)->tag = tag_from_material(name); };
+  cb.index_cb = [](void* user, tinyobj::index_t* idx, int count) {
+    auto* self = static_cast<Builder*>(user);
+    const long n = long(self->mesh.vertices.size());
+    std::vector<uint32_t> poly;
+    poly.reserve(size_t(count));
+    for (int i = 0; i < count; ++i) {
+      const long raw = idx[i].vertex_index;
+      poly.push_back(uint32_t(raw > 0 ? raw - 1 : n + raw));  // range checked above
+    }
+    if (poly.size() == 3) {
+      add_triangle(*self, poly[0], poly[1], poly[2]);
+    } else {
+      triangulate(*self, poly);
+    }
+  };
+  std::istringstream in{std::string(text)};
+  std::string warn, err;
+  if (!tinyobj::LoadObjWithCallback(in, cb, &b, nullptr, &warn, &err)) {
+    out.error = where + ": " + (err.empty() ? std::string("cannot parse OBJ") : err);
+    return out;
+  }
+  if (b.mesh.faces.empty()) {
+    out.error = where + ": the file has no usable triangle";
+    return out;
+  }
+  out.degenerate_skipped = b.degenerate;
+  if (b.degenerate > 0)
+    out.warnings.push_back(where + ": skipped " + std::to_string(b.degenerate) + " degenerate triangle(s)");
+  out.mesh = std::move(b.mesh);
+  return out;
+}
+
+MeshLoad load_obj_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    MeshLoad out;
+    out.error = path + ": cannot open world file";
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_obj(text.str(), path);
+}
+
+}  // namespace foothold

@@ -1,0 +1,81 @@
+#pragma once
+// Movement settings: what the server and every client must agree on, bit for bit. They come from a
+// TOML file (untrusted), are validated, hashed into the handshake, and turned once into the derived
+// constants the step uses.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace foothold {
+
+/// The tunable movement parameters. Defaults are Foothold's reference character.
+struct MoveSettings {
+  int tick_rate = 60;                 ///< simulation ticks per second [10, 240]
+  double radius = 0.4;                ///< capsule radius, metres [0.05, 5]
+  double height = 1.8;                ///< capsule total height including both caps, metres (> 2 * radius, <= 20)
+  double max_slope_deg = 45;          ///< steepest walkable slope, degrees (0, 89]
+  double step_height = 0.35;          ///< highest stair a grounded character climbs, metres [0, height / 2]
+  double walk_speed = 5;              ///< ground speed at full input, metres per second [0, 100]
+  double gravity = 20;                ///< downward acceleration while airborne, metres per second^2 [0, 200]
+  double jump_speed = 7;              ///< upward speed a jump gives, metres per second [0, 100]
+  double air_acceleration = 10;       ///< horizontal acceleration toward the input while airborne, m/s^2 [0, 1000]
+  double max_fall_speed = 55;         ///< terminal downward speed, metres per second [1, 500]
+  double contact_distance = 0.04;     ///< gap within which a surface counts as touching for grounding, metres
+                                      ///< [0.008, 0.5]; grounded characters rest at half of it
+  double safety_margin = 0.01;        ///< gap the solver keeps from every surface, metres
+                                      ///< [0.002, contact_distance / 2)
+  int max_iterations = 16;            ///< collide-and-slide iterations per tick [1, 64]
+  int max_pushout_iterations = 8;     ///< push-out iterations per tick [1, 64]
+
+  /// Every violated constraint, one message each, naming the key; empty when the settings are usable.
+  std::vector<std::string> validate() const;
+
+  /// A hash of every value (their exact bits), for the handshake and recordings.
+  uint64_t hash() const;
+
+  bool operator==(const MoveSettings&) const = default;
+};
+
+/// Constants derived once from validated settings; the step reads only these.
+struct DerivedSettings {
+  double dt = 0;               ///< seconds per tick
+  double radius = 0;           ///< capsule radius, metres
+  double half_segment = 0;     ///< half the length of the capsule's core segment, metres
+  double cos_max_slope = 0;    ///< a contact normal with n.y >= this is walkable
+  double sin_max_slope = 0;
+  double tan_max_slope = 0;
+  double step_height = 0;
+  double walk_speed = 0;
+  double gravity = 0;
+  double jump_speed = 0;
+  double air_acceleration = 0;
+  double max_fall_speed = 0;
+  double contact_distance = 0;
+  double rest_gap = 0;         ///< the gap a grounded character is locked at: contact_distance / 2
+  double safety_margin = 0;
+  int max_iterations = 0;
+  int max_pushout_iterations = 0;
+};
+
+/// Derives the step's constants. Precondition: settings.validate() is empty.
+DerivedSettings derive(const MoveSettings& settings);
+
+/// Result of reading settings from TOML text or a file.
+struct SettingsLoad {
+  MoveSettings settings;
+  std::vector<std::string> errors;  ///< each names the file, the key and what is wrong
+  bool ok() const { return errors.empty(); }
+};
+
+/// Parses TOML text; `source` names it in messages. Keys not given keep their defaults; unknown keys,
+/// wrong types and out-of-range values are errors.
+SettingsLoad parse_settings(std::string_view toml_text, std::string_view source);
+
+/// Reads and parses a TOML file.
+SettingsLoad load_settings_file(const std::string& path);
+
+/// The settings as TOML text that parse_settings() reads back to equal values.
+std::string settings_to_toml(const MoveSettings& settings);
+
+}  // namespace foothold

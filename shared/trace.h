@@ -1,0 +1,48 @@
+#pragma once
+// The trajectory trace: one CSV row per character per tick, exact enough to compare bit for bit.
+//
+//   tick,id,x,y,z,vx,vy,vz,grounded,ground[,extra columns]
+//
+// x,y,z are the capsule centre in metres and vx,vy,vz the velocity in m/s, each printed as the exact
+// decimal value of its fixed-point integer (1/1024 m, 1/65536 m/s), so reading a trace back gives the
+// very same integers. grounded is 0 or 1; ground is none, walkable, tagged, crevice or pit.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "shared/character_state.h"
+
+namespace foothold {
+
+inline constexpr std::string_view kTraceHeader = "tick,id,x,y,z,vx,vy,vz,grounded,ground";
+
+struct TraceRow {
+  uint32_t tick = 0;
+  uint32_t id = 0;
+  CharacterState state;
+  bool operator==(const TraceRow&) const = default;
+};
+
+/// One CSV line (no newline).
+std::string format_trace_row(const TraceRow& row);
+
+/// Parses one CSV line; columns after the tenth are ignored. On failure returns nothing and says why.
+std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error);
+
+/// True when a header line starts with the trace columns.
+bool is_trace_header(std::string_view line);
+
+/// Writes a header and rows to a stream.
+class TraceWriter {
+ public:
+  explicit TraceWriter(std::ostream& out) : out_(out) { out_ << kTraceHeader << '\n'; }
+  void write(const TraceRow& row) { out_ << format_trace_row(row) << '\n'; }
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace foothold

@@ -1,0 +1,70 @@
+#pragma once
+// An indexed triangle mesh as loaded from a file or built in code, before it becomes a World.
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "shared/vec3.h"
+
+namespace foothold {
+
+/// Ground tag of a triangle, from its OBJ material name (design doc 000).
+enum class SurfaceTag : uint8_t {
+  kByNormal = 0,      ///< grounded when the contact normal is walkable
+  kAlwaysGround = 1,  ///< material "always_ground": any upward contact grounds the character
+  kNeverGround = 2,   ///< material "never_ground": never grounds the character, however flat
+};
+
+/// The tag a material name selects: always_ground, never_ground, or (any other name) by normal.
+SurfaceTag tag_from_material(std::string_view material);
+std::string_view to_string(SurfaceTag tag);
+
+/// Triangles over shared vertices. Y up, metres; a face's front is counter-clockwise.
+struct TriangleMesh {
+  struct Face {
+    std::array<uint32_t, 3> v{};
+    SurfaceTag tag = SurfaceTag::kByNormal;
+  };
+  std::vector<Vec3> vertices;
+  std::vector<Face> faces;
+};
+
+/// Builds meshes in code: the embedded arena and the tests' small worlds. Every shape is closed
+/// where it is a solid, with fronts facing out, so that one-sided collision sees what a player sees.
+class MeshBuilder {
+ public:
+  /// One triangle; a, b, c counter-clockwise seen from the front.
+  void triangle(const Vec3& a, const Vec3& b, const Vec3& c, SurfaceTag tag = SurfaceTag::kByNormal);
+  /// A planar quad as two triangles; corners counter-clockwise seen from the front.
+  void quad(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, SurfaceTag tag = SurfaceTag::kByNormal);
+  /// One triangle whose winding is chosen so that its front faces along `toward`.
+  void triangle_facing(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& toward,
+                       SurfaceTag tag = SurfaceTag::kByNormal);
+  /// A planar quad whose winding is chosen so that its front faces along `toward`.
+  void quad_facing(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, const Vec3& toward,
+                   SurfaceTag tag = SurfaceTag::kByNormal);
+  /// A closed prism: a convex profile in the XY plane (counter-clockwise seen from +Z) extruded
+  /// from z0 to z1. `face_tags[i]` tags the side face from profile[i] to profile[i + 1].
+  void prism_z(const std::vector<Vec3>& profile, double z0, double z1, const std::vector<SurfaceTag>& face_tags = {});
+  /// A horizontal floor at height y facing up, split into cells of `cell` metres (many internal edges).
+  void floor_grid(double x0, double z0, double x1, double z1, double y, double cell,
+                  SurfaceTag tag = SurfaceTag::kByNormal);
+  /// A closed axis-aligned box with outward faces.
+  void box(const Vec3& min, const Vec3& max, SurfaceTag tag = SurfaceTag::kByNormal);
+  /// A closed convex solid given by its 8 corners: bottom face b0..b3 and top face t0..t3, each
+  /// counter-clockwise seen from above (so walls lean, overhang or slope as the corners say).
+  void hexahedron(const std::array<Vec3, 4>& bottom, const std::array<Vec3, 4>& top,
+                  SurfaceTag top_tag = SurfaceTag::kByNormal);
+
+  std::size_t face_count() const { return mesh_.faces.size(); }
+  /// The mesh built so far; the builder is left empty.
+  TriangleMesh take();
+
+ private:
+  uint32_t vertex(const Vec3& p);
+  TriangleMesh mesh_;
+};
+
+}  // namespace foothold

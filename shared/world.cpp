@@ -1,0 +1,173 @@
+#include "shared/world.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <btBulletCollisionCommon.h>
+
+#include "shared/arena.h"
+#include "shared/fixed_point.h"
+#include "shared/hash.h"
+#include "shared/obj_loader.h"
+
+namespace foothold {
+
+struct World::Bullet {
+  std::vector<int> indices;
+  std::vector<btScalar> vertices;
+  std::unique_ptr<btTriangleIndexVertexArray> mesh;
+  std::unique_ptr<btBvhTriangleMeshShape> shape;
+  std::unique_ptr<btCollisionObject> object;
+  std::unique_ptr<btDefaultCollisionConfiguration> config;
+  std::unique_ptr<btCollisionDispatcher> dispatcher;
+  std::unique_ptr<btDbvtBroadphase> broadphase;
+  std::unique_ptr<btCollisionWorld> world;
+};
+
+World::World() = default;
+World::~World() {
+  if (bullet_ && bullet_->world && bullet_->object) bullet_->world->removeCollisionObject(bullet_->object.get());
+}
+
+World::Build World::create(const TriangleMesh& mesh, std::string name) {
+  Build out;
+  std::unique_ptr<World> w(new World());
+  w->name_ = std::move(name);
+  for (const auto& v : mesh.vertices) {
+    if (!(std::fabs(v.x) <= kWorldLimit && std::fabs(v.y) <= kWorldLimit && std::fabs(v.z) <= kWorldLimit)) {
+      out.error = w->name_ + ": a vertex lies outside the fixed-point range of +-" + std::to_string(long(kWorldLimit)) + " m";
+      return out;
+    }
+  }
+  w->triangles_.reserve(mesh.faces.size());
+  for (const auto& f : mesh.faces) {
+    for (uint32_t i : f.v) {
+      if (i >= mesh.vertices.size()) {
+        out.error = w->name_ + ": a face refers to vertex " + std::to_string(i) + " of " + std::to_string(mesh.vertices.size());
+        return out;
+      }
+    }
+    WorldTriangle t;
+    t.tri.a = mesh.vertices[f.v[0]];
+    t.tri.b = mesh.vertices[f.v[1]];
+    t.tri.c = mesh.vertices[f.v[2]];
+    const Vec3 n = cross(t.tri.b - t.tri.a, t.tri.c - t.tri.a);
+    const double len = length(n);
+    if (!(len >= 1e-10)) {
+      ++out.degenerate_skipped;
+      continue;
+    }
+    t.tri.normal = n / len;
+    t.lo = {std::min({t.tri.a.x, t.tri.b.x, t.tri.c.x}), std::min({t.tri.a.y, t.tri.b.y, t.tri.c.y}),
+            std::min({t.tri.a.z, t.tri.b.z, t.tri.c.z})};
+    t.hi = {std::max({t.tri.a.x, t.tri.b.x, t.tri.c.x}), std::max({t.tri.a.y, t.tri.b.y, t.tri.c.y}),
+            std::max({t.tri.a.z, t.tri.b.z, t.tri.c.z})};
+    t.tag = f.tag;
+    w->triangles_.push_back(t);
+  }
+  if (w->triangles_.empty()) {
+    out.error = w->name_ + ": the world has no usable triangle";
+    return out;
+  }
+
+  Hasher h;
+  h.add_string("foothold.world.v1");
+  h.add_u64(w->triangles_.size());
+  Aabb b{w->triangles_[0].lo, w->triangles_[0].hi};
+  for (const auto& t : w->triangles_) {
+    for (const Vec3* p : {&t.tri.a, &t.tri.b, &t.tri.c}) {
+      h.add_double(p->x);
+      h.add_double(p->y);
+      h.add_double(p->z);
+    }
+    h.add_u8(uint8_t(t.tag));
+    b.lo = {std::min(b.lo.x, t.lo.x), std::min(b.lo.y, t.lo.y), std::min(b.lo.z, t.lo.z)};
+    b.hi = {std::max(b.hi.x, t.hi.x), std::max(b.hi.y, t.hi.y), std::max(b.hi.z, t.hi.z)};
+  }
+  w->hash_ = h.value();
+  w->bounds_ = b;
+
+  // Bullet gets its own flat copy (its triangle index i is our triangle i).
+  auto bt = std::make_unique<Bullet>();
+  bt->vertices.reserve(w->triangles_.size() * 9);
+  bt->indices.reserve(w->triangles_.size() * 3);
+  for (const auto& t : w->triangles_) {
+    for (const Vec3* p : {&t.tri.a, &t.tri.b, &t.tri.c}) {
+      bt->indices.push_back(int(bt->vertices.size() / 3));
+      bt->vertices.push_back(p->x);
+      bt->vertices.push_back(p->y);
+      bt->vertices.push_back(p->z);
+    }
+  }
+  bt->mesh = std::make_unique<btTriangleIndexVertexArray>(int(w->triangles_.size()), bt->indices.data(), int(3 * sizeof(int)),
+                                                          int(bt->vertices.size() / 3), bt->vertices.data(),
+                                                          int(3 * sizeof(btScalar)));
+  bt->shape = std::make_unique<btBvhTriangleMeshShape>(bt->mesh.get(), /*useQuantizedAabbCompression=*/true);
+  bt->object = std::make_unique<btCollisionObject>();
+  bt->object->setCollisionShape(bt->shape.get());
+  bt->config = std::make_unique<btDefaultCollisionConfiguration>();
+  bt->dispatcher = std::make_unique<btCollisionDispatcher>(bt->config.get());
+  bt->broadphase = std::make_unique<btDbvtBroadphase>();
+  bt->world = std::make_unique<btCollisionWorld>(bt->dispatcher.get(), bt->broadphase.get(), bt->config.get());
+  bt->world->addCollisionObject(bt->object.get());
+  w->bullet_ = std::move(bt);
+  out.world = std::move(w);
+  return out;
+}
+
+namespace {
+class CollectCallback final : public btTriangleCallback {
+ public:
+  explicit CollectCallback(std::vector<uint32_t>& out) : out_(out) {}
+  void processTriangle(btVector3*, int, int triangle_index) override { out_.push_back(uint32_t(triangle_index)); }
+
+ private:
+  std::vector<uint32_t>& out_;
+};
+}  // namespace
+
+void World::collect(const Aabb& box, std::vector<uint32_t>& out) const {
+  out.clear();
+  CollectCallback cb(out);
+  // The BVH's quantised node bounds are conservative; the exact bounds test below and the sort make
+  // the answer independent of the tree's traversal order.
+  const btCollisionObject* obj = bullet_->world->getCollisionObjectArray()[0];
+  static_cast<const btConcaveShape*>(obj->getCollisionShape())->processAllTriangles(&cb, btVector3(box.lo.x, box.lo.y, box.lo.z),
+                                                btVector3(box.hi.x, box.hi.y, box.hi.z));
+  auto overlaps = [&](uint32_t i) {
+    const auto& t = triangles_[i];
+    return t.lo.x <= box.hi.x && t.hi.x >= box.lo.x && t.lo.y <= box.hi.y && t.hi.y >= box.lo.y && t.lo.z <= box.hi.z &&
+           t.hi.z >= box.lo.z;
+  };
+  out.erase(std::remove_if(out.begin(), out.end(), [&](uint32_t i) { return !overlaps(i); }), out.end());
+  std::sort(out.begin(), out.end());
+}
+
+btCollisionWorld& World::collision_world() const { return *bullet_->world; }
+
+WorldLoad load_world(const std::string& name_or_path) {
+  WorldLoad out;
+  TriangleMesh mesh;
+  if (name_or_path == "arena") {
+    mesh = build_arena_mesh();
+  } else {
+    auto loaded = load_obj_file(name_or_path);
+    if (!loaded.ok()) {
+      out.error = loaded.error;
+      return out;
+    }
+    out.warnings = std::move(loaded.warnings);
+    mesh = std::move(loaded.mesh);
+  }
+  auto built = World::create(mesh, name_or_path);
+  if (!built.world) {
+    out.error = built.error;
+    return out;
+  }
+  if (built.degenerate_skipped > 0)
+    out.warnings.push_back(name_or_path + ": skipped " + std::to_string(built.degenerate_skipped) + " degenerate triangle(s)");
+  out.world = std::move(built.world);
+  return out;
+}
+
+}  // namespace foothold
