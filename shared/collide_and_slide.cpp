@@ -30,12 +30,22 @@ Vec3 keep_vertical(const Vec3& v, const Vec3& n, double target_y) {
 
 }  // namespace
 
+// The highest vertical speed a non-walkable surface may leave. It never lifts: a grounded character
+// keeps its vertical speed exactly; an airborne one rising keeps its rise (so a jump peaks as on the
+// flat), and one falling slides down no slower than its fall alone would make it (`fall_share` of the
+// fall survives the contact: sin^2 of the slope for a plane, d.y^2 for a crease d). Only the climb that
+// a horizontal push into the surface would add is refused.
+double vertical_cap(double vy, bool grounded, double fall_share) {
+  if (grounded || vy >= 0) return vy;
+  return vy * fall_share;
+}
+
 Vec3 slide_along_plane(const Vec3& v, const Vec3& n, bool walkable, bool grounded) {
   if (dot(v, n) >= 0) return v;
   const Vec3 rejected = reject(v, n);
   if (walkable) return rejected;
-  if (grounded) return keep_vertical(v, n, v.y);
-  const double cap = std::fmax(v.y, 0.0);
+  const double cap = vertical_cap(v.y, grounded, n.y > 0 ? 1 - n.y * n.y : 1);
+  if (grounded) return keep_vertical(v, n, cap);
   return rejected.y > cap ? keep_vertical(v, n, cap) : rejected;
 }
 
@@ -136,19 +146,24 @@ class Solver {
     const Vec3 d = normalized_or_zero(cross(n1, n2));
     Vec3 r = d * dot(v, d);
     const bool steep = std::fabs(d.y) > s_.sin_max_slope && (!walkable(n1) || !walkable(n2));
-    const double cap = in_.grounded ? v.y : std::fmax(v.y, 0.0);
-    if (steep && r.y > cap + 1e-12) r = (cap > 0 && r.y > 0) ? r * (cap / r.y) : Vec3{};
+    if (steep) {
+      const double cap = vertical_cap(v.y, in_.grounded, d.y * d.y);
+      if (r.y > cap + 1e-12) r = std::fabs(d.y) > 1e-9 ? d * (cap / d.y) : Vec3{};
+    }
     return r;
   }
 
-  // A hit at the very start means we began closer than the safety margin (rounding, or a surface
-  // the previous move ended beside). Back away along the normal to restore the margin, without
-  // entering anything else.
+  // A hit at the very start means we began closer than the safety margin (rounding to the grid
+  // moves a character by up to half a quantum per axis). Back away to restore the margin, without
+  // entering anything else. From a surface that is not walkable the way out is horizontal, so that
+  // grazing a steep face never lifts the character (a jump along a wall peaks as on the flat).
   Vec3 back_off(const Vec3& p, const SweepHit& hit) {
     const double gap = q_.gap_to(hit.triangle, p);
     const double need = s_.safety_margin - gap;
     if (!(need > 1e-9)) return p;
-    const Vec3 push = hit.normal * need;
+    Vec3 push = hit.normal * need;
+    const Vec3 nh = horizontal(hit.normal);
+    if (!walkable(hit.normal) && length_sq(nh) > 0.25) push = nh * (need / length_sq(nh));
     const SweepHit block = q_.sweep(p, push);
     return p + push * (block.hit ? block.fraction : 1.0);
   }
@@ -180,6 +195,9 @@ class Solver {
       if (g.on_floor()) {
         const double rise = g.floor_contact().point.y - in_.support_y;
         if (rise > s_.step_height + 1e-9) return false;
+        // Blocked at the raised height too and no higher than before: the obstacle is a wall, not
+        // a stair (a thin obstacle stepped over entirely is fine).
+        if (fwd.hit && rise < s_.safety_margin) return false;
         out = landed;
         return true;
       }
