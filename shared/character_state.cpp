@@ -28,6 +28,9 @@ uint64_t CharacterState::hash() const {
   h.add_i32(velocity.y);
   h.add_i32(velocity.z);
   h.add_u8(static_cast<uint8_t>(ground));
+  h.add_u32(uint16_t(floor_normal.x));
+  h.add_u32(uint16_t(floor_normal.y));
+  h.add_u32(uint16_t(floor_normal.z));
   return h.value();
 }
 

@@ -26,11 +26,13 @@ std::string_view to_string(GroundKind kind);
 std::optional<GroundKind> parse_ground_kind(std::string_view text);
 constexpr bool is_grounded(GroundKind k) { return k != GroundKind::kNone; }
 
-/// A character between ticks. Position is the capsule centre.
+/// A character between ticks. Position is the capsule centre. The ground state (kind and floor
+/// normal) is what grounding found at exactly this position; the next step starts from it.
 struct CharacterState {
   FixedVec3 position;               ///< capsule centre, 1/1024 m
   FixedVec3 velocity;               ///< 1/65536 m/s
   GroundKind ground = GroundKind::kNone;
+  FixedNormal floor_normal;         ///< unit contact normal of the floor when walkable or tagged; else zero
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory).
   uint64_t hash() const;

@@ -1,5 +1,6 @@
 #include "shared/collide_and_slide.h"
 
+#include <array>
 #include <cmath>
 
 #include "shared/ground.h"
@@ -159,7 +160,8 @@ class Solver {
   // grazing a steep face never lifts the character (a jump along a wall peaks as on the flat).
   Vec3 back_off(const Vec3& p, const SweepHit& hit) {
     const double gap = q_.gap_to(hit.triangle, p);
-    const double need = s_.safety_margin - gap;
+    // Doc 003: by up to the safety margin. Anything deeper is push-out's to resolve.
+    const double need = std::fmin(s_.safety_margin - gap, s_.safety_margin);
     if (!(need > 1e-9)) return p;
     Vec3 push = hit.normal * need;
     const Vec3 nh = horizontal(hit.normal);
@@ -239,7 +241,7 @@ class Solver {
   ContactQueries& q_;
   const DerivedSettings& s_;
   const SlideInput& in_;
-  Touching touching_[3];
+  std::array<Touching, 3> touching_{};
   int touching_count_ = 0;
 };
 

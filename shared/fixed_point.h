@@ -36,6 +36,16 @@ struct FixedVec3 {
   constexpr bool operator==(const FixedVec3&) const = default;
 };
 
+/// A unit vector on a grid of 1/16384 per component (the floor normal of a grounded character).
+struct FixedNormal {
+  int16_t x = 0;
+  int16_t y = 0;
+  int16_t z = 0;
+  constexpr bool operator==(const FixedNormal&) const = default;
+};
+inline constexpr int kNormalFracBits = 14;
+inline constexpr double kNormalScale = 1 << kNormalFracBits;
+
 /// Rounds a double to the nearest raw count (ties away from zero), clamped to +-limit_raw.
 /// NaN becomes 0 so that a numerical accident can never become undefined behaviour.
 inline int32_t quantize(double v, double scale, double limit) {
@@ -51,6 +61,14 @@ inline FixedVec3 quantize_position(const Vec3& p) {
 inline FixedVec3 quantize_velocity(const Vec3& v) {
   return {quantize(v.x, kVelocityScale, kVelocityLimit), quantize(v.y, kVelocityScale, kVelocityLimit),
           quantize(v.z, kVelocityScale, kVelocityLimit)};
+}
+inline FixedNormal quantize_normal(const Vec3& n) {
+  return {int16_t(quantize(n.x, kNormalScale, 1)), int16_t(quantize(n.y, kNormalScale, 1)),
+          int16_t(quantize(n.z, kNormalScale, 1))};
+}
+/// The unit vector a FixedNormal stands for; the zero vector for a zero (or degenerate) one.
+inline Vec3 to_normal(const FixedNormal& f) {
+  return normalized_or_zero(Vec3{f.x / kNormalScale, f.y / kNormalScale, f.z / kNormalScale});
 }
 inline Vec3 to_position(const FixedVec3& f) {
   return {f.x / kPositionScale, f.y / kPositionScale, f.z / kPositionScale};

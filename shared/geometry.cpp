@@ -122,6 +122,10 @@ double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, 
 
 SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri) {
   SegmentTriangleClosest best;
+  if (p0 == p1) {  // a sphere's centre
+    const Vec3 q = closest_point_on_triangle(p0, tri.a, tri.b, tri.c);
+    return {p0, q, length(p0 - q)};
+  }
   // Does the segment pierce the triangle?
   const double d0 = dot(p0 - tri.a, tri.normal);
   const double d1 = dot(p1 - tri.a, tri.normal);
@@ -192,11 +196,42 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
     return std::nullopt;
   }
 
+  // Cheap rejection first: the ray against the bounds of P + sphere(r) (slab test).
+  {
+    double t0 = 0, t1 = 1;
+    const double lo[3] = {std::fmin(std::fmin(tri.a.x, tri.b.x), tri.c.x) - r,
+                          std::fmin(std::fmin(tri.a.y, tri.b.y), tri.c.y) - r - hl,
+                          std::fmin(std::fmin(tri.a.z, tri.b.z), tri.c.z) - r};
+    const double hi[3] = {std::fmax(std::fmax(tri.a.x, tri.b.x), tri.c.x) + r,
+                          std::fmax(std::fmax(tri.a.y, tri.b.y), tri.c.y) + r + hl,
+                          std::fmax(std::fmax(tri.a.z, tri.b.z), tri.c.z) + r};
+    const double org[3] = {o.x, o.y, o.z};
+    const double dir[3] = {motion.x, motion.y, motion.z};
+    for (int axis = 0; axis < 3; ++axis) {
+      if (dir[axis] == 0) {
+        if (org[axis] < lo[axis] || org[axis] > hi[axis]) return std::nullopt;
+        continue;
+      }
+      double ta = (lo[axis] - org[axis]) / dir[axis];
+      double tb = (hi[axis] - org[axis]) / dir[axis];
+      if (ta > tb) std::swap(ta, tb);
+      t0 = std::fmax(t0, ta);
+      t1 = std::fmin(t1, tb);
+      if (t0 > t1) return std::nullopt;
+    }
+  }
+
   // The centre moves as a ray against P + sphere(r), where P is the triangle swept along the core
   // segment (a prism). Its boundary is covered by the offset faces of P, cylinders around P's edges
   // and spheres at P's vertices; the first entry into any of them is the time of impact.
   double t_hit = 1.0 + 1e-12;
   const Vec3 v[3] = {tri.a, tri.b, tri.c};
+  auto finish = [&](double t) -> std::optional<SweepContact> {
+    if (t > 1.0) return std::nullopt;
+    // One-sided: a contact reached with the centre behind the plane is a contact with the back.
+    if (center_plane_distance(o + motion * t, tri) <= 0) return std::nullopt;
+    return SweepContact{t};
+  };
   const Vec3 up_off{0, hl, 0};
 
   // Caps: the triangle shifted up or down by hl, whichever faces the front; both for a vertical one.
@@ -217,6 +252,9 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
     cap(-up_off);
   }
 
+  // P + sphere(r) is convex, so a ray crossing one of its offset faces, inside the face and heading
+  // inward, has found the one point where it enters: no edge or vertex can come earlier.
+  if (t_hit <= 1.0) return finish(t_hit);
   if (hl > 0) {
     // Side faces: each edge swept along the segment, a vertical parallelogram.
     for (int i = 0; i < 3; ++i) {
@@ -239,7 +277,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
       const Vec3 local = o + motion * t - m * r - p;
       const double u = dot(horizontal(local), eh) / eh_sq;
       const double w = local.y - u * e.y;
-      if (u >= 0 && u <= 1 && w >= -hl && w <= hl) t_hit = t;
+      if (u >= 0 && u <= 1 && w >= -hl && w <= hl) return finish(t);
     }
     for (int i = 0; i < 3; ++i) {
       const Vec3 top_i = v[i] + up_off;
@@ -258,10 +296,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
       t_hit = ray_sphere(o, motion, v[i], r, t_hit);
     }
   }
-  if (t_hit > 1.0) return std::nullopt;
-  // One-sided: a contact reached with the centre behind the plane is a contact with the back.
-  if (center_plane_distance(o + motion * t_hit, tri) <= 0) return std::nullopt;
-  return SweepContact{t_hit};
+  return finish(t_hit);
 }
 
 }  // namespace foothold

@@ -74,7 +74,14 @@ GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
   const DerivedSettings& s = q.settings();
   GroundResult g;
   q.contacts(center, s.contact_distance, g.contacts);
-  prune_inner_points(q, g.contacts);
+  // The nearest contact is never an inner point (anything a cast toward it met first would be nearer
+  // still). When it supports the character, grounding is decided without looking at the others, so
+  // the (quadratic) pruning is only paid where it can change the answer.
+  const bool nearest_supports =
+      g.contacts.size() > 0 && g.contacts[0].normal.y > 0 &&
+      (g.contacts[0].tag == SurfaceTag::kAlwaysGround ||
+       (g.contacts[0].tag == SurfaceTag::kByNormal && walkable_normal(g.contacts[0].normal, s)));
+  if (!nearest_supports) prune_inner_points(q, g.contacts);
   for (int i = 0; i < g.contacts.size(); ++i) {
     const Contact& c = g.contacts[i];
     if (-c.gap > g.penetration) g.penetration = -c.gap;

@@ -9,7 +9,8 @@ namespace foothold {
 /// What grounding found at one capsule position.
 struct GroundResult {
   GroundKind kind = GroundKind::kNone;
-  /// Valid contacts within contact_distance after inner points were pruned, nearest first.
+  /// Contacts within contact_distance, nearest first. Inner points are pruned whenever they could
+  /// matter, that is whenever the nearest contact does not itself support the character.
   ContactList contacts;
   /// For kWalkable and kTagged: the index in `contacts` of the supporting floor contact; else -1.
   int floor = -1;

@@ -22,6 +22,11 @@ std::string format_trace_row(const TraceRow& row) {
   }
   s += is_grounded(row.state.ground) ? ",1," : ",0,";
   s += to_string(row.state.ground);
+  const auto& n = row.state.floor_normal;
+  for (int16_t c : {n.x, n.y, n.z}) {
+    s += ',';
+    s += format_fixed(c, kNormalFracBits);
+  }
   return s;
 }
 
@@ -33,9 +38,9 @@ bool is_trace_header(std::string_view line) {
 
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::string_view cols[10];
+  std::string_view cols[13];
   size_t n = 0, pos = 0;
-  while (n < 10) {
+  while (n < 13) {
     const size_t comma = line.find(',', pos);
     cols[n++] = line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     if (comma == std::string_view::npos) break;
@@ -76,6 +81,17 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
     return std::nullopt;
   }
   row.state.ground = *ground;
+  if (n >= 13) {
+    int16_t* normal[3] = {&row.state.floor_normal.x, &row.state.floor_normal.y, &row.state.floor_normal.z};
+    for (int i = 0; i < 3; ++i) {
+      const auto v = parse_fixed(cols[10 + i], kNormalFracBits);
+      if (!v || *v < -32768 || *v > 32767) {
+        error = "bad floor normal '" + std::string(cols[10 + i]) + "'";
+        return std::nullopt;
+      }
+      *normal[i] = int16_t(*v);
+    }
+  }
   return row;
 }
 

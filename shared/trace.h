@@ -1,11 +1,13 @@
 #pragma once
 // The trajectory trace: one CSV row per character per tick, exact enough to compare bit for bit.
 //
-//   tick,id,x,y,z,vx,vy,vz,grounded,ground[,extra columns]
+//   tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz[,extra columns]
 //
 // x,y,z are the capsule centre in metres and vx,vy,vz the velocity in m/s, each printed as the exact
 // decimal value of its fixed-point integer (1/1024 m, 1/65536 m/s), so reading a trace back gives the
-// very same integers. grounded is 0 or 1; ground is none, walkable, tagged, crevice or pit.
+// very same integers. grounded is 0 or 1; ground is none, walkable, tagged, crevice or pit; nx,ny,nz
+// is the floor normal (1/16384 steps; 0,0,0 when there is no floor). Readers need only the first ten
+// columns; a row without the normal reads as having none.
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +19,10 @@
 
 namespace foothold {
 
+/// The columns every trace starts with.
 inline constexpr std::string_view kTraceHeader = "tick,id,x,y,z,vx,vy,vz,grounded,ground";
+/// The header Foothold writes.
+inline constexpr std::string_view kTraceHeaderWritten = "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz";
 
 struct TraceRow {
   uint32_t tick = 0;
@@ -29,7 +34,7 @@ struct TraceRow {
 /// One CSV line (no newline).
 std::string format_trace_row(const TraceRow& row);
 
-/// Parses one CSV line; columns after the tenth are ignored. On failure returns nothing and says why.
+/// Parses one CSV line; columns after the thirteenth are ignored. On failure returns nothing and says why.
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error);
 
 /// True when a header line starts with the trace columns.
@@ -38,7 +43,7 @@ bool is_trace_header(std::string_view line);
 /// Writes a header and rows to a stream.
 class TraceWriter {
  public:
-  explicit TraceWriter(std::ostream& out) : out_(out) { out_ << kTraceHeader << '\n'; }
+  explicit TraceWriter(std::ostream& out) : out_(out) { out_ << kTraceHeaderWritten << '\n'; }
   void write(const TraceRow& row) { out_ << format_trace_row(row) << '\n'; }
 
  private:

@@ -1,0 +1,194 @@
+// The movement step on terrain128 with the standard walk (../shared/scenes/README.md), for 1, 64
+// and 512 characters, beside Bullet's own btKinematicCharacterController on the same walk.
+//
+//   build/release/tests/step_bench [--scene PATH] [google-benchmark flags]
+//
+// The figure is the median, over all ticks, of the time per character step (one tick's time for
+// all characters divided by their number). This benchmark alone links BulletDynamics, for the
+// comparison; the product never does.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <BulletCollision/CollisionDispatch/btGhostObject.h>
+#include <BulletDynamics/Character/btKinematicCharacterController.h>
+#include <btBulletCollisionCommon.h>
+
+#include "shared/step.h"
+#include "shared/world.h"
+
+namespace {
+
+using namespace foothold;
+
+std::string g_scene = FOOTHOLD_DEFAULT_SCENE;
+constexpr int kTicks = 600;
+constexpr double kPi = 3.14159265358979323846;
+
+const World& scene() {
+  static std::unique_ptr<World> world = [] {
+    auto loaded = load_world(g_scene);
+    if (!loaded.world) {
+      std::fprintf(stderr, "step_bench: %s\n", loaded.error.c_str());
+      std::exit(2);
+    }
+    return std::move(loaded.world);
+  }();
+  return *world;
+}
+
+// The standard walk's spawn point and per-character generator.
+Vec3 spawn_point(int i, int n) {
+  const int k = int(std::ceil(std::sqrt(double(n))));
+  const double cell = 96.0 / k;
+  return {-48 + (i % k + 0.5) * cell, 12, -48 + (i / k + 0.5) * cell};
+}
+struct Walker {
+  uint64_t rng;
+  double angle = 0;
+  double next() {  // splitmix64 -> [0, 1)
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return double((z ^ (z >> 31)) >> 11) / double(1ull << 53);
+  }
+  void tick(int t) {
+    if (t % 120 == 0) angle = next() * 2 * kPi;
+  }
+  bool jump(int t) const { return t % 180 == 179; }
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+std::map<int, double> g_foothold_us, g_bullet_us;
+
+void BM_FootholdStep(benchmark::State& bstate) {
+  const int n = int(bstate.range(0));
+  const World& world = scene();
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch scratch;
+  std::vector<double> per_step_us;
+  for (auto _ : bstate) {
+    std::vector<CharacterState> chars;
+    std::vector<Walker> walkers;
+    for (int i = 0; i < n; ++i) {
+      chars.push_back(spawn_state(spawn_point(i, n)));
+      walkers.push_back({uint64_t(i)});
+    }
+    per_step_us.clear();
+    for (int t = 0; t < kTicks; ++t) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) {
+        walkers[size_t(i)].tick(t);
+        const double a = walkers[size_t(i)].angle;
+        const InputCmd in = encode_move(std::cos(a), std::sin(a), walkers[size_t(i)].jump(t) ? kButtonJump : 0, uint32_t(t));
+        chars[size_t(i)] = step(chars[size_t(i)], in, world, s, scratch).state;
+      }
+      const auto t1 = std::chrono::steady_clock::now();
+      per_step_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
+    }
+    benchmark::DoNotOptimize(chars.data());
+  }
+  const double med = median(per_step_us);
+  g_foothold_us[n] = med;
+  bstate.counters["us_per_char_step_median"] = med;
+  bstate.counters["characters"] = n;
+}
+
+void BM_BulletKinematicController(benchmark::State& bstate) {
+  const int n = int(bstate.range(0));
+  const World& world = scene();
+  btCollisionWorld& cw = world.collision_world();
+  const MoveSettings ms;
+  const double dt = 1.0 / ms.tick_rate;
+  static btGhostPairCallback ghost_cb;
+  cw.getBroadphase()->getOverlappingPairCache()->setInternalGhostPairCallback(&ghost_cb);
+  std::vector<double> per_step_us;
+  for (auto _ : bstate) {
+    btCapsuleShape shape(ms.radius, ms.height - 2 * ms.radius);
+    std::vector<std::unique_ptr<btPairCachingGhostObject>> ghosts;
+    std::vector<std::unique_ptr<btKinematicCharacterController>> ctrls;
+    std::vector<Walker> walkers;
+    for (int i = 0; i < n; ++i) {
+      auto g = std::make_unique<btPairCachingGhostObject>();
+      const Vec3 p = spawn_point(i, n);
+      g->setWorldTransform(btTransform(btQuaternion::getIdentity(), btVector3(p.x, p.y, p.z)));
+      g->setCollisionShape(&shape);
+      g->setCollisionFlags(btCollisionObject::CF_CHARACTER_OBJECT);
+      // Characters do not collide with each other, as in Foothold: only with the static world.
+      cw.addCollisionObject(g.get(), btBroadphaseProxy::CharacterFilter,
+                            btBroadphaseProxy::StaticFilter | btBroadphaseProxy::DefaultFilter);
+      auto c = std::make_unique<btKinematicCharacterController>(g.get(), &shape, ms.step_height, btVector3(0, 1, 0));
+      c->setGravity(btVector3(0, -ms.gravity, 0));
+      c->setJumpSpeed(ms.jump_speed);
+      c->setMaxSlope(btRadians(ms.max_slope_deg));
+      ghosts.push_back(std::move(g));
+      ctrls.push_back(std::move(c));
+      walkers.push_back({uint64_t(i)});
+    }
+    per_step_us.clear();
+    for (int t = 0; t < kTicks; ++t) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) {
+        walkers[size_t(i)].tick(t);
+        const double a = walkers[size_t(i)].angle;
+        ctrls[size_t(i)]->setWalkDirection(btVector3(std::cos(a), 0, std::sin(a)) * (ms.walk_speed * dt));
+        if (walkers[size_t(i)].jump(t) && ctrls[size_t(i)]->onGround()) ctrls[size_t(i)]->jump();
+        ctrls[size_t(i)]->updateAction(&cw, dt);
+      }
+      const auto t1 = std::chrono::steady_clock::now();
+      per_step_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
+    }
+    for (auto& g : ghosts) cw.removeCollisionObject(g.get());
+  }
+  const double med = median(per_step_us);
+  g_bullet_us[n] = med;
+  bstate.counters["us_per_char_step_median"] = med;
+  bstate.counters["characters"] = n;
+}
+
+BENCHMARK(BM_FootholdStep)->Arg(1)->Arg(64)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BulletKinematicController)->Arg(1)->Arg(64)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Our own flag first; the rest belongs to Google Benchmark.
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--scene") == 0 && i + 1 < argc) {
+      g_scene = argv[++i];
+      continue;
+    }
+    args.push_back(argv[i]);
+  }
+  int n = int(args.size());
+  benchmark::Initialize(&n, args.data());
+  if (benchmark::ReportUnrecognizedArguments(n, args.data())) return 2;
+  std::printf("scene: %s (%zu triangles)\n", g_scene.c_str(), scene().triangle_count());
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::printf("\nmedian us per character step (standard walk, %d ticks)\n", kTicks);
+  std::printf("%10s %12s %12s %8s\n", "characters", "foothold", "bullet_kcc", "ratio");
+  for (const auto& [count, us] : g_foothold_us) {
+    const auto b = g_bullet_us.find(count);
+    if (b == g_bullet_us.end()) {
+      std::printf("%10d %12.2f %12s %8s\n", count, us, "-", "-");
+    } else {
+      std::printf("%10d %12.2f %12.2f %7.1fx\n", count, us, b->second, b->second / us);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,111 @@
+#include <cstdint>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "shared/character_state.h"
+#include "shared/fixed_point.h"
+#include "shared/input.h"
+#include "shared/trace.h"
+
+namespace foothold {
+namespace {
+
+TEST(FixedPoint, QuantumAndRangeAreAsDocumented) {
+  EXPECT_LE(kPositionQuantum, 1.0 / 1024);
+  EXPECT_GE(kWorldLimit, 8000.0);
+  // The limit fits the int32 raw format with room to spare.
+  EXPECT_LT(kWorldLimit * kPositionScale, 2147483647.0);
+  EXPECT_EQ(quantize_position({kWorldLimit * 4, -kWorldLimit * 4, 0}).x, int32_t(kWorldLimit * kPositionScale));
+}
+
+TEST(FixedPoint, FormatsExactDecimalsThatParseBack) {
+  EXPECT_EQ(format_fixed(1, 10), "0.0009765625");
+  EXPECT_EQ(format_fixed(-1536, 10), "-1.5");
+  EXPECT_EQ(format_fixed(3 << 10, 10), "3");
+  EXPECT_EQ(format_fixed(1, 16), "0.0000152587890625");
+  std::mt19937 gen(5);
+  for (int i = 0; i < 20000; ++i) {
+    const int32_t raw = int32_t(gen());
+    for (int bits : {kPositionFracBits, kVelocityFracBits}) {
+      const auto back = parse_fixed(format_fixed(raw, bits), bits);
+      ASSERT_TRUE(back) << raw;
+      ASSERT_EQ(*back, raw);
+    }
+  }
+}
+
+TEST(FixedPoint, RefusesValuesOffTheGrid) {
+  EXPECT_FALSE(parse_fixed("0.001", 10));
+  EXPECT_FALSE(parse_fixed("1e3", 10));
+  EXPECT_FALSE(parse_fixed("", 10));
+  EXPECT_FALSE(parse_fixed("-", 10));
+  EXPECT_FALSE(parse_fixed("99999999", 10)) << "beyond int32";
+  EXPECT_EQ(parse_fixed("2.50000", 10), 2560);
+}
+
+TEST(FixedPoint, QuantizeRoundsToNearestAndMapsNanToZero) {
+  EXPECT_EQ(quantize(0.4 / 1024, kPositionScale, kWorldLimit), 0);
+  EXPECT_EQ(quantize(0.6 / 1024, kPositionScale, kWorldLimit), 1);
+  EXPECT_EQ(quantize(-0.6 / 1024, kPositionScale, kWorldLimit), -1);
+  EXPECT_EQ(quantize(std::nan(""), kPositionScale, kWorldLimit), 0);
+}
+
+TEST(Input, EncodesWishesAsTheIntegersAClientSends) {
+  const InputCmd full = encode_move(1, 0, kButtonJump, 9);
+  EXPECT_EQ(full.move_x, 127);
+  EXPECT_EQ(full.move_z, 0);
+  EXPECT_EQ(full.buttons, kButtonJump);
+  EXPECT_EQ(full.tick, 9u);
+  const InputCmd diag = encode_move(1, 1, 0, 0);  // normalised
+  EXPECT_EQ(diag.move_x, 90);
+  EXPECT_EQ(diag.move_z, 90);
+  EXPECT_EQ(encode_move(std::nan(""), 0.5, 0xff, 0).move_x, 0);
+  EXPECT_EQ(encode_move(0, 0, 0xff, 0).buttons, kKnownButtons);
+  EXPECT_LE(length(wish_direction(diag)), 1.0);
+  InputCmd extreme;
+  extreme.move_x = -128;
+  extreme.move_z = -128;
+  EXPECT_LE(length(wish_direction(extreme)), 1.0 + 1e-15);
+}
+
+TEST(Trace, RowsRoundTripExactly) {
+  TraceRow row;
+  row.tick = 77;
+  row.id = 3;
+  row.state.position = {-12345, 1, 99999};
+  row.state.velocity = {-65536 * 3 - 1, 7, 0};
+  row.state.ground = GroundKind::kWalkable;
+  row.state.floor_normal = {-8192, 14189, 0};
+  const std::string line = format_trace_row(row);
+  EXPECT_EQ(line, "77,3,-12.0556640625,0.0009765625,97.6552734375,-3.0000152587890625,0.0001068115234375,0,1,walkable,"
+                  "-0.5,0.86602783203125,0");
+  std::string err;
+  const auto back = parse_trace_row(line + ",extra,columns", err);
+  ASSERT_TRUE(back) << err;
+  EXPECT_EQ(*back, row);
+  EXPECT_FALSE(parse_trace_row("1,2,3", err));
+  EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,1,none", err)) << "grounded disagrees with ground";
+  const auto short_row = parse_trace_row("1,0,0,0,0,0,0,0,0,none", err);
+  ASSERT_TRUE(short_row) << "the normal columns are optional";
+  EXPECT_EQ(short_row->state.floor_normal, FixedNormal{});
+  EXPECT_TRUE(is_trace_header("tick,id,x,y,z,vx,vy,vz,grounded,ground,more"));
+  EXPECT_FALSE(is_trace_header("tick,id,x,y"));
+}
+
+TEST(CharacterState, HashCoversEveryField) {
+  CharacterState a;
+  const uint64_t base = a.hash();
+  CharacterState b = a;
+  b.position.z = 1;
+  EXPECT_NE(b.hash(), base);
+  b = a;
+  b.velocity.y = -1;
+  EXPECT_NE(b.hash(), base);
+  b = a;
+  b.ground = GroundKind::kPit;
+  EXPECT_NE(b.hash(), base);
+}
+
+}  // namespace
+}  // namespace foothold

@@ -1,0 +1,151 @@
+// The exact capsule-triangle queries, checked against brute-force sampling on random cases.
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "shared/geometry.h"
+
+namespace foothold {
+namespace {
+
+Triangle make_triangle(const Vec3& a, const Vec3& b, const Vec3& c) {
+  return {a, b, c, normalized_or_zero(cross(b - a, c - a))};
+}
+
+struct Rng {
+  explicit Rng(uint32_t seed) : gen(seed) {}
+  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen); }
+  Vec3 point(double r) { return {uniform(-r, r), uniform(-r, r), uniform(-r, r)}; }
+  std::mt19937 gen;
+};
+
+double brute_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& t, int n) {
+  double best = 1e300;
+  for (int i = 0; i <= n; ++i) {
+    const Vec3 s = p0 + (p1 - p0) * (double(i) / n);
+    for (int u = 0; u <= n; ++u)
+      for (int v = 0; u + v <= n; ++v) {
+        const Vec3 q = t.a + (t.b - t.a) * (double(u) / n) + (t.c - t.a) * (double(v) / n);
+        best = std::min(best, length(s - q));
+      }
+  }
+  return best;
+}
+
+TEST(Geometry, ClosestPointOnTriangleBeatsEverySample) {
+  Rng rng(7);
+  for (int k = 0; k < 200; ++k) {
+    const Triangle t = make_triangle(rng.point(2), rng.point(2), rng.point(2));
+    const Vec3 p = rng.point(3);
+    const Vec3 c = closest_point_on_triangle(p, t.a, t.b, t.c);
+    const double d = length(p - c);
+    for (int u = 0; u <= 20; ++u)
+      for (int v = 0; u + v <= 20; ++v) {
+        const Vec3 q = t.a + (t.b - t.a) * (u / 20.0) + (t.c - t.a) * (v / 20.0);
+        ASSERT_LE(d, length(p - q) + 1e-9) << "case " << k;
+      }
+  }
+}
+
+TEST(Geometry, SegmentTriangleDistanceMatchesSampling) {
+  Rng rng(11);
+  for (int k = 0; k < 150; ++k) {
+    const Triangle t = make_triangle(rng.point(2), rng.point(2), rng.point(2));
+    const Vec3 p0 = rng.point(3), p1 = rng.point(3);
+    const auto r = closest_segment_triangle(p0, p1, t);
+    const double brute = brute_segment_triangle(p0, p1, t, 24);
+    // Exact answer: never above the sampled minimum, and at most the sampling resolution below.
+    EXPECT_LE(r.distance, brute + 1e-9) << "case " << k;
+    EXPECT_GE(r.distance, brute - 0.5) << "case " << k;
+    EXPECT_NEAR(length(r.on_segment - r.on_triangle), r.distance, 1e-9);
+  }
+}
+
+TEST(Geometry, SegmentPiercingTriangleHasZeroDistance) {
+  const Triangle t = make_triangle({-1, 0, -1}, {-1, 0, 1}, {1, 0, 0});
+  const auto r = closest_segment_triangle({0, -1, 0}, {0, 1, 0}, t);
+  EXPECT_EQ(r.distance, 0.0);
+  EXPECT_NEAR(r.on_triangle.y, 0.0, 1e-15);
+}
+
+// Reference time of impact: the first sampled fraction at which the capsule touches the triangle.
+double reference_toi(const Capsule& c, const Vec3& motion, const Triangle& t, int steps) {
+  for (int i = 0; i <= steps; ++i) {
+    const double f = double(i) / steps;
+    const Capsule at{c.center + motion * f, c.half_segment, c.radius};
+    if (closest_segment_triangle(at.bottom(), at.top(), t).distance <= c.radius) return f;
+  }
+  return 2;
+}
+
+TEST(Geometry, CapsuleSweepMatchesSampledTimeOfImpact) {
+  Rng rng(23);
+  int hits = 0, misses = 0;
+  for (int k = 0; k < 1200; ++k) {
+    const Triangle t = make_triangle(rng.point(2), rng.point(2), rng.point(2));
+    if (length_sq(t.normal) == 0) continue;
+    const Capsule c{rng.point(3), rng.uniform(0, 0.8), rng.uniform(0.1, 0.6)};
+    // Half the motions head at the triangle, half anywhere.
+    const Vec3 centroid = (t.a + t.b + t.c) / 3;
+    const Vec3 motion = (k % 2) ? rng.point(4) : (centroid - c.center) * rng.uniform(0.3, 1.5) + rng.point(0.5);
+    if (center_plane_distance(c.center, t) <= 0) continue;
+    if (closest_segment_triangle(c.bottom(), c.top(), t).distance <= c.radius) continue;  // starts touching
+    const int steps = 4000;
+    const double ref = reference_toi(c, motion, t, steps);
+    const auto sweep = sweep_capsule_triangle(c, motion, t);
+    if (ref > 1) {
+      EXPECT_FALSE(sweep) << "case " << k << " reported a hit at " << sweep->fraction;
+      ++misses;
+      continue;
+    }
+    // A contact reached with the centre behind the plane is a back-face contact: no hit by design.
+    if (center_plane_distance(c.center + motion * ref, t) <= 0) continue;
+    ASSERT_TRUE(sweep) << "case " << k << " missed a contact at " << ref;
+    ++hits;
+    EXPECT_LE(sweep->fraction, ref + 1e-12) << "case " << k;
+    EXPECT_GE(sweep->fraction, ref - 1.0 / steps - 1e-12) << "case " << k;
+    const Capsule at{c.center + motion * sweep->fraction, c.half_segment, c.radius};
+    EXPECT_NEAR(closest_segment_triangle(at.bottom(), at.top(), t).distance, c.radius, 1e-9) << "case " << k;
+  }
+  EXPECT_GT(hits, 50);
+  EXPECT_GT(misses, 50);
+}
+
+TEST(Geometry, SweepIgnoresTriangleFacingAway) {
+  // A floor seen from below: the capsule rises through it.
+  const Triangle floor = make_triangle({-5, 0, -5}, {-5, 0, 5}, {5, 0, 0});
+  ASSERT_GT(floor.normal.y, 0.99);
+  const Capsule below{{0, -2, 0}, 0.5, 0.4};
+  EXPECT_FALSE(sweep_capsule_triangle(below, {0, 4, 0}, floor));
+  const Capsule above{{0, 2, 0}, 0.5, 0.4};
+  const auto hit = sweep_capsule_triangle(above, {0, -4, 0}, floor);
+  ASSERT_TRUE(hit);
+  EXPECT_NEAR(hit->fraction, (2 - 0.9) / 4, 1e-12);
+}
+
+TEST(Geometry, SweepStartingInContactBlocksOnlyApproachingMotion) {
+  const Triangle floor = make_triangle({-5, 0, -5}, {-5, 0, 5}, {5, 0, 0});
+  const Capsule resting{{0, 0.89, 0}, 0.5, 0.4};  // 1 cm into the floor
+  EXPECT_FALSE(sweep_capsule_triangle(resting, {1, 0, 0}, floor)) << "sliding along is free";
+  EXPECT_FALSE(sweep_capsule_triangle(resting, {0, 1, 0}, floor)) << "leaving is free";
+  const auto down = sweep_capsule_triangle(resting, {0.3, -1, 0}, floor);
+  ASSERT_TRUE(down);
+  EXPECT_EQ(down->fraction, 0.0);
+}
+
+TEST(Geometry, ContactReportsGapAndNormalToWall) {
+  const Triangle wall = make_triangle({1, -5, -5}, {1, -5, 5}, {1, 5, 0});  // faces -X
+  ASSERT_LT(wall.normal.x, -0.99);
+  const auto c = capsule_triangle_contact({{0.5, 0, 0}, 0.5, 0.4}, wall, 0.2);
+  ASSERT_TRUE(c);
+  EXPECT_NEAR(c->gap, 0.1, 1e-12);
+  EXPECT_NEAR(c->normal.x, -1, 1e-12);
+  EXPECT_FALSE(capsule_triangle_contact({{0.5, 0, 0}, 0.5, 0.4}, wall, 0.05)) << "beyond max_gap";
+  EXPECT_FALSE(capsule_triangle_contact({{1.5, 0, 0}, 0.5, 0.4}, wall, 1.0)) << "behind a one-sided wall";
+}
+
+}  // namespace
+}  // namespace foothold

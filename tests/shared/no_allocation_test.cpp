@@ -1,0 +1,49 @@
+// A steady-state step allocates nothing: the server steps thousands of characters per tick.
+// This binary replaces the global allocator with a counting one, so it is its own executable.
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include <gtest/gtest.h>
+
+#include "shared/step.h"
+#include "support/scenario_support.h"
+
+namespace {
+std::atomic<long> g_allocations{0};
+}
+
+void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t n) { return operator new(n); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+
+namespace foothold::test {
+namespace {
+
+TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
+  const World& world = arena_world();
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch scratch;
+  CharacterState state = spawn_state({arena::kStairX0 - 3, 2, (arena::kStairZ0 + arena::kStairZ1) / 2});
+  // Warm up: land, and let the scratch reach its working size.
+  for (uint32_t t = 1; t <= 60; ++t) state = step(state, encode_move(0, 0, 0, t), world, s, scratch).state;
+  const long before = g_allocations.load();
+  // Up the stairs, along the ledge, off it, jumping: every code path of the step.
+  for (uint32_t t = 61; t <= 400; ++t) {
+    const uint8_t buttons = (t % 50 == 0) ? kButtonJump : 0;
+    state = step(state, encode_move(1, (t % 100 < 50) ? 0.2 : -0.2, buttons, t), world, s, scratch).state;
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_GT(to_position(state.position).x, arena::kStairX0) << "the walk really moved";
+}
+
+}  // namespace
+}  // namespace foothold::test
