@@ -125,6 +125,10 @@ int main(int argc, char** argv) {
   run->add_option("--inputs", run_opts.inputs, "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'")->required();
   run->add_option("--out", run_opts.out, "trace CSV to write")->required();
 
+  if (argc >= 2 && argv[1][0] != '-') {
+    const auto known = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
+    if (known.empty()) return usage_error(std::string("unknown command '") + argv[1] + "' (see --help)");
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

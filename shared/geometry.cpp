@@ -120,12 +120,68 @@ double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, 
 
 }  // namespace
 
+namespace {
+
+// The common case of an upright capsule: the segment x = px, z = pz, y in [y0, y1] (y0 < y1), against
+// a triangle that is not vertical. Along the infinite vertical line the squared distance to the
+// triangle is convex in y; its minimum is where the line pierces the triangle, or (when it misses)
+// at the nearest point of one of the edges, which in the XZ projection is a 2D point-segment
+// distance. Clamping that y to the segment gives the segment's closest point, and one point-triangle
+// query finishes the job. Cheaper than the general case by half.
+SegmentTriangleClosest closest_vertical_segment_triangle(double px, double pz, double y0, double y1, const Triangle& tri) {
+  const Vec3& n = tri.normal;
+  double y_best;
+  // Where the line meets the plane: n . ((px, y, pz) - a) = 0.
+  const double y_plane = tri.a.y - (n.x * (px - tri.a.x) + n.z * (pz - tri.a.z)) / n.y;
+  const Vec3 on_plane{px, y_plane, pz};
+  const bool pierces = inside_triangle(on_plane, tri);
+  if (pierces) {
+    y_best = y_plane;
+  } else {
+    double best_d2 = std::numeric_limits<double>::infinity();
+    y_best = y0;
+    const Vec3* v[3] = {&tri.a, &tri.b, &tri.c};
+    for (int i = 0; i < 3; ++i) {
+      const Vec3& a = *v[i];
+      const Vec3& b = *v[(i + 1) % 3];
+      const double ex = b.x - a.x, ez = b.z - a.z;
+      const double len2 = ex * ex + ez * ez;
+      double u = len2 > 1e-24 ? ((px - a.x) * ex + (pz - a.z) * ez) / len2 : 0.0;
+      u = std::clamp(u, 0.0, 1.0);
+      const double dx = a.x + u * ex - px, dz = a.z + u * ez - pz;
+      const double d2 = dx * dx + dz * dz;
+      if (d2 < best_d2) {
+        best_d2 = d2;
+        y_best = a.y + u * (b.y - a.y);
+      }
+    }
+  }
+  const Vec3 s{px, std::clamp(y_best, y0, y1), pz};
+  if (pierces && s.y == y_plane) return {s, s, 0.0};
+  const Vec3 q = closest_point_on_triangle(s, tri.a, tri.b, tri.c);
+  return {s, q, length(s - q)};
+}
+
+SegmentTriangleClosest closest_general_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri);
+
+}  // namespace
+
 SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri) {
-  SegmentTriangleClosest best;
   if (p0 == p1) {  // a sphere's centre
     const Vec3 q = closest_point_on_triangle(p0, tri.a, tri.b, tri.c);
     return {p0, q, length(p0 - q)};
   }
+  if (p0.x == p1.x && p0.z == p1.z && std::fabs(tri.normal.y) > 1e-6) {
+    return p0.y < p1.y ? closest_vertical_segment_triangle(p0.x, p0.z, p0.y, p1.y, tri)
+                       : closest_vertical_segment_triangle(p0.x, p0.z, p1.y, p0.y, tri);
+  }
+  return closest_general_segment_triangle(p0, p1, tri);
+}
+
+namespace {
+
+SegmentTriangleClosest closest_general_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri) {
+  SegmentTriangleClosest best;
   // Does the segment pierce the triangle?
   const double d0 = dot(p0 - tri.a, tri.normal);
   const double d1 = dot(p1 - tri.a, tri.normal);
@@ -156,6 +212,8 @@ SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, 
   best.distance = std::sqrt(best_sq);
   return best;
 }
+
+}  // namespace
 
 std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, const Triangle& tri, double max_gap) {
   const double dc = center_plane_distance(capsule.center, tri);

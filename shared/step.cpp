@@ -97,11 +97,11 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const bool move_grounded = grounded && !diag.jumped;
 
   // One BVH walk for everything this step is likely to touch: the capsule's bounds grown by its
-  // travel (and the snap after it), a stair and the contact band. A query beyond them collects
-  // again (contact_queries.h), so this bound affects speed only, never results.
+  // travel (and the snap after it) and the contact band, and vertically by a stair. A query beyond
+  // them collects again (contact_queries.h), so this bound affects speed only, never results.
   const double travel = length(v) * dt;
-  const double reach = travel * (1 + s.tan_max_slope) + s.step_height + 2 * s.contact_distance + s.safety_margin;
-  const double half_h = s.half_segment + s.radius;
+  const double reach = travel * (1 + s.tan_max_slope) + 2 * s.contact_distance + s.safety_margin;
+  const double half_h = s.half_segment + s.radius + s.step_height;
   q.prefetch({{start.x - s.radius - reach, start.y - half_h - reach, start.z - s.radius - reach},
               {start.x + s.radius + reach, start.y + half_h + reach, start.z + s.radius + reach}});
 

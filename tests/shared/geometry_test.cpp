@@ -64,6 +64,27 @@ TEST(Geometry, SegmentTriangleDistanceMatchesSampling) {
   }
 }
 
+TEST(Geometry, UprightSegmentTriangleDistanceMatchesSampling) {
+  // The capsule's core is always upright, and has its own fast path.
+  Rng rng(13);
+  for (int k = 0; k < 300; ++k) {
+    const Triangle t = make_triangle(rng.point(2), rng.point(2), rng.point(2));
+    const Vec3 base = rng.point(3);
+    const Vec3 top = base + Vec3{0, rng.uniform(0.01, 2), 0};
+    const auto r = closest_segment_triangle(base, top, t);
+    const double brute = brute_segment_triangle(base, top, t, 30);
+    EXPECT_LE(r.distance, brute + 1e-9) << "case " << k;
+    EXPECT_GE(r.distance, brute - 0.4) << "case " << k;
+    EXPECT_NEAR(length(r.on_segment - r.on_triangle), r.distance, 1e-9);
+    EXPECT_EQ(r.on_segment.x, base.x);
+    EXPECT_GE(r.on_segment.y, base.y);
+    EXPECT_LE(r.on_segment.y, top.y);
+    // The same segment given top-down, and the general path via a hair of tilt, agree.
+    EXPECT_NEAR(closest_segment_triangle(top, base, t).distance, r.distance, 1e-12);
+    EXPECT_NEAR(closest_segment_triangle(base, top + Vec3{1e-9, 0, 0}, t).distance, r.distance, 1e-7);
+  }
+}
+
 TEST(Geometry, SegmentPiercingTriangleHasZeroDistance) {
   const Triangle t = make_triangle({-1, 0, -1}, {-1, 0, 1}, {1, 0, 0});
   const auto r = closest_segment_triangle({0, -1, 0}, {0, 1, 0}, t);

@@ -1,0 +1,95 @@
+// foothold-replay run: the scenario runner's command line, including every way to misuse it.
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "shared/trace.h"
+#include "support/process.h"
+
+namespace foothold::test {
+namespace {
+
+const std::string kReplay = FOOTHOLD_REPLAY_BIN;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(ReplayRun, WritesATraceAndASummary) {
+  TempDir dir;
+  const auto script = dir.write("walk.txt", "# idle, then walk east and jump\n30 0 0 -\n30 1 0 -\n1 1 0 jump\n29 1 0 -\n");
+  const auto r = run_command(kReplay + " run --world arena --spawn 12,2,12 --inputs " + script + " --out " + dir.file("t.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("90 ticks at 60 Hz"), std::string::npos) << r.output;
+  const std::string trace = read_file(dir.file("t.csv"));
+  std::istringstream lines(trace);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_TRUE(is_trace_header(line)) << line;
+  int rows = 0;
+  std::string err;
+  while (std::getline(lines, line)) {
+    const auto row = parse_trace_row(line, err);
+    ASSERT_TRUE(row) << err << ": " << line;
+    EXPECT_EQ(row->tick, uint32_t(rows));
+    ++rows;
+  }
+  EXPECT_EQ(rows, 91) << "the spawn row and one row per tick";
+}
+
+TEST(ReplayRun, SettingsFileChangesTheMovement) {
+  TempDir dir;
+  const auto script = dir.write("walk.txt", "60 0 0 -\n60 1 0 -\n");
+  const auto slow = dir.write("slow.toml", "walk_speed = 2.5\n");
+  ASSERT_EQ(run_command(kReplay + " run --spawn 12,2,12 --inputs " + script + " --out " + dir.file("a.csv")).exit_code, 0);
+  ASSERT_EQ(run_command(kReplay + " run --settings " + slow + " --spawn 12,2,12 --inputs " + script + " --out " + dir.file("b.csv")).exit_code, 0);
+  std::string err;
+  auto last_x = [&](const std::string& path) {
+    const std::string t = read_file(path);
+    const auto pos = t.rfind('\n', t.size() - 2);
+    return to_position(parse_trace_row(t.substr(pos + 1, t.size() - pos - 2), err)->state.position).x;
+  };
+  EXPECT_NEAR(last_x(dir.file("a.csv")) - 12, 5.0, 0.1);
+  EXPECT_NEAR(last_x(dir.file("b.csv")) - 12, 2.5, 0.1);
+}
+
+struct BadUse {
+  std::string args;
+  std::string expect;
+};
+
+TEST(ReplayRun, BadArgumentsAndFilesExitWithCodeTwoAndSayWhatIsWrong) {
+  TempDir dir;
+  const auto good = dir.write("good.txt", "10 0 0 -\n");
+  const auto out = dir.file("out.csv");
+  const std::vector<BadUse> cases = {
+      {"", "subcommand"},
+      {"run --spawn 0,1,0 --out " + out, "--inputs"},
+      {"run --spawn 0,1 --inputs " + good + " --out " + out, "--spawn '0,1'"},
+      {"run --spawn 0,1,abc --inputs " + good + " --out " + out, "--spawn"},
+      {"run --spawn 0,1,9e99 --inputs " + good + " --out " + out, "--spawn"},
+      {"run --spawn 0,1,0 --inputs /nonexistent.txt --out " + out, "/nonexistent.txt: cannot open input script"},
+      {"run --spawn 0,1,0 --inputs " + dir.write("bad1.txt", "10 0 0 -\n5 2 0 -\n") + " --out " + out, "bad1.txt:2: MOVE_X '2'"},
+      {"run --spawn 0,1,0 --inputs " + dir.write("bad2.txt", "10 0 0 fly\n") + " --out " + out, "bad2.txt:1: BUTTONS 'fly'"},
+      {"run --spawn 0,1,0 --inputs " + dir.write("bad3.txt", "0 0 0 -\n") + " --out " + out, "bad3.txt:1: TICKS '0'"},
+      {"run --spawn 0,1,0 --inputs " + dir.write("bad4.txt", "# only a comment\n") + " --out " + out, "no input line"},
+      {"run --spawn 0,1,0 --inputs " + good + " --world /nonexistent.obj --out " + out, "/nonexistent.obj: cannot open world file"},
+      {"run --spawn 0,1,0 --inputs " + good + " --world " + dir.write("w.obj", "v 0 0 0\nf 1 2 3\n") + " --out " + out, "w.obj:2"},
+      {"run --spawn 0,1,0 --inputs " + good + " --settings " + dir.write("s.toml", "gravity = -1\n") + " --out " + out, "gravity"},
+      {"run --spawn 0,1,0 --inputs " + good + " --out /nonexistent/dir/t.csv", "cannot write trace file"},
+      {"frobnicate", "frobnicate"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_command(kReplay + " " + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace foothold::test
