@@ -1,0 +1,214 @@
+#include "proto/codec.h"
+
+#include <algorithm>
+
+namespace foothold::proto {
+
+std::string_view to_string(DropReason r) {
+  switch (r) {
+    case DropReason::kNone: return "none";
+    case DropReason::kTooLarge: return "too_large";
+    case DropReason::kMalformed: return "malformed";
+    case DropReason::kBadProtocol: return "bad_protocol";
+    case DropReason::kUnknownType: return "unknown_type";
+    case DropReason::kWrongDirection: return "wrong_direction";
+    case DropReason::kCount: break;
+  }
+  return "invalid";
+}
+
+namespace {
+bool sent_by_client(wire::Body t) {
+  switch (t) {
+    case wire::Body::Hello:
+    case wire::Body::Connect:
+    case wire::Body::InputBatch:
+    case wire::Body::Disconnect:
+    case wire::Body::StatusRequest:
+      return true;
+    default:
+      return false;
+  }
+}
+bool sent_by_server(wire::Body t) {
+  switch (t) {
+    case wire::Body::Challenge:
+    case wire::Body::Accept:
+    case wire::Body::Reject:
+    case wire::Body::Snapshot:
+    case wire::Body::Disconnect:
+    case wire::Body::Status:
+      return true;
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at) {
+  DecodeResult r;
+  if (datagram.size() > kMaxDatagram) {
+    r.error = DropReason::kTooLarge;
+    return r;
+  }
+  // Tight limits: a Packet is a root table, a body table and vectors of structs; nothing nests deeper.
+  flatbuffers::Verifier::Options opts;
+  opts.max_depth = 4;
+  opts.max_tables = 8;
+  opts.check_alignment = true;
+  flatbuffers::Verifier verifier(datagram.data(), datagram.size(), opts);
+  if (datagram.size() < 8 || !wire::VerifyPacketBuffer(verifier)) {
+    r.error = DropReason::kMalformed;
+    return r;
+  }
+  const wire::Packet* p = wire::GetPacket(datagram.data());
+  if (p->protocol() != kProtocolId) {
+    r.error = DropReason::kBadProtocol;
+    return r;
+  }
+  const auto type = p->body_type();
+  if (type <= wire::Body::MIN || type > wire::Body::MAX) {
+    r.error = DropReason::kUnknownType;
+    return r;
+  }
+  if (p->body() == nullptr) {
+    r.error = DropReason::kMalformed;
+    return r;
+  }
+  const bool ok_direction = arriving_at == Direction::kToServer ? sent_by_client(type) : sent_by_server(type);
+  if (!ok_direction) {
+    r.error = DropReason::kWrongDirection;
+    return r;
+  }
+  r.message = {p, type, p->version(), datagram.size()};
+  return r;
+}
+
+wire::CharacterStateW to_wire(const CharacterState& s) {
+  return wire::CharacterStateW(wire::Vec3i(s.position.x, s.position.y, s.position.z),
+                               wire::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
+                               wire::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
+                               static_cast<uint8_t>(s.ground));
+}
+
+CharacterState from_wire(const wire::CharacterStateW& w) {
+  CharacterState s;
+  s.position = {w.position().x(), w.position().y(), w.position().z()};
+  s.velocity = {w.velocity().x(), w.velocity().y(), w.velocity().z()};
+  s.floor_normal = {w.floor_normal().x(), w.floor_normal().y(), w.floor_normal().z()};
+  s.ground = w.ground() < kGroundKindCount ? static_cast<GroundKind>(w.ground()) : GroundKind::kNone;
+  return s;
+}
+
+wire::InputW to_wire(const InputCmd& in) { return wire::InputW(in.tick, in.move_x, in.move_z, in.buttons); }
+
+InputCmd from_wire(const wire::InputW& w) {
+  InputCmd in;
+  in.tick = w.tick();
+  in.move_x = w.move_x() == -128 ? int8_t(-127) : w.move_x();
+  in.move_z = w.move_z() == -128 ? int8_t(-127) : w.move_z();
+  in.buttons = uint8_t(w.buttons() & kKnownButtons);
+  return in;
+}
+
+PacketWriter::Bytes PacketWriter::finish(wire::Body type, flatbuffers::Offset<void> body, uint32_t protocol,
+                                         uint16_t version) {
+  wire::PacketBuilder pb(fbb_);
+  pb.add_protocol(protocol);
+  pb.add_version(version);
+  pb.add_body_type(type);
+  pb.add_body(body);
+  fbb_.Finish(pb.Finish(), wire::PacketIdentifier());
+  return {fbb_.GetBufferPointer(), fbb_.GetSize()};
+}
+
+template <typename Build>
+PacketWriter::Bytes PacketWriter::padded(Build&& build) {
+  fbb_.Clear();
+  const std::size_t bare = build(std::span<const uint8_t>()).size();
+  // The padding vector costs its length prefix and alignment besides its bytes.
+  const std::size_t pad = bare >= kMinHandshakeDatagram ? 0 : kMinHandshakeDatagram - bare;
+  fbb_.Clear();
+  return build(std::span<const uint8_t>(zeros_.data(), std::min(pad, zeros_.size())));
+}
+
+PacketWriter::Bytes PacketWriter::hello(uint64_t nonce) {
+  return padded([&](std::span<const uint8_t> pad) {
+    const auto padding = fbb_.CreateVector(pad.data(), pad.size());
+    return finish(wire::Body::Hello, wire::CreateHello(fbb_, nonce, padding).Union());
+  });
+}
+
+PacketWriter::Bytes PacketWriter::challenge(uint64_t nonce, std::span<const uint8_t> cookie) {
+  fbb_.Clear();
+  const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
+  return finish(wire::Body::Challenge, wire::CreateChallenge(fbb_, nonce, c).Union());
+}
+
+PacketWriter::Bytes PacketWriter::connect(uint64_t nonce, std::span<const uint8_t> cookie, uint64_t world_hash,
+                                          uint64_t settings_hash) {
+  return padded([&](std::span<const uint8_t> pad) {
+    const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
+    const auto padding = fbb_.CreateVector(pad.data(), pad.size());
+    return finish(wire::Body::Connect, wire::CreateConnect(fbb_, nonce, c, world_hash, settings_hash, padding).Union());
+  });
+}
+
+PacketWriter::Bytes PacketWriter::accept(uint64_t nonce, uint64_t session, uint32_t character_id, uint32_t tick,
+                                         uint16_t tick_rate, uint16_t snapshot_interval, const CharacterState& state) {
+  fbb_.Clear();
+  const wire::CharacterStateW w = to_wire(state);
+  return finish(wire::Body::Accept,
+                wire::CreateAccept(fbb_, nonce, session, character_id, tick, tick_rate, snapshot_interval, &w).Union());
+}
+
+PacketWriter::Bytes PacketWriter::reject(uint64_t nonce, wire::RejectReason reason, std::string_view message) {
+  fbb_.Clear();
+  const auto m = fbb_.CreateString(message.substr(0, kMaxRejectMessage));
+  return finish(wire::Body::Reject, wire::CreateReject(fbb_, nonce, reason, m).Union());
+}
+
+PacketWriter::Bytes PacketWriter::input_batch(uint64_t session, uint32_t sequence, uint32_t ack_snapshot,
+                                              uint32_t send_time_us, std::span<const InputCmd> inputs) {
+  fbb_.Clear();
+  const std::size_t n = std::min(inputs.size(), kMaxInputsPerPacket);
+  wire::InputW* out = nullptr;
+  const auto vec = fbb_.CreateUninitializedVectorOfStructs(n, &out);
+  // The newest inputs matter most: when there are more than fit, the oldest are left out.
+  const std::size_t first = inputs.size() - n;
+  for (std::size_t i = 0; i < n; ++i) out[i] = to_wire(inputs[first + i]);
+  return finish(wire::Body::InputBatch, wire::CreateInputBatch(fbb_, session, sequence, ack_snapshot, send_time_us, vec).Union());
+}
+
+PacketWriter::Bytes PacketWriter::disconnect(uint64_t session, wire::DisconnectReason reason) {
+  fbb_.Clear();
+  return finish(wire::Body::Disconnect, wire::CreateDisconnect(fbb_, session, reason).Union());
+}
+
+PacketWriter::Bytes PacketWriter::status_request(uint64_t nonce, std::span<const uint8_t> cookie) {
+  return padded([&](std::span<const uint8_t> pad) {
+    const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
+    const auto padding = fbb_.CreateVector(pad.data(), pad.size());
+    return finish(wire::Body::StatusRequest, wire::CreateStatusRequest(fbb_, nonce, c, padding).Union());
+  });
+}
+
+PacketWriter::Bytes PacketWriter::status(uint64_t nonce, uint32_t tick, uint32_t clients, uint32_t max_clients,
+                                         uint64_t uptime_ms, uint64_t world_hash, uint64_t settings_hash) {
+  fbb_.Clear();
+  return finish(wire::Body::Status,
+                wire::CreateStatus(fbb_, nonce, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
+}
+
+PacketWriter::Bytes PacketWriter::snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full,
+                                           std::span<const wire::RemoteDelta> delta) {
+  fbb_.Clear();
+  const auto f = fbb_.CreateVectorOfStructs(full.data(), full.size());
+  const auto d = fbb_.CreateVectorOfStructs(delta.data(), delta.size());
+  const wire::CharacterStateW own = to_wire(h.own);
+  return finish(wire::Body::Snapshot, wire::CreateSnapshot(fbb_, h.session, h.tick, h.repeated_mask, h.input_lead,
+                                                           h.echo_time_us, h.echo_delay_us, &own, h.base_tick, f, d)
+                                          .Union());
+}
+
+}  // namespace foothold::proto

@@ -1,0 +1,32 @@
+#pragma once
+// What bots do: the input patterns of foothold-bot --pattern.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "replay/input_script.h"
+#include "server/client_session.h"
+
+namespace foothold::server {
+
+enum class Pattern : uint8_t {
+  kWander,  ///< walk in a direction that changes every one to three seconds; jump now and then
+  kCircle,  ///< walk round a circle of about 3 m radius
+  kJump,    ///< jump whenever grounded, drifting slowly
+  kScript,  ///< play an input script (replay/input_script.h), looped
+};
+
+struct PatternSpec {
+  Pattern pattern = Pattern::kWander;
+  replay::InputScript script;  ///< for kScript
+};
+
+/// "wander", "circle", "jump" or "script:FILE". On failure returns false and says why.
+bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error);
+
+/// A bot's input source; bots with different indices (or seeds) behave differently, the same
+/// seed and index always the same.
+std::unique_ptr<InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate);
+
+}  // namespace foothold::server

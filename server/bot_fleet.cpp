@@ -1,0 +1,145 @@
+#include "server/bot_fleet.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <queue>
+
+#include <asio/ip/udp.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "server/cookie.h"
+#include "server/udp_server.h"
+#include "shared/trace.h"
+
+namespace foothold::server {
+
+struct BotFleet::Bot {
+  Bot(asio::io_context& io, const net::Endpoint& server) : socket(io), sink(socket) {
+    socket.open(server.protocol());
+    socket.set_option(asio::socket_base::receive_buffer_size(1 << 20));
+    socket.bind(net::Endpoint(server.protocol(), 0));
+    socket.non_blocking(true);
+  }
+  uint32_t index = 0;
+  asio::ip::udp::socket socket;
+  UdpSink sink;
+  std::unique_ptr<ClientSession> session;
+  std::unique_ptr<InputSource> brain;
+  std::unique_ptr<std::ofstream> trace_file;
+  std::unique_ptr<TraceWriter> trace;
+  net::Nanos next = 0;
+  bool ever_connected = false;
+  ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
+};
+
+BotFleet::BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options)
+    : world_(world), settings_(settings), options_(options) {}
+
+BotFleet::~BotFleet() = default;
+
+void BotFleet::stop() {
+  asio::post(io_, [this] { end_ = 0; });
+}
+
+void BotFleet::arm_receive(Bot& bot) {
+  bot.socket.async_wait(asio::ip::udp::socket::wait_read, [this, &bot](const asio::error_code& ec) {
+    if (ec) return;
+    const auto before = bot.session->next_update();
+    drain_socket(bot.socket, 256, [&](const net::Endpoint& from, std::span<const uint8_t> bytes) {
+      if (from == options_.server) bot.session->on_datagram(steady_now(), bytes);
+    });
+    // A Challenge or an Accept wants the session to act sooner than it planned.
+    if (bot.session->next_update() < before) queue_.push({bot.session->next_update(), bot.index});
+    arm_receive(bot);
+  });
+}
+
+FleetResult BotFleet::run() {
+  FleetResult result;
+  if (!options_.trace_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options_.trace_dir, ec);
+    if (ec) {
+      result.error = "cannot create trace directory '" + options_.trace_dir + "': " + ec.message();
+      return result;
+    }
+  }
+  const net::Nanos start = steady_now();
+  end_ = start + net::Nanos(options_.duration * 1e9);
+  for (int i = 0; i < options_.bots; ++i) {
+    auto bot = std::make_unique<Bot>(io_, options_.server);
+    bot->index = uint32_t(i);
+    bot->session = std::make_unique<ClientSession>(world_, settings_, bot->sink, options_.server, random_u64(), options_.session);
+    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate);
+    Bot* b = bot.get();
+    if (!options_.trace_dir.empty()) {
+      b->session->on_connected = [this, b](uint32_t id) {
+        const std::string path = options_.trace_dir + "/bot-" + std::to_string(id) + ".csv";
+        b->trace_file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+        if (!*b->trace_file) {
+          error_ = "cannot write trace file '" + path + "'";
+          return;
+        }
+        b->trace = std::make_unique<TraceWriter>(*b->trace_file);
+      };
+      b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) {
+        if (b->trace) b->trace->write({tick, b->session->character_id(), s});
+      };
+    }
+    // Spread the handshakes over the first few milliseconds rather than one burst.
+    b->next = start + net::Nanos(i) * 200'000;
+    bots_.push_back(std::move(bot));
+  }
+
+  for (const auto& b : bots_) {
+    queue_.push({b->next, b->index});
+    arm_receive(*b);
+  }
+  timer_ = std::make_unique<asio::steady_timer>(io_);
+  std::function<void()> tick;
+  tick = [&] {
+    const net::Nanos now = steady_now();
+    if (now >= end_ || !error_.empty()) {
+      for (const auto& b : bots_) {
+        b->final_phase = b->session->phase();
+        b->session->disconnect();
+      }
+      io_.stop();
+      return;
+    }
+    while (!queue_.empty() && queue_.top().first <= now) {
+      Bot& b = *bots_[queue_.top().second];
+      queue_.pop();
+      if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
+      const net::Nanos next = b.session->update(steady_now(), *b.brain);
+      b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
+      queue_.push({std::max(next, now + 100'000), b.index});
+    }
+    const net::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
+    timer_->expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(wake)));
+    timer_->async_wait([&](const asio::error_code& ec) {
+      if (!ec) tick();
+    });
+  };
+  asio::post(io_, tick);
+  io_.run();
+  result.seconds = double(steady_now() - start) / 1e9;
+  result.error = error_;
+  for (const auto& b : bots_) {
+    BotResult r;
+    r.index = b->index;
+    r.character_id = b->session->character_id();
+    r.phase = b->final_phase;
+    r.connected = b->ever_connected;
+    r.reason = b->session->reason_text();
+    r.prediction = b->session->predictor().counters();
+    r.stats = b->session->stats();
+    if (b->trace_file) b->trace_file->flush();
+    result.bots.push_back(std::move(r));
+  }
+  return result;
+}
+
+}  // namespace foothold::server

@@ -1,0 +1,73 @@
+#pragma once
+// N bot clients in one process, each with its own UDP socket and ClientSession, on one Asio thread.
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "server/bot_brain.h"
+#include "server/client_session.h"
+#include "server/net_types.h"
+
+namespace foothold::server {
+
+struct FleetOptions {
+  net::Endpoint server;
+  int bots = 1;
+  double duration = 10;         ///< seconds from the start until the bots disconnect
+  PatternSpec pattern;
+  uint64_t seed = 1;
+  std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
+  SessionOptions session;
+};
+
+/// One bot's outcome.
+struct BotResult {
+  uint32_t index = 0;
+  uint32_t character_id = 0;
+  ClientSession::Phase phase = ClientSession::Phase::kIdle;  ///< at the end (before the final disconnect)
+  bool connected = false;                                    ///< reached kConnected at some point
+  std::string reason;
+  Predictor::Counters prediction;
+  ClientSession::Stats stats;
+};
+
+struct FleetResult {
+  std::vector<BotResult> bots;
+  double seconds = 0;  ///< wall time the fleet ran
+  std::string error;   ///< set when the fleet could not run at all (e.g. a trace file)
+};
+
+/// Runs the fleet until its duration is over (or stop() is called from a signal handler via the
+/// io_context), then disconnects every bot.
+class BotFleet {
+ public:
+  BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options);
+  ~BotFleet();
+  FleetResult run();
+  /// Ends the run early (posts to the fleet's io_context).
+  void stop();
+
+ private:
+  struct Bot;
+  void arm_receive(Bot& bot);
+
+  const World& world_;
+  MoveSettings settings_;
+  FleetOptions options_;
+  asio::io_context io_;
+  std::vector<std::unique_ptr<Bot>> bots_;
+  std::unique_ptr<asio::steady_timer> timer_;
+  using Due = std::pair<net::Nanos, uint32_t>;  // (time, bot index)
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> queue_;
+  net::Nanos end_ = 0;
+  bool stopping_ = false;
+  std::string error_;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,149 @@
+// foothold-bot: simulated players for load and correctness testing, and a status probe.
+//
+//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|script:FILE
+//                --seed S [--trace-dir DIR] [--world arena|FILE.obj] [--settings FILE.toml]
+//   foothold-bot --probe HOST:PORT
+//
+// The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
+// an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
+
+#include <csignal>
+#include <cstdio>
+#include <numeric>
+
+#include <CLI/CLI.hpp>
+
+#include "server/bot_fleet.h"
+#include "server/probe.h"
+#include "server/udp_server.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace {
+
+using namespace foothold;
+using namespace foothold::server;
+
+constexpr int kExitUsage = 2;
+BotFleet* g_fleet = nullptr;
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "foothold-bot: %s\n", message.c_str());
+  return kExitUsage;
+}
+
+extern "C" void on_signal(int) {
+  if (g_fleet) g_fleet->stop();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
+  std::string server_text, probe_text, pattern_text = "wander", trace_dir, world_name = "arena", settings_path;
+  int bots = 1;
+  double duration = 10;
+  uint64_t seed = 1;
+  app.add_option("--server", server_text, "server address HOST:PORT");
+  app.add_option("--probe", probe_text, "ask the server at HOST:PORT for its status, print it and exit");
+  app.add_option("--bots", bots, "number of bots (default 1)");
+  app.add_option("--duration", duration, "seconds to play before disconnecting (default 10)");
+  app.add_option("--pattern", pattern_text, "wander (default), circle, jump or script:FILE");
+  app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
+  app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
+  app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
+  app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  std::string err;
+  if (!probe_text.empty()) {
+    const net::Endpoint target = net::parse_endpoint(probe_text, err);
+    if (!err.empty()) return usage_error("--probe: " + err);
+    const ProbeResult r = probe_server(target, net::kSecond);
+    if (!r.ok) {
+      std::fprintf(stderr, "foothold-bot: probe %s: %s\n", probe_text.c_str(), r.error.c_str());
+      return 1;
+    }
+    std::printf("server=%s tick=%u clients=%u max_clients=%u uptime_s=%.1f world_hash=%016llx settings_hash=%016llx rtt_ms=%.2f\n",
+                probe_text.c_str(), r.tick, r.clients, r.max_clients, r.uptime_ms / 1000.0,
+                static_cast<unsigned long long>(r.world_hash), static_cast<unsigned long long>(r.settings_hash), r.rtt_ms);
+    return 0;
+  }
+
+  if (server_text.empty()) return usage_error("--server HOST:PORT is required (or --probe HOST:PORT)");
+  FleetOptions options;
+  options.server = net::parse_endpoint(server_text, err);
+  if (!err.empty()) return usage_error("--server: " + err);
+  if (bots < 1 || bots > 5000) return usage_error("--bots " + std::to_string(bots) + " is out of range [1, 5000]");
+  if (!(duration > 0 && duration <= 86400)) return usage_error("--duration must be in (0, 86400] seconds");
+  if (!parse_pattern(pattern_text, options.pattern, err)) return usage_error(err);
+  options.bots = bots;
+  options.duration = duration;
+  options.seed = seed;
+  options.trace_dir = trace_dir;
+
+  MoveSettings settings;
+  if (!settings_path.empty()) {
+    auto loaded = load_settings_file(settings_path);
+    if (!loaded.ok()) {
+      for (const auto& e : loaded.errors) std::fprintf(stderr, "foothold-bot: %s\n", e.c_str());
+      return kExitUsage;
+    }
+    settings = loaded.settings;
+  }
+  auto world = load_world(world_name);
+  if (!world.world) return usage_error(world.error);
+
+  BotFleet fleet(*world.world, settings, options);
+  g_fleet = &fleet;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const FleetResult result = fleet.run();
+  g_fleet = nullptr;
+  if (!result.error.empty()) {
+    std::fprintf(stderr, "foothold-bot: %s\n", result.error.c_str());
+    return 1;
+  }
+
+  int connected = 0, failed = 0;
+  uint64_t corrections = 0, unexplained = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0;
+  double max_error = 0;
+  std::vector<double> rtts;
+  for (const auto& b : result.bots) {
+    connected += b.connected;
+    if (!b.connected) {
+      ++failed;
+      std::fprintf(stderr, "foothold-bot: bot %u could not connect: %s (%s)\n", b.index, b.reason.c_str(),
+                   std::string(to_string(b.phase)).c_str());
+    }
+    corrections += b.prediction.corrections;
+    unexplained += b.prediction.unexplained;
+    compared += b.stats.compared;
+    predicted += b.prediction.predicted;
+    bytes_in += b.stats.bytes_in;
+    bytes_out += b.stats.bytes_out;
+    snapshots += b.stats.snapshots;
+    max_error = std::max(max_error, b.prediction.max_error);
+    rtts.insert(rtts.end(), b.stats.rtt_ms.begin(), b.stats.rtt_ms.end());
+  }
+  const double secs = std::max(1e-9, result.seconds);
+  std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, server_text.c_str(), secs, pattern_text.c_str());
+  std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu unexplained), "
+              "largest correction %.4f m\n",
+              (unsigned long long)predicted, (unsigned long long)snapshots, (unsigned long long)compared,
+              (unsigned long long)corrections, (unsigned long long)unexplained, max_error);
+  std::vector<double> r1 = rtts, r2 = rtts;
+  std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu compared=%llu rtt_ms_p50=%.2f "
+              "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f\n",
+              bots, connected, failed, (unsigned long long)corrections, (unsigned long long)unexplained,
+              (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
+              double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots);
+  return (failed > 0 || unexplained > 0) ? 1 : 0;
+}

@@ -1,0 +1,270 @@
+#include "server/client_session.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "server/server_core.h"
+
+namespace foothold::server {
+
+std::string_view to_string(ClientSession::Phase p) {
+  switch (p) {
+    case ClientSession::Phase::kIdle: return "idle";
+    case ClientSession::Phase::kHello: return "hello";
+    case ClientSession::Phase::kConnecting: return "connecting";
+    case ClientSession::Phase::kConnected: return "connected";
+    case ClientSession::Phase::kRejected: return "rejected";
+    case ClientSession::Phase::kFailed: return "failed";
+    case ClientSession::Phase::kTimedOut: return "timed_out";
+    case ClientSession::Phase::kDisconnected: return "disconnected";
+  }
+  return "invalid";
+}
+
+std::string_view to_string(wire::RejectReason r) {
+  const char* name = wire::EnumNameRejectReason(r);
+  return name && *name ? name : "Unknown";
+}
+
+ClientSession::ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink,
+                             const net::Endpoint& server, uint64_t nonce, const SessionOptions& options)
+    : world_(world),
+      settings_(settings),
+      derived_(derive(settings)),
+      sink_(sink),
+      server_(server),
+      nonce_(nonce),
+      options_(options),
+      predictor_(world, derived_) {
+  unacked_.reserve(Predictor::kHistory);
+  for (auto& r : received_) r.remotes.reserve(ServerCore::kMaxOthers);
+}
+
+void ClientSession::send(std::span<const uint8_t> bytes) {
+  ++stats_.packets_out;
+  stats_.bytes_out += bytes.size();
+  sink_.send(server_, bytes);
+}
+
+void ClientSession::start(net::Nanos now) {
+  phase_ = Phase::kHello;
+  phase_started_ = now;
+  last_send_ = now;
+  send(writer_.hello(nonce_));
+}
+
+void ClientSession::disconnect() {
+  if (phase_ == Phase::kConnected) send(writer_.disconnect(session_, wire::DisconnectReason::ClientQuit));
+  if (!finished()) {
+    phase_ = Phase::kDisconnected;
+    reason_text_ = "client quit";
+  }
+}
+
+void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) {
+  ++stats_.packets_in;
+  stats_.bytes_in += bytes.size();
+  const auto d = proto::decode(bytes, proto::Direction::kToClient);
+  if (!d.ok() || d.message.version != proto::kProtocolVersion) {
+    ++stats_.dropped;
+    return;
+  }
+  const wire::Packet& p = *d.message.packet;
+  switch (d.message.type) {
+    case wire::Body::Challenge: {
+      const auto* c = p.body_as_Challenge();
+      if (phase_ != Phase::kHello || c->client_nonce() != nonce_) {
+        ++stats_.dropped;
+        return;
+      }
+      const auto cookie = proto::bytes_of(c->cookie());
+      cookie_.assign(cookie.begin(), cookie.end());
+      phase_ = Phase::kConnecting;
+      last_send_ = now;
+      last_heard_ = now;
+      send(writer_.connect(nonce_, cookie_, world_.hash(), settings_.hash()));
+      return;
+    }
+    case wire::Body::Accept: {
+      const auto* a = p.body_as_Accept();
+      if (phase_ != Phase::kConnecting || a->client_nonce() != nonce_ || !a->state() || a->tick_rate() != settings_.tick_rate) {
+        ++stats_.dropped;
+        return;
+      }
+      session_ = a->session();
+      character_id_ = a->character_id();
+      phase_ = Phase::kConnected;
+      last_heard_ = now;
+      stats_.connected_at = now;
+      last_snapshot_ = a->tick();
+      predictor_.reset(a->tick(), proto::from_wire(*a->state()));
+      period_ = net::kSecond / settings_.tick_rate;
+      // Start ahead of the server by the one-way delay the handshake suggests, plus the target
+      // lead; the ticks skipped are filled with neutral input, which is also what the server repeats
+      // for a client it has not heard from yet.
+      const net::Nanos rtt = std::max<net::Nanos>(0, now - last_send_);
+      const int lead = int((rtt / 2 + period_ - 1) / period_) + options_.target_lead + 1;
+      if (on_connected) on_connected(character_id_);
+      for (int i = 0; i < lead; ++i) run_tick(nullptr);
+      send_inputs(now);
+      next_tick_ = now + period_;
+      return;
+    }
+    case wire::Body::Reject: {
+      const auto* r = p.body_as_Reject();
+      if ((phase_ != Phase::kHello && phase_ != Phase::kConnecting) || r->client_nonce() != nonce_) {
+        ++stats_.dropped;
+        return;
+      }
+      phase_ = Phase::kRejected;
+      const auto reason = r->reason();
+      reject_reason_ = reason <= wire::RejectReason::MAX ? reason : wire::RejectReason::Unknown;
+      reason_text_ = r->message() ? r->message()->str() : "";
+      return;
+    }
+    case wire::Body::Snapshot:
+      if (phase_ != Phase::kConnected || p.body_as_Snapshot()->session() != session_ || !p.body_as_Snapshot()->own()) {
+        ++stats_.dropped;
+        return;
+      }
+      last_heard_ = now;
+      handle_snapshot(now, *p.body_as_Snapshot());
+      return;
+    case wire::Body::Disconnect: {
+      const auto* dc = p.body_as_Disconnect();
+      if (phase_ != Phase::kConnected || dc->session() != session_) {
+        ++stats_.dropped;
+        return;
+      }
+      phase_ = Phase::kDisconnected;
+      const char* name = wire::EnumNameDisconnectReason(dc->reason());
+      reason_text_ = std::string("server: ") + (name && *name ? name : "unknown reason");
+      return;
+    }
+    default:
+      ++stats_.dropped;
+      return;
+  }
+}
+
+void ClientSession::handle_snapshot(net::Nanos now, const wire::Snapshot& s) {
+  if (int32_t(s.tick() - last_snapshot_) <= 0) {
+    ++stats_.stale_snapshots;
+    return;
+  }
+  last_snapshot_ = s.tick();
+  ++stats_.snapshots;
+
+  // Remote characters: absolute ones, and deltas against a snapshot we acknowledged.
+  Received& rec = received_[s.tick() % received_.size()];
+  rec.tick = s.tick();
+  rec.remotes.clear();
+  if (s.full())
+    for (const wire::RemoteFull* r : *s.full()) rec.remotes.push_back(*r);
+  if (s.delta() && s.delta()->size() > 0) {
+    const Received& base = received_[s.base_tick() % received_.size()];
+    if (base.tick != s.base_tick() || s.base_tick() == 0) {
+      ++stats_.missing_delta_base;
+    } else {
+      for (const wire::RemoteDelta* d : *s.delta()) {
+        const auto it = std::lower_bound(base.remotes.begin(), base.remotes.end(), d->id(),
+                                         [](const wire::RemoteFull& r, uint32_t id) { return r.id() < id; });
+        if (it == base.remotes.end() || it->id() != d->id()) {
+          ++stats_.missing_delta_base;
+          continue;
+        }
+        rec.remotes.push_back(wire::RemoteFull(d->id(), it->x() + d->dx(), it->y() + d->dy(), it->z() + d->dz(), d->ground()));
+      }
+    }
+  }
+  std::sort(rec.remotes.begin(), rec.remotes.end(), [](const auto& a, const auto& b) { return a.id() < b.id(); });
+  for (const auto& r : rec.remotes) {
+    const int shift = ServerCore::kRemoteShift;
+    const GroundKind g = r.ground() < kGroundKindCount ? GroundKind(r.ground()) : GroundKind::kNone;
+    remotes_.add(r.id(), s.tick(), {int32_t(uint32_t(r.x()) << shift), int32_t(uint32_t(r.y()) << shift),
+                                    int32_t(uint32_t(r.z()) << shift)}, g);
+  }
+  if (s.tick() > 120) remotes_.forget_before(s.tick() - 120);
+
+  // Our own character: the server's word.
+  const auto rec_outcome = predictor_.reconcile(s.tick(), proto::from_wire(*s.own()), s.repeated_mask());
+  if (rec_outcome.outcome == Predictor::Outcome::kMatched || rec_outcome.outcome == Predictor::Outcome::kCorrected)
+    ++stats_.compared;
+  // Inputs up to the acknowledged tick are done with.
+  const uint32_t acked = predictor_.acknowledged_tick();
+  unacked_.erase(std::remove_if(unacked_.begin(), unacked_.end(), [&](const InputCmd& in) { return int32_t(in.tick - acked) <= 0; }),
+                 unacked_.end());
+
+  // Round trip: the server echoes our newest send time and how long it held it.
+  const uint32_t now_us = uint32_t(uint64_t(now / 1000));
+  if (s.echo_time_us() != 0) {
+    const uint32_t rtt_us = now_us - s.echo_time_us() - s.echo_delay_us();
+    if (rtt_us < 60'000'000u) stats_.rtt_ms.push_back(rtt_us / 1000.0);
+  }
+
+  // Clock steering (as Overwatch does): keep the slowest recent input `target_lead` ticks early.
+  leads_[size_t(lead_next_)] = s.input_lead();
+  lead_next_ = (lead_next_ + 1) % int(leads_.size());
+  lead_count_ = std::min(lead_count_ + 1, int(leads_.size()));
+  int16_t min_lead = leads_[0];
+  for (int i = 0; i < lead_count_; ++i) min_lead = std::min(min_lead, leads_[size_t(i)]);
+  const double error = double(min_lead) - options_.target_lead;
+  scale_ = std::clamp(1.0 + 0.03 * error, 0.85, 1.15);
+}
+
+void ClientSession::run_tick(InputSource* source) {
+  const uint32_t tick = predictor_.latest_tick() + 1;
+  InputCmd input = source ? source->next(tick, predictor_.latest_state()) : InputCmd{};
+  input.tick = tick;
+  const CharacterState& predicted = predictor_.predict(input);
+  if (unacked_.size() >= Predictor::kHistory) unacked_.erase(unacked_.begin());
+  unacked_.push_back(input);
+  if (on_input) on_input(input);
+  if (on_predicted) on_predicted(tick, predicted);
+}
+
+void ClientSession::send_inputs(net::Nanos now) {
+  const std::size_t n = std::min(unacked_.size(), proto::kMaxInputsPerPacket);
+  send(writer_.input_batch(session_, ++sequence_, last_snapshot_, uint32_t(uint64_t(now / 1000)),
+                           std::span<const InputCmd>(unacked_.data() + unacked_.size() - n, n)));
+}
+
+net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
+  switch (phase_) {
+    case Phase::kHello:
+    case Phase::kConnecting:
+      if (now - phase_started_ > options_.connect_timeout) {
+        reason_text_ = phase_ == Phase::kHello ? "no answer to hello" : "no answer to connect";
+        phase_ = Phase::kFailed;
+        return now + net::kSecond;
+      }
+      if (now - last_send_ >= options_.handshake_retry) {
+        last_send_ = now;
+        if (phase_ == Phase::kHello) {
+          send(writer_.hello(nonce_));
+        } else {
+          send(writer_.connect(nonce_, cookie_, world_.hash(), settings_.hash()));
+        }
+      }
+      return last_send_ + options_.handshake_retry;
+    case Phase::kConnected: {
+      if (now - last_heard_ > options_.server_timeout) {
+        phase_ = Phase::kTimedOut;
+        reason_text_ = "no word from the server";
+        return now + net::kSecond;
+      }
+      // Run the ticks that are due, catching up at most a few at once.
+      for (int i = 0; i < 4 && now >= next_tick_; ++i) {
+        run_tick(&source);
+        send_inputs(now);
+        next_tick_ += net::Nanos(double(period_) * scale_);
+      }
+      if (now - next_tick_ > 4 * period_) next_tick_ = now;  // too far behind: resume from now
+      return next_tick_;
+    }
+    default:
+      return now + net::kSecond;
+  }
+}
+
+}  // namespace foothold::server

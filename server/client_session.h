@@ -1,0 +1,128 @@
+#pragma once
+// One client's connection to a Foothold server, without sockets or clocks (like ServerCore): the
+// handshake, sending inputs with redundancy, prediction and reconciliation of its own character,
+// interpolation of the others, and steering of its tick clock so that its inputs arrive just ahead
+// of the server's need. Bots run it; so could any game client.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "proto/codec.h"
+#include "server/net_types.h"
+#include "shared/interpolation.h"
+#include "shared/predictor.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace foothold::server {
+
+/// Produces a client's input, one tick at a time.
+class InputSource {
+ public:
+  virtual ~InputSource() = default;
+  /// The input for `tick`, given the state predicted after the previous tick.
+  virtual InputCmd next(uint32_t tick, const CharacterState& current) = 0;
+};
+
+struct SessionOptions {
+  net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend Hello/Connect this often
+  net::Nanos connect_timeout = 5 * net::kSecond;         ///< give up connecting after this
+  net::Nanos server_timeout = 10 * net::kSecond;         ///< silence from a connected server
+  int target_lead = 2;  ///< ticks by which the slowest recent input should still be early at the server
+};
+
+class ClientSession {
+ public:
+  enum class Phase : uint8_t { kIdle, kHello, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
+
+  ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink, const net::Endpoint& server,
+                uint64_t nonce, const SessionOptions& options = {});
+
+  void start(net::Nanos now);
+  /// A datagram from the server's endpoint (the driver drops anything else).
+  void on_datagram(net::Nanos now, std::span<const uint8_t> bytes);
+  /// Runs what is due (handshake resends, client ticks); returns when it next wants to run.
+  net::Nanos update(net::Nanos now, InputSource& source);
+  /// When the session next wants update() (a datagram can make it sooner than update() said).
+  net::Nanos next_update() const { return phase_ == Phase::kConnected ? next_tick_ : last_send_ + options_.handshake_retry; }
+  /// Says goodbye to the server (when connected).
+  void disconnect();
+
+  Phase phase() const { return phase_; }
+  bool finished() const { return phase_ >= Phase::kRejected; }
+  uint32_t character_id() const { return character_id_; }
+  wire::RejectReason reject_reason() const { return reject_reason_; }
+  const std::string& reason_text() const { return reason_text_; }
+  const Predictor& predictor() const { return predictor_; }
+  const RemoteInterpolator& remotes() const { return remotes_; }
+  /// The client tick clock's current period relative to the nominal one (< 1: running fast).
+  double tick_scale() const { return scale_; }
+
+  /// Called for every tick the client predicts, with the state its player sees.
+  std::function<void(uint32_t tick, const CharacterState& predicted)> on_predicted;
+  /// Called once connected.
+  std::function<void(uint32_t character_id)> on_connected;
+  /// Called for every input the client sends for the first time (its own input stream).
+  std::function<void(const InputCmd& input)> on_input;
+
+  struct Stats {
+    uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
+    uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
+    uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
+    std::vector<double> rtt_ms;
+    net::Nanos connected_at = 0;
+  };
+  const Stats& stats() const { return stats_; }
+
+ private:
+  void send(std::span<const uint8_t> bytes);
+  void send_inputs(net::Nanos now);
+  void handle_snapshot(net::Nanos now, const wire::Snapshot& s);
+  void run_tick(InputSource* source);  // nullptr: a neutral input
+
+  const World& world_;
+  MoveSettings settings_;
+  DerivedSettings derived_;
+  net::DatagramSink& sink_;
+  net::Endpoint server_;
+  uint64_t nonce_;
+  SessionOptions options_;
+  proto::PacketWriter writer_;
+
+  Phase phase_ = Phase::kIdle;
+  net::Nanos phase_started_ = 0;
+  net::Nanos last_send_ = 0;
+  net::Nanos last_heard_ = 0;
+  std::vector<uint8_t> cookie_;
+  wire::RejectReason reject_reason_ = wire::RejectReason::Unknown;
+  std::string reason_text_;
+
+  uint64_t session_ = 0;
+  uint32_t character_id_ = 0;
+  Predictor predictor_;
+  RemoteInterpolator remotes_;
+  net::Nanos period_ = 0;
+  net::Nanos next_tick_ = 0;
+  double scale_ = 1.0;
+  uint32_t sequence_ = 0;
+  uint32_t last_snapshot_ = 0;
+  std::array<int16_t, 30> leads_{};
+  int lead_count_ = 0;
+  int lead_next_ = 0;
+  // Received remote tables, for delta decoding: ring by tick.
+  struct Received {
+    uint32_t tick = 0;
+    std::vector<wire::RemoteFull> remotes;
+  };
+  std::array<Received, 32> received_{};
+  std::vector<InputCmd> unacked_;
+  Stats stats_;
+};
+
+std::string_view to_string(ClientSession::Phase p);
+std::string_view to_string(wire::RejectReason r);
+
+}  // namespace foothold::server

@@ -1,0 +1,50 @@
+#pragma once
+// A client's inputs waiting for their ticks. The server consumes exactly one per client per tick,
+// so sending more (or faster) never moves a character further. A missing input repeats the last one
+// consumed, and is marked so that the client can tell why its prediction was corrected.
+
+#include <array>
+#include <cstdint>
+
+#include "shared/input.h"
+
+namespace foothold::server {
+
+class InputBuffer {
+ public:
+  /// Inputs are accepted for ticks in [next, next + kWindow): later ones are too far ahead.
+  static constexpr uint32_t kWindow = 64;
+
+  enum class Offer : uint8_t {
+    kAccepted,
+    kDuplicate,    ///< already here (or already consumed): a redundant copy
+    kLate,         ///< its tick was simulated before it arrived, with a repeated input
+    kTooFarAhead,  ///< beyond the window
+  };
+
+  /// Offers the input for `input.tick`; `next_tick` is the tick the server will consume next.
+  Offer offer(const InputCmd& input, uint32_t next_tick);
+
+  struct Consumed {
+    InputCmd input;        ///< with its tick set to the consumed tick
+    bool repeated = false; ///< the client's own input for this tick had not arrived
+  };
+  /// Consumes the input for `tick` (each tick once, in order).
+  Consumed consume(uint32_t tick);
+
+  /// The newest tick an input has been received for (0 before any).
+  uint32_t newest_received() const { return newest_; }
+
+ private:
+  struct Slot {
+    uint32_t tick = 0;
+    bool has_input = false;  // the client's input for `tick` arrived
+    bool consumed = false;   // `tick` has been simulated
+    InputCmd input;
+  };
+  std::array<Slot, kWindow> slots_{};
+  InputCmd last_{};      // the last input consumed, repeated when one is missing
+  uint32_t newest_ = 0;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,62 @@
+#include "server/net_types.h"
+
+#include <charconv>
+
+#include <asio/ip/address.hpp>
+
+namespace foothold::net {
+
+std::size_t EndpointHash::operator()(const Endpoint& e) const noexcept {
+  std::size_t h = std::hash<unsigned short>()(e.port());
+  const auto a = e.address();
+  if (a.is_v4()) {
+    h ^= std::hash<uint32_t>()(a.to_v4().to_uint()) * 0x9e3779b97f4a7c15ull;
+  } else {
+    const auto b = a.to_v6().to_bytes();
+    for (unsigned char c : b) h = h * 131 + c;
+  }
+  return h;
+}
+
+Endpoint parse_endpoint(const std::string& text, std::string& error) {
+  error.clear();
+  std::string host, port;
+  if (!text.empty() && text[0] == '[') {
+    const auto close = text.find(']');
+    if (close == std::string::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      error = "'" + text + "' is not [IPV6]:PORT";
+      return {};
+    }
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos) {
+      error = "'" + text + "' is not HOST:PORT";
+      return {};
+    }
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  if (host == "localhost") host = "127.0.0.1";
+  unsigned value = 0;
+  const auto [p, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
+  if (ec != std::errc() || p != port.data() + port.size() || value == 0 || value > 65535) {
+    error = "port '" + port + "' is not a number in 1..65535";
+    return {};
+  }
+  asio::error_code aec;
+  const auto address = asio::ip::make_address(host, aec);
+  if (aec) {
+    error = "'" + host + "' is not an IP address";
+    return {};
+  }
+  return {address, static_cast<unsigned short>(value)};
+}
+
+std::string to_string(const Endpoint& e) {
+  const auto a = e.address();
+  return (a.is_v6() ? "[" + a.to_string() + "]" : a.to_string()) + ":" + std::to_string(e.port());
+}
+
+}  // namespace foothold::net

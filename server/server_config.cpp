@@ -1,0 +1,166 @@
+#include "server/server_config.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+#include <asio/ip/address.hpp>
+#include <toml++/toml.h>
+
+namespace foothold::server {
+
+namespace {
+
+// One table of keys drives the file, the environment and the messages.
+struct Key {
+  const char* name;
+  std::variant<int ServerConfig::*, double ServerConfig::*, std::string ServerConfig::*> field;
+};
+const Key kKeys[] = {
+    {"bind", &ServerConfig::bind},
+    {"port", &ServerConfig::port},
+    {"max_clients", &ServerConfig::max_clients},
+    {"world", &ServerConfig::world},
+    {"settings", &ServerConfig::settings},
+    {"tick_rate", &ServerConfig::tick_rate},
+    {"snapshot_interval", &ServerConfig::snapshot_interval},
+    {"client_timeout", &ServerConfig::client_timeout},
+    {"log_level", &ServerConfig::log_level},
+    {"stats_interval", &ServerConfig::stats_interval},
+    {"max_catchup_ticks", &ServerConfig::max_catchup_ticks},
+    {"client_packet_rate", &ServerConfig::client_packet_rate},
+    {"handshake_rate", &ServerConfig::handshake_rate},
+    {"record", &ServerConfig::record},
+};
+
+void range(std::vector<std::string>& e, const char* key, double v, double lo, double hi) {
+  if (!(v >= lo && v <= hi)) {
+    std::ostringstream m;
+    m << key << " = " << v << " is out of range [" << lo << ", " << hi << "]";
+    e.push_back(m.str());
+  }
+}
+
+// Parses text for one key into the config; returns an error message or "".
+std::string set_from_text(ServerConfig& c, const Key& k, const std::string& text) {
+  return std::visit(
+      [&](auto member) -> std::string {
+        using T = std::remove_reference_t<decltype(c.*member)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          c.*member = text;
+          return "";
+        } else if constexpr (std::is_same_v<T, int>) {
+          int v = 0;
+          const auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+          if (ec != std::errc() || p != text.data() + text.size()) return std::string(k.name) + " must be a whole number, not '" + text + "'";
+          c.*member = v;
+          return "";
+        } else {
+          char* end = nullptr;
+          const double v = std::strtod(text.c_str(), &end);
+          if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+            return std::string(k.name) + " must be a number, not '" + text + "'";
+          c.*member = v;
+          return "";
+        }
+      },
+      k.field);
+}
+
+}  // namespace
+
+std::string env_name(const std::string& key) {
+  std::string n = "FOOTHOLD_";
+  for (char ch : key) n += char(std::toupper(static_cast<unsigned char>(ch)));
+  return n;
+}
+
+std::vector<std::string> ServerConfig::validate() const {
+  std::vector<std::string> e;
+  asio::error_code ec;
+  asio::ip::make_address(bind, ec);
+  if (ec) e.push_back("bind = '" + bind + "' is not an IP address");
+  range(e, "port", port, 1, 65535);
+  range(e, "max_clients", max_clients, 1, 4096);
+  if (world.empty()) e.push_back("world must name 'arena' or an OBJ file");
+  if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
+  range(e, "snapshot_interval", snapshot_interval, 1, 60);
+  range(e, "client_timeout", client_timeout, 0.5, 600);
+  static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
+  bool level_ok = false;
+  for (const char* l : kLevels) level_ok |= log_level == l;
+  if (!level_ok) e.push_back("log_level = '" + log_level + "' is not one of trace, debug, info, warn, error, critical, off");
+  range(e, "stats_interval", stats_interval, 0.5, 3600);
+  range(e, "max_catchup_ticks", max_catchup_ticks, 1, 120);
+  range(e, "client_packet_rate", client_packet_rate, 0, 100000);
+  range(e, "handshake_rate", handshake_rate, 1, 1000000);
+  return e;
+}
+
+std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config) {
+  std::vector<std::string> errors;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {path + ": cannot open config file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  toml::table table;
+  try {
+    table = toml::parse(text.str(), path);
+  } catch (const toml::parse_error& err) {
+    std::ostringstream m;
+    m << path << ":" << err.source().begin.line << ":" << err.source().begin.column << ": " << err.description();
+    return {m.str()};
+  }
+  for (auto&& [key, node] : table) {
+    const std::string name(key.str());
+    const std::string at = path + ":" + std::to_string(node.source().begin.line) + ": ";
+    const Key* k = nullptr;
+    for (const auto& candidate : kKeys)
+      if (name == candidate.name) k = &candidate;
+    if (!k) {
+      errors.push_back(at + "unknown key '" + name + "'");
+      continue;
+    }
+    std::string value;
+    if (auto s = node.value<std::string>(); s && node.is_string()) {
+      value = *s;
+      if (!std::holds_alternative<std::string ServerConfig::*>(k->field)) {
+        errors.push_back(at + name + " must be a number");
+        continue;
+      }
+    } else if (node.is_integer()) {
+      value = std::to_string(node.as_integer()->get());
+    } else if (node.is_floating_point()) {
+      std::ostringstream v;
+      v.precision(17);
+      v << node.as_floating_point()->get();
+      value = v.str();
+    } else {
+      errors.push_back(at + name + " has an unsupported type");
+      continue;
+    }
+    if (std::holds_alternative<std::string ServerConfig::*>(k->field) && !node.is_string()) {
+      errors.push_back(at + name + " must be a string");
+      continue;
+    }
+    if (auto err = set_from_text(config, *k, value); !err.empty()) errors.push_back(at + err);
+  }
+  return errors;
+}
+
+std::vector<std::string> apply_server_config_env(ServerConfig& config) {
+  std::vector<std::string> errors;
+  for (const auto& k : kKeys) {
+    const std::string var = env_name(k.name);
+    if (const char* v = std::getenv(var.c_str()); v && *v) {
+      if (auto err = set_from_text(config, k, v); !err.empty()) errors.push_back(var + ": " + err);
+    }
+  }
+  return errors;
+}
+
+}  // namespace foothold::server

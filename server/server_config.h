@@ -1,0 +1,41 @@
+#pragma once
+// foothold-server's configuration: defaults, then a TOML file, then FOOTHOLD_* environment
+// variables, then command-line flags (later ones win). Every value is checked; errors name the key.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace foothold::server {
+
+struct ServerConfig {
+  std::string bind = "0.0.0.0";      ///< address to listen on (IPv4 or IPv6)
+  int port = 7777;                   ///< UDP port [1, 65535]
+  int max_clients = 1024;            ///< [1, 4096]
+  std::string world = "arena";       ///< "arena" or an OBJ file
+  std::string settings;              ///< movement settings TOML file; empty: defaults
+  int tick_rate = 0;                 ///< ticks per second [10, 240]; 0: the movement settings' tick_rate
+  int snapshot_interval = 1;         ///< send snapshots every N ticks [1, 60]
+  double client_timeout = 10;        ///< seconds of silence before a client is dropped [0.5, 600]
+  std::string log_level = "info";    ///< trace, debug, info, warn, error, critical, off
+  double stats_interval = 5;         ///< seconds between stats lines [0.5, 3600]
+  int max_catchup_ticks = 5;         ///< ticks run back to back after an overrun before skipping [1, 120]
+  int client_packet_rate = 0;        ///< packets per second accepted from one client; 0: 4 x tick rate
+  int handshake_rate = 2000;         ///< handshake replies per second, for all unverified addresses [1, 1e6]
+  std::string record;                ///< record the input stream to this file; empty: no recording
+
+  /// Problems with the values, one message each naming the key.
+  std::vector<std::string> validate() const;
+};
+
+/// Reads a TOML file over `config` (keys not in the file keep their values). Returns errors, each
+/// naming the file, line and key.
+std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config);
+
+/// Applies FOOTHOLD_<KEY> environment variables (e.g. FOOTHOLD_PORT, FOOTHOLD_MAX_CLIENTS).
+std::vector<std::string> apply_server_config_env(ServerConfig& config);
+
+/// The environment variable that sets `key` (for --help).
+std::string env_name(const std::string& key);
+
+}  // namespace foothold::server

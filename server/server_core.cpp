@@ -1,0 +1,426 @@
+#include "server/server_core.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "server/spawn.h"
+
+namespace foothold::server {
+
+namespace {
+
+constexpr Counter kDecodeCounter[] = {Counter::kPacketsIn,       Counter::kDropTooLarge,    Counter::kDropMalformed,
+                                      Counter::kDropBadProtocol, Counter::kDropUnknownType, Counter::kDropWrongDirection};
+static_assert(std::size(kDecodeCounter) == static_cast<size_t>(proto::DropReason::kCount));
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+uint32_t micros(net::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
+
+// Interest grid: 16 m cells in X and Z.
+constexpr double kCell = 16.0;
+int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff); }
+int64_t cell_of(double v) { return int64_t(std::floor(v / kCell)); }
+
+}  // namespace
+
+ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
+                       net::Nanos now, std::unique_ptr<CookieJar> cookies)
+    : config_(config),
+      world_(world),
+      settings_(settings),
+      derived_(derive(settings)),
+      sink_(sink),
+      cookies_(cookies ? std::move(cookies) : std::make_unique<CookieJar>()),
+      started_(now),
+      handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now) {
+  clients_.reserve(size_t(config.max_clients));
+  by_endpoint_.reserve(size_t(config.max_clients) * 2);
+  tick_characters_.reserve(size_t(config.max_clients));
+  grid_.reserve(size_t(config.max_clients));
+  candidates_.reserve(size_t(config.max_clients));
+  others_.reserve(kMaxOthers);
+  full_.reserve(kMaxOthers);
+  delta_.reserve(kMaxOthers);
+}
+
+void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
+  counters_.add(Counter::kPacketsOut);
+  counters_.add(Counter::kBytesOut, bytes.size());
+  sink_.send(to, bytes);
+}
+
+ServerCore::Client* ServerCore::find(const net::Endpoint& from) {
+  const auto it = by_endpoint_.find(from);
+  return it == by_endpoint_.end() ? nullptr : it->second;
+}
+
+const CharacterState* ServerCore::character(uint32_t id) const {
+  for (const auto& c : clients_)
+    if (c->id == id) return &c->state;
+  return nullptr;
+}
+
+void ServerCore::reject(const net::Endpoint& to, uint64_t nonce, wire::RejectReason reason, const std::string& message,
+                        std::size_t request_size) {
+  const auto bytes = writer_.reject(nonce, reason, message);
+  // Never answer an unverified address with more than it sent.
+  if (bytes.size() <= request_size) send(to, bytes);
+}
+
+void ServerCore::on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+  counters_.add(Counter::kPacketsIn);
+  counters_.add(Counter::kBytesIn, bytes.size());
+  const proto::DecodeResult d = proto::decode(bytes, proto::Direction::kToServer);
+  if (!d.ok()) {
+    counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
+    return;
+  }
+  const proto::Decoded& m = d.message;
+  const bool handshake = m.type == wire::Body::Hello || m.type == wire::Body::Connect || m.type == wire::Body::StatusRequest;
+  if (m.version != proto::kProtocolVersion) {
+    counters_.add(Counter::kDropVersion);
+    if (handshake && m.size >= proto::kMinHandshakeDatagram && handshake_bucket_.take(now)) {
+      uint64_t nonce = 0;
+      if (m.type == wire::Body::Hello) nonce = m.packet->body_as_Hello()->client_nonce();
+      if (m.type == wire::Body::Connect) nonce = m.packet->body_as_Connect()->client_nonce();
+      if (m.type == wire::Body::StatusRequest) nonce = m.packet->body_as_StatusRequest()->client_nonce();
+      counters_.add(Counter::kRejectedVersion);
+      reject(from, nonce, wire::RejectReason::VersionMismatch,
+             "protocol version " + std::to_string(m.version) + " is not the server's " + std::to_string(proto::kProtocolVersion),
+             m.size);
+    }
+    return;
+  }
+  if (handshake && m.size < proto::kMinHandshakeDatagram) {
+    counters_.add(Counter::kDropTooSmall);
+    return;
+  }
+  switch (m.type) {
+    case wire::Body::Hello:
+      handle_hello(now, from, m);
+      return;
+    case wire::Body::StatusRequest:
+      handle_status_request(now, from, m);
+      return;
+    case wire::Body::Connect:
+      handle_connect(now, from, m);
+      return;
+    case wire::Body::InputBatch: {
+      Client* c = find(from);
+      const auto* batch = m.packet->body_as_InputBatch();
+      if (!c) {
+        counters_.add(Counter::kDropNoSession);
+        return;
+      }
+      if (batch->session() != c->session) {
+        counters_.add(Counter::kDropBadSession);
+        return;
+      }
+      if (!c->rate.take(now)) {
+        counters_.add(Counter::kDropRateLimited);
+        return;
+      }
+      handle_inputs(now, *c, *batch);
+      return;
+    }
+    case wire::Body::Disconnect: {
+      Client* c = find(from);
+      if (!c) {
+        counters_.add(Counter::kDropNoSession);
+        return;
+      }
+      if (m.packet->body_as_Disconnect()->session() != c->session) {
+        counters_.add(Counter::kDropBadSession);
+        return;
+      }
+      counters_.add(Counter::kDisconnectsReceived);
+      remove_client(c->id);
+      return;
+    }
+    default:
+      counters_.add(Counter::kDropWrongDirection);  // unreachable: decode() checked the direction
+      return;
+  }
+}
+
+void ServerCore::handle_hello(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+  if (!handshake_bucket_.take(now)) {
+    counters_.add(Counter::kHandshakeRateLimited);
+    return;
+  }
+  const uint64_t nonce = m.packet->body_as_Hello()->client_nonce();
+  const auto cookie = cookies_->issue(from, nonce, now);
+  const auto bytes = writer_.challenge(nonce, cookie);
+  if (bytes.size() > m.size) return;  // cannot happen: handshakes are padded past any reply
+  counters_.add(Counter::kChallengesSent);
+  send(from, bytes);
+}
+
+void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+  if (!handshake_bucket_.take(now)) {
+    counters_.add(Counter::kHandshakeRateLimited);
+    return;
+  }
+  const auto* req = m.packet->body_as_StatusRequest();
+  if (!cookies_->valid(proto::bytes_of(req->cookie()), from, req->client_nonce(), now)) {
+    counters_.add(Counter::kRejectedBadCookie);
+    reject(from, req->client_nonce(), wire::RejectReason::BadCookie, "bad or expired cookie", m.size);
+    return;
+  }
+  counters_.add(Counter::kStatusSent);
+  send(from, writer_.status(req->client_nonce(), tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
+                            uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()));
+}
+
+void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+  const auto* req = m.packet->body_as_Connect();
+  const uint64_t nonce = req->client_nonce();
+  if (Client* existing = find(from)) {
+    // The same client again (its Accept was lost): answer the same. A new nonce from a known
+    // address is a restarted client: its old session ends.
+    if (existing->nonce == nonce) {
+      send(from, writer_.accept(nonce, existing->session, existing->id, tick_, uint16_t(settings_.tick_rate),
+                                uint16_t(config_.snapshot_interval), existing->state));
+      return;
+    }
+    if (cookies_->valid(proto::bytes_of(req->cookie()), from, nonce, now)) remove_client(existing->id);
+  }
+  if (!handshake_bucket_.take(now)) {
+    counters_.add(Counter::kHandshakeRateLimited);
+    return;
+  }
+  if (!cookies_->valid(proto::bytes_of(req->cookie()), from, nonce, now)) {
+    counters_.add(Counter::kRejectedBadCookie);
+    reject(from, nonce, wire::RejectReason::BadCookie, "bad or expired cookie", m.size);
+    return;
+  }
+  // From here the address is proven: replies may be as large as they need to be.
+  if (shutting_down_) {
+    counters_.add(Counter::kRejectedShuttingDown);
+    reject(from, nonce, wire::RejectReason::ShuttingDown, "the server is shutting down", proto::kMaxDatagram);
+    return;
+  }
+  if (req->world_hash() != world_.hash()) {
+    counters_.add(Counter::kRejectedMismatch);
+    reject(from, nonce, wire::RejectReason::WorldMismatch,
+           "world hash " + hex(req->world_hash()) + " differs from the server's " + hex(world_.hash()) + " (" + world_.name() + ")",
+           proto::kMaxDatagram);
+    return;
+  }
+  if (req->settings_hash() != settings_.hash()) {
+    counters_.add(Counter::kRejectedMismatch);
+    reject(from, nonce, wire::RejectReason::SettingsMismatch,
+           "movement settings hash " + hex(req->settings_hash()) + " differs from the server's " + hex(settings_.hash()),
+           proto::kMaxDatagram);
+    return;
+  }
+  if (clients_.size() >= size_t(config_.max_clients)) {
+    counters_.add(Counter::kRejectedFull);
+    reject(from, nonce, wire::RejectReason::ServerFull,
+           "the server is full (" + std::to_string(config_.max_clients) + " clients)", proto::kMaxDatagram);
+    return;
+  }
+  auto c = std::make_unique<Client>();
+  c->id = next_id_++;
+  c->endpoint = from;
+  c->session = random_u64();
+  c->nonce = nonce;
+  c->state = spawn_state_for(world_, c->id);
+  c->last_heard = now;
+  c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
+  c->sent.resize(kSentHistory);
+  for (auto& s : c->sent) s.remotes.reserve(kMaxOthers);
+  counters_.add(Counter::kAccepted);
+  pending_joins_.push_back({c->id, c->state});
+  send(from, writer_.accept(nonce, c->session, c->id, tick_, uint16_t(settings_.tick_rate),
+                            uint16_t(config_.snapshot_interval), c->state));
+  by_endpoint_[from] = c.get();
+  clients_.push_back(std::move(c));
+}
+
+void ServerCore::handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch) {
+  if (c.any_sequence && int32_t(batch.sequence() - c.last_sequence) <= 0) {
+    counters_.add(Counter::kDropStale);
+    return;
+  }
+  const auto* inputs = batch.inputs();
+  if (inputs && inputs->size() > proto::kMaxInputsPerPacket) {
+    counters_.add(Counter::kDropBadValue);
+    return;
+  }
+  c.any_sequence = true;
+  c.last_sequence = batch.sequence();
+  c.last_heard = now;
+  c.echo_time_us = batch.send_time_us();
+  c.echo_received = now;
+  // A snapshot ack from the future is a lie; from the past it is merely late.
+  const uint32_t ack = batch.ack_snapshot();
+  if (int32_t(ack - tick_) > 0) {
+    counters_.add(Counter::kDropBadValue);
+  } else if (int32_t(ack - c.acked_snapshot) > 0) {
+    c.acked_snapshot = ack;
+  }
+  if (!inputs) return;
+  for (const wire::InputW* w : *inputs) {
+    switch (c.inputs.offer(proto::from_wire(*w), tick_ + 1)) {
+      case InputBuffer::Offer::kAccepted: counters_.add(Counter::kInputsAccepted); break;
+      case InputBuffer::Offer::kDuplicate: counters_.add(Counter::kInputsDuplicate); break;
+      case InputBuffer::Offer::kLate: counters_.add(Counter::kInputsLate); break;
+      case InputBuffer::Offer::kTooFarAhead: counters_.add(Counter::kInputsTooFarAhead); break;
+    }
+  }
+}
+
+void ServerCore::remove_client(uint32_t id) {
+  const auto it = std::find_if(clients_.begin(), clients_.end(), [&](const auto& c) { return c->id == id; });
+  if (it == clients_.end()) return;
+  by_endpoint_.erase((*it)->endpoint);
+  // A client that joins and leaves between two ticks never existed for the simulation.
+  const auto join = std::find_if(pending_joins_.begin(), pending_joins_.end(), [&](const auto& j) { return j.id == id; });
+  if (join != pending_joins_.end()) {
+    pending_joins_.erase(join);
+  } else {
+    pending_leaves_.push_back(id);
+  }
+  clients_.erase(it);
+}
+
+void ServerCore::tick(net::Nanos now) {
+  // Silent clients go before the tick.
+  for (size_t i = 0; i < clients_.size();) {
+    Client& c = *clients_[i];
+    if (now - c.last_heard > config_.client_timeout) {
+      counters_.add(Counter::kTimeouts);
+      send(c.endpoint, writer_.disconnect(c.session, wire::DisconnectReason::TimedOut));
+      remove_client(c.id);
+    } else {
+      ++i;
+    }
+  }
+  ++tick_;
+  tick_joins_.swap(pending_joins_);
+  tick_leaves_.swap(pending_leaves_);
+  pending_joins_.clear();
+  pending_leaves_.clear();
+  std::sort(tick_leaves_.begin(), tick_leaves_.end());
+
+  tick_characters_.clear();
+  for (auto& cp : clients_) {
+    Client& c = *cp;
+    const InputBuffer::Consumed in = c.inputs.consume(tick_);
+    c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
+    counters_.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
+    c.state = step(c.state, in.input, world_, derived_, scratch_).state;
+    tick_characters_.push_back({c.id, in.input, in.repeated, c.state});
+  }
+  if (observer_) observer_->on_tick({tick_, tick_joins_, tick_leaves_, tick_characters_});
+  tick_joins_.clear();
+  tick_leaves_.clear();
+
+  if (tick_ % uint32_t(config_.snapshot_interval) == 0) send_snapshots(now);
+}
+
+void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out) {
+  out.clear();
+  const size_t n = clients_.size();
+  if (n - 1 <= kMaxOthers) {
+    for (uint32_t i = 0; i < n; ++i)
+      if (clients_[i].get() != &self) out.push_back(i);
+    return;
+  }
+  // Area of interest: the nearest kMaxOthers, gathered ring by ring from the grid, ties by id.
+  const Vec3 p = to_position(self.state.position);
+  const int64_t cx = cell_of(p.x), cz = cell_of(p.z);
+  candidates_.clear();
+  for (int64_t ring = 0; ring < 64; ++ring) {
+    for (int64_t dx = -ring; dx <= ring; ++dx) {
+      for (int64_t dz = -ring; dz <= ring; ++dz) {
+        if (std::max(std::llabs(dx), std::llabs(dz)) != ring) continue;
+        const int64_t key = cell_key(cx + dx, cz + dz);
+        auto it = std::lower_bound(grid_.begin(), grid_.end(), std::pair<int64_t, uint32_t>{key, 0});
+        for (; it != grid_.end() && it->first == key; ++it) {
+          const Client& o = *clients_[it->second];
+          if (&o == &self) continue;
+          const Vec3 q = to_position(o.state.position);
+          const double d2 = length_sq(q - p);
+          candidates_.push_back({int64_t(d2 * 1024.0), it->second});
+        }
+      }
+    }
+    // Everything within `ring` cells is in; one more ring covers what lies nearer than the corners.
+    if (candidates_.size() >= kMaxOthers && ring >= 1) break;
+  }
+  const size_t k = std::min(kMaxOthers, candidates_.size());
+  std::partial_sort(candidates_.begin(), candidates_.begin() + long(k), candidates_.end());
+  for (size_t i = 0; i < k; ++i) out.push_back(candidates_[i].second);
+  std::sort(out.begin(), out.end());  // ascending index is ascending id
+}
+
+void ServerCore::send_snapshots(net::Nanos now) {
+  if (clients_.size() - 1 > kMaxOthers) {
+    grid_.clear();
+    for (uint32_t i = 0; i < clients_.size(); ++i) {
+      const Vec3 q = to_position(clients_[i]->state.position);
+      grid_.push_back({cell_key(cell_of(q.x), cell_of(q.z)), i});
+    }
+    std::sort(grid_.begin(), grid_.end());
+  }
+  for (auto& cp : clients_) {
+    Client& c = *cp;
+    select_others(c, others_);
+    // Delta base: the newest snapshot the client has acknowledged, if we still remember it.
+    const SentSnapshot* base = nullptr;
+    if (c.acked_snapshot != 0) {
+      const SentSnapshot& s = c.sent[c.acked_snapshot % kSentHistory];
+      if (s.tick == c.acked_snapshot) base = &s;
+    }
+    full_.clear();
+    delta_.clear();
+    SentSnapshot& record = c.sent[tick_ % kSentHistory];
+    record.tick = tick_;
+    record.remotes.clear();
+    for (uint32_t idx : others_) {
+      const Client& o = *clients_[idx];
+      const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
+                    z = o.state.position.z >> kRemoteShift;
+      const uint8_t ground = static_cast<uint8_t>(o.state.ground);
+      record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground));
+      if (base) {
+        const auto it = std::lower_bound(base->remotes.begin(), base->remotes.end(), o.id,
+                                         [](const wire::RemoteFull& r, uint32_t id) { return r.id() < id; });
+        if (it != base->remotes.end() && it->id() == o.id) {
+          const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
+          if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {
+            delta_.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground));
+            continue;
+          }
+        }
+      }
+      full_.push_back(wire::RemoteFull(o.id, x, y, z, ground));
+    }
+    proto::PacketWriter::SnapshotHeader h;
+    h.session = c.session;
+    h.tick = tick_;
+    h.repeated_mask = c.repeated_bits;
+    h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
+    h.echo_time_us = c.echo_time_us;
+    h.echo_delay_us = c.echo_received ? micros(now - c.echo_received) : 0;
+    h.own = c.state;
+    h.base_tick = delta_.empty() ? 0 : base->tick;
+    counters_.add(Counter::kSnapshotsSent);
+    send(c.endpoint, writer_.snapshot(h, full_, delta_));
+  }
+}
+
+void ServerCore::shutdown(net::Nanos) {
+  shutting_down_ = true;
+  for (const auto& c : clients_) send(c->endpoint, writer_.disconnect(c->session, wire::DisconnectReason::ServerShutdown));
+  while (!clients_.empty()) remove_client(clients_.back()->id);
+}
+
+}  // namespace foothold::server

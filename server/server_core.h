@@ -1,0 +1,137 @@
+#pragma once
+// The authoritative server, without sockets or clocks: datagrams and time come in, datagrams go out.
+// The UDP driver (udp_server.h) runs it on a real socket and clock; tests run it on a simulated
+// network with virtual time.
+//
+// Each tick: every client's input for that tick is consumed (exactly one, repeated when missing),
+// every character steps, silent clients are dropped, and every client gets a snapshot of its own
+// exact state and of the characters near it.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/codec.h"
+#include "server/cookie.h"
+#include "server/counters.h"
+#include "server/input_buffer.h"
+#include "server/net_types.h"
+#include "server/tick_observer.h"
+#include "server/token_bucket.h"
+#include "shared/settings.h"
+#include "shared/step.h"
+#include "shared/world.h"
+
+namespace foothold::server {
+
+struct CoreConfig {
+  int max_clients = 1024;
+  int snapshot_interval = 1;            ///< ticks between snapshots
+  net::Nanos client_timeout = 10 * net::kSecond;
+  int client_packet_rate = 240;         ///< packets per second per client
+  int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
+};
+
+class ServerCore {
+ public:
+  /// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
+  static constexpr std::size_t kMaxOthers = 48;
+  /// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this.
+  static constexpr int kRemoteShift = 2;
+
+  ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
+             net::Nanos now, std::unique_ptr<CookieJar> cookies = nullptr);
+
+  /// Handles one received datagram.
+  void on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
+
+  /// Simulates the next tick and sends its snapshots.
+  void tick(net::Nanos now);
+
+  /// Tells every client the server is going away and forgets them. Later connects are refused.
+  void shutdown(net::Nanos now);
+
+  uint32_t current_tick() const { return tick_; }
+  std::size_t client_count() const { return clients_.size(); }
+  const Counters& counters() const { return counters_; }
+  const MoveSettings& settings() const { return settings_; }
+  const World& world() const { return world_; }
+
+  /// The recorder, if any (not owned).
+  void set_observer(TickObserver* observer) { observer_ = observer; }
+
+  /// A client's character state, for tests (nullptr when there is no such character).
+  const CharacterState* character(uint32_t id) const;
+
+ private:
+  struct SentSnapshot {
+    uint32_t tick = 0;
+    std::vector<wire::RemoteFull> remotes;  // positions as sent, sorted by id
+  };
+  struct Client {
+    uint32_t id = 0;
+    net::Endpoint endpoint;
+    uint64_t session = 0;
+    uint64_t nonce = 0;
+    CharacterState state;
+    InputBuffer inputs;
+    uint32_t repeated_bits = 0;  // bit i: tick (current - i) was simulated with a repeated input
+    net::Nanos last_heard = 0;
+    uint32_t last_sequence = 0;
+    bool any_sequence = false;
+    uint32_t acked_snapshot = 0;
+    uint32_t echo_time_us = 0;
+    net::Nanos echo_received = 0;
+    TokenBucket rate;
+    std::vector<SentSnapshot> sent;  // ring of the last kSentHistory snapshots, for deltas
+  };
+  static constexpr std::size_t kSentHistory = 32;
+
+  void send(const net::Endpoint& to, std::span<const uint8_t> bytes);
+  void handle_hello(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  void handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch);
+  void reject(const net::Endpoint& to, uint64_t nonce, wire::RejectReason reason, const std::string& message,
+              std::size_t request_size);
+  void remove_client(uint32_t id);
+  Client* find(const net::Endpoint& from);
+  void send_snapshots(net::Nanos now);
+  void select_others(const Client& c, std::vector<uint32_t>& out);
+
+  CoreConfig config_;
+  const World& world_;
+  MoveSettings settings_;
+  DerivedSettings derived_;
+  net::DatagramSink& sink_;
+  std::unique_ptr<CookieJar> cookies_;
+  net::Nanos started_;
+  TokenBucket handshake_bucket_;
+  proto::PacketWriter writer_;
+  StepScratch scratch_;
+  Counters counters_;
+  TickObserver* observer_ = nullptr;
+  bool shutting_down_ = false;
+
+  uint32_t tick_ = 0;
+  uint32_t next_id_ = 1;
+  std::vector<std::unique_ptr<Client>> clients_;  // ascending id
+  std::unordered_map<net::Endpoint, Client*, net::EndpointHash> by_endpoint_;
+
+  // Per-tick working memory (kept to avoid allocating each tick).
+  std::vector<JoinRecord> pending_joins_;
+  std::vector<uint32_t> pending_leaves_;
+  std::vector<JoinRecord> tick_joins_;
+  std::vector<uint32_t> tick_leaves_;
+  std::vector<CharacterTick> tick_characters_;
+  std::vector<std::pair<int64_t, uint32_t>> grid_;  // (cell key, client index) sorted, for interest
+  std::vector<uint32_t> others_;
+  std::vector<std::pair<int64_t, uint32_t>> candidates_;
+  std::vector<wire::RemoteFull> full_;
+  std::vector<wire::RemoteDelta> delta_;
+};
+
+}  // namespace foothold::server

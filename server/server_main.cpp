@@ -1,0 +1,133 @@
+// foothold-server: the authoritative fixed-tick server.
+//
+// Configuration: defaults < --config FILE (TOML) < FOOTHOLD_* environment variables < flags.
+// Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when it cannot serve (e.g. the port is taken),
+// 2 for bad usage, configuration, settings or world.
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+#include <asio/io_context.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "server/server_config.h"
+#include "server/server_core.h"
+#include "server/udp_server.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace {
+
+using namespace foothold;
+using namespace foothold::server;
+
+constexpr int kExitUsage = 2;
+
+int usage_errors(const std::vector<std::string>& errors) {
+  for (const auto& e : errors) std::fprintf(stderr, "foothold-server: %s\n", e.c_str());
+  return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"foothold-server: the authoritative fixed-tick Foothold server (UDP)"};
+  app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
+             "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
+  std::string config_path;
+  app.add_option("--config", config_path, "TOML file with any of the keys below (e.g. port = 7777)");
+
+  ServerConfig flags;
+  std::vector<std::pair<CLI::Option*, std::function<void(ServerConfig&)>>> given;
+  auto opt = [&](const char* name, auto ServerConfig::*field, const char* help) {
+    CLI::Option* o = app.add_option(std::string("--") + name, flags.*field, help);
+    given.push_back({o, [field, &flags](ServerConfig& c) { c.*field = flags.*field; }});
+  };
+  opt("bind", &ServerConfig::bind, "address to listen on (default 0.0.0.0; :: for IPv6 and IPv4)");
+  opt("port", &ServerConfig::port, "UDP port (default 7777)");
+  opt("max-clients", &ServerConfig::max_clients, "most clients at once (default 1024)");
+  opt("world", &ServerConfig::world, "'arena' (default) or an OBJ file");
+  opt("settings", &ServerConfig::settings, "movement settings TOML file (default: built-in defaults)");
+  opt("tick-rate", &ServerConfig::tick_rate, "ticks per second (default: the settings' tick_rate, 60)");
+  opt("snapshot-interval", &ServerConfig::snapshot_interval, "send snapshots every N ticks (default 1)");
+  opt("client-timeout", &ServerConfig::client_timeout, "seconds of silence before a client is dropped (default 10)");
+  opt("log-level", &ServerConfig::log_level, "trace, debug, info (default), warn, error, critical, off");
+  opt("stats-interval", &ServerConfig::stats_interval, "seconds between stats lines (default 5)");
+  opt("max-catchup-ticks", &ServerConfig::max_catchup_ticks, "ticks run back to back after an overrun (default 5)");
+  opt("client-packet-rate", &ServerConfig::client_packet_rate, "packets/s accepted per client (default 4 x tick rate)");
+  opt("handshake-rate", &ServerConfig::handshake_rate, "handshake replies/s, all unverified senders (default 2000)");
+  opt("record", &ServerConfig::record, "record the input stream to this file");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  ServerConfig config;
+  if (!config_path.empty()) {
+    if (auto errors = load_server_config_file(config_path, config); !errors.empty()) return usage_errors(errors);
+  }
+  if (auto errors = apply_server_config_env(config); !errors.empty()) return usage_errors(errors);
+  for (auto& [option, apply] : given)
+    if (option->count() > 0) apply(config);
+  if (auto errors = config.validate(); !errors.empty()) return usage_errors(errors);
+
+  MoveSettings settings;
+  if (!config.settings.empty()) {
+    auto loaded = load_settings_file(config.settings);
+    if (!loaded.ok()) return usage_errors(loaded.errors);
+    settings = loaded.settings;
+  }
+  if (config.tick_rate != 0) settings.tick_rate = config.tick_rate;
+  if (auto errors = settings.validate(); !errors.empty()) return usage_errors(errors);
+
+  auto sink = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
+  auto log = std::make_shared<spdlog::logger>("net", sink);
+  auto sim_log = std::make_shared<spdlog::logger>("sim", sink);
+  for (auto& l : {log, sim_log}) {
+    l->set_level(spdlog::level::from_str(config.log_level));
+    l->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
+    l->flush_on(spdlog::level::info);
+  }
+
+  auto world = load_world(config.world);
+  if (!world.world) return usage_errors({world.error});
+  for (const auto& w : world.warnings) sim_log->warn("{}", w);
+
+  std::string endpoint_error;
+  const net::Endpoint bind = net::parse_endpoint(
+      (config.bind.find(':') != std::string::npos ? "[" + config.bind + "]" : config.bind) + ":" + std::to_string(config.port),
+      endpoint_error);
+  if (!endpoint_error.empty()) return usage_errors({endpoint_error});
+
+  asio::io_context io;
+  std::unique_ptr<UdpServer> udp;
+  try {
+    udp = std::make_unique<UdpServer>(io, UdpServer::Options{bind, settings.tick_rate, config.stats_interval, config.max_catchup_ticks}, log);
+  } catch (const std::exception& e) {
+    log->critical("cannot listen on {}: {}", net::to_string(bind), e.what());
+    return 1;
+  }
+
+  CoreConfig core_config;
+  core_config.max_clients = config.max_clients;
+  core_config.snapshot_interval = config.snapshot_interval;
+  core_config.client_timeout = net::Nanos(config.client_timeout * 1e9);
+  core_config.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
+  core_config.handshake_rate = config.handshake_rate;
+  ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
+
+  log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
+            "max {} clients, snapshots every {} tick(s)",
+            net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
+            settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval);
+  udp->run(core, [&] { log->info("stopped at tick {}", core.current_tick()); });
+  return 0;
+}

@@ -1,0 +1,33 @@
+#pragma once
+// A token bucket: at most `rate` events per second on average, bursts up to `burst`.
+
+#include <algorithm>
+
+#include "server/net_types.h"
+
+namespace foothold::server {
+
+class TokenBucket {
+ public:
+  TokenBucket() = default;
+  TokenBucket(double rate, double burst, net::Nanos now) : rate_(rate), burst_(burst), tokens_(burst), last_(now) {}
+
+  /// Takes one token if there is one.
+  bool take(net::Nanos now) {
+    if (now > last_) {
+      tokens_ = std::min(burst_, tokens_ + double(now - last_) * rate_ / double(net::kSecond));
+      last_ = now;
+    }
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
+
+ private:
+  double rate_ = 0;
+  double burst_ = 0;
+  double tokens_ = 0;
+  net::Nanos last_ = 0;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,163 @@
+#include "server/udp_server.h"
+
+#include <algorithm>
+#include <csignal>
+
+#include <asio/ip/v6_only.hpp>
+#include <spdlog/spdlog.h>
+
+namespace foothold::server {
+
+net::Nanos steady_now() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double percentile(std::vector<double>& samples, double p) {
+  if (samples.empty()) return 0;
+  const size_t k = std::min(samples.size() - 1, size_t(p * double(samples.size())));
+  std::nth_element(samples.begin(), samples.begin() + long(k), samples.end());
+  return samples[k];
+}
+
+void UdpSink::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
+  asio::error_code ec;
+  socket_.send_to(asio::buffer(bytes.data(), bytes.size()), to, 0, ec);
+  if (ec) ++errors_;
+}
+
+void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
+                  const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler) {
+  // One byte more than the largest valid datagram, so that an oversized one is seen as such.
+  alignas(8) static thread_local uint8_t buffer[2048];
+  for (std::size_t i = 0; i < limit; ++i) {
+    net::Endpoint from;
+    asio::error_code ec;
+    const std::size_t n = socket.receive_from(asio::buffer(buffer, sizeof buffer), from, 0, ec);
+    if (ec == asio::error::would_block || ec == asio::error::try_again) return;
+    if (ec) continue;  // e.g. ICMP port unreachable reported on a later receive: not a datagram
+    handler(from, std::span<const uint8_t>(buffer, n));
+  }
+}
+
+UdpServer::UdpServer(asio::io_context& io, const Options& options, std::shared_ptr<spdlog::logger> log)
+    : io_(io),
+      options_(options),
+      log_(std::move(log)),
+      socket_(io),
+      sink_(socket_),
+      tick_timer_(io),
+      stats_timer_(io),
+      signals_(io, SIGINT, SIGTERM) {
+  socket_.open(options.bind.protocol());
+  if (options.bind.address().is_v6()) socket_.set_option(asio::ip::v6_only(false));
+  socket_.set_option(asio::socket_base::receive_buffer_size(8 << 20));
+  socket_.set_option(asio::socket_base::send_buffer_size(8 << 20));
+  socket_.bind(options.bind);
+  socket_.non_blocking(true);
+}
+
+void UdpServer::run(ServerCore& core, const std::function<void()>& on_stopped) {
+  core_ = &core;
+  on_stopped_ = on_stopped;
+  period_ = net::kSecond / options_.tick_rate;
+  next_tick_ = steady_now() + period_;
+  window_start_ = steady_now();
+  last_counters_ = core.counters();
+  signals_.async_wait([this](const asio::error_code& ec, int signo) {
+    if (ec) return;
+    log_->info("signal {}: stopping at the next tick boundary", signo);
+    stop_requested_ = true;
+  });
+  start_receive();
+  schedule_tick();
+  stats_timer_.expires_after(std::chrono::milliseconds(int64_t(options_.stats_interval * 1000)));
+  stats_timer_.async_wait([this](const asio::error_code& ec) {
+    if (!ec) log_stats();
+  });
+  io_.run();
+}
+
+void UdpServer::request_stop() {
+  asio::post(io_, [this] { stop_requested_ = true; });
+}
+
+void UdpServer::start_receive() {
+  socket_.async_wait(asio::ip::udp::socket::wait_read, [this](const asio::error_code& ec) {
+    if (ec || stopped_) return;
+    drain_socket(socket_, 4096, [this](const net::Endpoint& from, std::span<const uint8_t> bytes) {
+      core_->on_datagram(steady_now(), from, bytes);
+    });
+    start_receive();
+  });
+}
+
+void UdpServer::schedule_tick() {
+  tick_timer_.expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(next_tick_)));
+  tick_timer_.async_wait([this](const asio::error_code& ec) {
+    if (!ec) on_tick_timer();
+  });
+}
+
+void UdpServer::on_tick_timer() {
+  int ran = 0;
+  net::Nanos now = steady_now();
+  while (now >= next_tick_ && ran < options_.max_catchup_ticks && !stop_requested_) {
+    if (now - next_tick_ > period_) ++window_.overruns;
+    const net::Nanos t0 = steady_now();
+    core_->tick(t0);
+    window_.tick_us.push_back(double(steady_now() - t0) / 1000.0);
+    next_tick_ += period_;
+    ++ran;
+    now = steady_now();
+  }
+  if (now - next_tick_ > period_) {
+    // Still behind after catching up as far as allowed: give up on the missed slots.
+    const net::Nanos behind = now - next_tick_;
+    const uint64_t skipped = uint64_t(behind / period_);
+    window_.slipped += skipped;
+    next_tick_ += net::Nanos(skipped) * period_;
+    log_->warn("tick overrun: {} tick(s) could not be caught up; the schedule slipped {:.1f} ms", skipped,
+               double(skipped) * double(period_) / 1e6);
+  }
+  if (stop_requested_) {
+    stopped_ = true;
+    core_->shutdown(steady_now());
+    log_stats();
+    if (on_stopped_) on_stopped_();
+    tick_timer_.cancel();
+    stats_timer_.cancel();
+    signals_.cancel();
+    socket_.cancel();
+    io_.stop();
+    return;
+  }
+  schedule_tick();
+}
+
+void UdpServer::log_stats() {
+  const net::Nanos now = steady_now();
+  const double seconds = std::max(1e-9, double(now - window_start_) / 1e9);
+  const Counters& c = core_->counters();
+  auto rate = [&](Counter k) { return double(c.get(k) - last_counters_.get(k)) / seconds; };
+  auto delta = [&](Counter k) { return c.get(k) - last_counters_.get(k); };
+  std::vector<double>& t = window_.tick_us;
+  const double p50 = percentile(t, 0.5), p99 = percentile(t, 0.99);
+  log_->info(
+      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} ticks={} overruns={} slipped={} "
+      "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
+      "rate_limited={} handshake_limited={} send_errors={}",
+      core_->client_count(), core_->current_tick(), p50, p99, t.size(), window_.overruns, window_.slipped,
+      rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
+      c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited), delta(Counter::kDropRateLimited),
+      delta(Counter::kHandshakeRateLimited), sink_.errors());
+  last_counters_ = c;
+  window_ = Window{};
+  window_start_ = now;
+  if (stopped_) return;
+  stats_timer_.expires_after(std::chrono::milliseconds(int64_t(options_.stats_interval * 1000)));
+  stats_timer_.async_wait([this](const asio::error_code& ec) {
+    if (!ec) log_stats();
+  });
+}
+
+}  // namespace foothold::server

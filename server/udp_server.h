@@ -1,0 +1,103 @@
+#pragma once
+// Runs a ServerCore on a real UDP socket and the steady clock, with Asio.
+//
+// Ticks are scheduled at absolute times (start + k / tick_rate), so the tick clock does not drift.
+// A tick that starts late is caught up: up to max_catchup ticks run back to back; beyond that the
+// schedule slips (logged). SIGINT and SIGTERM stop the server at a tick boundary: clients are told,
+// the recorder is flushed, and run() returns.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <asio/io_context.hpp>
+#include <asio/ip/udp.hpp>
+#include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
+#include <spdlog/logger.h>
+
+#include "server/server_core.h"
+
+namespace foothold::server {
+
+/// The steady clock as Nanos.
+net::Nanos steady_now();
+
+/// Percentiles of a set of samples (the vector is reordered).
+double percentile(std::vector<double>& samples, double p);
+
+/// A DatagramSink over a non-blocking UDP socket.
+class UdpSink final : public net::DatagramSink {
+ public:
+  explicit UdpSink(asio::ip::udp::socket& socket) : socket_(socket) {}
+  void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override;
+  uint64_t errors() const { return errors_; }
+
+ private:
+  asio::ip::udp::socket& socket_;
+  uint64_t errors_ = 0;
+};
+
+/// Drains every datagram waiting on a non-blocking socket into `handler`, at most `limit` at a time.
+/// The receive buffer is 8-byte aligned, as the FlatBuffers verifier wants.
+void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
+                  const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler);
+
+class UdpServer {
+ public:
+  struct Options {
+    net::Endpoint bind;
+    int tick_rate = 60;
+    double stats_interval = 5;  ///< seconds
+    int max_catchup_ticks = 5;
+  };
+
+  /// Binds the socket (throws asio::system_error when it cannot).
+  UdpServer(asio::io_context& io, const Options& options, std::shared_ptr<spdlog::logger> log);
+
+  /// The sink the core must send through.
+  net::DatagramSink& sink() { return sink_; }
+  /// The address actually bound (port 0 picks a free one).
+  net::Endpoint local_endpoint() const { return socket_.local_endpoint(); }
+
+  /// Serves until a signal (or request_stop()); then shuts the core down and calls `on_stopped`.
+  void run(ServerCore& core, const std::function<void()>& on_stopped = {});
+  /// Stops at the next tick boundary (thread-safe: posts to the io_context).
+  void request_stop();
+
+  /// The stats line's figures since the previous line.
+  struct Window {
+    double seconds = 0;
+    std::vector<double> tick_us;  ///< durations of the ticks run
+    uint64_t overruns = 0;        ///< ticks that started more than a tick late
+    uint64_t slipped = 0;         ///< ticks the schedule gave up on
+  };
+
+ private:
+  void schedule_tick();
+  void on_tick_timer();
+  void start_receive();
+  void log_stats();
+
+  asio::io_context& io_;
+  Options options_;
+  std::shared_ptr<spdlog::logger> log_;
+  asio::ip::udp::socket socket_;
+  UdpSink sink_;
+  asio::steady_timer tick_timer_;
+  asio::steady_timer stats_timer_;
+  asio::signal_set signals_;
+  ServerCore* core_ = nullptr;
+  std::function<void()> on_stopped_;
+  net::Nanos period_ = 0;
+  net::Nanos next_tick_ = 0;
+  bool stop_requested_ = false;
+  bool stopped_ = false;
+  Window window_;
+  net::Nanos window_start_ = 0;
+  Counters last_counters_;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,55 @@
+#include "shared/interpolation.h"
+
+namespace foothold {
+
+void RemoteInterpolator::add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground) {
+  Track& t = tracks_[id];
+  // Keep tick order; a late (reordered) sample is slotted in, a duplicate tick replaced.
+  int pos = t.count;
+  while (pos > 0 && t.points[size_t(pos - 1)].tick > tick) --pos;
+  if (pos > 0 && t.points[size_t(pos - 1)].tick == tick) {
+    t.points[size_t(pos - 1)] = {tick, position, ground};
+    return;
+  }
+  if (t.count == kSamples) {
+    if (pos == 0) return;  // older than everything kept
+    for (int i = 1; i < t.count; ++i) t.points[size_t(i - 1)] = t.points[size_t(i)];
+    --t.count;
+    --pos;
+  }
+  for (int i = t.count; i > pos; --i) t.points[size_t(i)] = t.points[size_t(i - 1)];
+  t.points[size_t(pos)] = {tick, position, ground};
+  ++t.count;
+}
+
+std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id, double tick) const {
+  const auto it = tracks_.find(id);
+  if (it == tracks_.end() || it->second.count == 0) return std::nullopt;
+  const Track& t = it->second;
+  const Point& first = t.points[0];
+  const Point& last = t.points[size_t(t.count - 1)];
+  if (tick <= first.tick) return Sample{to_position(first.position), first.ground};
+  if (tick >= last.tick) return Sample{to_position(last.position), last.ground};
+  for (int i = 1; i < t.count; ++i) {
+    const Point& b = t.points[size_t(i)];
+    if (b.tick < tick) continue;
+    const Point& a = t.points[size_t(i - 1)];
+    const double f = (tick - a.tick) / double(b.tick - a.tick);
+    const Vec3 pa = to_position(a.position), pb = to_position(b.position);
+    return Sample{pa + (pb - pa) * f, f < 0.5 ? a.ground : b.ground};
+  }
+  return Sample{to_position(last.position), last.ground};
+}
+
+void RemoteInterpolator::forget_before(uint32_t tick) {
+  for (auto it = tracks_.begin(); it != tracks_.end();) {
+    const Track& t = it->second;
+    if (t.count == 0 || t.points[size_t(t.count - 1)].tick < tick) {
+      it = tracks_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace foothold

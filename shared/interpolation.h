@@ -1,0 +1,48 @@
+#pragma once
+// Remote characters between snapshots: a client shows other players a little in the past,
+// interpolating between the two snapshots around the moment it shows.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+
+#include "shared/character_state.h"
+
+namespace foothold {
+
+class RemoteInterpolator {
+ public:
+  /// Samples kept per character.
+  static constexpr int kSamples = 32;
+
+  /// Records where character `id` was after server tick `tick`.
+  void add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground);
+
+  struct Sample {
+    Vec3 position;       ///< metres
+    GroundKind ground = GroundKind::kNone;
+  };
+  /// Character `id` at the (fractional) server tick `tick`: interpolated between the samples around
+  /// it; held at the nearest sample outside them (no extrapolation). Nothing for an unknown id.
+  std::optional<Sample> sample(uint32_t id, double tick) const;
+
+  /// Forgets characters with no sample at or after `tick` (they left, or are out of view).
+  void forget_before(uint32_t tick);
+
+  std::size_t size() const { return tracks_.size(); }
+
+ private:
+  struct Point {
+    uint32_t tick = 0;
+    FixedVec3 position;
+    GroundKind ground = GroundKind::kNone;
+  };
+  struct Track {
+    std::array<Point, kSamples> points{};
+    int count = 0;  // points kept, in tick order, oldest first
+  };
+  std::map<uint32_t, Track> tracks_;
+};
+
+}  // namespace foothold

@@ -1,0 +1,72 @@
+#include "shared/predictor.h"
+
+namespace foothold {
+
+void Predictor::reset(uint32_t tick, const CharacterState& state) {
+  base_ = tick;
+  latest_ = tick;
+  at(tick) = {InputCmd{}, state};
+}
+
+const CharacterState& Predictor::predict(InputCmd input) {
+  const uint32_t tick = latest_ + 1;
+  input.tick = tick;
+  // The oldest unconfirmed prediction falls out of the history when the server lags this far.
+  if (tick - base_ >= kHistory) {
+    base_ = tick - kHistory + 1;
+  }
+  const CharacterState next = step(at(latest_).state, input, world_, settings_, scratch_).state;
+  at(tick) = {input, next};
+  latest_ = tick;
+  ++counters_.predicted;
+  return at(tick).state;
+}
+
+const InputCmd* Predictor::input_for(uint32_t tick) const {
+  if (tick <= base_ || tick > latest_) return nullptr;
+  return &at(tick).input;
+}
+
+Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask) {
+  Reconciliation r;
+  if (tick <= base_) return r;  // kStale
+
+  // Was any input since the last confirmed tick replaced by a repeat on the server? The mask covers
+  // 32 ticks; a longer gap cannot be checked and counts as explained.
+  const uint32_t window = tick - base_;
+  const uint32_t bits = window >= 32 ? ~0u : ((1u << window) - 1);
+  r.explained = window > 32 || (repeated_mask & bits) != 0;
+
+  if (tick > latest_) {
+    // The server ran ahead of every prediction we made: it can only have repeated inputs for us.
+    r.outcome = Outcome::kAhead;
+    r.explained = true;
+    r.position_error = length(to_position(server.position) - to_position(at(latest_).state.position));
+    reset(tick, server);
+    ++counters_.corrections;
+    return r;
+  }
+
+  const CharacterState predicted = at(tick).state;
+  base_ = tick;
+  if (predicted == server) {
+    r.outcome = Outcome::kMatched;
+    ++counters_.matched;
+    return r;
+  }
+  r.outcome = Outcome::kCorrected;
+  r.position_error = length(to_position(server.position) - to_position(predicted.position));
+  ++counters_.corrections;
+  if (!r.explained) ++counters_.unexplained;
+  if (r.position_error > counters_.max_error) counters_.max_error = r.position_error;
+  // Rewind to the server's word and replay what it has not seen yet.
+  at(tick).state = server;
+  for (uint32_t t = tick + 1; t <= latest_; ++t) {
+    at(t).state = step(at(t - 1).state, at(t).input, world_, settings_, scratch_).state;
+    ++r.replayed;
+  }
+  counters_.replayed_ticks += r.replayed;
+  return r;
+}
+
+}  // namespace foothold

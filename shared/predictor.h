@@ -1,0 +1,85 @@
+#pragma once
+// Client-side prediction and reconciliation: a client predicts its own character with the very step
+// the server runs, keeps the inputs the server has not acknowledged, and when the server's state for
+// an acknowledged tick differs from its prediction it rewinds to the server's state and replays the
+// inputs since. Reusable by any game client: it knows nothing of sockets or time.
+
+#include <array>
+#include <cstdint>
+
+#include "shared/character_state.h"
+#include "shared/input.h"
+#include "shared/step.h"
+
+namespace foothold {
+
+class Predictor {
+ public:
+  /// Ticks of history kept: inputs and predictions older than the newest by this much are gone.
+  static constexpr uint32_t kHistory = 256;
+
+  Predictor(const World& world, const DerivedSettings& settings) : world_(world), settings_(settings) {}
+
+  /// Starts over from an authoritative state: `state` is the character after tick `tick`.
+  void reset(uint32_t tick, const CharacterState& state);
+
+  /// Predicts the next tick (latest_tick() + 1) with `input`; its tick field is set to that tick.
+  /// Returns the predicted state.
+  const CharacterState& predict(InputCmd input);
+
+  uint32_t latest_tick() const { return latest_; }
+  const CharacterState& latest_state() const { return at(latest_).state; }
+  /// The newest tick the server has confirmed (its state is the base of every prediction since).
+  uint32_t acknowledged_tick() const { return base_; }
+  /// The input used for `tick`, if it is still in the history (acknowledged_tick() < tick <= latest_tick()).
+  const InputCmd* input_for(uint32_t tick) const;
+
+  enum class Outcome : uint8_t {
+    kMatched,    ///< the prediction for that tick equals the server's state bit for bit
+    kCorrected,  ///< it did not: rewound to the server's state and replayed the inputs since
+    kAhead,      ///< the server is past every tick predicted: restarted from its state
+    kStale,      ///< not newer than what the server already confirmed: ignored
+  };
+  struct Reconciliation {
+    Outcome outcome = Outcome::kStale;
+    /// For kCorrected and kAhead: true when the server used a different input than ours for a tick
+    /// since the last confirmed one (it repeated one for a late or lost packet). False means the same
+    /// inputs gave a different state: a determinism bug.
+    bool explained = false;
+    double position_error = 0;  ///< metres between the prediction and the server's state
+    uint32_t replayed = 0;      ///< ticks re-simulated after the correction
+  };
+
+  /// Takes the server's state after tick `tick`. Bit i of `repeated_mask` says the server repeated
+  /// an earlier input for tick `tick - i` instead of using ours.
+  Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask);
+
+  /// Running totals.
+  struct Counters {
+    uint64_t predicted = 0;
+    uint64_t matched = 0;
+    uint64_t corrections = 0;
+    uint64_t unexplained = 0;
+    uint64_t replayed_ticks = 0;
+    double max_error = 0;  ///< metres
+  };
+  const Counters& counters() const { return counters_; }
+
+ private:
+  struct Entry {
+    InputCmd input;        ///< the input for this tick
+    CharacterState state;  ///< the predicted state after it
+  };
+  Entry& at(uint32_t tick) { return history_[tick % kHistory]; }
+  const Entry& at(uint32_t tick) const { return history_[tick % kHistory]; }
+
+  const World& world_;
+  const DerivedSettings& settings_;
+  StepScratch scratch_;
+  std::array<Entry, kHistory> history_{};
+  uint32_t base_ = 0;    // last tick confirmed by the server
+  uint32_t latest_ = 0;  // last tick predicted
+  Counters counters_;
+};
+
+}  // namespace foothold
