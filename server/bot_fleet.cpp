@@ -43,6 +43,38 @@ void BotFleet::stop() {
   asio::post(io_, [this] { end_ = 0; });
 }
 
+void BotFleet::wake_at(net::Nanos when) {
+  if (armed_ != 0 && armed_ <= when) return;  // already set to fire in time
+  armed_ = when;
+  timer_->expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(when)));
+  timer_->async_wait([this](const asio::error_code& ec) {
+    if (!ec) on_timer();
+  });
+}
+
+void BotFleet::on_timer() {
+  armed_ = 0;
+  const net::Nanos now = steady_now();
+  const bool all_finished = std::all_of(bots_.begin(), bots_.end(), [](const auto& b) { return b->session->finished(); });
+  if (now >= end_ || !error_.empty() || all_finished) {
+    for (const auto& b : bots_) {
+      b->final_phase = b->session->phase();
+      b->session->disconnect();
+    }
+    io_.stop();
+    return;
+  }
+  while (!queue_.empty() && queue_.top().first <= now) {
+    Bot& b = *bots_[queue_.top().second];
+    queue_.pop();
+    if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
+    const net::Nanos next = b.session->update(steady_now(), *b.brain);
+    b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
+    queue_.push({std::max(next, now + 100'000), b.index});
+  }
+  wake_at(std::min(queue_.empty() ? end_ : queue_.top().first, end_));
+}
+
 void BotFleet::arm_receive(Bot& bot) {
   bot.socket.async_wait(asio::ip::udp::socket::wait_read, [this, &bot](const asio::error_code& ec) {
     if (ec) return;
@@ -51,7 +83,10 @@ void BotFleet::arm_receive(Bot& bot) {
       if (from == options_.server) bot.session->on_datagram(steady_now(), bytes);
     });
     // A Challenge or an Accept wants the session to act sooner than it planned.
-    if (bot.session->next_update() < before) queue_.push({bot.session->next_update(), bot.index});
+    if (bot.session->next_update() < before) {
+      queue_.push({bot.session->next_update(), bot.index});
+      wake_at(bot.session->next_update());
+    }
     arm_receive(bot);
   });
 }
@@ -98,32 +133,8 @@ FleetResult BotFleet::run() {
     arm_receive(*b);
   }
   timer_ = std::make_unique<asio::steady_timer>(io_);
-  std::function<void()> tick;
-  tick = [&] {
-    const net::Nanos now = steady_now();
-    if (now >= end_ || !error_.empty()) {
-      for (const auto& b : bots_) {
-        b->final_phase = b->session->phase();
-        b->session->disconnect();
-      }
-      io_.stop();
-      return;
-    }
-    while (!queue_.empty() && queue_.top().first <= now) {
-      Bot& b = *bots_[queue_.top().second];
-      queue_.pop();
-      if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
-      const net::Nanos next = b.session->update(steady_now(), *b.brain);
-      b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
-      queue_.push({std::max(next, now + 100'000), b.index});
-    }
-    const net::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
-    timer_->expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(wake)));
-    timer_->async_wait([&](const asio::error_code& ec) {
-      if (!ec) tick();
-    });
-  };
-  asio::post(io_, tick);
+  armed_ = 0;
+  asio::post(io_, [this] { on_timer(); });
   io_.run();
   result.seconds = double(steady_now() - start) / 1e9;
   result.error = error_;

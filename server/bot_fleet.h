@@ -56,6 +56,8 @@ class BotFleet {
  private:
   struct Bot;
   void arm_receive(Bot& bot);
+  void on_timer();
+  void wake_at(net::Nanos when);
 
   const World& world_;
   MoveSettings settings_;
@@ -66,6 +68,7 @@ class BotFleet {
   using Due = std::pair<net::Nanos, uint32_t>;  // (time, bot index)
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> queue_;
   net::Nanos end_ = 0;
+  net::Nanos armed_ = 0;  // when the timer is set to fire
   bool stopping_ = false;
   std::string error_;
 };

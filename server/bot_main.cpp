@@ -43,12 +43,14 @@ int main(int argc, char** argv) {
   std::string server_text, probe_text, pattern_text = "wander", trace_dir, world_name = "arena", settings_path;
   int bots = 1;
   double duration = 10;
+  double connect_timeout = 5;
   uint64_t seed = 1;
   app.add_option("--server", server_text, "server address HOST:PORT");
   app.add_option("--probe", probe_text, "ask the server at HOST:PORT for its status, print it and exit");
   app.add_option("--bots", bots, "number of bots (default 1)");
   app.add_option("--duration", duration, "seconds to play before disconnecting (default 10)");
   app.add_option("--pattern", pattern_text, "wander (default), circle, jump or script:FILE");
+  app.add_option("--connect-timeout", connect_timeout, "seconds to keep trying to connect (default 5)");
   app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
   app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
   app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
@@ -84,6 +86,8 @@ int main(int argc, char** argv) {
   if (bots < 1 || bots > 5000) return usage_error("--bots " + std::to_string(bots) + " is out of range [1, 5000]");
   if (!(duration > 0 && duration <= 86400)) return usage_error("--duration must be in (0, 86400] seconds");
   if (!parse_pattern(pattern_text, options.pattern, err)) return usage_error(err);
+  if (!(connect_timeout > 0 && connect_timeout <= 600)) return usage_error("--connect-timeout must be in (0, 600] seconds");
+  options.session.connect_timeout = net::Nanos(connect_timeout * 1e9);
   options.bots = bots;
   options.duration = duration;
   options.seed = seed;

@@ -1,0 +1,59 @@
+#include "server/sim_network.h"
+
+#include <cstring>
+#include <limits>
+
+namespace foothold::server {
+
+class SimNetwork::Sink final : public net::DatagramSink {
+ public:
+  Sink(SimNetwork& net, const net::Endpoint& from) : net_(net), from_(from) {}
+  void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override { net_.send(from_, to, bytes); }
+  const net::Endpoint& from() const { return from_; }
+
+ private:
+  SimNetwork& net_;
+  net::Endpoint from_;
+};
+
+SimNetwork::SimNetwork(uint64_t seed) : seed_(seed), impairer_({}, seed) {}
+SimNetwork::~SimNetwork() = default;
+
+net::DatagramSink& SimNetwork::sink_for(const net::Endpoint& from) {
+  for (auto& s : sinks_)
+    if (s->from() == from) return *s;
+  sinks_.push_back(std::make_unique<Sink>(*this, from));
+  return *sinks_.back();
+}
+
+void SimNetwork::send(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes) {
+  ++sent_;
+  net::Nanos delays[2];
+  const int copies = impairer_.decide(delays);
+  if (copies == 0) ++lost_;
+  for (int i = 0; i < copies; ++i)
+    flights_.push({now_ + delays[i], order_++, from, to, std::vector<uint8_t>(bytes.begin(), bytes.end())});
+}
+
+net::Nanos SimNetwork::next_due() const {
+  return flights_.empty() ? std::numeric_limits<net::Nanos>::max() : flights_.top().due;
+}
+
+void SimNetwork::deliver_until(net::Nanos now) {
+  // Received datagrams sit in 8-byte aligned memory, as a socket's receive buffer does.
+  alignas(8) static thread_local uint8_t buffer[4096];
+  while (!flights_.empty() && flights_.top().due <= now) {
+    Flight f = flights_.top();
+    flights_.pop();
+    const auto it = receivers_.find(f.to);
+    if (it == receivers_.end()) continue;  // nobody listens there: like a closed port
+    ++delivered_;
+    const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
+    std::memcpy(buffer, f.bytes.data(), n);
+    set_now(f.due);
+    it->second(f.due, f.from, std::span<const uint8_t>(buffer, n));
+  }
+  set_now(now);
+}
+
+}  // namespace foothold::server

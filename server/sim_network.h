@@ -1,0 +1,69 @@
+#pragma once
+// An in-process network with virtual time, for tests: datagrams sent at time t (with impairment)
+// are delivered at t + delay, in (delivery time, send order) order, to the receiver attached at the
+// destination endpoint. Everything is deterministic given the seed.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "server/impairment.h"
+#include "server/net_types.h"
+
+namespace foothold::server {
+
+class SimNetwork {
+ public:
+  using Receiver = std::function<void(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes)>;
+
+  explicit SimNetwork(uint64_t seed);
+  ~SimNetwork();
+
+  /// Receives datagrams addressed to `at`.
+  void attach(const net::Endpoint& at, Receiver receiver) { receivers_[at] = std::move(receiver); }
+  void detach(const net::Endpoint& at) { receivers_.erase(at); }
+
+  /// A sink whose datagrams come from `from` (owned by the network).
+  net::DatagramSink& sink_for(const net::Endpoint& from);
+
+  /// Impairs every datagram from now on (both directions).
+  void set_impairment(const Impairment& impairment) { impairer_ = Impairer(impairment, seed_); }
+
+  /// The virtual time at which sends happen.
+  void set_now(net::Nanos now) { now_ = now; }
+  net::Nanos now() const { return now_; }
+
+  /// Delivers every datagram due at or before `now`.
+  void deliver_until(net::Nanos now);
+  /// When the next datagram is due (or a huge value when none is in flight).
+  net::Nanos next_due() const;
+
+  uint64_t sent() const { return sent_; }
+  uint64_t delivered() const { return delivered_; }
+  uint64_t lost() const { return lost_; }
+
+ private:
+  class Sink;
+  struct Flight {
+    net::Nanos due;
+    uint64_t order;
+    net::Endpoint from, to;
+    std::vector<uint8_t> bytes;
+    bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
+  };
+  void send(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes);
+
+  uint64_t seed_;
+  Impairer impairer_;
+  net::Nanos now_ = 0;
+  uint64_t order_ = 0;
+  std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
+  std::map<net::Endpoint, Receiver> receivers_;
+  std::vector<std::unique_ptr<Sink>> sinks_;
+  uint64_t sent_ = 0, delivered_ = 0, lost_ = 0;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,124 @@
+// End to end on loopback: the real foothold-server and foothold-bot processes.
+
+#include <csignal>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/process.h"
+
+namespace foothold::test {
+namespace {
+
+const std::string kServer = FOOTHOLD_SERVER_BIN;
+const std::string kBot = FOOTHOLD_BOT_BIN;
+
+// The key=value pairs of the last line of the output.
+std::map<std::string, std::string> summary(const std::string& output) {
+  std::map<std::string, std::string> kv;
+  auto end = output.find_last_not_of('\n');
+  if (end == std::string::npos) return kv;
+  const auto start = output.rfind('\n', end);
+  std::istringstream line(output.substr(start == std::string::npos ? 0 : start + 1, end + 1));
+  std::string pair;
+  while (line >> pair) {
+    const auto eq = pair.find('=');
+    if (eq != std::string::npos) kv[pair.substr(0, eq)] = pair.substr(eq + 1);
+  }
+  return kv;
+}
+
+// Waits until the server answers a probe.
+bool wait_ready(const std::string& address) {
+  for (int i = 0; i < 50; ++i) {
+    if (run_command(kBot + " --probe " + address).exit_code == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
+  TempDir dir;
+  const int port = free_udp_port();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--stats-interval", "1"}, dir.file("server.log"));
+  ASSERT_TRUE(wait_ready(address)) << server.output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 4 --pattern wander --seed 7 --trace-dir " +
+                                dir.file("traces"));
+  EXPECT_EQ(bots.exit_code, 0) << bots.output;
+  const auto kv = summary(bots.output);
+  EXPECT_EQ(kv.at("bots"), "16") << bots.output;
+  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
+  EXPECT_EQ(kv.at("corrections"), "0") << bots.output;
+  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
+  // Every snapshot a bot compared (thousands) matched bit for bit.
+  EXPECT_GT(std::stoi(kv.at("compared")), 16 * 150) << bots.output;
+  for (const char* key : {"rtt_ms_p50", "bytes_in_per_s", "bytes_out_per_s"}) EXPECT_TRUE(kv.count(key)) << key;
+
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(5), 0) << "a clean stop within 5 s\n" << server.output();
+  const std::string log = server.output();
+  EXPECT_NE(log.find("stats: clients=16"), std::string::npos) << log;
+  EXPECT_NE(log.find("stopped at tick"), std::string::npos) << log;
+}
+
+TEST(Loopback, Ipv6LoopbackWorksToo) {
+  TempDir dir;
+  const int port = free_udp_port();
+  const std::string address = "[::1]:" + std::to_string(port);
+  Spawned server({kServer, "--bind", "::1", "--port", std::to_string(port)}, dir.file("server.log"));
+  ASSERT_TRUE(wait_ready(address)) << server.output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 2 --duration 1.5 --pattern circle");
+  EXPECT_EQ(bots.exit_code, 0) << bots.output;
+  EXPECT_EQ(summary(bots.output).at("connected"), "2");
+  EXPECT_EQ(summary(bots.output).at("corrections"), "0");
+  server.signal(SIGINT);
+  EXPECT_EQ(server.wait(5), 0) << server.output();
+}
+
+TEST(Loopback, BotFailsClearlyWhenNoServerAnswers) {
+  const int port = free_udp_port();
+  const auto bots = run_command(kBot + " --server 127.0.0.1:" + std::to_string(port) + " --bots 2 --duration 6 --connect-timeout 1");
+  EXPECT_EQ(bots.exit_code, 1) << bots.output;
+  EXPECT_NE(bots.output.find("could not connect"), std::string::npos) << bots.output;
+  EXPECT_EQ(summary(bots.output).at("connected"), "0");
+  const auto probe = run_command(kBot + " --probe 127.0.0.1:" + std::to_string(port));
+  EXPECT_EQ(probe.exit_code, 1);
+  EXPECT_NE(probe.output.find("no answer"), std::string::npos) << probe.output;
+}
+
+TEST(Loopback, BadUsageExitsWithCodeTwo) {
+  for (const std::string& args : std::vector<std::string>{"", "--server nowhere", "--server 127.0.0.1:99999", "--server 127.0.0.1:7 --bots 0",
+                                 "--server 127.0.0.1:7 --pattern dance", "--server 127.0.0.1:7 --duration -1",
+                                 "--server 127.0.0.1:7 --settings /nonexistent.toml", "--probe x"}) {
+    const auto r = run_command(kBot + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("foothold-bot"), std::string::npos) << args << "\n" << r.output;
+  }
+  TempDir dir;
+  for (const std::string& args : std::vector<std::string>{"--port 0", "--port 70000", "--bind nowhere", "--world /nonexistent.obj",
+                                 "--log-level loud", "--tick-rate 1000", "--config /nonexistent.toml",
+                                 "--config " + dir.write("bad.toml", "port = 7777\nmax_players = 3\n")}) {
+    const auto r = run_command(kServer + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+  }
+  const auto unknown = run_command(kServer + " --config " + dir.file("bad.toml"));
+  EXPECT_NE(unknown.output.find("bad.toml:2: unknown key 'max_players'"), std::string::npos) << unknown.output;
+}
+
+TEST(Loopback, PortInUseIsAClearErrorNotACrash) {
+  TempDir dir;
+  const int port = free_udp_port();
+  Spawned first({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port)}, dir.file("a.log"));
+  ASSERT_TRUE(wait_ready("127.0.0.1:" + std::to_string(port)));
+  const auto second = run_command(kServer + " --bind 127.0.0.1 --port " + std::to_string(port));
+  EXPECT_EQ(second.exit_code, 1) << second.output;
+  EXPECT_NE(second.output.find("cannot listen"), std::string::npos) << second.output;
+  first.signal(SIGTERM);
+  EXPECT_EQ(first.wait(5), 0);
+}
+
+}  // namespace
+}  // namespace foothold::test

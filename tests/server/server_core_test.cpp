@@ -1,0 +1,322 @@
+// The server core and client sessions on a simulated network with virtual time: the handshake and
+// its refusals, play without corrections, and every kind of bad datagram dropped and counted while
+// the other clients play on undisturbed.
+
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+
+namespace foothold::test {
+namespace {
+
+using server::ClientSession;
+using server::Counter;
+
+constexpr net::Nanos kS = net::kSecond;
+
+HarnessOptions options(int clients) {
+  HarnessOptions o;
+  o.clients = clients;
+  return o;
+}
+
+// Every started client is connected and has had every snapshot match its prediction.
+void expect_clean_play(SimHarness& h, int clients) {
+  for (int i = 0; i < clients; ++i) {
+    const ClientSession& c = h.client(i);
+    EXPECT_EQ(c.phase(), ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
+    EXPECT_GT(c.stats().compared, 50u) << "client " << i;
+    EXPECT_EQ(c.predictor().counters().corrections, 0u) << "client " << i;
+    EXPECT_EQ(c.stats().compared, c.predictor().counters().matched) << "client " << i;
+  }
+}
+
+TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
+  SimHarness h(arena_world(), options(6));
+  h.start_all();
+  h.run_for(3 * kS);
+  expect_clean_play(h, 6);
+  EXPECT_EQ(h.server().client_count(), 6u);
+  EXPECT_EQ(h.server().counters().get(Counter::kInputsRepeated), 0u);
+  // The server's state for each character is what its client predicted for that tick.
+  for (int i = 0; i < 6; ++i) {
+    const auto& c = h.client(i);
+    const CharacterState* server_state = h.server().character(c.character_id());
+    ASSERT_NE(server_state, nullptr);
+    EXPECT_GE(c.predictor().latest_tick(), h.server().current_tick());
+  }
+}
+
+TEST(ServerCore, RemoteCharactersAreInterpolatedFromSnapshots) {
+  SimHarness h(arena_world(), options(3));
+  h.start_all();
+  h.run_for(2 * kS);
+  const auto& c = h.client(0);
+  EXPECT_EQ(c.remotes().size(), 2u) << "the two other characters";
+  const uint32_t other = h.client(1).character_id();
+  const auto now = c.remotes().sample(other, double(h.server().current_tick()));
+  ASSERT_TRUE(now);
+  const Vec3 truth = to_position(h.server().character(other)->position);
+  EXPECT_LT(length(now->position - truth), 0.2) << "quantized to 1/256 m, and at most a tick old";
+  EXPECT_EQ(c.stats().missing_delta_base, 0u);
+}
+
+TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
+  SimHarness h(arena_world(), options(3));
+  h.start_all();
+  h.run_for(1 * kS);
+  const net::Endpoint rogue{asio::ip::make_address("10.6.6.6"), 666};
+  auto& sink = h.network().sink_for(rogue);
+  const net::Endpoint server = SimHarness::server_endpoint();
+  proto::PacketWriter w;
+  auto before = h.server().counters();
+  auto send_and_run = [&](std::span<const uint8_t> bytes) {
+    std::vector<uint8_t> b(bytes.begin(), bytes.end());
+    sink.send(server, b);
+    h.run_for(20 * net::kMillisecond);
+  };
+  auto grew = [&](Counter c) { return h.server().counters().get(c) > before.get(c); };
+
+  send_and_run(std::vector<uint8_t>(1500, 0xab));  // oversized
+  EXPECT_TRUE(grew(Counter::kDropTooLarge));
+  const auto hello = w.hello(1);
+  send_and_run(hello.subspan(0, hello.size() / 2));  // truncated
+  EXPECT_TRUE(grew(Counter::kDropMalformed));
+  send_and_run(std::vector<uint8_t>(300, 0x00));  // not FlatBuffers at all
+  send_and_run(w.challenge(1, {}));                // wrong direction
+  EXPECT_TRUE(grew(Counter::kDropWrongDirection));
+  send_and_run(w.finish(wire::Body::Hello, wire::CreateHello(w.builder(), 1).Union(), 0xdeadbeef));
+  EXPECT_TRUE(grew(Counter::kDropBadProtocol));
+  send_and_run(w.input_batch(123, 1, 0, 0, {}));  // session traffic without a session
+  EXPECT_TRUE(grew(Counter::kDropNoSession));
+  w.builder().Clear();
+  const auto unpadded = w.finish(wire::Body::Hello, wire::CreateHello(w.builder(), 5).Union());
+  const std::vector<uint8_t> short_hello(unpadded.begin(), unpadded.end());
+  send_and_run(short_hello);  // unpadded: answering could amplify
+  EXPECT_TRUE(grew(Counter::kDropTooSmall));
+  EXPECT_EQ(h.server().client_count(), 3u) << "nobody was disconnected";
+  h.run_for(2 * kS);
+  expect_clean_play(h, 3);
+}
+
+// Captures what one endpoint sends, by listening in on the simulated network.
+struct Tap {
+  std::vector<std::vector<uint8_t>> datagrams;
+};
+
+TEST(ServerCore, ReplayedAndSpoofedSessionTrafficIsDropped) {
+  SimHarness h(arena_world(), options(2));
+  h.start_all();
+  h.run_for(1 * kS);
+  const auto& victim = h.client(0);
+  proto::PacketWriter w;
+  // A replay of an old batch from the victim's own address: not newer than what the server saw.
+  auto& victim_sink = h.network().sink_for(SimHarness::client_endpoint(0));
+  const auto before = h.server().counters();
+  victim_sink.send(SimHarness::server_endpoint(), w.input_batch(0, 1, 0, 0, {}));
+  h.run_for(20 * net::kMillisecond);
+  // The same from elsewhere, with a made-up session: no session for that address.
+  auto& spoof = h.network().sink_for({asio::ip::make_address("10.9.9.9"), 999});
+  spoof.send(SimHarness::server_endpoint(), w.disconnect(42, wire::DisconnectReason::ClientQuit));
+  h.run_for(20 * net::kMillisecond);
+  const auto& after = h.server().counters();
+  EXPECT_GT(after.get(Counter::kDropBadSession) + after.get(Counter::kDropStale),
+            before.get(Counter::kDropBadSession) + before.get(Counter::kDropStale));
+  EXPECT_GT(after.get(Counter::kDropNoSession), before.get(Counter::kDropNoSession));
+  h.run_for(1 * kS);
+  EXPECT_EQ(victim.phase(), ClientSession::Phase::kConnected);
+  expect_clean_play(h, 2);
+}
+
+TEST(ServerCore, SilentClientTimesOutAndCanReconnect) {
+  HarnessOptions o = options(2);
+  o.core.client_timeout = 2 * kS;
+  SimHarness h(arena_world(), o);
+  h.start_all();
+  h.run_for(1 * kS);
+  const uint32_t first_id = h.client(1).character_id();
+  h.pause_client(1, true);
+  h.run_for(3 * kS);
+  EXPECT_EQ(h.server().client_count(), 1u);
+  EXPECT_EQ(h.server().counters().get(Counter::kTimeouts), 1u);
+  EXPECT_EQ(h.client(1).phase(), ClientSession::Phase::kDisconnected) << "told it timed out";
+  // The process comes back as a new session from the same address.
+  h.pause_client(1, false);
+  h.restart_client(1);
+  h.run_for(2 * kS);
+  EXPECT_EQ(h.client(1).phase(), ClientSession::Phase::kConnected);
+  EXPECT_NE(h.client(1).character_id(), first_id);
+  EXPECT_EQ(h.server().client_count(), 2u);
+  expect_clean_play(h, 2);
+}
+
+TEST(ServerCore, ClientNoticesDisconnectFromServer) {
+  HarnessOptions o = options(1);
+  o.core.client_timeout = 1 * kS;
+  SimHarness h(arena_world(), o);
+  h.start_all();
+  h.run_for(1 * kS);
+  // Block the client's traffic to the server only: the server times it out and says so.
+  h.pause_client(0, true);
+  h.run_for(2 * kS);
+  h.pause_client(0, false);
+  h.run_for(100 * net::kMillisecond);
+  EXPECT_EQ(h.client(0).phase(), ClientSession::Phase::kDisconnected);
+  EXPECT_NE(h.client(0).reason_text().find("TimedOut"), std::string::npos) << h.client(0).reason_text();
+}
+
+TEST(ServerCore, FullServerRefusesWithAReason) {
+  HarnessOptions o = options(3);
+  o.core.max_clients = 2;
+  SimHarness h(arena_world(), o);
+  h.start_all();
+  h.run_for(1 * kS);
+  int connected = 0, refused = 0;
+  for (int i = 0; i < 3; ++i) {
+    connected += h.client(i).phase() == ClientSession::Phase::kConnected;
+    if (h.client(i).phase() == ClientSession::Phase::kRejected) {
+      ++refused;
+      EXPECT_EQ(h.client(i).reject_reason(), wire::RejectReason::ServerFull);
+      EXPECT_NE(h.client(i).reason_text().find("full"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(connected, 2);
+  EXPECT_EQ(refused, 1);
+}
+
+TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
+  SimHarness h(arena_world(), options(0));
+  MoveSettings other;
+  other.gravity = 9.81;
+  auto& sink = h.network().sink_for(SimHarness::client_endpoint(7));
+  ClientSession c(arena_world(), other, sink, SimHarness::server_endpoint(), 77);
+  h.network().attach(SimHarness::client_endpoint(7), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> b) {
+    c.on_datagram(t, b);
+  });
+  c.start(h.now());
+  h.run_for(200 * net::kMillisecond);
+  EXPECT_EQ(c.phase(), ClientSession::Phase::kRejected);
+  EXPECT_EQ(c.reject_reason(), wire::RejectReason::SettingsMismatch);
+  EXPECT_NE(c.reason_text().find("settings"), std::string::npos) << c.reason_text();
+
+  MeshBuilder b;
+  b.floor_grid(-5, -5, 5, 5, 0, 1);
+  const auto small = make_world(b.take(), "small");
+  auto& sink2 = h.network().sink_for(SimHarness::client_endpoint(8));
+  ClientSession c2(*small, MoveSettings{}, sink2, SimHarness::server_endpoint(), 88);
+  h.network().attach(SimHarness::client_endpoint(8), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> bytes) {
+    c2.on_datagram(t, bytes);
+  });
+  c2.start(h.now());
+  h.run_for(200 * net::kMillisecond);
+  EXPECT_EQ(c2.reject_reason(), wire::RejectReason::WorldMismatch);
+  EXPECT_EQ(h.server().client_count(), 0u);
+}
+
+// A client that speaks the handshake by hand.
+struct Raw {
+  SimHarness& h;
+  net::Endpoint self;
+  std::vector<std::vector<uint8_t>> received;
+  Raw(SimHarness& harness, int port) : h(harness), self(asio::ip::make_address("10.2.0.1"), uint16_t(port)) {
+    h.network().attach(self, [this](net::Nanos, const net::Endpoint&, std::span<const uint8_t> b) {
+      received.emplace_back(b.begin(), b.end());
+    });
+  }
+  void send(std::span<const uint8_t> b) {
+    h.network().sink_for(self).send(SimHarness::server_endpoint(), b);
+    h.run_for(10 * net::kMillisecond);
+  }
+  const wire::Packet* last() {
+    if (received.empty()) return nullptr;
+    alignas(8) static uint8_t buf[2048];
+    std::memcpy(buf, received.back().data(), received.back().size());
+    const auto d = proto::decode(std::span<const uint8_t>(buf, received.back().size()), proto::Direction::kToClient);
+    return d.ok() ? d.message.packet : nullptr;
+  }
+};
+
+TEST(ServerCore, CookiesAreCheckedAndNothingIsAllocatedBefore) {
+  SimHarness h(arena_world(), options(0));
+  Raw raw(h, 5000);
+  proto::PacketWriter w;
+  // A forged cookie.
+  const std::vector<uint8_t> forged(proto::kCookieSize, 1);
+  raw.send(w.connect(9, forged, arena_world().hash(), MoveSettings{}.hash()));
+  ASSERT_NE(raw.last(), nullptr);
+  EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  // Hello: a challenge, no smaller than... no larger than the hello.
+  const auto hello = w.hello(9);
+  const std::size_t hello_size = hello.size();
+  raw.send(hello);
+  ASSERT_NE(raw.last(), nullptr);
+  EXPECT_LE(raw.received.back().size(), hello_size) << "never amplify";
+  const auto c = proto::bytes_of(raw.last()->body_as_Challenge()->cookie());
+  const std::vector<uint8_t> cookie(c.begin(), c.end());
+  EXPECT_EQ(h.server().client_count(), 0u) << "a hello allocates nothing";
+  // The cookie is bound to the nonce and the address.
+  raw.send(w.connect(10, cookie, arena_world().hash(), MoveSettings{}.hash()));
+  EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  Raw other(h, 5001);
+  other.send(w.connect(9, cookie, arena_world().hash(), MoveSettings{}.hash()));
+  EXPECT_EQ(other.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  // And expires.
+  h.run_for(11 * kS);
+  raw.send(w.connect(9, cookie, arena_world().hash(), MoveSettings{}.hash()));
+  EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  EXPECT_EQ(h.server().client_count(), 0u);
+  EXPECT_EQ(h.server().counters().get(Counter::kRejectedBadCookie), 4u);
+}
+
+TEST(ServerCore, OtherProtocolVersionIsToldSo) {
+  SimHarness h(arena_world(), options(0));
+  Raw raw(h, 5002);
+  proto::PacketWriter w;
+  // A version 2 hello, padded like ours.
+  auto& fbb = w.builder();
+  fbb.Clear();
+  const std::vector<uint8_t> pad(200, 0);
+  const auto body = wire::CreateHello(fbb, 3, fbb.CreateVector(pad)).Union();
+  raw.send(w.finish(wire::Body::Hello, body, proto::kProtocolId, 2));
+  ASSERT_NE(raw.last(), nullptr);
+  EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::VersionMismatch);
+  EXPECT_EQ(h.server().counters().get(Counter::kDropVersion), 1u);
+}
+
+TEST(ServerCore, StatusProbeGoesThroughTheCookie) {
+  SimHarness h(arena_world(), options(2));
+  h.start_all();
+  h.run_for(1 * kS);
+  Raw raw(h, 5003);
+  proto::PacketWriter w;
+  raw.send(w.hello(4));
+  const auto c = proto::bytes_of(raw.last()->body_as_Challenge()->cookie());
+  const std::vector<uint8_t> cookie(c.begin(), c.end());
+  raw.send(w.status_request(4, cookie));
+  ASSERT_NE(raw.last(), nullptr);
+  const auto* s = raw.last()->body_as_Status();
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->clients(), 2u);
+  EXPECT_LE(h.server().current_tick() - s->tick(), 1u) << "the tick it was asked at";
+  EXPECT_EQ(s->world_hash(), arena_world().hash());
+  EXPECT_GE(s->uptime_ms(), 900u);
+}
+
+TEST(ServerCore, ShutdownTellsEveryClient) {
+  SimHarness h(arena_world(), options(3));
+  h.start_all();
+  h.run_for(1 * kS);
+  h.server().shutdown(h.now());
+  h.run_for(100 * net::kMillisecond);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(h.client(i).phase(), ClientSession::Phase::kDisconnected);
+    EXPECT_NE(h.client(i).reason_text().find("ServerShutdown"), std::string::npos);
+  }
+  EXPECT_EQ(h.server().client_count(), 0u);
+}
+
+}  // namespace
+}  // namespace foothold::test

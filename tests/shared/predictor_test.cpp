@@ -1,0 +1,100 @@
+// Prediction and reconciliation, and remote interpolation.
+
+#include <gtest/gtest.h>
+
+#include "shared/interpolation.h"
+#include "shared/predictor.h"
+#include "support/scenario_support.h"
+
+namespace foothold::test {
+namespace {
+
+struct Fixture {
+  DerivedSettings s = derive(MoveSettings{});
+  Predictor p{arena_world(), s};
+  StepScratch scratch;
+  CharacterState start = spawn_state(arena::kOpenFloor + Vec3{0, 1, 0});
+};
+
+TEST(Predictor, PredictsWithTheSameStepAndMatchesTheServer) {
+  Fixture f;
+  f.p.reset(10, f.start);
+  CharacterState server = f.start;
+  for (uint32_t t = 11; t <= 40; ++t) {
+    const InputCmd in = encode_move(1, 0, 0, t);
+    f.p.predict(in);
+    server = step(server, in, arena_world(), f.s, f.scratch).state;
+  }
+  EXPECT_EQ(f.p.latest_tick(), 40u);
+  const auto r = f.p.reconcile(30, [&] {
+    CharacterState st = f.start;
+    for (uint32_t t = 11; t <= 30; ++t) st = step(st, encode_move(1, 0, 0, t), arena_world(), f.s, f.scratch).state;
+    return st;
+  }(), 0);
+  EXPECT_EQ(r.outcome, Predictor::Outcome::kMatched);
+  EXPECT_EQ(f.p.acknowledged_tick(), 30u);
+  EXPECT_EQ(f.p.latest_state(), server);
+  EXPECT_EQ(f.p.counters().corrections, 0u);
+}
+
+TEST(Predictor, CorrectionRewindsAndReplaysAndIsExplainedByARepeatedInput) {
+  Fixture f;
+  f.p.reset(0, f.start);
+  for (uint32_t t = 1; t <= 60; ++t) f.p.predict(encode_move(t > 20 ? 1 : 0, 0, 0, t));
+  // The server never got tick 21's input and repeated tick 20's (standing still) for it.
+  CharacterState server = f.start;
+  for (uint32_t t = 1; t <= 30; ++t) server = step(server, encode_move(t > 21 ? 1 : 0, 0, 0, t), arena_world(), f.s, f.scratch).state;
+  const auto r = f.p.reconcile(30, server, 1u << (30 - 21));
+  EXPECT_EQ(r.outcome, Predictor::Outcome::kCorrected);
+  EXPECT_TRUE(r.explained);
+  EXPECT_EQ(r.replayed, 30u);
+  EXPECT_GT(r.position_error, 0.05);
+  // After the replay the prediction is what the server will compute from here on.
+  for (uint32_t t = 31; t <= 60; ++t) server = step(server, encode_move(1, 0, 0, t), arena_world(), f.s, f.scratch).state;
+  EXPECT_EQ(f.p.latest_state(), server);
+  EXPECT_EQ(f.p.counters().unexplained, 0u);
+}
+
+TEST(Predictor, SameInputsDifferentStateIsUnexplained) {
+  Fixture f;
+  f.p.reset(0, f.start);
+  for (uint32_t t = 1; t <= 10; ++t) f.p.predict(encode_move(0, 1, 0, t));
+  CharacterState wrong = f.p.latest_state();
+  wrong.position.x += 1;  // what a determinism bug would look like
+  const auto r = f.p.reconcile(10, wrong, 0);
+  EXPECT_EQ(r.outcome, Predictor::Outcome::kCorrected);
+  EXPECT_FALSE(r.explained);
+  EXPECT_EQ(f.p.counters().unexplained, 1u);
+}
+
+TEST(Predictor, StaleAndAheadSnapshots) {
+  Fixture f;
+  f.p.reset(100, f.start);
+  for (uint32_t t = 101; t <= 110; ++t) f.p.predict(encode_move(0, 0, 0, t));
+  EXPECT_EQ(f.p.reconcile(100, f.start, 0).outcome, Predictor::Outcome::kStale);
+  const auto ahead = f.p.reconcile(120, f.start, 0);
+  EXPECT_EQ(ahead.outcome, Predictor::Outcome::kAhead);
+  EXPECT_TRUE(ahead.explained);
+  EXPECT_EQ(f.p.latest_tick(), 120u);
+  EXPECT_EQ(f.p.reconcile(115, f.start, 0).outcome, Predictor::Outcome::kStale) << "older than the restart";
+}
+
+TEST(RemoteInterpolator, InterpolatesBetweenSnapshotsAndHoldsAtTheEnds) {
+  RemoteInterpolator r;
+  r.add(7, 10, {0, 0, 0}, GroundKind::kWalkable);
+  r.add(7, 14, {1024 * 4, 0, 0}, GroundKind::kNone);
+  r.add(7, 12, {1024 * 2, 1024, 0}, GroundKind::kWalkable);  // arrives out of order
+  const auto mid = r.sample(7, 11.0);
+  ASSERT_TRUE(mid);
+  EXPECT_DOUBLE_EQ(mid->position.x, 1.0);
+  EXPECT_DOUBLE_EQ(mid->position.y, 0.5);
+  EXPECT_DOUBLE_EQ(r.sample(7, 13.5)->position.x, 3.5);
+  EXPECT_DOUBLE_EQ(r.sample(7, 5.0)->position.x, 0.0);
+  EXPECT_DOUBLE_EQ(r.sample(7, 99.0)->position.x, 4.0);
+  EXPECT_FALSE(r.sample(8, 11.0));
+  r.forget_before(20);
+  EXPECT_EQ(r.size(), 0u);
+}
+
+}  // namespace
+}  // namespace foothold::test

@@ -1,0 +1,68 @@
+#pragma once
+// A server and its clients on a simulated network with virtual time: a whole session runs in
+// milliseconds, deterministically, with whatever impairment a test sets.
+
+#include <memory>
+#include <vector>
+
+#include "server/bot_brain.h"
+#include "server/client_session.h"
+#include "server/server_core.h"
+#include "server/sim_network.h"
+
+namespace foothold::test {
+
+struct HarnessOptions {
+  server::CoreConfig core;
+  MoveSettings settings;
+  int clients = 4;
+  uint64_t seed = 1;
+  server::Pattern pattern = server::Pattern::kWander;
+};
+
+class SimHarness {
+ public:
+  using SimNetwork = server::SimNetwork;
+  SimHarness(const World& world, const HarnessOptions& options);
+
+  static net::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
+  static net::Endpoint client_endpoint(int i) { return {asio::ip::make_address("10.0.1.1"), uint16_t(40000 + i)}; }
+
+  /// Starts client i (its handshake begins at the current time).
+  void start_client(int i);
+  void start_all();
+  /// Advances virtual time by `duration`, delivering datagrams, ticking the server and the clients
+  /// (only clients that are started and not paused).
+  void run_for(net::Nanos duration);
+
+  server::ServerCore& server() { return *server_; }
+  server::ClientSession& client(int i) { return *clients_[size_t(i)].session; }
+  SimNetwork& network() { return net_; }
+  net::Nanos now() const { return now_; }
+  /// A paused client stops ticking and sending (as if its process hung).
+  void pause_client(int i, bool paused) { clients_[size_t(i)].paused = paused; }
+  /// Replaces client i's session by a fresh one on the same endpoint (a restarted process).
+  void restart_client(int i);
+
+ private:
+  struct Client {
+    std::unique_ptr<server::ClientSession> session;
+    std::unique_ptr<server::InputSource> brain;
+    net::Nanos next = 0;
+    bool started = false;
+    bool paused = false;
+  };
+  void make_client(int i);
+
+  const World& world_;
+  HarnessOptions options_;
+  SimNetwork net_;
+  std::unique_ptr<server::ServerCore> server_;
+  std::vector<Client> clients_;
+  net::Nanos now_ = 0;
+  net::Nanos next_tick_ = 0;
+  net::Nanos period_ = 0;
+  uint64_t nonce_ = 1000;
+};
+
+}  // namespace foothold::test
