@@ -56,7 +56,14 @@ Endpoint parse_endpoint(const std::string& text, std::string& error) {
 
 std::string to_string(const Endpoint& e) {
   const auto a = e.address();
-  return (a.is_v6() ? "[" + a.to_string() + "]" : a.to_string()) + ":" + std::to_string(e.port());
+  // Appended piece by piece: GCC 12's -Wrestrict misfires on chained operator+ here.
+  std::string out;
+  if (a.is_v6()) out += '[';
+  out += a.to_string();
+  if (a.is_v6()) out += ']';
+  out += ':';
+  out += std::to_string(e.port());
+  return out;
 }
 
 }  // namespace foothold::net

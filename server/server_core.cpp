@@ -21,8 +21,10 @@ std::string hex(uint64_t v) {
 
 uint32_t micros(net::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
-// Interest grid: 16 m cells in X and Z.
-constexpr double kCell = 16.0;
+// Interest grid: 4 m cells in X and Z; a client looks at rings of cells around its own until they
+// hold enough characters, at most kMaxRings rings (32 m) out.
+constexpr double kCell = 4.0;
+constexpr int64_t kMaxRings = 8;
 int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff); }
 int64_t cell_of(double v) { return int64_t(std::floor(v / kCell)); }
 
@@ -43,7 +45,6 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   tick_characters_.reserve(size_t(config.max_clients));
   grid_.reserve(size_t(config.max_clients));
   candidates_.reserve(size_t(config.max_clients));
-  others_.reserve(kMaxOthers);
   full_.reserve(kMaxOthers);
   delta_.reserve(kMaxOthers);
 }
@@ -234,6 +235,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   c->last_heard = now;
   c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
   c->sent.resize(kSentHistory);
+  c->interest.reserve(kMaxOthers);
   for (auto& s : c->sent) s.remotes.reserve(kMaxOthers);
   counters_.add(Counter::kAccepted);
   pending_joins_.push_back({c->id, c->state});
@@ -241,6 +243,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
                             uint16_t(config_.snapshot_interval), c->state));
   by_endpoint_[from] = c.get();
   clients_.push_back(std::move(c));
+  ++roster_;
 }
 
 void ServerCore::handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch) {
@@ -288,6 +291,7 @@ void ServerCore::remove_client(uint32_t id) {
     pending_leaves_.push_back(id);
   }
   clients_.erase(it);
+  ++roster_;
 }
 
 void ServerCore::tick(net::Nanos now) {
@@ -333,46 +337,59 @@ void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out) {
       if (clients_[i].get() != &self) out.push_back(i);
     return;
   }
-  // Area of interest: the nearest kMaxOthers, gathered ring by ring from the grid, ties by id.
+  // Area of interest: about the nearest kMaxOthers, gathered ring by ring of 4 m cells (so in a crowd
+  // only the nearest cells are looked at); the ring that fills the list gives its nearest, ties by index.
   const Vec3 p = to_position(self.state.position);
   const int64_t cx = cell_of(p.x), cz = cell_of(p.z);
+  const int64_t px = self.state.position.x, pz = self.state.position.z;
   candidates_.clear();
-  for (int64_t ring = 0; ring < 64; ++ring) {
+  for (int64_t ring = 0; ring <= kMaxRings && out.size() < kMaxOthers; ++ring) {
+    candidates_.clear();
     for (int64_t dx = -ring; dx <= ring; ++dx) {
-      for (int64_t dz = -ring; dz <= ring; ++dz) {
-        if (std::max(std::llabs(dx), std::llabs(dz)) != ring) continue;
+      // Only the cells on the ring's border: all of them on its top and bottom rows, the two ends elsewhere.
+      const int64_t step = (dx == -ring || dx == ring) ? 1 : 2 * ring;
+      for (int64_t dz = -ring; dz <= ring; dz += std::max<int64_t>(1, step)) {
         const int64_t key = cell_key(cx + dx, cz + dz);
-        auto it = std::lower_bound(grid_.begin(), grid_.end(), std::pair<int64_t, uint32_t>{key, 0});
-        for (; it != grid_.end() && it->first == key; ++it) {
-          const Client& o = *clients_[it->second];
-          if (&o == &self) continue;
-          const Vec3 q = to_position(o.state.position);
-          const double d2 = length_sq(q - p);
-          candidates_.push_back({int64_t(d2 * 1024.0), it->second});
+        auto it = std::lower_bound(grid_.begin(), grid_.end(), GridEntry{key, 0, 0, 0});
+        for (; it != grid_.end() && it->key == key; ++it) {
+          if (clients_[it->index].get() == &self) continue;
+          // Horizontal distance in grid units squared: exact integers, so ties are exact too.
+          const int64_t ex = it->x - px, ez = it->z - pz;
+          candidates_.push_back({ex * ex + ez * ez, it->index});
         }
       }
     }
-    // Everything within `ring` cells is in; one more ring covers what lies nearer than the corners.
-    if (candidates_.size() >= kMaxOthers && ring >= 1) break;
+    // Rings nearer in take precedence as a whole; within the ring that fills the list, the nearest.
+    const size_t room = kMaxOthers - out.size();
+    if (candidates_.size() > room) std::nth_element(candidates_.begin(), candidates_.begin() + long(room), candidates_.end());
+    for (size_t i = 0; i < std::min(room, candidates_.size()); ++i) out.push_back(candidates_[i].second);
   }
-  const size_t k = std::min(kMaxOthers, candidates_.size());
-  std::partial_sort(candidates_.begin(), candidates_.begin() + long(k), candidates_.end());
-  for (size_t i = 0; i < k; ++i) out.push_back(candidates_[i].second);
   std::sort(out.begin(), out.end());  // ascending index is ascending id
 }
 
 void ServerCore::send_snapshots(net::Nanos now) {
-  if (clients_.size() - 1 > kMaxOthers) {
+  // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
+  // its own phase, so the work spreads evenly) unless someone joined or left.
+  bool grid_ready = false;
+  auto ensure_grid = [&] {
+    if (grid_ready) return;
+    grid_ready = true;
     grid_.clear();
     for (uint32_t i = 0; i < clients_.size(); ++i) {
-      const Vec3 q = to_position(clients_[i]->state.position);
-      grid_.push_back({cell_key(cell_of(q.x), cell_of(q.z)), i});
+      const FixedVec3& q = clients_[i]->state.position;
+      grid_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i, q.x, q.z});
     }
     std::sort(grid_.begin(), grid_.end());
-  }
+  };
   for (auto& cp : clients_) {
     Client& c = *cp;
-    select_others(c, others_);
+    if (c.interest_roster != roster_ || (tick_ + c.id) % kInterestRefresh == 0) {
+      if (clients_.size() - 1 > kMaxOthers) ensure_grid();
+      select_others(c, c.interest);
+      c.interest_roster = roster_;
+      c.interest_tick = tick_;
+    }
+    const std::vector<uint32_t>& others = c.interest;
     // Delta base: the newest snapshot the client has acknowledged, if we still remember it.
     const SentSnapshot* base = nullptr;
     if (c.acked_snapshot != 0) {
@@ -384,15 +401,18 @@ void ServerCore::send_snapshots(net::Nanos now) {
     SentSnapshot& record = c.sent[tick_ % kSentHistory];
     record.tick = tick_;
     record.remotes.clear();
-    for (uint32_t idx : others_) {
+    // Both the base's remotes and `others` are in ascending id order: one merging walk finds each
+    // character's base entry.
+    auto b = base ? base->remotes.begin() : std::vector<wire::RemoteFull>::const_iterator{};
+    for (uint32_t idx : others) {
       const Client& o = *clients_[idx];
       const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
                     z = o.state.position.z >> kRemoteShift;
       const uint8_t ground = static_cast<uint8_t>(o.state.ground);
       record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground));
       if (base) {
-        const auto it = std::lower_bound(base->remotes.begin(), base->remotes.end(), o.id,
-                                         [](const wire::RemoteFull& r, uint32_t id) { return r.id() < id; });
+        while (b != base->remotes.end() && b->id() < o.id) ++b;
+        const auto it = b;
         if (it != base->remotes.end() && it->id() == o.id) {
           const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
           if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {

@@ -87,7 +87,12 @@ class ServerCore {
     net::Nanos echo_received = 0;
     TokenBucket rate;
     std::vector<SentSnapshot> sent;  // ring of the last kSentHistory snapshots, for deltas
+    std::vector<uint32_t> interest;  // clients_ indices of the characters in its snapshots, ascending
+    uint64_t interest_roster = ~0ull;  // roster_ when `interest` was chosen
+    uint32_t interest_tick = 0;
   };
+  /// Ticks an area-of-interest choice is kept (each client refreshes on its own phase).
+  static constexpr uint32_t kInterestRefresh = 8;
   static constexpr std::size_t kSentHistory = 32;
 
   void send(const net::Endpoint& to, std::span<const uint8_t> bytes);
@@ -118,6 +123,7 @@ class ServerCore {
 
   uint32_t tick_ = 0;
   uint32_t next_id_ = 1;
+  uint64_t roster_ = 0;  // changes whenever a client joins or leaves (indices into clients_ move)
   std::vector<std::unique_ptr<Client>> clients_;  // ascending id
   std::unordered_map<net::Endpoint, Client*, net::EndpointHash> by_endpoint_;
 
@@ -127,8 +133,13 @@ class ServerCore {
   std::vector<JoinRecord> tick_joins_;
   std::vector<uint32_t> tick_leaves_;
   std::vector<CharacterTick> tick_characters_;
-  std::vector<std::pair<int64_t, uint32_t>> grid_;  // (cell key, client index) sorted, for interest
-  std::vector<uint32_t> others_;
+  struct GridEntry {
+    int64_t key;      // cell
+    uint32_t index;   // into clients_
+    int32_t x, z;     // position, 1/1024 m
+    bool operator<(const GridEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
+  };
+  std::vector<GridEntry> grid_;  // sorted by (cell, index), for interest
   std::vector<std::pair<int64_t, uint32_t>> candidates_;
   std::vector<wire::RemoteFull> full_;
   std::vector<wire::RemoteDelta> delta_;

@@ -1,7 +1,13 @@
 #include "server/udp_server.h"
 
+#include <sys/socket.h>
+#include <time.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 #include <asio/ip/v6_only.hpp>
 #include <spdlog/spdlog.h>
@@ -12,6 +18,12 @@ net::Nanos steady_now() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+net::Nanos thread_cpu_now() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return net::Nanos(ts.tv_sec) * net::kSecond + ts.tv_nsec;
+}
+
 double percentile(std::vector<double>& samples, double p) {
   if (samples.empty()) return 0;
   const size_t k = std::min(samples.size() - 1, size_t(p * double(samples.size())));
@@ -19,23 +31,96 @@ double percentile(std::vector<double>& samples, double p) {
   return samples[k];
 }
 
+namespace {
+constexpr std::size_t kBatch = 64;
+constexpr std::size_t kMaxQueued = 1024;
+}  // namespace
+
+UdpSink::UdpSink(asio::ip::udp::socket& socket, bool batch) : socket_(socket), batch_(batch) {
+  if (batch_) {
+    arena_.reserve(kMaxQueued * 1300);
+    pending_.reserve(kMaxQueued);
+  }
+}
+
 void UdpSink::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
-  asio::error_code ec;
-  socket_.send_to(asio::buffer(bytes.data(), bytes.size()), to, 0, ec);
-  if (ec) ++errors_;
+  if (!batch_) {
+    asio::error_code ec;
+    socket_.send_to(asio::buffer(bytes.data(), bytes.size()), to, 0, ec);
+    if (ec) ++errors_;
+    return;
+  }
+  pending_.push_back({to, arena_.size(), bytes.size()});
+  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+  if (pending_.size() >= kMaxQueued) flush();
+}
+
+void UdpSink::flush() {
+  std::array<mmsghdr, kBatch> msgs{};
+  std::array<iovec, kBatch> iov{};
+  for (std::size_t first = 0; first < pending_.size(); first += kBatch) {
+    const std::size_t n = std::min(kBatch, pending_.size() - first);
+    for (std::size_t i = 0; i < n; ++i) {
+      Pending& p = pending_[first + i];
+      iov[i] = {arena_.data() + p.offset, p.size};
+      msgs[i] = {};
+      msgs[i].msg_hdr.msg_name = p.to.data();
+      msgs[i].msg_hdr.msg_namelen = socklen_t(p.to.size());
+      msgs[i].msg_hdr.msg_iov = &iov[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    std::size_t done = 0;
+    while (done < n) {
+      const int sent = ::sendmmsg(socket_.native_handle(), msgs.data() + done, unsigned(n - done), MSG_DONTWAIT);
+      if (sent <= 0) {
+        // A full send buffer (or an unreachable peer) loses this datagram, as the network might.
+        ++errors_;
+        ++done;
+        continue;
+      }
+      done += std::size_t(sent);
+    }
+  }
+  pending_.clear();
+  arena_.clear();
 }
 
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
                   const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler) {
-  // One byte more than the largest valid datagram, so that an oversized one is seen as such.
-  alignas(8) static thread_local uint8_t buffer[2048];
-  for (std::size_t i = 0; i < limit; ++i) {
-    net::Endpoint from;
-    asio::error_code ec;
-    const std::size_t n = socket.receive_from(asio::buffer(buffer, sizeof buffer), from, 0, ec);
-    if (ec == asio::error::would_block || ec == asio::error::try_again) return;
-    if (ec) continue;  // e.g. ICMP port unreachable reported on a later receive: not a datagram
-    handler(from, std::span<const uint8_t>(buffer, n));
+  // One byte more than the largest valid datagram would do; 2048 keeps every slot 8-byte aligned.
+  constexpr std::size_t kSlot = 2048;
+  alignas(8) static thread_local uint8_t buffers[kBatch][kSlot];
+  static thread_local std::array<sockaddr_storage, kBatch> addrs;
+  std::array<mmsghdr, kBatch> msgs{};
+  std::array<iovec, kBatch> iov{};
+  std::size_t received = 0;
+  while (received < limit) {
+    const std::size_t want = std::min(kBatch, limit - received);
+    for (std::size_t i = 0; i < want; ++i) {
+      iov[i] = {buffers[i], kSlot};
+      msgs[i] = {};
+      msgs[i].msg_hdr.msg_name = &addrs[i];
+      msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
+      msgs[i].msg_hdr.msg_iov = &iov[i];
+      msgs[i].msg_hdr.msg_iovlen = 1;
+    }
+    const int n = ::recvmmsg(socket.native_handle(), msgs.data(), unsigned(want), MSG_DONTWAIT, nullptr);
+    if (n <= 0) {
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+      if (n == 0) return;
+      ++received;  // e.g. an ICMP error reported on this receive: not a datagram; try again
+      continue;
+    }
+    for (int i = 0; i < n; ++i) {
+      net::Endpoint from;
+      const std::size_t len = std::min<std::size_t>(msgs[size_t(i)].msg_hdr.msg_namelen, from.capacity());
+      std::memcpy(from.data(), &addrs[size_t(i)], len);
+      from.resize(len);
+      // A truncated datagram (larger than the slot) is still handed over: it fails decoding.
+      handler(from, std::span<const uint8_t>(buffers[i], std::min<std::size_t>(msgs[size_t(i)].msg_len, kSlot)));
+    }
+    received += std::size_t(n);
+    if (std::size_t(n) < want) return;
   }
 }
 
@@ -44,7 +129,6 @@ UdpServer::UdpServer(asio::io_context& io, const Options& options, std::shared_p
       options_(options),
       log_(std::move(log)),
       socket_(io),
-      sink_(socket_),
       tick_timer_(io),
       stats_timer_(io),
       signals_(io, SIGINT, SIGTERM) {
@@ -87,6 +171,7 @@ void UdpServer::start_receive() {
     drain_socket(socket_, 4096, [this](const net::Endpoint& from, std::span<const uint8_t> bytes) {
       core_->on_datagram(steady_now(), from, bytes);
     });
+    sink_.flush();
     start_receive();
   });
 }
@@ -104,8 +189,11 @@ void UdpServer::on_tick_timer() {
   while (now >= next_tick_ && ran < options_.max_catchup_ticks && !stop_requested_) {
     if (now - next_tick_ > period_) ++window_.overruns;
     const net::Nanos t0 = steady_now();
+    const net::Nanos cpu0 = thread_cpu_now();
     core_->tick(t0);
+    sink_.flush();
     window_.tick_us.push_back(double(steady_now() - t0) / 1000.0);
+    window_.cpu_us += double(thread_cpu_now() - cpu0) / 1000.0;
     next_tick_ += period_;
     ++ran;
     now = steady_now();
@@ -122,6 +210,7 @@ void UdpServer::on_tick_timer() {
   if (stop_requested_) {
     stopped_ = true;
     core_->shutdown(steady_now());
+    sink_.flush();
     log_stats();
     if (on_stopped_) on_stopped_();
     tick_timer_.cancel();
@@ -143,10 +232,11 @@ void UdpServer::log_stats() {
   std::vector<double>& t = window_.tick_us;
   const double p50 = percentile(t, 0.5), p99 = percentile(t, 0.99);
   log_->info(
-      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} ticks={} overruns={} slipped={} "
+      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} ticks={} overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
       "rate_limited={} handshake_limited={} send_errors={}",
-      core_->client_count(), core_->current_tick(), p50, p99, t.size(), window_.overruns, window_.slipped,
+      core_->client_count(), core_->current_tick(), p50, p99, t.empty() ? 0.0 : window_.cpu_us / double(t.size()), t.size(),
+      window_.overruns, window_.slipped,
       rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
       c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited), delta(Counter::kDropRateLimited),
       delta(Counter::kHandshakeRateLimited), sink_.errors());
