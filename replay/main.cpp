@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <memory>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -13,6 +15,8 @@
 #include <CLI/CLI.hpp>
 
 #include "replay/input_script.h"
+#include "replay/resimulate.h"
+#include "replay/trace_diff.h"
 #include "replay/scenario.h"
 #include "shared/settings.h"
 #include "shared/world.h"
@@ -111,6 +115,147 @@ int run_scenario_command(const RunOptions& o) {
   return 0;
 }
 
+// The world a recording was made in: its own name, or --world; the hash must match.
+std::unique_ptr<World> recording_world(const replay::LoadedRecording& rec, const std::string& override_world, std::string& error) {
+  const std::string name = override_world.empty() ? rec.header.world : override_world;
+  auto loaded = load_world(name);
+  if (!loaded.world) {
+    error = loaded.error + (override_world.empty() ? " (give the world with --world)" : "");
+    return nullptr;
+  }
+  if (loaded.world->hash() != rec.header.world_hash) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "world '%s' has hash %016llx, but the recording was made in one with hash %016llx", name.c_str(),
+                  static_cast<unsigned long long>(loaded.world->hash()), static_cast<unsigned long long>(rec.header.world_hash));
+    error = buf;
+    return nullptr;
+  }
+  return std::move(loaded.world);
+}
+
+struct ReplayOptions {
+  std::string recording;
+  std::string world;
+  std::string out;
+  uint32_t from_tick = 0;
+  int threads = 2;
+};
+
+int replay_command(const ReplayOptions& o) {
+  replay::LoadedRecording rec;
+  std::string err;
+  if (!replay::load_recording(o.recording, rec, err)) return usage_error(err);
+  if (!rec.problem.empty()) std::fprintf(stderr, "foothold-replay: warning: %s; replaying what came before\n", rec.problem.c_str());
+  auto world = recording_world(rec, o.world, err);
+  if (!world) return usage_error(err);
+  std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
+  if (!out) return usage_error("cannot write trace file '" + o.out + "'");
+  replay::ResimOptions ro;
+  ro.keep_states = true;
+  ro.from_tick = o.from_tick;
+  ro.threads = o.threads;
+  const auto result = replay::resimulate(rec, *world, ro);
+  replay::write_trace(rec, result, out);
+  out.flush();
+  if (!out) return usage_error("writing trace file '" + o.out + "' failed");
+  std::printf("replayed %s: ticks %u..%u, %zu character(s), %llu steps in %.3f s; trace: %s\n", o.recording.c_str(),
+              result.start_tick, rec.last_tick, rec.characters.size(), static_cast<unsigned long long>(result.steps),
+              result.seconds, o.out.c_str());
+  if (!result.ok)
+    std::printf("warning: %llu checksum mismatch(es); the first at tick %u, character %u (run 'verify' for details)\n",
+                static_cast<unsigned long long>(result.mismatches), result.first.tick, result.first.id);
+  return 0;
+}
+
+int verify_command(const ReplayOptions& o) {
+  replay::LoadedRecording rec;
+  std::string err;
+  if (!replay::load_recording(o.recording, rec, err)) return usage_error(err);
+  auto world = recording_world(rec, o.world, err);
+  if (!world) return usage_error(err);
+  replay::ResimOptions ro;
+  ro.threads = o.threads;
+  const auto result = replay::resimulate(rec, *world, ro);
+  const double played = double(rec.ticks) / rec.header.settings.tick_rate;
+  std::printf("verify %s: %llu ticks (%.1f s of play), %zu character(s), %llu steps re-simulated in %.3f s (%.0fx real time)\n",
+              o.recording.c_str(), static_cast<unsigned long long>(rec.ticks), played, rec.characters.size(),
+              static_cast<unsigned long long>(result.steps), result.seconds, result.seconds > 0 ? played / result.seconds : 0.0);
+  if (!rec.problem.empty()) std::printf("note: %s; verified what came before\n", rec.problem.c_str());
+  if (!result.ok) {
+    std::printf("MISMATCH: tick %u, character %u: recorded checksum %08x, re-simulated %08x (%llu mismatch(es) in all)\n",
+                result.first.tick, result.first.id, result.first.expected, result.first.actual,
+                static_cast<unsigned long long>(result.mismatches));
+    return 1;
+  }
+  std::printf("OK: every checksum matches\n");
+  return 0;
+}
+
+int info_command(const ReplayOptions& o) {
+  replay::LoadedRecording rec;
+  std::string err;
+  if (!replay::load_recording(o.recording, rec, err)) return usage_error(err);
+  const auto& h = rec.header;
+  std::printf("recording: %s (%llu bytes)\n", o.recording.c_str(), static_cast<unsigned long long>(rec.file_size));
+  std::printf("format: %u; source: %s%s\n", h.format_version, h.source.c_str(),
+              h.source == "bot" ? (" (character " + std::to_string(h.character_id) + ")").c_str() : "");
+  std::printf("world: %s (hash %016llx)\n", h.world.c_str(), static_cast<unsigned long long>(h.world_hash));
+  std::printf("settings hash: %016llx; tick rate: %d Hz; keyframes every %u ticks (%zu in the file)\n",
+              static_cast<unsigned long long>(h.settings_hash), h.settings.tick_rate, h.keyframe_interval, rec.keyframes.size());
+  std::printf("ticks: %u..%u (%llu ticks, %.1f s)\n", rec.first_tick, rec.last_tick, static_cast<unsigned long long>(rec.ticks),
+              double(rec.ticks) / h.settings.tick_rate);
+  std::printf("characters: %zu (at most %zu at once)\n", rec.characters.size(), rec.max_concurrent);
+  if (rec.clean) {
+    std::printf("ends: cleanly (footer present)\n");
+  } else if (!rec.problem.empty()) {
+    std::printf("ends: NOT cleanly: %s\n", rec.problem.c_str());
+  } else {
+    std::printf("ends: without a footer (the writer stopped before closing it)\n");
+  }
+  return 0;
+}
+
+struct DiffOptions {
+  std::string a, b;
+  double tolerance = 0;
+  std::string inputs_a, inputs_b, plot;
+};
+
+int diff_command(const DiffOptions& o) {
+  if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance)) return usage_error("--tolerance must be a distance of 0 or more metres");
+  if (o.inputs_a.empty() != o.inputs_b.empty()) return usage_error("--inputs-a and --inputs-b go together");
+  replay::Trace a, b;
+  std::string err;
+  if (!replay::read_trace(o.a, a, err) || !replay::read_trace(o.b, b, err)) return usage_error(err);
+  auto diff = replay::diff_traces(a, b, o.tolerance);
+  if (!o.inputs_a.empty()) {
+    replay::LoadedRecording ra, rb;
+    if (!replay::load_recording(o.inputs_a, ra, err) || !replay::load_recording(o.inputs_b, rb, err)) return usage_error(err);
+    replay::explain_divergences(diff, ra, rb);
+  }
+  std::printf("diff %s %s (tolerance %s)\n", o.a.c_str(), o.b.c_str(),
+              o.tolerance == 0 ? "0: bit-exact" : (std::to_string(o.tolerance) + " m").c_str());
+  std::printf("%8s %9s %14s %12s %12s %10s  %s\n", "id", "ticks", "first_diverge", "max_err_m", "mean_err_m", "ground_diff", "cause");
+  for (const auto& d : diff.characters) {
+    std::printf("%8u %9llu %14s %12.6f %12.6f %10llu  %s\n", d.id, static_cast<unsigned long long>(d.compared),
+                d.diverged ? std::to_string(d.first_divergent_tick).c_str() : "-", d.max_error, d.mean_error,
+                static_cast<unsigned long long>(d.ground_mismatches), d.diverged ? d.explanation.c_str() : "");
+  }
+  std::size_t diverged = 0;
+  for (const auto& d : diff.characters) diverged += d.diverged;
+  if (diff.characters.empty()) std::printf("no (tick, id) appears in both traces\n");
+  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s\n", diff.characters.size(),
+              diverged, static_cast<unsigned long long>(diff.rows_only_in_a), static_cast<unsigned long long>(diff.rows_only_in_b),
+              diff.within_tolerance ? "yes" : "no");
+  if (!o.plot.empty()) {
+    std::ofstream svg(o.plot, std::ios::binary | std::ios::trunc);
+    svg << replay::render_svg(diff, o.a, o.b, o.tolerance);
+    if (!svg) return usage_error("cannot write plot '" + o.plot + "'");
+    std::printf("plot: %s\n", o.plot.c_str());
+  }
+  return diff.within_tolerance && !diff.characters.empty() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,9 +266,32 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Simulate a character through an input script and write its trace");
   run->add_option("--world", run_opts.world, "OBJ file, or 'arena' for the embedded arena")->capture_default_str();
   run->add_option("--settings", run_opts.settings_path, "movement settings (TOML)");
-  run->add_option("--spawn", run_opts.spawn, "spawn position X,Y,Z (capsule centre, metres)")->required();
-  run->add_option("--inputs", run_opts.inputs, "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'")->required();
+  run->add_option("--spawn", run_opts.spawn, "spawn position X,Y,Z (capsule centre, metres)");
+  run->add_option("--inputs", run_opts.inputs, "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'");
   run->add_option("--out", run_opts.out, "trace CSV to write")->required();
+  ReplayOptions replay_opts;
+  run->add_option("--replay", replay_opts.recording, "re-simulate this recording instead of a script");
+  run->add_option("--from", replay_opts.from_tick, "with --replay: start at the last keyframe before this tick");
+  run->add_option("--threads", replay_opts.threads, "with --replay: threads to re-simulate with (default 2)");
+
+  auto* verify = app.add_subcommand("verify", "Re-simulate a recording and check every tick's checksums (exit 1 on a mismatch)");
+  ReplayOptions verify_opts;
+  verify->add_option("recording", verify_opts.recording, "the recording")->required();
+  verify->add_option("--world", verify_opts.world, "the world, when the recording's own name does not reach it");
+  verify->add_option("--threads", verify_opts.threads, "threads to re-simulate with (default 2)");
+
+  auto* info = app.add_subcommand("info", "Describe a recording: header, duration, characters, size, whether it ends cleanly");
+  ReplayOptions info_opts;
+  info->add_option("recording", info_opts.recording, "the recording")->required();
+
+  auto* diff = app.add_subcommand("diff", "Compare two traces (exit 0 within tolerance, 1 beyond)");
+  DiffOptions diff_opts;
+  diff->add_option("a", diff_opts.a, "first trace (e.g. the server's)")->required();
+  diff->add_option("b", diff_opts.b, "second trace (e.g. a client's)")->required();
+  diff->add_option("--tolerance", diff_opts.tolerance, "metres of position error allowed; 0 (default) means bit-exact");
+  diff->add_option("--inputs-a", diff_opts.inputs_a, "the first side's input stream (a recording), to explain divergences");
+  diff->add_option("--inputs-b", diff_opts.inputs_b, "the second side's input stream");
+  diff->add_option("--plot", diff_opts.plot, "write an SVG of both paths and the error over time");
 
   if (argc >= 2 && argv[1][0] != '-') {
     const auto known = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
@@ -139,6 +307,23 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
-  if (*run) return run_scenario_command(run_opts);
+  if (*run) {
+    if (!replay_opts.recording.empty()) {
+      if (!run_opts.spawn.empty() || !run_opts.inputs.empty()) return usage_error("run: give either --replay or --spawn with --inputs");
+      replay_opts.world = run_opts.world == "arena" ? "" : run_opts.world;
+      replay_opts.out = run_opts.out;
+      if (replay_opts.threads < 1 || replay_opts.threads > 64) return usage_error("--threads must be in [1, 64]");
+      return replay_command(replay_opts);
+    }
+    if (run_opts.spawn.empty() || run_opts.inputs.empty())
+      return usage_error("run: --spawn and --inputs are required (or --replay FILE)");
+    return run_scenario_command(run_opts);
+  }
+  if (*verify) {
+    if (verify_opts.threads < 1 || verify_opts.threads > 64) return usage_error("--threads must be in [1, 64]");
+    return verify_command(verify_opts);
+  }
+  if (*info) return info_command(info_opts);
+  if (*diff) return diff_command(diff_opts);
   return kExitUsage;
 }

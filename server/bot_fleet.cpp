@@ -9,6 +9,7 @@
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "replay/recording.h"
 #include "server/cookie.h"
 #include "server/udp_server.h"
 #include "shared/trace.h"
@@ -29,6 +30,11 @@ struct BotFleet::Bot {
   std::unique_ptr<InputSource> brain;
   std::unique_ptr<std::ofstream> trace_file;
   std::unique_ptr<TraceWriter> trace;
+  std::unique_ptr<replay::RecordingWriter> recording;
+  replay::TickData record_tick;
+  InputCmd last_input;
+  bool first_record = true;
+  CharacterState joined_state;
   net::Nanos next = 0;
   bool ever_connected = false;
   ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
@@ -93,11 +99,12 @@ void BotFleet::arm_receive(Bot& bot) {
 
 FleetResult BotFleet::run() {
   FleetResult result;
-  if (!options_.trace_dir.empty()) {
+  for (const std::string& dir : {options_.trace_dir, options_.record_dir}) {
+    if (dir.empty()) continue;
     std::error_code ec;
-    std::filesystem::create_directories(options_.trace_dir, ec);
+    std::filesystem::create_directories(dir, ec);
     if (ec) {
-      result.error = "cannot create trace directory '" + options_.trace_dir + "': " + ec.message();
+      result.error = "cannot create directory '" + dir + "': " + ec.message();
       return result;
     }
   }
@@ -109,8 +116,8 @@ FleetResult BotFleet::run() {
     bot->session = std::make_unique<ClientSession>(world_, settings_, bot->sink, options_.server, random_u64(), options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate);
     Bot* b = bot.get();
-    if (!options_.trace_dir.empty()) {
-      b->session->on_connected = [this, b](uint32_t id) {
+    b->session->on_connected = [this, b](uint32_t id) {
+      if (!options_.trace_dir.empty()) {
         const std::string path = options_.trace_dir + "/bot-" + std::to_string(id) + ".csv";
         b->trace_file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
         if (!*b->trace_file) {
@@ -118,11 +125,37 @@ FleetResult BotFleet::run() {
           return;
         }
         b->trace = std::make_unique<TraceWriter>(*b->trace_file);
-      };
-      b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) {
-        if (b->trace) b->trace->write({tick, b->session->character_id(), s});
-      };
-    }
+      }
+      if (!options_.record_dir.empty()) {
+        // The bot's own input stream, in the server's recording format.
+        replay::RecordingHeader h;
+        h.source = "bot";
+        h.world = options_.world_name;
+        h.world_hash = world_.hash();
+        h.settings = settings_;
+        h.settings_hash = settings_.hash();
+        h.start_tick = b->session->predictor().latest_tick() + 1;
+        h.character_id = id;
+        b->joined_state = b->session->predictor().latest_state();
+        b->recording = std::make_unique<replay::RecordingWriter>();
+        if (!b->recording->open(options_.record_dir + "/bot-" + std::to_string(id) + ".rec", h)) error_ = b->recording->error();
+      }
+    };
+    b->session->on_input = [b](const InputCmd& in) { b->last_input = in; };
+    b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) {
+      const uint32_t id = b->session->character_id();
+      if (b->trace) b->trace->write({tick, id, s});
+      if (b->recording && b->recording->ok()) {
+        replay::TickData& t = b->record_tick;
+        t.tick = tick;
+        t.joins.clear();
+        if (b->first_record) t.joins.push_back({id, b->joined_state});
+        b->first_record = false;
+        t.inputs.assign(1, {id, b->last_input, false});
+        t.checksums.assign(1, {id, replay::state_checksum(s)});
+        b->recording->write_tick(t);
+      }
+    };
     // Spread the handshakes over the first few milliseconds rather than one burst.
     b->next = start + net::Nanos(i) * 200'000;
     bots_.push_back(std::move(bot));
@@ -148,6 +181,10 @@ FleetResult BotFleet::run() {
     r.prediction = b->session->predictor().counters();
     r.stats = b->session->stats();
     if (b->trace_file) b->trace_file->flush();
+    if (b->recording) {
+      b->recording->close(b->session->predictor().latest_tick());
+      if (!b->recording->ok() && result.error.empty()) result.error = b->recording->error();
+    }
     result.bots.push_back(std::move(r));
   }
   return result;

@@ -23,6 +23,8 @@ struct FleetOptions {
   PatternSpec pattern;
   uint64_t seed = 1;
   std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
+  std::string record_dir;       ///< write DIR/bot-<character id>.rec (its input stream) when not empty
+  std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
   SessionOptions session;
 };
 

@@ -1,7 +1,7 @@
 // foothold-bot: simulated players for load and correctness testing, and a status probe.
 //
 //   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|script:FILE
-//                --seed S [--trace-dir DIR] [--world arena|FILE.obj] [--settings FILE.toml]
+//                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //   foothold-bot --probe HOST:PORT
 //
 // The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
@@ -40,7 +40,7 @@ extern "C" void on_signal(int) {
 
 int main(int argc, char** argv) {
   CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
-  std::string server_text, probe_text, pattern_text = "wander", trace_dir, world_name = "arena", settings_path;
+  std::string server_text, probe_text, pattern_text = "wander", trace_dir, record_dir, world_name = "arena", settings_path;
   int bots = 1;
   double duration = 10;
   double connect_timeout = 5;
@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
   app.add_option("--connect-timeout", connect_timeout, "seconds to keep trying to connect (default 5)");
   app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
   app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
+  app.add_option("--record", record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");
   app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
   app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
   try {
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
   options.duration = duration;
   options.seed = seed;
   options.trace_dir = trace_dir;
+  options.record_dir = record_dir;
+  options.world_name = world_name;
 
   MoveSettings settings;
   if (!settings_path.empty()) {

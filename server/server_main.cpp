@@ -13,6 +13,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "replay/recording.h"
+#include "server/recorder.h"
 #include "server/server_config.h"
 #include "server/server_core.h"
 #include "server/udp_server.h"
@@ -124,10 +126,41 @@ int main(int argc, char** argv) {
   core_config.handshake_rate = config.handshake_rate;
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
 
+  // Recording: the input stream, with keyframes every 10 s of ticks.
+  replay::RecordingWriter writer;
+  std::unique_ptr<ServerRecorder> recorder;
+  if (!config.record.empty()) {
+    replay::RecordingHeader header;
+    header.source = "server";
+    header.world = config.world;
+    header.world_hash = world.world->hash();
+    header.settings = settings;
+    header.settings_hash = settings.hash();
+    header.start_tick = core.current_tick() + 1;
+    header.keyframe_interval = uint32_t(settings.tick_rate) * 10;
+    if (!writer.open(config.record, header)) {
+      log->critical("{}", writer.error());
+      return 1;
+    }
+    recorder = std::make_unique<ServerRecorder>(writer, header.keyframe_interval);
+    core.set_observer(recorder.get());
+    log->info("recording to {}", config.record);
+  }
+
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
             "max {} clients, snapshots every {} tick(s)",
             net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval);
-  udp->run(core, [&] { log->info("stopped at tick {}", core.current_tick()); });
-  return 0;
+  udp->run(core, [&] {
+    if (recorder) {
+      writer.close(recorder->last_tick());
+      if (writer.ok()) {
+        log->info("recording {} closed: {} ticks, {} bytes", config.record, writer.ticks_written(), writer.bytes_written());
+      } else {
+        log->error("{}", writer.error());
+      }
+    }
+    log->info("stopped at tick {}", core.current_tick());
+  });
+  return (recorder && !writer.ok()) ? 1 : 0;
 }

@@ -14,6 +14,7 @@ namespace {
 
 const std::string kServer = FOOTHOLD_SERVER_BIN;
 const std::string kBot = FOOTHOLD_BOT_BIN;
+const std::string kReplay = FOOTHOLD_REPLAY_BIN;
 
 // The key=value pairs of the last line of the output.
 std::map<std::string, std::string> summary(const std::string& output) {
@@ -62,6 +63,40 @@ TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
   const std::string log = server.output();
   EXPECT_NE(log.find("stats: clients=16"), std::string::npos) << log;
   EXPECT_NE(log.find("stopped at tick"), std::string::npos) << log;
+}
+
+TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit) {
+  TempDir dir;
+  const int port = free_udp_port();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--record", dir.file("server.rec")},
+                 dir.file("server.log"));
+  ASSERT_TRUE(wait_ready(address)) << server.output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 3 --pattern wander --seed 3 --trace-dir " +
+                                dir.file("traces") + " --record " + dir.file("recs"));
+  ASSERT_EQ(bots.exit_code, 0) << bots.output;
+  server.signal(SIGTERM);
+  ASSERT_EQ(server.wait(5), 0) << server.output();
+
+  const auto verify = run_command(kReplay + " verify " + dir.file("server.rec"));
+  EXPECT_EQ(verify.exit_code, 0) << verify.output;
+  EXPECT_NE(verify.output.find("OK: every checksum matches"), std::string::npos) << verify.output;
+  const auto info = run_command(kReplay + " info " + dir.file("server.rec"));
+  EXPECT_NE(info.output.find("ends: cleanly"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("characters: 6"), std::string::npos) << info.output;
+  const auto run = run_command(kReplay + " run --replay " + dir.file("server.rec") + " --out " + dir.file("server.csv"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  int diffs = 0;
+  for (int id = 1; id <= 6; ++id) {
+    const std::string bot = dir.file("traces/bot-" + std::to_string(id) + ".csv");
+    const auto d = run_command(kReplay + " diff " + dir.file("server.csv") + " " + bot + " --inputs-a " + dir.file("server.rec") +
+                               " --inputs-b " + dir.file("recs/bot-" + std::to_string(id) + ".rec"));
+    EXPECT_EQ(d.exit_code, 0) << d.output;
+    EXPECT_NE(d.output.find("diverged=0"), std::string::npos) << d.output;
+    EXPECT_NE(d.output.find("within_tolerance=yes"), std::string::npos) << d.output;
+    ++diffs;
+  }
+  EXPECT_EQ(diffs, 6);
 }
 
 TEST(Loopback, Ipv6LoopbackWorksToo) {

@@ -1,0 +1,27 @@
+#include "server/recorder.h"
+
+namespace foothold::server {
+
+void ServerRecorder::on_tick(const TickRecord& r) {
+  if (!writer_.is_open() || !writer_.ok()) return;
+  tick_.tick = r.tick;
+  tick_.joins.clear();
+  tick_.leaves.assign(r.leaves.begin(), r.leaves.end());
+  tick_.inputs.clear();
+  tick_.checksums.clear();
+  for (const auto& j : r.joins) tick_.joins.push_back({j.id, j.state});
+  for (const auto& c : r.characters) {
+    tick_.inputs.push_back({c.id, c.input, c.repeated});
+    tick_.checksums.push_back({c.id, replay::state_checksum(c.state)});
+  }
+  writer_.write_tick(tick_);
+  last_tick_ = r.tick;
+  if (keyframe_interval_ > 0 && r.tick % keyframe_interval_ == 0) {
+    keyframe_.tick = r.tick;
+    keyframe_.states.clear();
+    for (const auto& c : r.characters) keyframe_.states.push_back({c.id, c.state});
+    writer_.write_keyframe(keyframe_);
+  }
+}
+
+}  // namespace foothold::server

@@ -1,0 +1,291 @@
+// Recordings: written by the server's recorder during a simulated session, read back whole or cut
+// short or damaged, re-simulated, verified and diffed.
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "replay/crc32c.h"
+#include "replay/recording.h"
+#include "replay/resimulate.h"
+#include "replay/trace_diff.h"
+#include "server/recorder.h"
+#include "support/process.h"
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+
+namespace foothold::test {
+namespace {
+
+std::vector<uint8_t> read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A recorded session: 4 bots on the arena for `seconds` of virtual time, keyframes every second.
+std::vector<uint8_t> record_session(const TempDir& dir, double seconds, int clients = 4) {
+  HarnessOptions o;
+  o.clients = clients;
+  SimHarness h(arena_world(), o);
+  replay::RecordingWriter writer;
+  replay::RecordingHeader header;
+  header.source = "server";
+  header.world = "arena";
+  header.world_hash = arena_world().hash();
+  header.settings = o.settings;
+  header.settings_hash = o.settings.hash();
+  header.start_tick = 1;
+  header.keyframe_interval = 60;
+  EXPECT_TRUE(writer.open(dir.file("s.rec"), header)) << writer.error();
+  server::ServerRecorder recorder(writer, 60);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(net::Nanos(seconds * 1e9));
+  h.client(clients - 1).disconnect();  // someone leaves
+  h.run_for(net::kSecond / 2);
+  writer.close(recorder.last_tick());
+  EXPECT_TRUE(writer.ok()) << writer.error();
+  return read_bytes(dir.file("s.rec"));
+}
+
+TEST(Recording, CrcIsCrc32c) {
+  const std::string check = "123456789";
+  EXPECT_EQ(replay::crc32c(reinterpret_cast<const uint8_t*>(check.data()), check.size()), 0xe3069283u);
+}
+
+TEST(Recording, SessionRecordsAndVerifies) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 3);
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "s.rec", rec, err)) << err;
+  EXPECT_TRUE(rec.clean);
+  EXPECT_TRUE(rec.problem.empty()) << rec.problem;
+  EXPECT_EQ(rec.characters.size(), 4u);
+  EXPECT_EQ(rec.header.source, "server");
+  EXPECT_GE(rec.keyframes.size(), 2u);
+  EXPECT_GT(rec.ticks, 3u * 60);
+  // The client that left has a shorter life.
+  EXPECT_LT(rec.characters.back().last_tick(), rec.last_tick);
+  const auto result = replay::resimulate(rec, arena_world(), {});
+  EXPECT_TRUE(result.ok) << "tick " << result.first.tick << " id " << result.first.id;
+  EXPECT_GT(result.steps, 4u * 170);
+}
+
+TEST(Recording, ReplayFromAKeyframeGivesTheSameStates) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 3);
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "s.rec", rec, err)) << err;
+  replay::ResimOptions all;
+  all.keep_states = true;
+  const auto full = replay::resimulate(rec, arena_world(), all);
+  replay::ResimOptions mid = all;
+  mid.from_tick = rec.keyframes[1].tick + 10;
+  const auto part = replay::resimulate(rec, arena_world(), mid);
+  ASSERT_TRUE(part.ok);
+  EXPECT_EQ(part.start_tick, rec.keyframes[1].tick + 1);
+  EXPECT_LT(part.steps, full.steps);
+  for (std::size_t c = 0; c < rec.characters.size(); ++c) {
+    if (part.states[c].empty()) continue;
+    const uint32_t offset = part.start_of[c] - full.start_of[c];
+    for (std::size_t i = 0; i < part.states[c].size(); ++i) ASSERT_EQ(part.states[c][i], full.states[c][offset + i]);
+  }
+}
+
+// Record boundaries: every offset where a record starts.
+std::vector<std::size_t> record_starts(const std::vector<uint8_t>& b) {
+  std::vector<std::size_t> starts;
+  std::size_t pos = 8;
+  while (pos + 8 <= b.size()) {
+    starts.push_back(pos);
+    const uint32_t size = uint32_t(b[pos]) | uint32_t(b[pos + 1]) << 8 | uint32_t(b[pos + 2]) << 16 | uint32_t(b[pos + 3]) << 24;
+    pos += 8 + size;
+  }
+  return starts;
+}
+
+TEST(Recording, FileCutAtAnyByteReadsEverythingComplete) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 1.5);
+  const auto starts = record_starts(bytes);
+  ASSERT_GT(starts.size(), 20u);
+  // Every byte offset within the last three records (footer, a keyframe or ticks before it).
+  const std::size_t from = starts[starts.size() - 3];
+  for (std::size_t cut = from; cut < bytes.size(); ++cut) {
+    const std::vector<uint8_t> part(bytes.begin(), bytes.begin() + long(cut));
+    replay::LoadedRecording rec;
+    std::string err;
+    ASSERT_TRUE(replay::load_recording_bytes(part, "cut.rec", rec, err)) << err;
+    // Complete records before the cut are all there.
+    std::size_t complete_ticks = 0;
+    replay::RecordingReader reader;
+    ASSERT_TRUE(reader.open_bytes(bytes, "full"));
+    while (true) {
+      const auto n = reader.next();
+      if (n != replay::RecordingReader::Next::kTick && n != replay::RecordingReader::Next::kKeyframe) break;
+      if (reader.offset() + 8 > cut) break;
+      // A record counts as complete when it ends at or before the cut.
+      const auto next_start = std::upper_bound(starts.begin(), starts.end(), reader.offset());
+      const std::size_t end = next_start == starts.end() ? bytes.size() : *next_start;
+      if (end > cut) break;
+      if (n == replay::RecordingReader::Next::kTick) ++complete_ticks;
+    }
+    EXPECT_EQ(rec.ticks, complete_ticks) << "cut at " << cut;
+    EXPECT_FALSE(rec.clean) << "cut at " << cut;
+    const bool at_boundary = std::binary_search(starts.begin(), starts.end(), cut);
+    if (!at_boundary) {
+      EXPECT_NE(rec.problem.find("ends inside the record"), std::string::npos) << cut << ": " << rec.problem;
+    }
+  }
+}
+
+TEST(Recording, FlippedBytesAreCaughtByTheCrcWithTheirOffset) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 1);
+  const auto starts = record_starts(bytes);
+  int caught = 0;
+  // A flip in every 7th byte of the records after the header.
+  for (std::size_t i = starts[1]; i < bytes.size(); i += 7) {
+    std::vector<uint8_t> damaged = bytes;
+    damaged[i] ^= 0x10;
+    replay::LoadedRecording rec;
+    std::string err;
+    const bool loaded = replay::load_recording_bytes(damaged, "flip.rec", rec, err);
+    const std::string& msg = loaded ? rec.problem : err;
+    ASSERT_FALSE(msg.empty()) << "flip at " << i << " went unnoticed";
+    const std::size_t record = *(std::upper_bound(starts.begin(), starts.end(), i) - 1);
+    // A flipped size field may make the record look longer than the file (cut short) or mis-sized.
+    EXPECT_NE(msg.find("byte " + std::to_string(record)), std::string::npos) << "flip at " << i << ": " << msg;
+    ++caught;
+  }
+  EXPECT_GT(caught, 100);
+}
+
+// Rewrites a recording, changing one tick through `edit`.
+std::vector<uint8_t> rewrite(const std::vector<uint8_t>& bytes, const TempDir& dir,
+                             const std::function<void(replay::TickData&)>& edit) {
+  replay::RecordingReader reader;
+  EXPECT_TRUE(reader.open_bytes(bytes, "in"));
+  replay::RecordingWriter writer;
+  EXPECT_TRUE(writer.open(dir.file("edited.rec"), reader.header()));
+  uint32_t last = 0;
+  while (true) {
+    const auto n = reader.next();
+    if (n == replay::RecordingReader::Next::kTick) {
+      replay::TickData t = reader.tick();
+      edit(t);
+      writer.write_tick(t);
+      last = t.tick;
+    } else if (n == replay::RecordingReader::Next::kKeyframe) {
+      writer.write_keyframe(reader.keyframe());
+    } else {
+      break;
+    }
+  }
+  writer.close(last);
+  return read_bytes(dir.file("edited.rec"));
+}
+
+TEST(Recording, AlteredChecksumMakesVerifyFailAtThatTick) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 2);
+  replay::LoadedRecording orig;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "s.rec", orig, err));
+  const uint32_t target_tick = orig.first_tick + 77;
+  const uint32_t target_id = orig.characters[1].id;
+  const auto edited = rewrite(bytes, dir, [&](replay::TickData& t) {
+    if (t.tick != target_tick) return;
+    for (auto& c : t.checksums)
+      if (c.id == target_id) c.hash ^= 1;
+  });
+  replay::LoadedRecording rec;
+  ASSERT_TRUE(replay::load_recording_bytes(edited, "edited.rec", rec, err)) << err;
+  const auto result = replay::resimulate(rec, arena_world(), {});
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.mismatches, 1u);
+  EXPECT_EQ(result.first.tick, target_tick);
+  EXPECT_EQ(result.first.id, target_id);
+}
+
+TEST(Recording, AlteredInputShowsInDiffAsAnInputDivergenceAtThatTick) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 2);
+  replay::LoadedRecording orig;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "s.rec", orig, err));
+  const uint32_t target_tick = orig.first_tick + 90;
+  const uint32_t target_id = orig.characters[0].id;
+  const auto edited_bytes = rewrite(bytes, dir, [&](replay::TickData& t) {
+    if (t.tick != target_tick) return;
+    for (auto& in : t.inputs)
+      if (in.id == target_id) {
+        in.input.move_x = int8_t(in.input.move_x == 127 ? -127 : 127);
+        in.input.buttons ^= kButtonJump;
+        in.repeated = true;
+      }
+  });
+  replay::LoadedRecording edited;
+  ASSERT_TRUE(replay::load_recording_bytes(edited_bytes, "edited.rec", edited, err));
+  // Traces of both re-simulations.
+  auto trace_of = [&](const replay::LoadedRecording& r, const std::string& name) {
+    replay::ResimOptions ro;
+    ro.keep_states = true;
+    const auto res = replay::resimulate(r, arena_world(), ro);
+    std::ostringstream csv;
+    replay::write_trace(r, res, csv);
+    std::ofstream(dir.file(name)) << csv.str();
+    replay::Trace t;
+    std::string e;
+    EXPECT_TRUE(replay::read_trace(dir.file(name), t, e)) << e;
+    return t;
+  };
+  const auto a = trace_of(orig, "a.csv");
+  const auto b = trace_of(edited, "b.csv");
+  auto diff = replay::diff_traces(a, b, 0);
+  replay::explain_divergences(diff, orig, edited);
+  EXPECT_FALSE(diff.within_tolerance);
+  for (const auto& d : diff.characters) {
+    if (d.id != target_id) {
+      EXPECT_FALSE(d.diverged) << "only the altered character differs";
+      continue;
+    }
+    ASSERT_TRUE(d.diverged);
+    EXPECT_EQ(d.first_divergent_tick, target_tick);
+    EXPECT_EQ(d.cause, replay::CharacterDiff::Cause::kInputDiffers);
+    EXPECT_EQ(d.cause_tick, target_tick);
+    EXPECT_NE(d.explanation.find("repeated"), std::string::npos) << d.explanation;
+  }
+  // Same inputs but different states: a determinism bug.
+  replay::Trace c = b;
+  for (auto& row : c.rows)
+    if (row.id == orig.characters[2].id && row.tick == target_tick + 5) row.state.position.y += 1;
+  auto diff2 = replay::diff_traces(b, c, 0);
+  replay::explain_divergences(diff2, edited, edited);
+  for (const auto& d : diff2.characters)
+    if (d.diverged) {
+      EXPECT_EQ(d.cause, replay::CharacterDiff::Cause::kDeterminism);
+      EXPECT_EQ(d.first_divergent_tick, target_tick + 5);
+    }
+  const std::string svg = replay::render_svg(diff, "a.csv", "b.csv", 0);
+  EXPECT_NE(svg.find("parts at tick " + std::to_string(target_tick)), std::string::npos);
+}
+
+TEST(Recording, GarbageIsRefusedWithAReason) {
+  std::string err;
+  replay::LoadedRecording rec;
+  EXPECT_FALSE(replay::load_recording_bytes({1, 2, 3}, "tiny.rec", rec, err));
+  EXPECT_NE(err.find("bad magic"), std::string::npos);
+  std::vector<uint8_t> just_magic(replay::kRecordingMagic, replay::kRecordingMagic + 8);
+  EXPECT_FALSE(replay::load_recording_bytes(just_magic, "empty.rec", rec, err));
+  EXPECT_NE(err.find("header"), std::string::npos) << err;
+  EXPECT_FALSE(replay::load_recording("/nonexistent.rec", rec, err));
+  EXPECT_NE(err.find("/nonexistent.rec"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace foothold::test
