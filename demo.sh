@@ -1,17 +1,101 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: ./demo.sh
-# Builds what is missing, then runs a character through a tour of the embedded arena (stairs, the
-# ledge, slopes, walls) and prints what it did. The trace is written to out/demo-trace.csv.
+#
+# Sets up what is missing, builds (Release), then: starts foothold-server on loopback with the
+# embedded arena and recording on; runs 16 bots wandering the arena for 20 seconds; verifies the
+# recording; diffs the server's trajectories against every bot's; prints a short table and writes an
+# SVG plot of every path. Everything it starts is stopped when it ends, also when interrupted.
+# Output goes to out/demo/.
+#
+#   ./demo.sh                         16 bots, 20 seconds
+#   DEMO_BOTS=64 DEMO_SECONDS=30 ./demo.sh
 set -euo pipefail
 cd "$(dirname "$0")"
+bots=${DEMO_BOTS:-16}
+seconds=${DEMO_SECONDS:-20}
+
 ./build.sh release >/dev/null
-mkdir -p out
-cat >out/demo-inputs.txt <<'SCRIPT'
-# TICKS MOVE_X MOVE_Z BUTTONS: land, climb the stairs to the ledge, walk off it, jump along the walls
-30 0 0 -
-120 1 0 -
-60 0 1 -
-1 0 1 jump
-90 0.3 1 -
-SCRIPT
-build/release/replay/foothold-replay run --world arena --spawn -30,2,-14 --inputs out/demo-inputs.txt --out out/demo-trace.csv
+bin=build/release
+out=out/demo
+rm -rf "$out"
+mkdir -p "$out"
+
+server_pid=
+bots_pid=
+stop_all() {
+  for pid in $bots_pid $server_pid; do
+    kill -TERM "$pid" 2>/dev/null || true
+  done
+  for pid in $bots_pid $server_pid; do
+    wait "$pid" 2>/dev/null || true
+  done
+  bots_pid=
+  server_pid=
+}
+trap 'stop_all' EXIT
+trap 'echo "demo: interrupted; stopping what it started" >&2; exit 130' INT TERM
+
+# Port 0: the server takes a free port and says which in its first log line.
+"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --record "$out/server.rec" --stats-interval 5 \
+  >"$out/server.log" 2>&1 &
+server_pid=$!
+address=
+for _ in $(seq 100); do
+  address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$out/server.log")
+  [ -n "$address" ] && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
+  sleep 0.05
+done
+[ -n "$address" ] || { echo "demo: the server did not start; see $out/server.log" >&2; exit 1; }
+echo "== foothold-server on $address (arena, recording to $out/server.rec)"
+for _ in $(seq 100); do
+  "$bin/server/foothold-bot" --probe "$address" >/dev/null 2>&1 && break
+  kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
+  sleep 0.1
+done
+
+echo "== $bots bots wandering the arena for $seconds s"
+"$bin/server/foothold-bot" --server "$address" --bots "$bots" --duration "$seconds" --pattern wander --seed 1 \
+  --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
+bots_pid=$!
+bots_status=0
+wait "$bots_pid" || bots_status=$?
+bots_pid=
+kill -TERM "$server_pid"
+wait "$server_pid" || { echo "demo: the server did not stop cleanly; see $out/server.log" >&2; exit 1; }
+server_pid=
+[ "$bots_status" -eq 0 ] || { tail -5 "$out/bots.log" >&2; echo "demo: the bots reported a problem (exit $bots_status)" >&2; exit 1; }
+
+echo "== verify the recording"
+"$bin/replay/foothold-replay" verify "$out/server.rec" | tee "$out/verify.log"
+
+echo "== diff the server's trajectories against every bot's"
+"$bin/replay/foothold-replay" run --replay "$out/server.rec" --out "$out/server.csv" >/dev/null
+# Every bot's trace in one file (rows are keyed by tick and character id), for one diff and one plot.
+{
+  head -1 "$out/server.csv"
+  for f in "$out"/traces/bot-*.csv; do tail -n +2 "$f"; done
+} >"$out/bots.csv"
+diff_status=0
+"$bin/replay/foothold-replay" diff "$out/server.csv" "$out/bots.csv" --plot "$out/paths.svg" >"$out/diff.log" || diff_status=$?
+
+# The table.
+summary=$(tail -1 "$out/bots.log")
+kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$summary"; }
+ticks=$(sed -n 's/^verify .*: \([0-9]*\) ticks.*/\1/p' "$out/verify.log")
+p99=$(grep -o 'tick_p99_us=[0-9]*' "$out/server.log" | cut -d= -f2 | sort -n | tail -1)
+diverged=$(sed -n 's/.*diverged=\([0-9]*\).*/\1/p' "$out/diff.log")
+bytes=$(($(kv bytes_in_per_bot_per_s) + $(kv bytes_out_per_bot_per_s)))
+echo
+printf "  %-34s %s\n" "bots connected" "$(kv connected) of $(kv bots)"
+printf "  %-34s %s\n" "server ticks recorded" "$ticks"
+printf "  %-34s %s\n" "corrections (bots)" "$(kv corrections)"
+printf "  %-34s %s\n" "unexplained corrections" "$(kv unexplained)"
+printf "  %-34s %s\n" "bytes per client per second" "$bytes (in $(kv bytes_in_per_bot_per_s), out $(kv bytes_out_per_bot_per_s))"
+printf "  %-34s %s\n" "server tick time p99" "$(awk -v u="${p99:-0}" 'BEGIN {printf "%.2f ms", u / 1000}')"
+printf "  %-34s %s\n" "recording verified" "$(grep -q '^OK' "$out/verify.log" && echo yes || echo NO)"
+printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv connected) (bit-exact comparison)"
+echo
+echo "plot of every path and the error over time: $out/paths.svg"
+echo "recording: $out/server.rec (replay it: $bin/replay/foothold-replay run --replay $out/server.rec --out trace.csv)"
+[ "$diff_status" -eq 0 ] && grep -q '^OK' "$out/verify.log"

@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   std::string err;
   if (!probe_text.empty()) {
     const net::Endpoint target = net::parse_endpoint(probe_text, err);
+    if (err.empty() && target.port() == 0) err = "port 0 is no server's port";
     if (!err.empty()) return usage_error("--probe: " + err);
     const ProbeResult r = probe_server(target, net::kSecond);
     if (!r.ok) {
@@ -83,6 +84,7 @@ int main(int argc, char** argv) {
   if (server_text.empty()) return usage_error("--server HOST:PORT is required (or --probe HOST:PORT)");
   FleetOptions options;
   options.server = net::parse_endpoint(server_text, err);
+  if (err.empty() && options.server.port() == 0) err = "port 0 is no server's port";
   if (!err.empty()) return usage_error("--server: " + err);
   if (bots < 1 || bots > 5000) return usage_error("--bots " + std::to_string(bots) + " is out of range [1, 5000]");
   if (!(duration > 0 && duration <= 86400)) return usage_error("--duration must be in (0, 86400] seconds");

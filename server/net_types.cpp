@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include <asio/io_context.hpp>
 #include <asio/ip/address.hpp>
 
 namespace foothold::net {
@@ -41,17 +42,24 @@ Endpoint parse_endpoint(const std::string& text, std::string& error) {
   if (host == "localhost") host = "127.0.0.1";
   unsigned value = 0;
   const auto [p, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
-  if (ec != std::errc() || p != port.data() + port.size() || value == 0 || value > 65535) {
-    error = "port '" + port + "' is not a number in 1..65535";
+  if (ec != std::errc() || p != port.data() + port.size() || value > 65535) {
+    error = "port '" + port + "' is not a number in 0..65535";
     return {};
   }
   asio::error_code aec;
   const auto address = asio::ip::make_address(host, aec);
-  if (aec) {
-    error = "'" + host + "' is not an IP address";
+  if (!aec) return {address, static_cast<unsigned short>(value)};
+  // A host name (e.g. a compose service): resolve it, preferring IPv4.
+  asio::io_context io;
+  asio::ip::udp::resolver resolver(io);
+  const auto results = resolver.resolve(host, port, aec);
+  if (aec || results.empty()) {
+    error = "'" + host + "' is neither an IP address nor a host name that resolves";
     return {};
   }
-  return {address, static_cast<unsigned short>(value)};
+  for (const auto& r : results)
+    if (r.endpoint().address().is_v4()) return r.endpoint();
+  return results.begin()->endpoint();
 }
 
 std::string to_string(const Endpoint& e) {

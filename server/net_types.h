@@ -31,7 +31,8 @@ struct EndpointHash {
   std::size_t operator()(const Endpoint& e) const noexcept;
 };
 
-/// "HOST:PORT" (or "[v6]:PORT") to an endpoint; an empty string from `error` on success.
+/// "HOST:PORT" (or "[v6]:PORT") to an endpoint; HOST is an address or a name to resolve.
+/// `error` is empty on success.
 Endpoint parse_endpoint(const std::string& text, std::string& error);
 std::string to_string(const Endpoint& e);
 

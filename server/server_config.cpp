@@ -84,7 +84,7 @@ std::vector<std::string> ServerConfig::validate() const {
   asio::error_code ec;
   asio::ip::make_address(bind, ec);
   if (ec) e.push_back("bind = '" + bind + "' is not an IP address");
-  range(e, "port", port, 1, 65535);
+  range(e, "port", port, 0, 65535);
   range(e, "max_clients", max_clients, 1, 4096);
   if (world.empty()) e.push_back("world must name 'arena' or an OBJ file");
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);

@@ -10,7 +10,7 @@ namespace foothold::server {
 
 struct ServerConfig {
   std::string bind = "0.0.0.0";      ///< address to listen on (IPv4 or IPv6)
-  int port = 7777;                   ///< UDP port [1, 65535]
+  int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   int max_clients = 1024;            ///< [1, 4096]
   std::string world = "arena";       ///< "arena" or an OBJ file
   std::string settings;              ///< movement settings TOML file; empty: defaults

@@ -125,7 +125,7 @@ TEST(Loopback, BotFailsClearlyWhenNoServerAnswers) {
 }
 
 TEST(Loopback, BadUsageExitsWithCodeTwo) {
-  for (const std::string& args : std::vector<std::string>{"", "--server nowhere", "--server 127.0.0.1:99999", "--server 127.0.0.1:7 --bots 0",
+  for (const std::string& args : std::vector<std::string>{"", "--server nowhere", "--server no-such-host.invalid:7777", "--server 127.0.0.1:99999", "--server 127.0.0.1:7 --bots 0",
                                  "--server 127.0.0.1:7 --pattern dance", "--server 127.0.0.1:7 --duration -1",
                                  "--server 127.0.0.1:7 --settings /nonexistent.toml", "--probe x"}) {
     const auto r = run_command(kBot + " " + args);
@@ -133,7 +133,7 @@ TEST(Loopback, BadUsageExitsWithCodeTwo) {
     EXPECT_NE(r.output.find("foothold-bot"), std::string::npos) << args << "\n" << r.output;
   }
   TempDir dir;
-  for (const std::string& args : std::vector<std::string>{"--port 0", "--port 70000", "--bind nowhere", "--world /nonexistent.obj",
+  for (const std::string& args : std::vector<std::string>{"--port -1", "--port 70000", "--bind nowhere", "--world /nonexistent.obj",
                                  "--log-level loud", "--tick-rate 1000", "--config /nonexistent.toml",
                                  "--config " + dir.write("bad.toml", "port = 7777\nmax_players = 3\n")}) {
     const auto r = run_command(kServer + " " + args);

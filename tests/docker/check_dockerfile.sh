@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Static checks of docker/Dockerfile (quick suite; no container engine needed):
+#  1. every COPY source (outside --from stages) exists in the build context (the repository root);
+#  2. the runtime stage installs the Debian package of every shared library the binaries link
+#     (ldd, resolved with dpkg -S), apart from those every Debian image has.
+#   check_dockerfile.sh REPO_ROOT BINARY...
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: $0 REPO_ROOT BINARY..." >&2; exit 2; }
+root=$1
+shift
+dockerfile=$root/docker/Dockerfile
+[ -f "$dockerfile" ] || { echo "check_dockerfile: $dockerfile is missing" >&2; exit 1; }
+status=0
+
+# Joined logical lines (continuations folded).
+logical=$(sed -e ':a' -e '/\\$/N; s/\\\n/ /; ta' "$dockerfile")
+
+# 1. COPY sources.
+while read -r line; do
+  # shellcheck disable=SC2206 # word splitting of the instruction is the point
+  words=($line)
+  [ ${#words[@]} -gt 0 ] || continue
+  [ "${words[0]^^}" = COPY ] || continue
+  args=()
+  for w in "${words[@]:1}"; do
+    case "$w" in --from=*) continue 2 ;; --*) ;; *) args+=("$w") ;; esac
+  done
+  n=${#args[@]}
+  for src in "${args[@]:0:n-1}"; do
+    if [ ! -e "$root/$src" ]; then
+      echo "check_dockerfile: COPY source '$src' does not exist in the build context" >&2
+      status=1
+    else
+      echo "COPY source $src: present"
+    fi
+  done
+done <<<"$logical"
+
+# 2. Runtime packages: the apt-get install list of the last stage.
+runtime=$(awk '/^FROM /{stage=$0; buf=""} {buf=buf"\n"$0} END{print buf}' <<<"$logical")
+installed=$(grep -o 'apt-get install [^&]*' <<<"$runtime" | tr ' ' '\n' | grep -v -e '^apt-get$' -e '^install$' -e '^-' -e '^$' || true)
+[ -n "$installed" ] || { echo "check_dockerfile: the runtime stage installs no package" >&2; exit 1; }
+base="libc6 libgcc-s1 libstdc++6"
+needed=()
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "check_dockerfile: $bin is not an executable" >&2; exit 1; }
+  while read -r lib; do
+    [ -n "$lib" ] || continue
+    pkg=$(dpkg -S "$lib" 2>/dev/null | head -1 | cut -d: -f1 || true)
+    [ -n "$pkg" ] || pkg=$(dpkg -S "$(readlink -f "$lib")" 2>/dev/null | head -1 | cut -d: -f1 || true)
+    [ -n "$pkg" ] || { echo "check_dockerfile: no Debian package owns $lib (needed by $bin)" >&2; status=1; continue; }
+    needed+=("$pkg:$lib:$(basename "$bin")")
+  done < <(ldd "$bin" | awk '/=> \// {print $3}')
+done
+for entry in $(printf '%s\n' "${needed[@]}" | sort -u); do
+  pkg=${entry%%:*}
+  rest=${entry#*:}
+  if grep -qx "$pkg" <<<"$installed" || grep -qw "$pkg" <<<"$base"; then
+    echo "runtime library ${rest%%:*} (${rest#*:}): package $pkg installed"
+  else
+    echo "check_dockerfile: the runtime stage lacks package $pkg for ${rest%%:*} (needed by ${rest#*:})" >&2
+    status=1
+  fi
+done
+exit $status
