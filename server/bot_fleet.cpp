@@ -1,6 +1,7 @@
 #include "server/bot_fleet.h"
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <queue>
@@ -16,6 +17,26 @@
 
 namespace foothold::server {
 
+// The sink a bot's session sends through: straight to the socket, or held back by the impairment.
+class BotFleet::ImpairedSink final : public net::DatagramSink {
+ public:
+  ImpairedSink(BotFleet& fleet, uint32_t bot, UdpSink& out, const Impairment& imp, uint64_t seed)
+      : fleet_(fleet), bot_(bot), out_(out), impairer_(imp, seed) {}
+  void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override {
+    if (!impairer_.impairment().active()) {
+      out_.send(to, bytes);
+      return;
+    }
+    fleet_.impair(bot_, true, bytes, impairer_);
+  }
+
+ private:
+  BotFleet& fleet_;
+  uint32_t bot_;
+  UdpSink& out_;
+  Impairer impairer_;
+};
+
 struct BotFleet::Bot {
   Bot(asio::io_context& io, const net::Endpoint& server) : socket(io), sink(socket) {
     socket.open(server.protocol());
@@ -26,6 +47,8 @@ struct BotFleet::Bot {
   uint32_t index = 0;
   asio::ip::udp::socket socket;
   UdpSink sink;
+  std::unique_ptr<ImpairedSink> impaired;          // what the session sends through
+  std::unique_ptr<Impairer> incoming;              // what happens to datagrams on their way in
   std::unique_ptr<ClientSession> session;
   std::unique_ptr<InputSource> brain;
   std::unique_ptr<std::ofstream> trace_file;
@@ -70,6 +93,7 @@ void BotFleet::on_timer() {
     io_.stop();
     return;
   }
+  deliver_due(now);
   while (!queue_.empty() && queue_.top().first <= now) {
     Bot& b = *bots_[queue_.top().second];
     queue_.pop();
@@ -78,7 +102,37 @@ void BotFleet::on_timer() {
     b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
     queue_.push({std::max(next, now + 100'000), b.index});
   }
-  wake_at(std::min(queue_.empty() ? end_ : queue_.top().first, end_));
+  net::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
+  if (!flights_.empty()) wake = std::min(wake, flights_.top().due);
+  wake_at(wake);
+}
+
+void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer) {
+  net::Nanos delays[2];
+  const int copies = impairer.decide(delays);
+  const net::Nanos now = steady_now();
+  for (int i = 0; i < copies; ++i) {
+    flights_.push({now + delays[i], flight_order_++, bot, outgoing, std::vector<uint8_t>(bytes.begin(), bytes.end())});
+    wake_at(now + delays[i]);
+  }
+}
+
+void BotFleet::deliver_due(net::Nanos now) {
+  alignas(8) static thread_local uint8_t buffer[2048];
+  while (!flights_.empty() && flights_.top().due <= now) {
+    Flight f = flights_.top();
+    flights_.pop();
+    Bot& b = *bots_[f.bot];
+    if (f.outgoing) {
+      b.sink.send(options_.server, f.bytes);
+    } else {
+      const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
+      std::memcpy(buffer, f.bytes.data(), n);
+      const auto before = b.session->next_update();
+      b.session->on_datagram(now, std::span<const uint8_t>(buffer, n));
+      if (b.session->next_update() < before) queue_.push({b.session->next_update(), b.index});
+    }
+  }
 }
 
 void BotFleet::arm_receive(Bot& bot) {
@@ -86,7 +140,12 @@ void BotFleet::arm_receive(Bot& bot) {
     if (ec) return;
     const auto before = bot.session->next_update();
     drain_socket(bot.socket, 256, [&](const net::Endpoint& from, std::span<const uint8_t> bytes) {
-      if (from == options_.server) bot.session->on_datagram(steady_now(), bytes);
+      if (from != options_.server) return;
+      if (options_.impairment.active()) {
+        impair(bot.index, false, bytes, *bot.incoming);
+      } else {
+        bot.session->on_datagram(steady_now(), bytes);
+      }
     });
     // A Challenge or an Accept wants the session to act sooner than it planned.
     if (bot.session->next_update() < before) {
@@ -113,7 +172,11 @@ FleetResult BotFleet::run() {
   for (int i = 0; i < options_.bots; ++i) {
     auto bot = std::make_unique<Bot>(io_, options_.server);
     bot->index = uint32_t(i);
-    bot->session = std::make_unique<ClientSession>(world_, settings_, bot->sink, options_.server, random_u64(), options_.session);
+    // Each bot's two directions get their own reproducible generators.
+    const uint64_t imp_seed = options_.seed * 0x9e3779b97f4a7c15ull + uint64_t(i) * 2;
+    bot->impaired = std::make_unique<ImpairedSink>(*this, uint32_t(i), bot->sink, options_.impairment, imp_seed);
+    bot->incoming = std::make_unique<Impairer>(options_.impairment, imp_seed + 1);
+    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, options_.server, random_u64(), options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate);
     Bot* b = bot.get();
     b->session->on_connected = [this, b](uint32_t id) {

@@ -12,6 +12,7 @@
 
 #include "server/bot_brain.h"
 #include "server/client_session.h"
+#include "server/impairment.h"
 #include "server/net_types.h"
 
 namespace foothold::server {
@@ -26,6 +27,7 @@ struct FleetOptions {
   std::string record_dir;       ///< write DIR/bot-<character id>.rec (its input stream) when not empty
   std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
   SessionOptions session;
+  Impairment impairment;        ///< applied to every bot's traffic, both directions
 };
 
 /// One bot's outcome.
@@ -57,6 +59,18 @@ class BotFleet {
 
  private:
   struct Bot;
+  class ImpairedSink;
+  /// A datagram held back by the impairment: to the server (outgoing) or to the bot.
+  struct Flight {
+    net::Nanos due;
+    uint64_t order;
+    uint32_t bot;
+    bool outgoing;
+    std::vector<uint8_t> bytes;
+    bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
+  };
+  void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer);
+  void deliver_due(net::Nanos now);
   void arm_receive(Bot& bot);
   void on_timer();
   void wake_at(net::Nanos when);
@@ -69,6 +83,8 @@ class BotFleet {
   std::unique_ptr<asio::steady_timer> timer_;
   using Due = std::pair<net::Nanos, uint32_t>;  // (time, bot index)
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> queue_;
+  std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
+  uint64_t flight_order_ = 0;
   net::Nanos end_ = 0;
   net::Nanos armed_ = 0;  // when the timer is set to fire
   bool stopping_ = false;

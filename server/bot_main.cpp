@@ -2,11 +2,13 @@
 //
 //   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
+//                [--loss P --duplicate P --reorder P --latency MS --jitter MS]
 //   foothold-bot --probe HOST:PORT
 //
 // The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
 // an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <numeric>
@@ -44,6 +46,7 @@ int main(int argc, char** argv) {
   int bots = 1;
   double duration = 10;
   double connect_timeout = 5;
+  double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
   app.add_option("--server", server_text, "server address HOST:PORT");
   app.add_option("--probe", probe_text, "ask the server at HOST:PORT for its status, print it and exit");
@@ -54,6 +57,11 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
   app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
   app.add_option("--record", record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");
+  app.add_option("--loss", loss, "probability each datagram is lost, both directions (default 0)");
+  app.add_option("--duplicate", duplicate, "probability each datagram arrives twice (default 0)");
+  app.add_option("--reorder", reorder, "probability each datagram is held back behind later ones (default 0)");
+  app.add_option("--latency", latency_ms, "one-way delay added to every datagram, milliseconds (default 0)");
+  app.add_option("--jitter", jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
   app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
   app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
   try {
@@ -94,6 +102,9 @@ int main(int argc, char** argv) {
   options.bots = bots;
   options.duration = duration;
   options.seed = seed;
+  if (!std::isfinite(latency_ms) || !std::isfinite(jitter_ms)) return usage_error("--latency and --jitter must be numbers of milliseconds");
+  options.impairment = {loss, duplicate, reorder, net::Nanos(latency_ms * 1e6), net::Nanos(jitter_ms * 1e6)};
+  if (auto e = options.impairment.validate(); !e.empty()) return usage_error(e);
   options.trace_dir = trace_dir;
   options.record_dir = record_dir;
   options.world_name = world_name;

@@ -234,11 +234,12 @@ void UdpServer::log_stats() {
   log_->info(
       "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} ticks={} overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
-      "rate_limited={} handshake_limited={} send_errors={}",
+      "dropped_stale={} rate_limited={} handshake_limited={} send_errors={}",
       core_->client_count(), core_->current_tick(), p50, p99, t.empty() ? 0.0 : window_.cpu_us / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
       rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
-      c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited), delta(Counter::kDropRateLimited),
+      c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited) - delta(Counter::kDropStale),
+      delta(Counter::kDropStale), delta(Counter::kDropRateLimited),
       delta(Counter::kHandshakeRateLimited), sink_.errors());
   last_counters_ = c;
   window_ = Window{};

@@ -1,0 +1,176 @@
+// Bad values inside valid packets: clamped or refused, never trusted. Each case is a datagram that
+// passes the verifier but says something the server must not believe.
+
+#include <cstring>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+
+namespace foothold::test {
+namespace {
+
+using server::Counter;
+
+// Records what the server consumed for each character.
+struct Consumed final : server::TickObserver {
+  std::vector<server::CharacterTick> ticks;
+  void on_tick(const server::TickRecord& r) override { ticks.insert(ticks.end(), r.characters.begin(), r.characters.end()); }
+};
+
+// A client that joins by hand and then sends whatever a test wants.
+struct HandClient {
+  SimHarness& h;
+  net::Endpoint self{asio::ip::make_address("10.3.0.1"), 6000};
+  proto::PacketWriter w;
+  std::vector<std::vector<uint8_t>> received;
+  uint64_t session = 0;
+  uint32_t id = 0;
+  uint32_t sequence = 0;
+
+  explicit HandClient(SimHarness& harness) : h(harness) {
+    h.network().attach(self, [this](net::Nanos, const net::Endpoint&, std::span<const uint8_t> b) { received.emplace_back(b.begin(), b.end()); });
+    send(w.hello(1));
+    const auto c = proto::bytes_of(last(wire::Body::Challenge)->body_as_Challenge()->cookie());
+    const std::vector<uint8_t> cookie(c.begin(), c.end());
+    send(w.connect(1, cookie, arena_world().hash(), MoveSettings{}.hash()));
+    const auto* accept = last(wire::Body::Accept)->body_as_Accept();
+    session = accept->session();
+    id = accept->character_id();
+  }
+  void send(std::span<const uint8_t> b) {
+    h.network().sink_for(self).send(SimHarness::server_endpoint(), b);
+    h.run_for(5 * net::kMillisecond);
+  }
+  const wire::Packet* last(wire::Body type) {
+    alignas(8) static uint8_t buf[2048];
+    for (auto it = received.rbegin(); it != received.rend(); ++it) {
+      std::memcpy(buf, it->data(), it->size());
+      const auto d = proto::decode(std::span<const uint8_t>(buf, it->size()), proto::Direction::kToClient);
+      if (d.ok() && d.message.type == type) return d.message.packet;
+    }
+    return nullptr;
+  }
+  void inputs(const std::vector<InputCmd>& in, uint32_t ack = 0) { send(w.input_batch(session, ++sequence, ack, 0, in)); }
+};
+
+InputCmd raw_input(uint32_t tick, int8_t x, int8_t z, uint8_t buttons) {
+  InputCmd in;
+  in.tick = tick;
+  in.move_x = x;
+  in.move_z = z;
+  in.buttons = buttons;
+  return in;
+}
+
+TEST(BadValues, MoveAxesOutOfRangeAndUnknownButtonsAreClamped) {
+  SimHarness h(arena_world(), {});
+  Consumed consumed;
+  h.server().set_observer(&consumed);
+  HandClient c(h);
+  const uint32_t t = h.server().current_tick() + 2;
+  c.inputs({raw_input(t, -128, -128, 0xfe)});
+  h.run_for(100 * net::kMillisecond);
+  bool seen = false;
+  for (const auto& ct : consumed.ticks)
+    if (ct.id == c.id && ct.input.tick == t) {
+      seen = true;
+      EXPECT_FALSE(ct.repeated);
+      EXPECT_EQ(ct.input.move_x, -127);
+      EXPECT_EQ(ct.input.move_z, -127);
+      EXPECT_EQ(ct.input.buttons, 0) << "only known buttons survive";
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(BadValues, TicksFarAheadOrWrappedAreRefusedAndCounted) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  const auto before = h.server().counters();
+  const uint32_t now = h.server().current_tick();
+  c.inputs({raw_input(now + 1000, 127, 0, 0), raw_input(now + 0x80000000u, 127, 0, 0), raw_input(now - 5, 127, 0, 0),
+            raw_input(0xffffffffu, 127, 0, 0)});
+  const auto& after = h.server().counters();
+  EXPECT_EQ(after.get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
+  EXPECT_GE(after.get(Counter::kInputsTooFarAhead) - before.get(Counter::kInputsTooFarAhead), 1u);
+  EXPECT_GE(after.get(Counter::kInputsLate) - before.get(Counter::kInputsLate), 2u);
+  // Nothing moved: the character stands where it fell.
+  h.run_for(500 * net::kMillisecond);
+  const CharacterState* s = h.server().character(c.id);
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->velocity.x, 0);
+}
+
+TEST(BadValues, AckFromTheFutureIsNotBelieved) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  const auto before = h.server().counters().get(Counter::kDropBadValue);
+  c.inputs({raw_input(h.server().current_tick() + 2, 0, 0, 0)}, h.server().current_tick() + 500);
+  EXPECT_EQ(h.server().counters().get(Counter::kDropBadValue), before + 1);
+  // The snapshots that follow use no delta base the client never had.
+  h.run_for(100 * net::kMillisecond);
+  const auto* snap = c.last(wire::Body::Snapshot);
+  ASSERT_NE(snap, nullptr);
+  EXPECT_EQ(snap->body_as_Snapshot()->base_tick(), 0u);
+}
+
+TEST(BadValues, MoreInputsThanAllowedDropsTheBatch) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  // The writer caps at 32; build a batch of 40 by hand.
+  auto& fbb = c.w.builder();
+  fbb.Clear();
+  std::vector<wire::InputW> many;
+  for (uint32_t i = 0; i < 40; ++i) many.emplace_back(h.server().current_tick() + 1 + i, 10, 10, 0);
+  const auto vec = fbb.CreateVectorOfStructs(many);
+  const auto body = wire::CreateInputBatch(fbb, c.session, ++c.sequence, 0, 0, vec).Union();
+  const auto before = h.server().counters();
+  c.send(c.w.finish(wire::Body::InputBatch, body));
+  EXPECT_EQ(h.server().counters().get(Counter::kDropBadValue), before.get(Counter::kDropBadValue) + 1);
+  EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
+}
+
+TEST(BadValues, AVectorClaimingMoreElementsThanWereSentIsMalformed) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  std::vector<InputCmd> two = {raw_input(h.server().current_tick() + 1, 1, 1, 0), raw_input(h.server().current_tick() + 2, 1, 1, 0)};
+  const auto bytes = c.w.input_batch(c.session, ++c.sequence, 0, 0, two);
+  std::vector<uint8_t> forged(bytes.begin(), bytes.end());
+  // Find the vector's length prefix (2) right before the first InputW's tick, and claim 200.
+  bool patched = false;
+  for (std::size_t i = 0; i + 8 <= forged.size(); ++i) {
+    uint32_t len, tick;
+    std::memcpy(&len, &forged[i], 4);
+    std::memcpy(&tick, &forged[i + 4], 4);
+    if (len == 2 && tick == two[0].tick) {
+      const uint32_t lie = 200;
+      std::memcpy(&forged[i], &lie, 4);
+      patched = true;
+      break;
+    }
+  }
+  ASSERT_TRUE(patched);
+  const auto before = h.server().counters();
+  c.send(forged);
+  EXPECT_EQ(h.server().counters().get(Counter::kDropMalformed), before.get(Counter::kDropMalformed) + 1);
+  EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
+  EXPECT_EQ(h.server().client_count(), 1u) << "a bad packet never disconnects anyone";
+}
+
+TEST(BadValues, SequenceNumbersThatGoBackwardsOrWrapAreStale) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  const auto before = h.server().counters().get(Counter::kDropStale);
+  c.sequence = 100;
+  c.inputs({});
+  c.sequence = 50;  // back in time: a replay
+  c.inputs({});
+  c.sequence = 100 + 0x80000000u;  // as far back as forward: not newer
+  c.inputs({});
+  EXPECT_EQ(h.server().counters().get(Counter::kDropStale), before + 2);
+}
+
+}  // namespace
+}  // namespace foothold::test
