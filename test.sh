@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
 # Builds and runs every test: ./test.sh
 #
-# Installs what is missing (./setup.sh --test), builds the Release and Debug trees, then runs:
+# Installs what is missing (./setup.sh --test), builds the Release, Debug, ASan and fuzz trees, then:
 #   1. the quick suite (ctest label "quick") in Debug: unit, scenario, network and end-to-end tests,
 #      including Debug-against-Release determinism;
-#   2. the container test (label "container"): the image is built from a clean tree with Podman and
+#   2. the quick suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan);
+#   3. every fuzz target for FOOTHOLD_FUZZ_SECONDS (default 60) each (label "fuzz", build/fuzz);
+#   4. the container test (label "container"): the image is built from a clean tree with Podman and
 #      run for real, with Debug bots on the host against the Release server inside.
+# The soak suite (label "soak", 10+ minutes) is not part of this run: ctest --preset soak.
 set -euo pipefail
 cd "$(dirname "$0")"
 start=$SECONDS
+phase() { echo "== $1 ($((SECONDS - start)) s)"; }
 ./setup.sh --test
-./build.sh release debug
-echo "== quick tests (Debug)"
+phase "build"
+./build.sh release debug asan fuzz
+phase "quick tests (Debug)"
 ctest --preset debug -j2
-echo "== container test"
+phase "quick tests under ASan and UBSan"
+ctest --preset asan -j2
+phase "fuzzing (${FOOTHOLD_FUZZ_SECONDS:-60} s per target)"
+cmake --preset fuzz -DFOOTHOLD_FUZZ_SECONDS="${FOOTHOLD_FUZZ_SECONDS:-60}" >/dev/null
+ctest --test-dir build/fuzz -L fuzz -j2 --output-on-failure
+phase "container test"
 ctest --test-dir build/debug -L container --output-on-failure
-echo "== all tests passed in $((SECONDS - start)) s"
+phase "all tests passed"

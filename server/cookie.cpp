@@ -57,7 +57,8 @@ CookieJar::Cookie CookieJar::issue(const net::Endpoint& client, uint64_t nonce, 
 bool CookieJar::valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t nonce, net::Nanos now) const {
   if (cookie.size() != proto::kCookieSize) return false;
   const uint64_t issued = get_u64(cookie.data());
-  if (int64_t(issued) > now || now - int64_t(issued) > kLifetime) return false;
+  // The issue time comes from the wire: compare without signed arithmetic that it could overflow.
+  if (now < 0 || issued > uint64_t(now) || uint64_t(now) - issued > uint64_t(kLifetime)) return false;
   uint8_t expected[crypto_auth_hmacsha256_BYTES];
   mac(issued, client, nonce, expected);
   return sodium_memcmp(expected, cookie.data() + 8, sizeof expected) == 0;

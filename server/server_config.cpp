@@ -102,14 +102,18 @@ std::vector<std::string> ServerConfig::validate() const {
 }
 
 std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config) {
-  std::vector<std::string> errors;
   std::ifstream in(path, std::ios::binary);
   if (!in) return {path + ": cannot open config file"};
   std::ostringstream text;
   text << in.rdbuf();
+  return parse_server_config(text.str(), path, config);
+}
+
+std::vector<std::string> parse_server_config(std::string_view text, const std::string& path, ServerConfig& config) {
+  std::vector<std::string> errors;
   toml::table table;
   try {
-    table = toml::parse(text.str(), path);
+    table = toml::parse(text, path);
   } catch (const toml::parse_error& err) {
     std::ostringstream m;
     m << path << ":" << err.source().begin.line << ":" << err.source().begin.column << ": " << err.description();

@@ -28,6 +28,9 @@ struct ServerConfig {
   std::vector<std::string> validate() const;
 };
 
+/// Parses TOML text over `config`; `source` names it in messages.
+std::vector<std::string> parse_server_config(std::string_view toml_text, const std::string& source, ServerConfig& config);
+
 /// Reads a TOML file over `config` (keys not in the file keep their values). Returns errors, each
 /// naming the file, line and key.
 std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config);

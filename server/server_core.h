@@ -33,6 +33,9 @@ struct CoreConfig {
   net::Nanos client_timeout = 10 * net::kSecond;
   int client_packet_rate = 240;         ///< packets per second per client
   int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
+  /// Session ids are random; a nonzero seed makes them a function of the character id instead
+  /// (fuzzing and tests only: a predictable session id lets anyone on the path forge traffic).
+  uint64_t predictable_sessions = 0;
 };
 
 class ServerCore {

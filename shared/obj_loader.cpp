@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -82,6 +83,7 @@ std::string check_line(std::string_view line, LineCheck& st) {
 
 struct Builder {
   TriangleMesh mesh;
+  bool bad_index = false;
   SurfaceTag tag = SurfaceTag::kByNormal;
   size_t degenerate = 0;
   size_t vertex_count = 0;
@@ -148,13 +150,22 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
   LineCheck check;
   size_t line_no = 0;
   for (size_t pos = 0; pos <= text.size();) {
-    size_t end = text.find('\n', pos);
+    // Lines end at \n, \r\n or a lone \r, exactly where tinyobjloader ends them.
+    size_t end = text.find_first_of("\r\n", pos);
     if (end == std::string_view::npos) end = text.size();
     ++line_no;
     const auto line = text.substr(pos, end - pos);
-    if (line.find('\0') != std::string_view::npos) {
-      out.error = where + ":" + std::to_string(line_no) + ": unexpected NUL byte (not a text OBJ file?)";
-      return out;
+    if (end + 1 < text.size() && text[end] == '\r' && text[end + 1] == '\n') ++end;
+    // Control characters (other than tab) would be read one way by this check and another by the
+    // parser; a text OBJ file has none.
+    for (char ch : line) {
+      const auto u = static_cast<unsigned char>(ch);
+      if ((u < 0x20 && ch != '\t') || u == 0x7f) {
+        char what[48];
+        std::snprintf(what, sizeof what, "unexpected control character 0x%02x", u);
+        out.error = where + ":" + std::to_string(line_no) + ": " + what + (u == 0 ? " (not a text OBJ file?)" : "");
+        return out;
+      }
     }
     if (auto err = check_line(line, check); !err.empty()) {
       out.error = where + ":" + std::to_string(line_no) + ": " + err;
@@ -173,11 +184,21 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
   cb.index_cb = [](void* user, tinyobj::index_t* idx, int count) {
     auto* self = static_cast<Builder*>(user);
     const long n = long(self->mesh.vertices.size());
+    if (count < 3) {  // cannot pass the line check; refused here as well, whatever the parser saw
+      ++self->degenerate;
+      return;
+    }
     std::vector<uint32_t> poly;
     poly.reserve(size_t(count));
     for (int i = 0; i < count; ++i) {
       const long raw = idx[i].vertex_index;
-      poly.push_back(uint32_t(raw > 0 ? raw - 1 : n + raw));  // range checked above
+      const long resolved = raw > 0 ? raw - 1 : n + raw;
+      // The line check refused bad indices already; this guards the parser reading a line otherwise.
+      if (raw == 0 || resolved < 0 || resolved >= n) {
+        self->bad_index = true;
+        return;
+      }
+      poly.push_back(uint32_t(resolved));
     }
     if (poly.size() == 3) {
       add_triangle(*self, poly[0], poly[1], poly[2]);
@@ -189,6 +210,10 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
   std::string warn, err;
   if (!tinyobj::LoadObjWithCallback(in, cb, &b, nullptr, &warn, &err)) {
     out.error = where + ": " + (err.empty() ? std::string("cannot parse OBJ") : err);
+    return out;
+  }
+  if (b.bad_index) {
+    out.error = where + ": a face refers to no vertex";
     return out;
   }
   if (b.mesh.faces.empty()) {

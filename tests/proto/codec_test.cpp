@@ -16,7 +16,7 @@ std::vector<uint8_t> copy(PacketWriter::Bytes b) { return {b.begin(), b.end()}; 
 // Decoding needs 8-byte aligned bytes, as a socket's receive buffer gives.
 DecodeResult decode_aligned(const std::vector<uint8_t>& bytes, Direction d) {
   alignas(8) static uint8_t buffer[4096];
-  std::memcpy(buffer, bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
   return decode(std::span<const uint8_t>(buffer, bytes.size()), d);
 }
 

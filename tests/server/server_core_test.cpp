@@ -263,12 +263,17 @@ TEST(ServerCore, CookiesAreCheckedAndNothingIsAllocatedBefore) {
   Raw other(h, 5001);
   other.send(w.connect(9, cookie, arena_world().hash(), MoveSettings{}.hash()));
   EXPECT_EQ(other.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  // A forged issue time at the far end of the range (found by fuzzing: it overflowed the age check).
+  std::vector<uint8_t> ancient = cookie;
+  for (int i = 0; i < 8; ++i) ancient[size_t(i)] = i == 7 ? 0x80 : 0x03;
+  raw.send(w.connect(9, ancient, arena_world().hash(), MoveSettings{}.hash()));
+  EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
   // And expires.
   h.run_for(11 * kS);
   raw.send(w.connect(9, cookie, arena_world().hash(), MoveSettings{}.hash()));
   EXPECT_EQ(raw.last()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
   EXPECT_EQ(h.server().client_count(), 0u);
-  EXPECT_EQ(h.server().counters().get(Counter::kRejectedBadCookie), 4u);
+  EXPECT_EQ(h.server().counters().get(Counter::kRejectedBadCookie), 5u);
 }
 
 TEST(ServerCore, OtherProtocolVersionIsToldSo) {

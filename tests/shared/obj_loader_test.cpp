@@ -86,7 +86,19 @@ TEST(ObjLoader, BadFilesGetErrorsNamingFileAndLine) {
     EXPECT_NE(r.error.find(c.expect), std::string::npos) << "got: " << r.error;
   }
   const auto nul = parse_obj(std::string_view("v 0 0 0\n\0\n", 10), "bad.obj");
-  EXPECT_NE(nul.error.find("bad.obj:2: unexpected NUL"), std::string::npos) << nul.error;
+  EXPECT_NE(nul.error.find("bad.obj:2: unexpected control character 0x00"), std::string::npos) << nul.error;
+  // Found by fuzzing: a control character inside a face line made the parser read other indices.
+  const auto ctrl = parse_obj("v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1/1/1\x19" "1/1/1 2 3\n", "ctrl.obj");
+  EXPECT_NE(ctrl.error.find("ctrl.obj:4: unexpected control character 0x19"), std::string::npos) << ctrl.error;
+}
+
+TEST(ObjLoader, LoneCarriageReturnsEndLinesAsTheParserSeesThem) {
+  // Found by fuzzing: "f 1 3\r 2 3" is two lines to tinyobjloader, and so to the line check.
+  const auto r = parse_obj("v 0 0 0\nv 0 0 1\nv 1 0 1\nf 1 3\r\r  2 3\n", "cr.obj");
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("cr.obj:4: a face needs at least three vertices"), std::string::npos) << r.error;
+  const auto crlf = parse_obj("v 0 0 0\r\nv 0 0 1\r\nv 1 0 1\r\nf 1 2 3\r\nv 0 bad 0\r\n", "crlf.obj");
+  EXPECT_NE(crlf.error.find("crlf.obj:5:"), std::string::npos) << crlf.error;
 }
 
 TEST(ObjLoader, MissingFileNamesThePath) {
