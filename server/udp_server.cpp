@@ -193,7 +193,7 @@ void UdpServer::on_tick_timer() {
     core_->tick(t0);
     sink_.flush();
     window_.tick_us.push_back(double(steady_now() - t0) / 1000.0);
-    window_.cpu_us += double(thread_cpu_now() - cpu0) / 1000.0;
+    window_.cpu_us.push_back(double(thread_cpu_now() - cpu0) / 1000.0);
     next_tick_ += period_;
     ++ran;
     now = steady_now();
@@ -231,11 +231,15 @@ void UdpServer::log_stats() {
   auto delta = [&](Counter k) { return c.get(k) - last_counters_.get(k); };
   std::vector<double>& t = window_.tick_us;
   const double p50 = percentile(t, 0.5), p99 = percentile(t, 0.99);
+  double cpu_mean = 0;
+  for (double u : window_.cpu_us) cpu_mean += u;
+  if (!window_.cpu_us.empty()) cpu_mean /= double(window_.cpu_us.size());
   log_->info(
-      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} ticks={} overruns={} slipped={} "
+      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} tick_cpu_p99_us={:.0f} ticks={} "
+      "overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
       "dropped_stale={} rate_limited={} handshake_limited={} send_errors={}",
-      core_->client_count(), core_->current_tick(), p50, p99, t.empty() ? 0.0 : window_.cpu_us / double(t.size()), t.size(),
+      core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99), t.size(),
       window_.overruns, window_.slipped,
       rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
       c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited) - delta(Counter::kDropStale),

@@ -84,7 +84,7 @@ class UdpServer {
   struct Window {
     double seconds = 0;
     std::vector<double> tick_us;  ///< durations of the ticks run (wall clock)
-    double cpu_us = 0;            ///< CPU time the server thread used for those ticks
+    std::vector<double> cpu_us;   ///< CPU time the server thread used for each of those ticks
     uint64_t overruns = 0;        ///< ticks that started more than a tick late
     uint64_t slipped = 0;         ///< ticks the schedule gave up on
   };

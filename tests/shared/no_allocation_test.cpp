@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #include <gtest/gtest.h>
@@ -43,6 +44,46 @@ TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_GT(to_position(state.position).x, arena::kStairX0) << "the walk really moved";
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+#include "proto/codec.h"
+#include "server/server_core.h"
+
+namespace foothold::test {
+namespace {
+
+struct NullSink final : net::DatagramSink {
+  uint64_t sent = 0;
+  void send(const net::Endpoint&, std::span<const uint8_t>) override { ++sent; }
+};
+
+TEST(NoAllocation, SpoofedHelloFloodAllocatesNoPerClientState) {
+  NullSink sink;
+  server::CoreConfig cfg;
+  cfg.handshake_rate = 1000;
+  net::Nanos now = net::kSecond;
+  server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, now);
+  proto::PacketWriter w;
+  const auto hello = w.hello(7);
+  alignas(8) static uint8_t buf[2048];
+  std::memcpy(buf, hello.data(), hello.size());
+  const std::span<const uint8_t> datagram(buf, hello.size());
+  // Warm up (the first replies size the writer's buffer).
+  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), datagram);
+  const long before = g_allocations.load();
+  // Ten thousand hellos in one second, each from another address.
+  for (uint32_t i = 0; i < 10000; ++i) {
+    now += net::kSecond / 10000;
+    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i), uint16_t(1000 + i % 50000)), datagram);
+  }
+  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(core.client_count(), 0u);
+  // Replies were capped by the handshake rate limit; the rest were counted.
+  EXPECT_LE(core.counters().get(server::Counter::kChallengesSent), 1000u + 200u);
+  EXPECT_GE(core.counters().get(server::Counter::kHandshakeRateLimited), 8000u);
 }
 
 }  // namespace
