@@ -1,5 +1,7 @@
 #include "replay/input_script.h"
 
+#include "shared/text_fields.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -12,24 +14,11 @@ namespace {
 // The longest script a run accepts: a day at 240 Hz, far beyond any scenario.
 constexpr uint64_t kMaxTicks = 24ull * 3600 * 240;
 
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 bool parse_axis(std::string_view t, double& out) {
-  const std::string s(t);
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(out) && out >= -1 && out <= 1;
+  const auto v = parse_finite(t);
+  if (!v || *v < -1 || *v > 1) return false;
+  out = *v;
+  return true;
 }
 }  // namespace
 
@@ -50,7 +39,7 @@ InputScript parse_input_script(std::string_view text, std::string_view source) {
     std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     if (const auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    const auto t = split(line);
+    const auto t = split_fields(line);
     if (t.empty()) continue;
     auto fail = [&](const std::string& what) {
       out.error = std::string(source) + ":" + std::to_string(line_no) + ": " + what;

@@ -19,6 +19,7 @@
 #include "replay/trace_diff.h"
 #include "replay/scenario.h"
 #include "shared/settings.h"
+#include "shared/text_fields.h"
 #include "shared/world.h"
 
 namespace {
@@ -39,11 +40,9 @@ bool parse_vec3(const std::string& text, Vec3& out) {
   for (int i = 0; i < 3; ++i) {
     const size_t comma = text.find(',', pos);
     if ((i < 2) != (comma != std::string::npos)) return false;
-    const std::string part = text.substr(pos, i < 2 ? comma - pos : std::string::npos);
-    char* end = nullptr;
-    v[i] = std::strtod(part.c_str(), &end);
-    if (part.empty() || end != part.c_str() + part.size() || !std::isfinite(v[i]) || std::fabs(v[i]) > kWorldLimit)
-      return false;
+    const auto value = parse_finite(std::string_view(text).substr(pos, i < 2 ? comma - pos : std::string::npos));
+    if (!value || std::fabs(*value) > kWorldLimit) return false;
+    v[i] = *value;
     pos = comma + 1;
   }
   out = {v[0], v[1], v[2]};

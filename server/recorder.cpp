@@ -2,6 +2,20 @@
 
 namespace foothold::server {
 
+replay::RecordingHeader server_recording_header(const std::string& world_name, const World& world,
+                                                const MoveSettings& settings, uint32_t start_tick,
+                                                uint32_t keyframe_interval) {
+  replay::RecordingHeader h;
+  h.source = "server";
+  h.world = world_name;
+  h.world_hash = world.hash();
+  h.settings = settings;
+  h.settings_hash = settings.hash();
+  h.start_tick = start_tick;
+  h.keyframe_interval = keyframe_interval;
+  return h;
+}
+
 void ServerRecorder::on_tick(const TickRecord& r) {
   if (!writer_.is_open() || !writer_.ok()) return;
   tick_.tick = r.tick;

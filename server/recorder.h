@@ -2,11 +2,18 @@
 // Records what the server consumed, tick by tick, into a recording (replay/recording.h).
 
 #include <cstdint>
+#include <string>
 
 #include "replay/recording.h"
 #include "server/tick_observer.h"
+#include "shared/world.h"
 
 namespace foothold::server {
+
+/// The header of a server's recording of `world` (named as the server was told: "arena" or a path).
+replay::RecordingHeader server_recording_header(const std::string& world_name, const World& world,
+                                                const MoveSettings& settings, uint32_t start_tick,
+                                                uint32_t keyframe_interval);
 
 class ServerRecorder final : public TickObserver {
  public:

@@ -130,14 +130,8 @@ int main(int argc, char** argv) {
   replay::RecordingWriter writer;
   std::unique_ptr<ServerRecorder> recorder;
   if (!config.record.empty()) {
-    replay::RecordingHeader header;
-    header.source = "server";
-    header.world = config.world;
-    header.world_hash = world.world->hash();
-    header.settings = settings;
-    header.settings_hash = settings.hash();
-    header.start_tick = core.current_tick() + 1;
-    header.keyframe_interval = uint32_t(settings.tick_rate) * 10;
+    const replay::RecordingHeader header =
+        server_recording_header(config.world, *world.world, settings, core.current_tick() + 1, uint32_t(settings.tick_rate) * 10);
     if (!writer.open(config.record, header)) {
       log->critical("{}", writer.error());
       return 1;

@@ -11,6 +11,7 @@
 #include <tiny_obj_loader.h>
 
 #include "shared/fixed_point.h"
+#include "shared/text_fields.h"
 
 namespace foothold {
 
@@ -23,24 +24,10 @@ struct LineCheck {
   size_t vertices = 0;  // 'v' lines seen so far
 };
 
-std::vector<std::string_view> tokens(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 bool parse_number(std::string_view tok, double& out) {
-  std::string s(tok);
-  char* end = nullptr;
-  out = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && std::isfinite(out);
+  const auto v = parse_finite(tok);
+  if (v) out = *v;
+  return v.has_value();
 }
 
 bool parse_index(std::string_view tok, long& out) {
@@ -52,7 +39,7 @@ bool parse_index(std::string_view tok, long& out) {
 }
 
 std::string check_line(std::string_view line, LineCheck& st) {
-  const auto t = tokens(line);
+  const auto t = split_fields(line);
   if (t.empty() || t[0][0] == '#') return {};
   if (t[0] == "v") {
     if (t.size() != 4 && t.size() != 5 && t.size() != 7) return "a vertex needs three coordinates: v X Y Z";

@@ -26,14 +26,7 @@ int main(int argc, char** argv) {
     o.core.client_timeout = 60 * net::kSecond;
     test::SimHarness h(world, o);
     replay::RecordingWriter writer;
-    replay::RecordingHeader header;
-    header.source = "server";
-    header.world = "arena";
-    header.world_hash = world.hash();
-    header.settings = o.settings;
-    header.settings_hash = o.settings.hash();
-    header.start_tick = 1;
-    header.keyframe_interval = 600;
+    const auto header = server::server_recording_header("arena", world, o.settings, 1, 600);
     if (!writer.open(path, header)) {
       std::fprintf(stderr, "replay_bench: %s\n", writer.error().c_str());
       return 2;

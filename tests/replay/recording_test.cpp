@@ -30,14 +30,7 @@ std::vector<uint8_t> record_session(const TempDir& dir, double seconds, int clie
   o.clients = clients;
   SimHarness h(arena_world(), o);
   replay::RecordingWriter writer;
-  replay::RecordingHeader header;
-  header.source = "server";
-  header.world = "arena";
-  header.world_hash = arena_world().hash();
-  header.settings = o.settings;
-  header.settings_hash = o.settings.hash();
-  header.start_tick = 1;
-  header.keyframe_interval = 60;
+  const auto header = server::server_recording_header("arena", arena_world(), o.settings, 1, 60);
   EXPECT_TRUE(writer.open(dir.file("s.rec"), header)) << writer.error();
   server::ServerRecorder recorder(writer, 60);
   h.server().set_observer(&recorder);

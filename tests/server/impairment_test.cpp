@@ -23,13 +23,7 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
   o.seed = 42;
   SimHarness h(arena_world(), o);
   replay::RecordingWriter writer;
-  replay::RecordingHeader header;
-  header.source = "server";
-  header.world = "arena";
-  header.world_hash = arena_world().hash();
-  header.settings = o.settings;
-  header.settings_hash = o.settings.hash();
-  header.keyframe_interval = 600;
+  const auto header = server::server_recording_header("arena", arena_world(), o.settings, 0, 600);
   ASSERT_TRUE(writer.open(dir.file("impaired.rec"), header));
   server::ServerRecorder recorder(writer, 600);
   h.server().set_observer(&recorder);

@@ -1,0 +1,17 @@
+#pragma once
+// Reading the text formats Foothold accepts (OBJ lines, input scripts, spawn points): fields split
+// on white space, and numbers that must be the whole field.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace foothold {
+
+/// The fields of a line separated by spaces, tabs or carriage returns.
+std::vector<std::string_view> split_fields(std::string_view line);
+
+/// The field as a finite number, or nothing when it is not exactly one (trailing junk, NaN, inf).
+std::optional<double> parse_finite(std::string_view field);
+
+}  // namespace foothold
