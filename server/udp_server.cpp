@@ -38,9 +38,23 @@ constexpr std::size_t kMaxQueued = 1024;
 
 UdpSink::UdpSink(asio::ip::udp::socket& socket, bool batch) : socket_(socket), batch_(batch) {
   if (batch_) {
-    arena_.reserve(kMaxQueued * 1300);
-    pending_.reserve(kMaxQueued);
+    for (Batch* b : {&filling_, &sending_}) {
+      b->arena.reserve(kMaxQueued * 1300);
+      b->pending.reserve(kMaxQueued);
+    }
+    sender_ = std::thread([this] { sender_loop(); });
   }
+}
+
+UdpSink::~UdpSink() {
+  if (!batch_) return;
+  flush();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  sender_.join();
 }
 
 void UdpSink::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
@@ -50,19 +64,51 @@ void UdpSink::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
     if (ec) ++errors_;
     return;
   }
-  pending_.push_back({to, arena_.size(), bytes.size()});
-  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
-  if (pending_.size() >= kMaxQueued) flush();
+  filling_.pending.push_back({to, filling_.arena.size(), bytes.size()});
+  filling_.arena.insert(filling_.arena.end(), bytes.begin(), bytes.end());
+  if (filling_.pending.size() >= kMaxQueued) flush();
 }
 
 void UdpSink::flush() {
+  if (!batch_ || filling_.pending.empty()) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [this] { return !busy_; });
+  std::swap(filling_, sending_);
+  busy_ = true;
+  lock.unlock();
+  cv_.notify_all();
+}
+
+void UdpSink::drain() {
+  if (!batch_) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  cv_.wait(lock, [this] { return !busy_; });
+}
+
+void UdpSink::sender_loop() {
+  while (true) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [this] { return busy_ || stop_; });
+    if (!busy_) return;  // stopping, nothing left
+    lock.unlock();
+    const net::Nanos cpu0 = thread_cpu_now();
+    send_batch(sending_);
+    sender_cpu_ += thread_cpu_now() - cpu0;
+    lock.lock();
+    busy_ = false;
+    lock.unlock();
+    cv_.notify_all();
+  }
+}
+
+void UdpSink::send_batch(Batch& batch) {
   std::array<mmsghdr, kBatch> msgs{};
   std::array<iovec, kBatch> iov{};
-  for (std::size_t first = 0; first < pending_.size(); first += kBatch) {
-    const std::size_t n = std::min(kBatch, pending_.size() - first);
+  for (std::size_t first = 0; first < batch.pending.size(); first += kBatch) {
+    const std::size_t n = std::min(kBatch, batch.pending.size() - first);
     for (std::size_t i = 0; i < n; ++i) {
-      Pending& p = pending_[first + i];
-      iov[i] = {arena_.data() + p.offset, p.size};
+      Pending& p = batch.pending[first + i];
+      iov[i] = {batch.arena.data() + p.offset, p.size};
       msgs[i] = {};
       msgs[i].msg_hdr.msg_name = p.to.data();
       msgs[i].msg_hdr.msg_namelen = socklen_t(p.to.size());
@@ -81,8 +127,8 @@ void UdpSink::flush() {
       done += std::size_t(sent);
     }
   }
-  pending_.clear();
-  arena_.clear();
+  batch.pending.clear();
+  batch.arena.clear();
 }
 
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
@@ -211,6 +257,7 @@ void UdpServer::on_tick_timer() {
     stopped_ = true;
     core_->shutdown(steady_now());
     sink_.flush();
+    sink_.drain();
     log_stats();
     if (on_stopped_) on_stopped_();
     tick_timer_.cancel();
@@ -235,17 +282,19 @@ void UdpServer::log_stats() {
   for (double u : window_.cpu_us) cpu_mean += u;
   if (!window_.cpu_us.empty()) cpu_mean /= double(window_.cpu_us.size());
   log_->info(
-      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} tick_cpu_p99_us={:.0f} ticks={} "
+      "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} tick_cpu_p99_us={:.0f} send_cpu_us={:.0f} ticks={} "
       "overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
       "dropped_stale={} rate_limited={} handshake_limited={} send_errors={}",
-      core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99), t.size(),
+      core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
+      t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
       rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
       c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited) - delta(Counter::kDropStale),
       delta(Counter::kDropStale), delta(Counter::kDropRateLimited),
       delta(Counter::kHandshakeRateLimited), sink_.errors());
   last_counters_ = c;
+  sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};
   window_start_ = now;
   if (stopped_) return;

@@ -6,7 +6,11 @@
 // schedule slips (logged). SIGINT and SIGTERM stop the server at a tick boundary: clients are told,
 // the recorder is flushed, and run() returns.
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -30,14 +34,21 @@ net::Nanos thread_cpu_now();
 /// Percentiles of a set of samples (the vector is reordered).
 double percentile(std::vector<double>& samples, double p);
 
-/// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued and go out
-/// together with sendmmsg (one system call for up to 64) on flush() or when the queue is full.
+/// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued, and flush()
+/// hands the queue to a sender thread that puts it on the wire with sendmmsg (one system call for up
+/// to 64): the tick thread builds the next batch while the kernel works on the last one. A flush
+/// waits only when the previous batch is still being sent.
 class UdpSink final : public net::DatagramSink {
  public:
   explicit UdpSink(asio::ip::udp::socket& socket, bool batch = false);
+  ~UdpSink() override;
   void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override;
   void flush();
-  uint64_t errors() const { return errors_; }
+  /// Waits until everything flushed so far has been sent.
+  void drain();
+  uint64_t errors() const { return errors_.load(); }
+  /// CPU time the sender thread has spent sending, nanoseconds.
+  net::Nanos sender_cpu() const { return sender_cpu_.load(); }
 
  private:
   struct Pending {
@@ -45,11 +56,24 @@ class UdpSink final : public net::DatagramSink {
     std::size_t offset;
     std::size_t size;
   };
+  struct Batch {
+    std::vector<uint8_t> arena;
+    std::vector<Pending> pending;
+  };
+  void send_batch(Batch& batch);
+  void sender_loop();
+
   asio::ip::udp::socket& socket_;
   bool batch_;
-  std::vector<uint8_t> arena_;
-  std::vector<Pending> pending_;
-  uint64_t errors_ = 0;
+  Batch filling_;   // the io thread's
+  Batch sending_;   // the sender thread's while busy_
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool busy_ = false;
+  bool stop_ = false;
+  std::thread sender_;
+  std::atomic<uint64_t> errors_{0};
+  std::atomic<net::Nanos> sender_cpu_{0};
 };
 
 /// Drains every datagram waiting on a non-blocking socket into `handler`, at most `limit` at a time
@@ -112,6 +136,7 @@ class UdpServer {
   Window window_;
   net::Nanos window_start_ = 0;
   Counters last_counters_;
+  net::Nanos sender_cpu_mark_ = 0;
 };
 
 }  // namespace foothold::server
