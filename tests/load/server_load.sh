@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load tool (a measurement, not a test): one foothold-server on loopback and foothold-bot processes
-# against it, for each bot count. Prints, per row: the server's tick time p50/p99 (wall clock), its
-# CPU time per tick, bytes per client per second both ways, and what the bots saw.
+# against it, for each bot count. Prints, per row: the server's tick time p50/p99 (wall clock; the
+# p99 is the worst of the steady-state windows), the CPU time per tick of its tick thread and of its
+# sender thread, bytes per client per second both ways, and what the bots saw.
 #
 #   tests/load/server_load.sh [BOTS...]        (default: 1 100 500 1000)
 #   DURATION=20 tests/load/server_load.sh 1000  (seconds of play per row; default 20)
@@ -23,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-printf "%6s %9s %12s %12s %12s %16s %16s %11s %12s %10s\n" bots connected tick_p50_ms tick_p99_ms cpu_per_tick_ms \
+printf "%6s %9s %12s %12s %12s %12s %16s %16s %11s %12s %10s\n" bots connected tick_p50_ms tick_p99_ms tick_cpu_ms send_cpu_ms \
   out_B_per_client_s in_B_per_client_s corrections unexplained rtt_p50_ms
 for n in "${counts[@]}"; do
   port=$((20000 + RANDOM % 20000))
@@ -46,10 +47,11 @@ for n in "${counts[@]}"; do
   p50=$(field tick_p50_us "$work/steady-$n" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]/1000}')
   p99=$(field tick_p99_us "$work/steady-$n" | sort -n | tail -1 | awk '{print $1/1000}')
   cpu=$(field tick_cpu_us "$work/steady-$n" | awk '{s+=$1} END {printf "%.2f", s/NR/1000}')
+  send=$(field send_cpu_us "$work/steady-$n" | awk '{s+=$1} END {printf "%.2f", s/NR/1000}')
   out=$(field bytes_out_per_s "$work/steady-$n" | awk -v n="$n" '{s+=$1} END {printf "%.0f", s/NR/n}')
   inb=$(field bytes_in_per_s "$work/steady-$n" | awk -v n="$n" '{s+=$1} END {printf "%.0f", s/NR/n}')
   last=$(tail -1 "$work/bots-$n.log")
   kv() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$last"; }
-  printf "%6s %9s %12s %12s %12s %16s %16s %11s %12s %10s\n" "$n" "$(kv connected)" "$p50" "$p99" "$cpu" "$out" "$inb" \
+  printf "%6s %9s %12s %12s %12s %12s %16s %16s %11s %12s %10s\n" "$n" "$(kv connected)" "$p50" "$p99" "$cpu" "$send" "$out" "$inb" \
     "$(kv corrections)" "$(kv unexplained)" "$(kv rtt_ms_p50)"
 done
