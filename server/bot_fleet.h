@@ -87,7 +87,6 @@ class BotFleet {
   uint64_t flight_order_ = 0;
   net::Nanos end_ = 0;
   net::Nanos armed_ = 0;  // when the timer is set to fire
-  bool stopping_ = false;
   std::string error_;
 };
 

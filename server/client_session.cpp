@@ -95,7 +95,6 @@ void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) 
       character_id_ = a->character_id();
       phase_ = Phase::kConnected;
       last_heard_ = now;
-      stats_.connected_at = now;
       last_snapshot_ = a->tick();
       predictor_.reset(a->tick(), proto::from_wire(*a->state()));
       period_ = net::kSecond / settings_.tick_rate;

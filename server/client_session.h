@@ -58,8 +58,6 @@ class ClientSession {
   const std::string& reason_text() const { return reason_text_; }
   const Predictor& predictor() const { return predictor_; }
   const RemoteInterpolator& remotes() const { return remotes_; }
-  /// The client tick clock's current period relative to the nominal one (< 1: running fast).
-  double tick_scale() const { return scale_; }
 
   /// Called for every tick the client predicts, with the state its player sees.
   std::function<void(uint32_t tick, const CharacterState& predicted)> on_predicted;
@@ -73,7 +71,6 @@ class ClientSession {
     uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
     uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
     std::vector<double> rtt_ms;
-    net::Nanos connected_at = 0;
   };
   const Stats& stats() const { return stats_; }
 

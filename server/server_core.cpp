@@ -387,7 +387,6 @@ void ServerCore::send_snapshots(net::Nanos now) {
       if (clients_.size() - 1 > kMaxOthers) ensure_grid();
       select_others(c, c.interest);
       c.interest_roster = roster_;
-      c.interest_tick = tick_;
     }
     const std::vector<uint32_t>& others = c.interest;
     // Delta base: the newest snapshot the client has acknowledged, if we still remember it.

@@ -92,7 +92,6 @@ class ServerCore {
     std::vector<SentSnapshot> sent;  // ring of the last kSentHistory snapshots, for deltas
     std::vector<uint32_t> interest;  // clients_ indices of the characters in its snapshots, ascending
     uint64_t interest_roster = ~0ull;  // roster_ when `interest` was chosen
-    uint32_t interest_tick = 0;
   };
   /// Ticks an area-of-interest choice is kept (each client refreshes on its own phase).
   static constexpr uint32_t kInterestRefresh = 8;

@@ -22,11 +22,6 @@ const CharacterState& Predictor::predict(InputCmd input) {
   return at(tick).state;
 }
 
-const InputCmd* Predictor::input_for(uint32_t tick) const {
-  if (tick <= base_ || tick > latest_) return nullptr;
-  return &at(tick).input;
-}
-
 Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask) {
   Reconciliation r;
   if (tick <= base_) return r;  // kStale

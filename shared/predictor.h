@@ -31,8 +31,6 @@ class Predictor {
   const CharacterState& latest_state() const { return at(latest_).state; }
   /// The newest tick the server has confirmed (its state is the base of every prediction since).
   uint32_t acknowledged_tick() const { return base_; }
-  /// The input used for `tick`, if it is still in the history (acknowledged_tick() < tick <= latest_tick()).
-  const InputCmd* input_for(uint32_t tick) const;
 
   enum class Outcome : uint8_t {
     kMatched,    ///< the prediction for that tick equals the server's state bit for bit

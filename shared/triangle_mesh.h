@@ -58,7 +58,6 @@ class MeshBuilder {
   void hexahedron(const std::array<Vec3, 4>& bottom, const std::array<Vec3, 4>& top,
                   SurfaceTag top_tag = SurfaceTag::kByNormal);
 
-  std::size_t face_count() const { return mesh_.faces.size(); }
   /// The mesh built so far; the builder is left empty.
   TriangleMesh take();
 
