@@ -143,7 +143,7 @@ std::string num(double v) {
 }  // namespace
 
 std::string render_svg(const DiffResult& diff, const std::string& name_a, const std::string& name_b, double tolerance) {
-  const double w = 1200, h = 640, pad = 40;
+  const double w = 1200, h = 640, pad = 44;
   const double map_w = 560, plot_x0 = 640;
   // Bounds of every path.
   double xmin = 1e300, xmax = -1e300, zmin = 1e300, zmax = -1e300, emax = 1e-6;
@@ -168,10 +168,12 @@ std::string render_svg(const DiffResult& diff, const std::string& name_a, const 
   std::ostringstream s;
   s << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w << "' height='" << h << "' font-family='sans-serif' font-size='12'>\n";
   s << "<rect width='100%' height='100%' fill='white'/>\n";
-  s << "<text x='" << pad << "' y='20' font-size='14'>Paths from above (x right, z down): <tspan fill='#1f77b4'>" << name_a
-    << "</tspan> and <tspan fill='#ff7f0e'>" << name_b << "</tspan> (dashed)</text>\n";
-  s << "<text x='" << plot_x0 << "' y='20' font-size='14'>Position error (m) over ticks " << tmin << "–" << tmax
-    << "; max " << num(emax) << " m</text>\n";
+  s << "<text x='" << pad << "' y='16' font-size='14'>Paths from above (x to the right, z downward)</text>\n";
+  s << "<text x='" << pad << "' y='32'><tspan fill='#1f77b4'>solid: " << name_a << "</tspan>   <tspan fill='#ff7f0e'>dashed: "
+    << name_b << "</tspan></text>\n";
+  s << "<text x='" << plot_x0 << "' y='16' font-size='14'>Position error (m) over ticks " << tmin << "-" << tmax << "</text>\n";
+  s << "<text x='" << plot_x0 << "' y='32'>"
+    << (emax <= 1e-6 ? std::string("every error is 0: bit-exact") : "largest " + num(emax) + " m") << "</text>\n";
   s << "<rect x='" << pad << "' y='" << pad << "' width='" << map_w - 2 * pad << "' height='" << h - 2 * pad
     << "' fill='none' stroke='#ccc'/>\n";
   s << "<rect x='" << plot_x0 << "' y='" << pad << "' width='" << plot_w << "' height='" << plot_h << "' fill='none' stroke='#ccc'/>\n";
