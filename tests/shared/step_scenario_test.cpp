@@ -47,6 +47,15 @@ TEST(Step, IdleOnFortyDegreeSlopeDoesNotMove) {
   ASSERT_LT(size_t(landed) + 300, run.rows.size());
   for (size_t i = size_t(landed); i < run.rows.size(); ++i) EXPECT_EQ(run.rows[i].state.ground, GroundKind::kWalkable);
   EXPECT_LE(max_displacement(run, size_t(landed), size_t(landed) + 300), 0.001);
+  // It stands on the slope, not in it (Bullet's controller sinks about 4 cm into slopes): the lower
+  // sphere's centre is radius plus the rest gap from the slope's plane, within the grid's rounding.
+  const MoveSettings ms;
+  const Vec3 p = pos(run.rows.back());
+  const double a = det_radians(40);
+  const Vec3 n{-det_sin(a), det_cos(a), 0};  // the slope rises toward +X
+  const Vec3 foot{A::kSlope40.foot_x, 0, 0};
+  const double gap = dot(p - Vec3{0, ms.height / 2 - ms.radius, 0} - foot, n) - ms.radius;
+  EXPECT_NEAR(gap, ms.contact_distance / 2, 2 * kPositionQuantum);
 }
 
 TEST(Step, IdleOnFiftyDegreeSlopeSlidesDown) {
