@@ -24,5 +24,5 @@ phase "fuzzing (${FOOTHOLD_FUZZ_SECONDS:-60} s per target)"
 cmake --preset fuzz -DFOOTHOLD_FUZZ_SECONDS="${FOOTHOLD_FUZZ_SECONDS:-60}" >/dev/null
 ctest --test-dir build/fuzz -L fuzz -j2 --output-on-failure
 phase "container test"
-ctest --test-dir build/debug -L container --output-on-failure
+ctest --test-dir build/debug -L container --verbose
 phase "all tests passed"
