@@ -5,7 +5,8 @@
 #   1. the quick suite (ctest label "quick") in Debug: unit, scenario, network and end-to-end tests,
 #      including Debug-against-Release determinism;
 #   2. the quick suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan);
-#   3. every fuzz target for FOOTHOLD_FUZZ_SECONDS (default 60) each (label "fuzz", build/fuzz);
+#   3. every fuzz target for FOOTHOLD_FUZZ_SECONDS (default 60) each (label "fuzz", build/fuzz), and
+#      the clang-built foothold-replay against the GCC Release one, bit for bit;
 #   4. the container test (label "container"): the image is built from a clean tree with Podman and
 #      run for real, with Debug bots on the host against the Release server inside.
 # The soak suite (label "soak", 10+ minutes) is not part of this run: ctest --preset soak.
