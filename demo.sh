@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The main job on the embedded default: ./demo.sh
 #
-# Sets up what is missing, builds (Release), then: starts foothold-server on loopback with the
-# embedded arena and recording on; runs 16 bots wandering the arena for 20 seconds; verifies the
+# Sets up what is missing, builds (Release), then: makes a private key in the output folder (the
+# game backend's part); starts foothold-server on loopback with that key, the embedded arena and
+# recording on; runs 16 bots wandering the arena for 20 seconds; verifies the
 # recording; diffs the server's trajectories against every bot's; prints a short table and writes an
 # SVG plot of every path. Everything it starts is stopped when it ends, also when interrupted.
 # Output goes to out/demo/.
@@ -35,9 +36,12 @@ stop_all() {
 trap 'stop_all' EXIT
 trap 'echo "demo: interrupted; stopping what it started" >&2; exit 130' INT TERM
 
-# Port 0: the server takes a free port and says which in its first log line.
-"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --record "$out/server.rec" --stats-interval 5 \
-  >"$out/server.log" 2>&1 &
+# The server's private key: the bots play the backend's part and mint their connect tokens with it.
+"$bin/server/foothold-token" keygen --out "$out/server.key" >/dev/null
+
+# Port 0: the server takes a free port and says which in its log.
+"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --key-file "$out/server.key" --record "$out/server.rec" \
+  --stats-interval 5 >"$out/server.log" 2>&1 &
 server_pid=$!
 address=
 for _ in $(seq 100); do
@@ -47,16 +51,16 @@ for _ in $(seq 100); do
   sleep 0.05
 done
 [ -n "$address" ] || { echo "demo: the server did not start; see $out/server.log" >&2; exit 1; }
-echo "== foothold-server on $address (arena, recording to $out/server.rec)"
+echo "== foothold-server on $address (arena, key $out/server.key, recording to $out/server.rec)"
 for _ in $(seq 100); do
-  "$bin/server/foothold-bot" --probe "$address" >/dev/null 2>&1 && break
+  "$bin/server/foothold-bot" --probe "$address" --key-file "$out/server.key" >/dev/null 2>&1 && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
   sleep 0.1
 done
 
 echo "== $bots bots wandering the arena for $seconds s"
-"$bin/server/foothold-bot" --server "$address" --bots "$bots" --duration "$seconds" --pattern wander --seed 1 \
-  --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
+"$bin/server/foothold-bot" --server "$address" --key-file "$out/server.key" --bots "$bots" --duration "$seconds" \
+  --pattern wander --seed 1 --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
 bots_pid=$!
 bots_status=0
 wait "$bots_pid" || bots_status=$?

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Builds the Foothold image from a clean tree with Podman and runs it for real:
-#   build the image (docker/Dockerfile, exactly what a Docker user builds) -> start the server
-#   container with a recordings volume -> wait for its HEALTHCHECK to pass -> 8 bots from the host
-#   for 10 s, zero unexplained corrections -> SIGTERM: exit code 0 within 5 s -> the recording on
-#   the volume verifies -> the server inside ran as a non-root user.
+#   build the image (docker/Dockerfile, exactly what a Docker user builds) -> without a key it
+#   refuses to start -> start the server container with its key as a secret and a recordings volume
+#   -> wait for its HEALTHCHECK to pass -> 8 bots from the host, minting tokens with the key, for
+#   10 s, zero unexplained corrections -> SIGTERM: exit code 0 within 5 s -> the recording on the
+#   volume verifies -> the server inside ran as a non-root user.
 # Prints the image size and the time of each phase. Removes every container and image it made,
 # also on failure, and touches nothing it did not make.
 #
-#   docker/container_test.sh BUILD_DIR     (BUILD_DIR holds the host's foothold-bot and foothold-replay)
+#   docker/container_test.sh BUILD_DIR     (BUILD_DIR holds the host's foothold-bot, foothold-token and foothold-replay)
 #
 # Podman settings that work on a Debian 12 host without a Docker daemon or systemd are in
 # podman-lib.sh. A missing base image (no registry is reachable) is made with debootstrap once.
@@ -16,8 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:?usage: container_test.sh BUILD_DIR}
 bot=$build/server/foothold-bot
+token=$build/server/foothold-token
 replay=$build/replay/foothold-replay
-for b in "$bot" "$replay"; do
+for b in "$bot" "$token" "$replay"; do
   [ -x "$b" ] || { echo "FAILED step prerequisites: $b is not built (./build.sh release)" >&2; exit 1; }
 done
 for tool in podman runc git tar; do
@@ -29,11 +31,13 @@ source "$here/podman-lib.sh"
 run_id="$(date +%s)-$$"
 image="localhost/foothold-test:$run_id"
 container="foothold-test-$run_id"
+secret="foothold-test-key-$run_id"
 work=$(mktemp -d /var/tmp/foothold-container-test.XXXXXX)
 started=$SECONDS
 cleanup() {
   local status=$?
-  podman rm -f -t 1 "$container" >/dev/null 2>&1 || true
+  podman rm -f -t 1 "$container" "$container-nokey" >/dev/null 2>&1 || true
+  podman secret rm "$secret" >/dev/null 2>&1 || true
   podman rmi -f "$image" >/dev/null 2>&1 || true
   rm -rf "$work"
   if [ "$status" -eq 0 ]; then
@@ -60,9 +64,25 @@ health=$(podman image inspect --format '{{json .HealthCheck}}' "$image")
 
 # A free UDP port on the host (the container shares the host's network).
 port=$(( (RANDOM % 20000) + 30000 ))
+
+# Without its key the server must refuse to start, and say why.
+refuses_without_key() {
+  local code
+  code=$(podman run "${PODMAN_RUN_FLAGS[@]}" --name "$container-nokey" -e FOOTHOLD_PORT="$port" \
+    -e FOOTHOLD_PUBLIC_ADDRESS="127.0.0.1:$port" "$image" >"$work/nokey.log" 2>&1; echo $?) || true
+  echo "exit code $code: $(grep -m1 key_file "$work/nokey.log")"
+  [ "$code" = 2 ] && grep -q key_file "$work/nokey.log"
+}
+step refuses-without-key refuses_without_key
+
+# The key, as a secret (what a Docker user mounts at /run/secrets/foothold_key), readable by the
+# image's user only.
+"$token" keygen --out "$work/foothold.key" >/dev/null
+step key-secret podman secret create "$secret" "$work/foothold.key" >/dev/null
 mkdir -p "$work/recordings"
 step container-start podman run -d "${PODMAN_RUN_FLAGS[@]}" --name "$container" \
-  -e FOOTHOLD_PORT="$port" -e FOOTHOLD_RECORD=/recordings/server.rec \
+  --secret "$secret,target=foothold_key,uid=10001,gid=10001,mode=0400" \
+  -e FOOTHOLD_PORT="$port" -e FOOTHOLD_PUBLIC_ADDRESS="127.0.0.1:$port" -e FOOTHOLD_RECORD=/recordings/server.rec \
   -v "$work/recordings:/recordings:U" "$image" >/dev/null
 
 wait_healthy() {
@@ -85,7 +105,8 @@ echo "server process inside: '$comm' (host pid $pid) runs as uid $uid"
 [ -n "$uid" ] && [ "$uid" != 0 ] || { echo "FAILED step non-root: the server runs as root" >&2; exit 1; }
 
 play() {
-  "$bot" --server "127.0.0.1:$port" --bots 8 --duration 10 --pattern wander --seed 5 >"$work/bots.log" 2>&1 || { tail -5 "$work/bots.log"; return 1; }
+  "$bot" --server "127.0.0.1:$port" --key-file "$work/foothold.key" --bots 8 --duration 10 --pattern wander --seed 5 \
+    >"$work/bots.log" 2>&1 || { tail -5 "$work/bots.log"; return 1; }
   tail -1 "$work/bots.log"
   grep -q ' connected=8 ' "$work/bots.log" && grep -q ' unexplained=0 ' "$work/bots.log"
 }

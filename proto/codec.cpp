@@ -18,34 +18,23 @@ std::string_view to_string(DropReason r) {
 }
 
 namespace {
-bool sent_by_client(wire::Body t) {
-  switch (t) {
-    case wire::Body::Hello:
-    case wire::Body::Connect:
-    case wire::Body::InputBatch:
-    case wire::Body::Disconnect:
-    case wire::Body::StatusRequest:
-      return true;
-    default:
-      return false;
+// Which messages each side accepts, and in which layer: anything else is dropped, so that, say, a
+// Disconnect in clear (which anyone could forge) is never honoured.
+bool accepted(wire::Body t, Direction at, Layer layer) {
+  using B = wire::Body;
+  if (at == Direction::kToServer) {
+    if (layer == Layer::kClear) return t == B::ConnectRequest || t == B::Connect || t == B::StatusRequest;
+    if (layer == Layer::kSession) return t == B::InputBatch || t == B::Disconnect;
+    return false;
   }
-}
-bool sent_by_server(wire::Body t) {
-  switch (t) {
-    case wire::Body::Challenge:
-    case wire::Body::Accept:
-    case wire::Body::Reject:
-    case wire::Body::Snapshot:
-    case wire::Body::Disconnect:
-    case wire::Body::Status:
-      return true;
-    default:
-      return false;
-  }
+  if (layer == Layer::kClear) return t == B::Reject;
+  if (layer == Layer::kSealed) return t == B::Challenge || t == B::Reject || t == B::Status;
+  if (layer == Layer::kSession) return t == B::Accept || t == B::Snapshot || t == B::Disconnect;
+  return false;
 }
 }  // namespace
 
-DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at) {
+DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at, Layer layer) {
   DecodeResult r;
   if (datagram.size() > kMaxDatagram) {
     r.error = DropReason::kTooLarge;
@@ -75,8 +64,7 @@ DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at) {
     r.error = DropReason::kMalformed;
     return r;
   }
-  const bool ok_direction = arriving_at == Direction::kToServer ? sent_by_client(type) : sent_by_server(type);
-  if (!ok_direction) {
+  if (!accepted(type, arriving_at, layer)) {
     r.error = DropReason::kWrongDirection;
     return r;
   }
@@ -127,49 +115,52 @@ PacketWriter::Bytes PacketWriter::padded(Build&& build) {
   fbb_.Clear();
   const std::size_t bare = build(std::span<const uint8_t>()).size();
   // The padding vector costs its length prefix and alignment besides its bytes.
-  const std::size_t pad = bare >= kMinHandshakeDatagram ? 0 : kMinHandshakeDatagram - bare;
+  const std::size_t want = kMinHandshakeDatagram - 1;  // the clear prefix byte makes up the rest
+  const std::size_t pad = bare >= want ? 0 : want - bare;
   fbb_.Clear();
   return build(std::span<const uint8_t>(zeros_.data(), std::min(pad, zeros_.size())));
 }
 
-PacketWriter::Bytes PacketWriter::hello(uint64_t nonce) {
+PacketWriter::Bytes PacketWriter::connect_request(std::span<const uint8_t> token, uint64_t client_salt) {
   return padded([&](std::span<const uint8_t> pad) {
+    const auto t = fbb_.CreateVector(token.data(), token.size());
     const auto padding = fbb_.CreateVector(pad.data(), pad.size());
-    return finish(wire::Body::Hello, wire::CreateHello(fbb_, nonce, padding).Union());
+    return finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(fbb_, t, client_salt, padding).Union());
   });
 }
 
-PacketWriter::Bytes PacketWriter::challenge(uint64_t nonce, std::span<const uint8_t> cookie) {
+PacketWriter::Bytes PacketWriter::challenge(std::span<const uint8_t> cookie) {
   fbb_.Clear();
   const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
-  return finish(wire::Body::Challenge, wire::CreateChallenge(fbb_, nonce, c).Union());
+  return finish(wire::Body::Challenge, wire::CreateChallenge(fbb_, c).Union());
 }
 
-PacketWriter::Bytes PacketWriter::connect(uint64_t nonce, std::span<const uint8_t> cookie, uint64_t world_hash,
-                                          uint64_t settings_hash) {
-  return padded([&](std::span<const uint8_t> pad) {
-    const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
-    const auto padding = fbb_.CreateVector(pad.data(), pad.size());
-    return finish(wire::Body::Connect, wire::CreateConnect(fbb_, nonce, c, world_hash, settings_hash, padding).Union());
-  });
+PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64_t client_salt,
+                                          std::span<const uint8_t> cookie, std::span<const uint8_t> proof) {
+  // A token and a cookie make a Connect larger than any reply already; no padding needed.
+  fbb_.Clear();
+  const auto t = fbb_.CreateVector(token.data(), token.size());
+  const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
+  const auto p = fbb_.CreateVector(proof.data(), proof.size());
+  return finish(wire::Body::Connect, wire::CreateConnect(fbb_, t, client_salt, c, p).Union());
 }
 
-PacketWriter::Bytes PacketWriter::accept(uint64_t nonce, uint64_t session, uint32_t character_id, uint32_t tick,
-                                         uint16_t tick_rate, uint16_t snapshot_interval, const CharacterState& state) {
+PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate,
+                                         uint16_t snapshot_interval, const CharacterState& state) {
   fbb_.Clear();
   const wire::CharacterStateW w = to_wire(state);
   return finish(wire::Body::Accept,
-                wire::CreateAccept(fbb_, nonce, session, character_id, tick, tick_rate, snapshot_interval, &w).Union());
+                wire::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w).Union());
 }
 
-PacketWriter::Bytes PacketWriter::reject(uint64_t nonce, wire::RejectReason reason, std::string_view message) {
+PacketWriter::Bytes PacketWriter::reject(wire::RejectReason reason, std::string_view message) {
   fbb_.Clear();
   const auto m = fbb_.CreateString(message.substr(0, kMaxRejectMessage));
-  return finish(wire::Body::Reject, wire::CreateReject(fbb_, nonce, reason, m).Union());
+  return finish(wire::Body::Reject, wire::CreateReject(fbb_, reason, m).Union());
 }
 
-PacketWriter::Bytes PacketWriter::input_batch(uint64_t session, uint32_t sequence, uint32_t ack_snapshot,
-                                              uint32_t send_time_us, std::span<const InputCmd> inputs) {
+PacketWriter::Bytes PacketWriter::input_batch(uint32_t ack_snapshot, uint32_t send_time_us,
+                                              std::span<const InputCmd> inputs) {
   fbb_.Clear();
   const std::size_t n = std::min(inputs.size(), kMaxInputsPerPacket);
   wire::InputW* out = nullptr;
@@ -177,27 +168,27 @@ PacketWriter::Bytes PacketWriter::input_batch(uint64_t session, uint32_t sequenc
   // The newest inputs matter most: when there are more than fit, the oldest are left out.
   const std::size_t first = inputs.size() - n;
   for (std::size_t i = 0; i < n; ++i) out[i] = to_wire(inputs[first + i]);
-  return finish(wire::Body::InputBatch, wire::CreateInputBatch(fbb_, session, sequence, ack_snapshot, send_time_us, vec).Union());
+  return finish(wire::Body::InputBatch, wire::CreateInputBatch(fbb_, ack_snapshot, send_time_us, vec).Union());
 }
 
-PacketWriter::Bytes PacketWriter::disconnect(uint64_t session, wire::DisconnectReason reason) {
+PacketWriter::Bytes PacketWriter::disconnect(wire::DisconnectReason reason) {
   fbb_.Clear();
-  return finish(wire::Body::Disconnect, wire::CreateDisconnect(fbb_, session, reason).Union());
+  return finish(wire::Body::Disconnect, wire::CreateDisconnect(fbb_, reason).Union());
 }
 
-PacketWriter::Bytes PacketWriter::status_request(uint64_t nonce, std::span<const uint8_t> cookie) {
+PacketWriter::Bytes PacketWriter::status_request(std::span<const uint8_t> token, uint64_t client_salt) {
   return padded([&](std::span<const uint8_t> pad) {
-    const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
+    const auto t = fbb_.CreateVector(token.data(), token.size());
     const auto padding = fbb_.CreateVector(pad.data(), pad.size());
-    return finish(wire::Body::StatusRequest, wire::CreateStatusRequest(fbb_, nonce, c, padding).Union());
+    return finish(wire::Body::StatusRequest, wire::CreateStatusRequest(fbb_, t, client_salt, padding).Union());
   });
 }
 
-PacketWriter::Bytes PacketWriter::status(uint64_t nonce, uint32_t tick, uint32_t clients, uint32_t max_clients,
-                                         uint64_t uptime_ms, uint64_t world_hash, uint64_t settings_hash) {
+PacketWriter::Bytes PacketWriter::status(uint32_t tick, uint32_t clients, uint32_t max_clients, uint64_t uptime_ms,
+                                         uint64_t world_hash, uint64_t settings_hash) {
   fbb_.Clear();
   return finish(wire::Body::Status,
-                wire::CreateStatus(fbb_, nonce, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
+                wire::CreateStatus(fbb_, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
 }
 
 PacketWriter::Bytes PacketWriter::snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full,
@@ -206,7 +197,7 @@ PacketWriter::Bytes PacketWriter::snapshot(const SnapshotHeader& h, std::span<co
   const auto f = fbb_.CreateVectorOfStructs(full.data(), full.size());
   const auto d = fbb_.CreateVectorOfStructs(delta.data(), delta.size());
   const wire::CharacterStateW own = to_wire(h.own);
-  return finish(wire::Body::Snapshot, wire::CreateSnapshot(fbb_, h.session, h.tick, h.repeated_mask, h.input_lead,
+  return finish(wire::Body::Snapshot, wire::CreateSnapshot(fbb_, h.tick, h.repeated_mask, h.input_lead,
                                                            h.echo_time_us, h.echo_delay_us, &own, h.base_tick, f, d)
                                           .Union());
 }

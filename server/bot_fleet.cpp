@@ -1,6 +1,7 @@
 #include "server/bot_fleet.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -11,7 +12,6 @@
 #include <asio/steady_timer.hpp>
 
 #include "replay/recording.h"
-#include "server/cookie.h"
 #include "server/udp_server.h"
 #include "shared/trace.h"
 
@@ -169,6 +169,12 @@ FleetResult BotFleet::run() {
   }
   const net::Nanos start = steady_now();
   end_ = start + net::Nanos(options_.duration * 1e9);
+  // Tokens live as long as a bot may keep trying to connect, and a minute more.
+  const uint64_t unix_now =
+      uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const uint64_t lifetime =
+      std::min<uint64_t>(proto::kMaxTokenLifetime, uint64_t(options_.session.connect_timeout / net::kSecond) + 60);
+  const proto::TokenAddress server_address = net::to_token_address(options_.server);
   for (int i = 0; i < options_.bots; ++i) {
     auto bot = std::make_unique<Bot>(io_, options_.server);
     bot->index = uint32_t(i);
@@ -176,7 +182,14 @@ FleetResult BotFleet::run() {
     const uint64_t imp_seed = options_.seed * 0x9e3779b97f4a7c15ull + uint64_t(i) * 2;
     bot->impaired = std::make_unique<ImpairedSink>(*this, uint32_t(i), bot->sink, options_.impairment, imp_seed);
     bot->incoming = std::make_unique<Impairer>(options_.impairment, imp_seed + 1);
-    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, options_.server, random_u64(), options_.session);
+    proto::ConnectToken token;
+    std::string token_error;
+    if (!proto::mint_token(options_.key, proto::random_u64(), std::span(&server_address, 1), unix_now, lifetime, token,
+                           token_error)) {
+      result.error = "cannot mint a token: " + token_error;
+      return result;
+    }
+    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, options_.server, token, options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate);
     Bot* b = bot.get();
     b->session->on_connected = [this, b](uint32_t id) {

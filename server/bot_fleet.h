@@ -10,6 +10,7 @@
 #include <asio/io_context.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "proto/token.h"
 #include "server/bot_brain.h"
 #include "server/client_session.h"
 #include "server/impairment.h"
@@ -19,6 +20,9 @@ namespace foothold::server {
 
 struct FleetOptions {
   net::Endpoint server;
+  /// The server's private key: the fleet plays the game backend's part and mints each bot a connect
+  /// token for `server` (the public development key reaches loopback servers without a key file).
+  proto::Key key = proto::development_key();
   int bots = 1;
   double duration = 10;         ///< seconds from the start until the bots disconnect
   PatternSpec pattern;

@@ -2,12 +2,16 @@
 //
 //   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
-//                [--loss P --duplicate P --reorder P --latency MS --jitter MS]
-//   foothold-bot --probe HOST:PORT
+//                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
+//   foothold-bot --probe HOST:PORT [--key-file KEY]
+//
+// With --key-file the bots play the game backend's part and mint their own connect tokens with the
+// server's private key; without it they use the public development key (loopback servers only).
 //
 // The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
 // an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -15,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "proto/secure.h"
 #include "server/bot_fleet.h"
 #include "server/probe.h"
 #include "server/udp_server.h"
@@ -42,7 +47,8 @@ extern "C" void on_signal(int) {
 
 int main(int argc, char** argv) {
   CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
-  std::string server_text, probe_text, pattern_text = "wander", trace_dir, record_dir, world_name = "arena", settings_path;
+  std::string server_text, probe_text, pattern_text = "wander", trace_dir, record_dir, world_name = "arena", settings_path,
+      key_file;
   int bots = 1;
   double duration = 10;
   double connect_timeout = 5;
@@ -64,6 +70,8 @@ int main(int argc, char** argv) {
   app.add_option("--jitter", jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
   app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
   app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
+  app.add_option("--key-file", key_file, "the server's private key: mint connect tokens with it (default: the public "
+                                         "development key, which loopback servers without a key file use)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -74,11 +82,19 @@ int main(int argc, char** argv) {
   }
 
   std::string err;
+  proto::Key key = proto::development_key();
+  if (!key_file.empty() && !proto::read_key_file(key_file, key, err)) return usage_error("--key-file: " + err);
   if (!probe_text.empty()) {
     const net::Endpoint target = net::parse_endpoint(probe_text, err);
     if (err.empty() && target.port() == 0) err = "port 0 is no server's port";
     if (!err.empty()) return usage_error("--probe: " + err);
-    const ProbeResult r = probe_server(target, net::kSecond);
+    const uint64_t unix_now = uint64_t(
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+    const proto::TokenAddress address = net::to_token_address(target);
+    proto::ConnectToken token;
+    if (!proto::mint_token(key, proto::random_u64(), std::span(&address, 1), unix_now, 60, token, err))
+      return usage_error("--probe: cannot mint a token: " + err);
+    const ProbeResult r = probe_server(target, token, net::kSecond);
     if (!r.ok) {
       std::fprintf(stderr, "foothold-bot: probe %s: %s\n", probe_text.c_str(), r.error.c_str());
       return 1;
@@ -108,6 +124,7 @@ int main(int argc, char** argv) {
   options.trace_dir = trace_dir;
   options.record_dir = record_dir;
   options.world_name = world_name;
+  options.key = key;
 
   MoveSettings settings;
   if (!settings_path.empty()) {

@@ -10,7 +10,7 @@ namespace foothold::server {
 std::string_view to_string(ClientSession::Phase p) {
   switch (p) {
     case ClientSession::Phase::kIdle: return "idle";
-    case ClientSession::Phase::kHello: return "hello";
+    case ClientSession::Phase::kRequesting: return "requesting";
     case ClientSession::Phase::kConnecting: return "connecting";
     case ClientSession::Phase::kConnected: return "connected";
     case ClientSession::Phase::kRejected: return "rejected";
@@ -27,13 +27,13 @@ std::string_view to_string(wire::RejectReason r) {
 }
 
 ClientSession::ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink,
-                             const net::Endpoint& server, uint64_t nonce, const SessionOptions& options)
+                             const net::Endpoint& server, const proto::ConnectToken& token, const SessionOptions& options)
     : world_(world),
       settings_(settings),
       derived_(derive(settings)),
       sink_(sink),
       server_(server),
-      nonce_(nonce),
+      token_(token),
       options_(options),
       predictor_(world, derived_) {
   unacked_.reserve(Predictor::kHistory);
@@ -46,15 +46,25 @@ void ClientSession::send(std::span<const uint8_t> bytes) {
   sink_.send(server_, bytes);
 }
 
+void ClientSession::send_session(std::span<const uint8_t> packet) {
+  send(proto::seal_session(keys_.send, ++send_sequence_, packet, tx_));
+}
+
+void ClientSession::send_connect() {
+  const auto proof = proto::seal_proof(token_.client_to_server, cookie_, world_.hash(), settings_.hash());
+  send(proto::frame_clear(writer_.connect(token_.sealed, salt_, cookie_, proof), tx_));
+}
+
 void ClientSession::start(net::Nanos now) {
-  phase_ = Phase::kHello;
+  phase_ = Phase::kRequesting;
   phase_started_ = now;
   last_send_ = now;
-  send(writer_.hello(nonce_));
+  salt_ = proto::random_u64();
+  send(proto::frame_clear(writer_.connect_request(token_.sealed, salt_), tx_));
 }
 
 void ClientSession::disconnect() {
-  if (phase_ == Phase::kConnected) send(writer_.disconnect(session_, wire::DisconnectReason::ClientQuit));
+  if (phase_ == Phase::kConnected) send_session(writer_.disconnect(wire::DisconnectReason::ClientQuit));
   if (!finished()) {
     phase_ = Phase::kDisconnected;
     reason_text_ = "client quit";
@@ -64,34 +74,99 @@ void ClientSession::disconnect() {
 void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) {
   ++stats_.packets_in;
   stats_.bytes_in += bytes.size();
-  const auto d = proto::decode(bytes, proto::Direction::kToClient);
+  if (bytes.size() > proto::kMaxDatagram) {
+    ++stats_.dropped;
+    return;
+  }
+  switch (proto::layer_of(bytes)) {
+    case proto::Layer::kSealed: on_sealed(now, bytes); return;
+    case proto::Layer::kSession: on_session(now, bytes); return;
+    case proto::Layer::kClear: on_clear(bytes); return;
+    case proto::Layer::kInvalid: ++stats_.dropped; return;
+  }
+}
+
+void ClientSession::on_clear(std::span<const uint8_t> bytes) {
+  // The only clear message a server sends is a version hint. Anyone could forge it, so it changes
+  // nothing: it only explains a handshake that later fails.
+  ++stats_.dropped;
+  const auto d = proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToClient, proto::Layer::kClear);
+  if (!d.ok() || (phase_ != Phase::kRequesting && phase_ != Phase::kConnecting)) return;
+  const auto* r = d.message.packet->body_as_Reject();
+  if (r->reason() == wire::RejectReason::VersionMismatch && r->message())
+    hint_ = "the server said (unauthenticated): " + r->message()->str().substr(0, proto::kMaxRejectMessage);
+}
+
+void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
+  // Replies before the session come sealed under the token's key, to this attempt's salt.
+  std::span<const uint8_t> packet;
+  if ((phase_ != Phase::kRequesting && phase_ != Phase::kConnecting) || proto::sealed_reply_salt(bytes) != salt_ ||
+      proto::open_reply(token_.server_to_client, bytes, rx_, packet) != proto::OpenError::kNone) {
+    ++stats_.dropped;
+    ++stats_.unauthenticated;
+    return;
+  }
+  const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
   if (!d.ok() || d.message.version != proto::kProtocolVersion) {
     ++stats_.dropped;
     return;
   }
   const wire::Packet& p = *d.message.packet;
-  switch (d.message.type) {
-    case wire::Body::Challenge: {
-      const auto* c = p.body_as_Challenge();
-      if (phase_ != Phase::kHello || c->client_nonce() != nonce_) {
-        ++stats_.dropped;
-        return;
-      }
-      const auto cookie = proto::bytes_of(c->cookie());
-      cookie_.assign(cookie.begin(), cookie.end());
-      phase_ = Phase::kConnecting;
-      last_send_ = now;
-      last_heard_ = now;
-      send(writer_.connect(nonce_, cookie_, world_.hash(), settings_.hash()));
+  if (d.message.type == wire::Body::Challenge) {
+    const auto cookie = proto::bytes_of(p.body_as_Challenge()->cookie());
+    if (phase_ != Phase::kRequesting || cookie.size() != proto::kCookieSize) {
+      ++stats_.dropped;
       return;
     }
+    cookie_.assign(cookie.begin(), cookie.end());
+    // The cookie carries the server's salt for the session keys (bytes 8 to 15; WIRE_FORMAT.md).
+    const uint64_t server_salt = proto::get_u64(cookie_.data() + 8);
+    keys_ = proto::client_session_keys(token_.client_to_server, token_.server_to_client, salt_, server_salt);
+    window_ = proto::ReplayWindow();
+    send_sequence_ = 0;
+    phase_ = Phase::kConnecting;
+    last_send_ = now;
+    last_heard_ = now;
+    send_connect();
+    return;
+  }
+  if (d.message.type == wire::Body::Reject) {
+    const auto* r = p.body_as_Reject();
+    phase_ = Phase::kRejected;
+    const auto reason = r->reason();
+    reject_reason_ = reason <= wire::RejectReason::MAX ? reason : wire::RejectReason::Unknown;
+    reason_text_ = r->message() ? r->message()->str().substr(0, proto::kMaxRejectMessage) : "";
+    return;
+  }
+  ++stats_.dropped;  // a Status: not for a session
+}
+
+void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
+  if (phase_ != Phase::kConnecting && phase_ != Phase::kConnected) {
+    ++stats_.dropped;
+    return;
+  }
+  uint64_t sequence = 0;
+  std::span<const uint8_t> packet;
+  if (proto::open_session(keys_.receive, window_, bytes, rx_, sequence, packet) != proto::OpenError::kNone) {
+    ++stats_.dropped;
+    ++stats_.unauthenticated;
+    return;
+  }
+  const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSession);
+  if (!d.ok()) {
+    ++stats_.dropped;
+    return;
+  }
+  window_.mark(sequence);
+  const wire::Packet& p = *d.message.packet;
+  switch (d.message.type) {
     case wire::Body::Accept: {
       const auto* a = p.body_as_Accept();
-      if (phase_ != Phase::kConnecting || a->client_nonce() != nonce_ || !a->state() || a->tick_rate() != settings_.tick_rate) {
+      if (phase_ != Phase::kConnecting || !a->state() || a->tick_rate() != settings_.tick_rate) {
         ++stats_.dropped;
         return;
       }
-      session_ = a->session();
       character_id_ = a->character_id();
       phase_ = Phase::kConnected;
       last_heard_ = now;
@@ -109,20 +184,8 @@ void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) 
       next_tick_ = now + period_;
       return;
     }
-    case wire::Body::Reject: {
-      const auto* r = p.body_as_Reject();
-      if ((phase_ != Phase::kHello && phase_ != Phase::kConnecting) || r->client_nonce() != nonce_) {
-        ++stats_.dropped;
-        return;
-      }
-      phase_ = Phase::kRejected;
-      const auto reason = r->reason();
-      reject_reason_ = reason <= wire::RejectReason::MAX ? reason : wire::RejectReason::Unknown;
-      reason_text_ = r->message() ? r->message()->str() : "";
-      return;
-    }
     case wire::Body::Snapshot:
-      if (phase_ != Phase::kConnected || p.body_as_Snapshot()->session() != session_ || !p.body_as_Snapshot()->own()) {
+      if (phase_ != Phase::kConnected || !p.body_as_Snapshot()->own()) {
         ++stats_.dropped;
         return;
       }
@@ -130,13 +193,12 @@ void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) 
       handle_snapshot(now, *p.body_as_Snapshot());
       return;
     case wire::Body::Disconnect: {
-      const auto* dc = p.body_as_Disconnect();
-      if (phase_ != Phase::kConnected || dc->session() != session_) {
+      if (phase_ != Phase::kConnected) {
         ++stats_.dropped;
         return;
       }
       phase_ = Phase::kDisconnected;
-      const char* name = wire::EnumNameDisconnectReason(dc->reason());
+      const char* name = wire::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
       reason_text_ = std::string("server: ") + (name && *name ? name : "unknown reason");
       return;
     }
@@ -224,25 +286,29 @@ void ClientSession::run_tick(InputSource* source) {
 
 void ClientSession::send_inputs(net::Nanos now) {
   const std::size_t n = std::min(unacked_.size(), proto::kMaxInputsPerPacket);
-  send(writer_.input_batch(session_, ++sequence_, last_snapshot_, uint32_t(uint64_t(now / 1000)),
-                           std::span<const InputCmd>(unacked_.data() + unacked_.size() - n, n)));
+  send_session(writer_.input_batch(last_snapshot_, uint32_t(uint64_t(now / 1000)),
+                                   std::span<const InputCmd>(unacked_.data() + unacked_.size() - n, n)));
 }
 
 net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
   switch (phase_) {
-    case Phase::kHello:
+    case Phase::kRequesting:
     case Phase::kConnecting:
       if (now - phase_started_ > options_.connect_timeout) {
-        reason_text_ = phase_ == Phase::kHello ? "no answer to hello" : "no answer to connect";
+        // The server stays silent to tokens it cannot open or that have expired: say what to check.
+        reason_text_ = phase_ == Phase::kRequesting
+                           ? "no answer to the connect request (is the token expired, or sealed with another key?)"
+                           : "no answer to connect";
+        if (!hint_.empty()) reason_text_ += "; " + hint_;
         phase_ = Phase::kFailed;
         return now + net::kSecond;
       }
       if (now - last_send_ >= options_.handshake_retry) {
         last_send_ = now;
-        if (phase_ == Phase::kHello) {
-          send(writer_.hello(nonce_));
+        if (phase_ == Phase::kRequesting) {
+          send(proto::frame_clear(writer_.connect_request(token_.sealed, salt_), tx_));
         } else {
-          send(writer_.connect(nonce_, cookie_, world_.hash(), settings_.hash()));
+          send_connect();
         }
       }
       return last_send_ + options_.handshake_retry;

@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "proto/codec.h"
+#include "proto/secure.h"
+#include "proto/token.h"
 #include "server/net_types.h"
 #include "shared/interpolation.h"
 #include "shared/predictor.h"
@@ -28,7 +30,7 @@ class InputSource {
 };
 
 struct SessionOptions {
-  net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend Hello/Connect this often
+  net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend ConnectRequest/Connect this often
   net::Nanos connect_timeout = 5 * net::kSecond;         ///< give up connecting after this
   net::Nanos server_timeout = 10 * net::kSecond;         ///< silence from a connected server
   int target_lead = 2;  ///< ticks by which the slowest recent input should still be early at the server
@@ -36,10 +38,12 @@ struct SessionOptions {
 
 class ClientSession {
  public:
-  enum class Phase : uint8_t { kIdle, kHello, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
+  enum class Phase : uint8_t { kIdle, kRequesting, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
 
+  /// `world` must outlive the session (it is referenced, not copied); `server` should be one of the
+  /// token's addresses, as seen from the client.
   ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink, const net::Endpoint& server,
-                uint64_t nonce, const SessionOptions& options = {});
+                const proto::ConnectToken& token, const SessionOptions& options = {});
 
   void start(net::Nanos now);
   /// A datagram from the server's endpoint (the driver drops anything else).
@@ -58,6 +62,9 @@ class ClientSession {
   const std::string& reason_text() const { return reason_text_; }
   const Predictor& predictor() const { return predictor_; }
   const RemoteInterpolator& remotes() const { return remotes_; }
+  /// This session's keys (valid from the Challenge on), for tools that speak the protocol by hand
+  /// (the fuzz targets). Secret: never log them.
+  const proto::SessionKeys& session_keys() const { return keys_; }
 
   /// Called for every tick the client predicts, with the state its player sees.
   std::function<void(uint32_t tick, const CharacterState& predicted)> on_predicted;
@@ -69,6 +76,7 @@ class ClientSession {
   struct Stats {
     uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
     uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
+    uint64_t unauthenticated = 0;  ///< datagrams that did not open under our keys, or repeated (also in dropped)
     uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
     std::vector<double> rtt_ms;
   };
@@ -76,6 +84,11 @@ class ClientSession {
 
  private:
   void send(std::span<const uint8_t> bytes);
+  void send_session(std::span<const uint8_t> packet);
+  void send_connect();
+  void on_sealed(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_session(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_clear(std::span<const uint8_t> bytes);
   void send_inputs(net::Nanos now);
   void handle_snapshot(net::Nanos now, const wire::Snapshot& s);
   void run_tick(InputSource* source);  // nullptr: a neutral input
@@ -85,9 +98,15 @@ class ClientSession {
   DerivedSettings derived_;
   net::DatagramSink& sink_;
   net::Endpoint server_;
-  uint64_t nonce_;
+  proto::ConnectToken token_;
   SessionOptions options_;
   proto::PacketWriter writer_;
+  proto::DatagramBuffer rx_, tx_;
+  uint64_t salt_ = 0;               // this connection attempt's
+  proto::SessionKeys keys_;
+  proto::ReplayWindow window_;
+  uint64_t send_sequence_ = 0;
+  std::string hint_;                // an unauthenticated reason from the server, reported only if we fail
 
   Phase phase_ = Phase::kIdle;
   net::Nanos phase_started_ = 0;
@@ -97,14 +116,12 @@ class ClientSession {
   wire::RejectReason reject_reason_ = wire::RejectReason::Unknown;
   std::string reason_text_;
 
-  uint64_t session_ = 0;
   uint32_t character_id_ = 0;
   Predictor predictor_;
   RemoteInterpolator remotes_;
   net::Nanos period_ = 0;
   net::Nanos next_tick_ = 0;
   double scale_ = 1.0;
-  uint32_t sequence_ = 0;
   uint32_t last_snapshot_ = 0;
   std::array<int16_t, 30> leads_{};
   int lead_count_ = 0;

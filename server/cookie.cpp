@@ -1,74 +1,71 @@
 #include "server/cookie.h"
 
 #include <cstring>
-#include <stdexcept>
+
+#include <sodium.h>
 
 namespace foothold::server {
 
-namespace {
-void ensure_sodium() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
-}
-void put_u64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-uint64_t get_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
-}  // namespace
+using proto::get_u64;
+using proto::put_u64;
 
 CookieJar::CookieJar() {
-  ensure_sodium();
-  crypto_auth_hmacsha256_keygen(key_.data());
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  randombytes_buf(key_.data(), key_.size());
 }
 
-void CookieJar::mac(uint64_t issued, const net::Endpoint& client, uint64_t nonce,
-                    uint8_t out[crypto_auth_hmacsha256_BYTES]) const {
-  // issued (8) | address family (1) | address (16) | port (2) | nonce (8) | protocol version (2)
-  uint8_t msg[37] = {};
-  put_u64(msg, issued);
+std::array<uint8_t, 16> CookieJar::mac(uint64_t issued, uint64_t server_salt, const net::Endpoint& client,
+                                       uint64_t client_salt, std::span<const uint8_t> token) const {
+  // BLAKE2b keyed with the jar's key over: issued (8) | server salt (8) | family (1) | address (16) |
+  // port (2) | client salt (8) | protocol version (2) | the token's bytes.
+  uint8_t head[45] = {};
+  put_u64(head, issued);
+  put_u64(head + 8, server_salt);
   const auto a = client.address();
   if (a.is_v4()) {
-    msg[8] = 4;
+    head[16] = 4;
     const auto b = a.to_v4().to_bytes();
-    std::memcpy(msg + 9, b.data(), b.size());
+    std::memcpy(head + 17, b.data(), b.size());
   } else {
-    msg[8] = 6;
+    head[16] = 6;
     const auto b = a.to_v6().to_bytes();
-    std::memcpy(msg + 9, b.data(), b.size());
+    std::memcpy(head + 17, b.data(), b.size());
   }
-  msg[25] = uint8_t(client.port());
-  msg[26] = uint8_t(client.port() >> 8);
-  put_u64(msg + 27, nonce);
-  msg[35] = uint8_t(proto::kProtocolVersion);
-  msg[36] = uint8_t(proto::kProtocolVersion >> 8);
-  crypto_auth_hmacsha256(out, msg, sizeof msg, key_.data());
+  head[33] = uint8_t(client.port());
+  head[34] = uint8_t(client.port() >> 8);
+  put_u64(head + 35, client_salt);
+  head[43] = uint8_t(proto::kProtocolVersion);
+  head[44] = uint8_t(proto::kProtocolVersion >> 8);
+  crypto_generichash_state state;
+  std::array<uint8_t, 16> out{};
+  crypto_generichash_init(&state, key_.data(), key_.size(), out.size());
+  crypto_generichash_update(&state, head, sizeof head);
+  crypto_generichash_update(&state, token.data(), token.size());
+  crypto_generichash_final(&state, out.data(), out.size());
+  return out;
 }
 
-CookieJar::Cookie CookieJar::issue(const net::Endpoint& client, uint64_t nonce, net::Nanos now) const {
+CookieJar::Cookie CookieJar::issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token,
+                                   uint64_t server_salt, net::Nanos now) const {
   Cookie c{};
   put_u64(c.data(), uint64_t(now));
-  mac(uint64_t(now), client, nonce, c.data() + 8);
+  put_u64(c.data() + 8, server_salt);
+  const auto m = mac(uint64_t(now), server_salt, client, client_salt, token);
+  std::memcpy(c.data() + 16, m.data(), m.size());
   return c;
 }
 
-bool CookieJar::valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t nonce, net::Nanos now) const {
+bool CookieJar::valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
+                      std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const {
   if (cookie.size() != proto::kCookieSize) return false;
   const uint64_t issued = get_u64(cookie.data());
   // The issue time comes from the wire: compare without signed arithmetic that it could overflow.
   if (now < 0 || issued > uint64_t(now) || uint64_t(now) - issued > uint64_t(kLifetime)) return false;
-  uint8_t expected[crypto_auth_hmacsha256_BYTES];
-  mac(issued, client, nonce, expected);
-  return sodium_memcmp(expected, cookie.data() + 8, sizeof expected) == 0;
-}
-
-uint64_t random_u64() {
-  ensure_sodium();
-  uint64_t v;
-  randombytes_buf(&v, sizeof v);
-  return v;
+  const uint64_t salt = get_u64(cookie.data() + 8);
+  const auto expected = mac(issued, salt, client, client_salt, token);
+  if (sodium_memcmp(expected.data(), cookie.data() + 16, expected.size()) != 0) return false;
+  server_salt = salt;
+  return true;
 }
 
 }  // namespace foothold::server

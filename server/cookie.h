@@ -1,14 +1,13 @@
 #pragma once
-// Stateless connection cookies: the server answers a Hello with a cookie that only it can make,
-// bound to the client's address, port and nonce and to the time it was made. A client that returns
-// a valid cookie has proved it receives datagrams at that address, and the server allocated nothing
-// for it until then.
+// Stateless proof-of-address cookies. The server answers a ConnectRequest whose token opens with a
+// Challenge holding a cookie that only it can make, bound to the client's address and port, its
+// salt, its token and the time. A client that returns a valid cookie in Connect has proved that it
+// receives datagrams at that address; the server kept nothing for it until then. The cookie also
+// carries the server's salt for the session keys (secure.h), so that too needs no state.
 
 #include <array>
 #include <cstdint>
 #include <span>
-
-#include <sodium.h>
 
 #include "proto/codec.h"
 #include "server/net_types.h"
@@ -18,7 +17,7 @@ namespace foothold::server {
 class CookieJar {
  public:
   using Cookie = std::array<uint8_t, proto::kCookieSize>;
-  using Key = std::array<uint8_t, crypto_auth_hmacsha256_KEYBYTES>;
+  using Key = proto::Key;
 
   /// A jar with a fresh random key (per process: cookies do not survive a restart).
   CookieJar();
@@ -28,16 +27,18 @@ class CookieJar {
   /// How long a cookie stays valid.
   static constexpr net::Nanos kLifetime = 10 * net::kSecond;
 
-  Cookie issue(const net::Endpoint& client, uint64_t nonce, net::Nanos now) const;
-  /// True when `cookie` was issued by this jar for this client and nonce within kLifetime.
-  bool valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t nonce, net::Nanos now) const;
+  /// A cookie for `client`'s attempt `client_salt` with `token` (its sealed part), carrying `server_salt`.
+  Cookie issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token, uint64_t server_salt,
+               net::Nanos now) const;
+  /// True when `cookie` was issued by this jar for this client, salt and token within kLifetime;
+  /// then `server_salt` is the salt it carries.
+  bool valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
+             std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const;
 
  private:
-  void mac(uint64_t issued, const net::Endpoint& client, uint64_t nonce, uint8_t out[crypto_auth_hmacsha256_BYTES]) const;
+  std::array<uint8_t, 16> mac(uint64_t issued, uint64_t server_salt, const net::Endpoint& client, uint64_t client_salt,
+                              std::span<const uint8_t> token) const;
   Key key_{};
 };
-
-/// 64 random bits from the operating system (session ids and nonces).
-uint64_t random_u64();
 
 }  // namespace foothold::server

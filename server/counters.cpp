@@ -6,10 +6,12 @@ std::string_view to_string(Counter c) {
   static constexpr std::string_view kNames[] = {
       "packets_in", "bytes_in", "packets_out", "bytes_out", "send_errors",
       "drop_too_large", "drop_malformed", "drop_bad_protocol", "drop_unknown_type", "drop_wrong_direction",
-      "drop_version", "drop_too_small", "drop_no_session", "drop_bad_session", "drop_stale", "drop_bad_value",
-      "drop_rate_limited", "handshake_rate_limited",
-      "challenges_sent", "status_sent", "accepted", "rejected_bad_cookie", "rejected_full", "rejected_mismatch",
-      "rejected_version", "rejected_shutting_down", "disconnects_received", "timeouts",
+      "drop_version", "drop_too_small", "drop_no_session", "drop_bad_seal", "drop_replayed", "drop_bad_token",
+      "drop_expired_token", "drop_bad_cookie", "drop_bad_value", "drop_rate_limited", "source_limited",
+      "handshake_rate_limited", "status_rate_limited",
+      "challenges_sent", "status_sent", "accepted", "accepts_resent", "replaced", "rejected_bad_cookie",
+      "rejected_full", "rejected_mismatch", "rejected_version", "rejected_shutting_down", "rejected_wrong_server",
+      "rejected_client_id_in_use", "rejected_address_full", "disconnects_received", "timeouts",
       "inputs_accepted", "inputs_duplicate", "inputs_late", "inputs_too_far_ahead", "inputs_repeated",
       "inputs_consumed", "snapshots_sent"};
   static_assert(std::size(kNames) == static_cast<size_t>(Counter::kCount));

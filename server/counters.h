@@ -14,29 +14,39 @@ enum class Counter : uint8_t {
   kPacketsOut,
   kBytesOut,
   kSendErrors,
-  // Drops, by reason.
+  // Drops, by reason (kDropTooLarge to kDropRateLimited: every one counts in dropped()).
   kDropTooLarge,
   kDropMalformed,
-  kDropBadProtocol,
+  kDropBadProtocol,      ///< no Foothold prefix, or not Foothold's protocol id
   kDropUnknownType,
-  kDropWrongDirection,
-  kDropVersion,          ///< another protocol version (handshakes get a Reject)
+  kDropWrongDirection,   ///< a message the server does not take, or not in the layer it came in
+  kDropVersion,          ///< another protocol version (handshakes get a Reject hint)
   kDropTooSmall,         ///< an unpadded handshake: answering it could amplify
   kDropNoSession,        ///< session traffic from an address with no session
-  kDropBadSession,       ///< session traffic with the wrong session id
-  kDropStale,            ///< sequence not newer than the last one seen (replayed or reordered)
+  kDropBadSeal,          ///< a session datagram that does not authenticate: forged, altered or another session's
+  kDropReplayed,         ///< a session sequence already received, or older than the replay window
+  kDropBadToken,         ///< a connect token that is malformed or does not open with the key
+  kDropExpiredToken,     ///< a connect token past its expiry
+  kDropBadCookie,        ///< a Connect whose cookie is bad or expired, or whose proof does not open
   kDropBadValue,         ///< values out of range inside a valid packet
   kDropRateLimited,      ///< a client over its packet rate
+  kSourceLimited,        ///< handshake datagrams refused by the per-address or per-prefix limits
   kHandshakeRateLimited, ///< handshake replies refused by the global limit
+  kStatusRateLimited,    ///< status replies refused by their own global limit
   // Handshakes.
   kChallengesSent,
   kStatusSent,
   kAccepted,
+  kAcceptsResent,        ///< Accept sent again for a Connect repeated (its Accept was lost)
+  kReplaced,             ///< sessions ended by a new connect of the same player from the same address
   kRejectedBadCookie,
   kRejectedFull,
   kRejectedMismatch,
   kRejectedVersion,
   kRejectedShuttingDown,
+  kRejectedWrongServer,
+  kRejectedClientIdInUse,
+  kRejectedAddressFull,
   kDisconnectsReceived,
   kTimeouts,
   // Inputs.

@@ -74,4 +74,27 @@ std::string to_string(const Endpoint& e) {
   return out;
 }
 
+proto::TokenAddress to_token_address(const Endpoint& e) {
+  proto::TokenAddress t;
+  t.port = e.port();
+  auto a = e.address();
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+  if (a.is_v4()) {
+    const auto b = a.to_v4().to_bytes();
+    std::copy(b.begin(), b.end(), t.ip.begin());
+  } else {
+    t.v6 = true;
+    const auto b = a.to_v6().to_bytes();
+    std::copy(b.begin(), b.end(), t.ip.begin());
+  }
+  return t;
+}
+
+Endpoint from_token_address(const proto::TokenAddress& t) {
+  if (!t.v6) return {asio::ip::address_v4({t.ip[0], t.ip[1], t.ip[2], t.ip[3]}), t.port};
+  asio::ip::address_v6::bytes_type b{};
+  std::copy(t.ip.begin(), t.ip.end(), b.begin());
+  return {asio::ip::address_v6(b), t.port};
+}
+
 }  // namespace foothold::net

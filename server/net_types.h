@@ -9,6 +9,8 @@
 
 #include <asio/ip/udp.hpp>
 
+#include "proto/token.h"
+
 namespace foothold::net {
 
 using Endpoint = asio::ip::udp::endpoint;
@@ -35,5 +37,10 @@ struct EndpointHash {
 /// `error` is empty on success.
 Endpoint parse_endpoint(const std::string& text, std::string& error);
 std::string to_string(const Endpoint& e);
+
+/// An endpoint as connect tokens name it, and back. An IPv4 address mapped into IPv6
+/// (::ffff:a.b.c.d, as a dual-stack socket reports IPv4 peers) is named as the IPv4 address.
+proto::TokenAddress to_token_address(const Endpoint& e);
+Endpoint from_token_address(const proto::TokenAddress& a);
 
 }  // namespace foothold::net

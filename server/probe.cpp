@@ -6,12 +6,12 @@
 #include <asio/ip/udp.hpp>
 
 #include "proto/codec.h"
-#include "server/cookie.h"
+#include "proto/secure.h"
 #include "server/udp_server.h"
 
 namespace foothold::server {
 
-ProbeResult probe_server(const net::Endpoint& server, net::Nanos timeout) {
+ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken& token, net::Nanos timeout) {
   ProbeResult r;
   asio::io_context io;
   asio::ip::udp::socket socket(io);
@@ -25,31 +25,39 @@ ProbeResult probe_server(const net::Endpoint& server, net::Nanos timeout) {
   }
   UdpSink sink(socket);
   proto::PacketWriter writer;
-  const uint64_t nonce = random_u64();
+  proto::DatagramBuffer tx, rx;
+  const uint64_t salt = proto::random_u64();
   const net::Nanos start = steady_now();
   const net::Nanos deadline = start + timeout;
-  std::vector<uint8_t> cookie;
   net::Nanos last_send = 0;
+  std::string hint;
   while (steady_now() < deadline) {
     const net::Nanos now = steady_now();
     if (now - last_send > 200 * net::kMillisecond) {
-      sink.send(server, cookie.empty() ? writer.hello(nonce) : writer.status_request(nonce, cookie));
+      sink.send(server, proto::frame_clear(writer.status_request(token.sealed, salt), tx));
       last_send = now;
     }
     bool done = false;
     drain_socket(socket, 16, [&](const net::Endpoint& from, std::span<const uint8_t> bytes) {
       if (done || from != server) return;
-      const auto d = proto::decode(bytes, proto::Direction::kToClient);
+      if (proto::layer_of(bytes) == proto::Layer::kClear) {
+        // Unauthenticated: a hint for the error message only.
+        const auto d = proto::decode(proto::unframe_clear(bytes, rx), proto::Direction::kToClient, proto::Layer::kClear);
+        if (d.ok() && d.message.packet->body_as_Reject()->message())
+          hint = d.message.packet->body_as_Reject()->message()->str().substr(0, proto::kMaxRejectMessage);
+        return;
+      }
+      std::span<const uint8_t> packet;
+      if (proto::sealed_reply_salt(bytes) != salt ||
+          proto::open_reply(token.server_to_client, bytes, rx, packet) != proto::OpenError::kNone)
+        return;
+      const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
       if (!d.ok()) return;
       const wire::Packet& p = *d.message.packet;
-      if (d.message.type == wire::Body::Challenge && p.body_as_Challenge()->client_nonce() == nonce && cookie.empty()) {
-        const auto c = proto::bytes_of(p.body_as_Challenge()->cookie());
-        cookie.assign(c.begin(), c.end());
-        last_send = 0;  // ask at once
-      } else if (d.message.type == wire::Body::Reject && p.body_as_Reject()->client_nonce() == nonce) {
+      if (d.message.type == wire::Body::Reject) {
         r.error = std::string("server refused: ") + (p.body_as_Reject()->message() ? p.body_as_Reject()->message()->str() : "");
         done = true;
-      } else if (d.message.type == wire::Body::Status && p.body_as_Status()->client_nonce() == nonce) {
+      } else if (d.message.type == wire::Body::Status) {
         const auto* s = p.body_as_Status();
         r.ok = true;
         r.tick = s->tick();
@@ -65,7 +73,8 @@ ProbeResult probe_server(const net::Endpoint& server, net::Nanos timeout) {
     if (done) return r;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  r.error = cookie.empty() ? "no answer from the server" : "no status from the server";
+  r.error = "no answer from the server (is the token expired, for another address, or sealed with another key?)";
+  if (!hint.empty()) r.error += "; the server said (unauthenticated): " + hint;
   return r;
 }
 

@@ -22,6 +22,9 @@ struct Key {
 };
 const Key kKeys[] = {
     {"bind", &ServerConfig::bind},
+    {"key_file", &ServerConfig::key_file},
+    {"public_address", &ServerConfig::public_address},
+    {"max_clients_per_address", &ServerConfig::max_clients_per_address},
     {"port", &ServerConfig::port},
     {"max_clients", &ServerConfig::max_clients},
     {"world", &ServerConfig::world},
@@ -34,6 +37,9 @@ const Key kKeys[] = {
     {"max_catchup_ticks", &ServerConfig::max_catchup_ticks},
     {"client_packet_rate", &ServerConfig::client_packet_rate},
     {"handshake_rate", &ServerConfig::handshake_rate},
+    {"status_rate", &ServerConfig::status_rate},
+    {"source_rate", &ServerConfig::source_rate},
+    {"prefix_rate", &ServerConfig::prefix_rate},
     {"record", &ServerConfig::record},
 };
 
@@ -82,8 +88,15 @@ std::string env_name(const std::string& key) {
 std::vector<std::string> ServerConfig::validate() const {
   std::vector<std::string> e;
   asio::error_code ec;
-  asio::ip::make_address(bind, ec);
-  if (ec) e.push_back("bind = '" + bind + "' is not an IP address");
+  const auto address = asio::ip::make_address(effective_bind(), ec);
+  if (ec) {
+    e.push_back("bind = '" + bind + "' is not an IP address");
+  } else if (key_file.empty() && !address.is_loopback()) {
+    // The development key is public: anyone could mint tokens for it.
+    e.push_back("bind = '" + bind + "' is not loopback: without key_file (--key-file) the server uses the public "
+                "development key and serves 127.0.0.1 or ::1 only");
+  }
+  range(e, "max_clients_per_address", max_clients_per_address, 1, 4096);
   range(e, "port", port, 0, 65535);
   range(e, "max_clients", max_clients, 1, 4096);
   if (world.empty()) e.push_back("world must name 'arena' or an OBJ file");
@@ -98,6 +111,9 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "max_catchup_ticks", max_catchup_ticks, 1, 120);
   range(e, "client_packet_rate", client_packet_rate, 0, 100000);
   range(e, "handshake_rate", handshake_rate, 1, 1000000);
+  range(e, "status_rate", status_rate, 1, 1000000);
+  range(e, "source_rate", source_rate, 0.1, 1000000);
+  range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
   return e;
 }
 

@@ -9,7 +9,12 @@
 namespace foothold::server {
 
 struct ServerConfig {
-  std::string bind = "0.0.0.0";      ///< address to listen on (IPv4 or IPv6)
+  std::string bind;                  ///< address to listen on (IPv4 or IPv6); empty: 0.0.0.0 with a key file, else 127.0.0.1
+  std::string key_file;              ///< the private key file tokens are sealed with; empty: the public development key, loopback only
+  /// The addresses clients reach the server at, as tokens name them: "HOST:PORT[,HOST:PORT...]"; a
+  /// host name is resolved once at start. Empty: the bound address (an unspecified bind needs it).
+  std::string public_address;
+  int max_clients_per_address = 8;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   int max_clients = 1024;            ///< [1, 4096]
   std::string world = "arena";       ///< "arena" or an OBJ file
@@ -22,10 +27,15 @@ struct ServerConfig {
   int max_catchup_ticks = 5;         ///< ticks run back to back after an overrun before skipping [1, 120]
   int client_packet_rate = 0;        ///< packets per second accepted from one client; 0: 4 x tick rate
   int handshake_rate = 2000;         ///< handshake replies per second, for all unverified addresses [1, 1e6]
+  int status_rate = 100;             ///< status replies per second, all senders together [1, 1e6]
+  double source_rate = 10;           ///< handshake datagrams per second one address may send [0.1, 1e6]
+  double prefix_rate = 50;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
   std::string record;                ///< record the input stream to this file; empty: no recording
 
   /// Problems with the values, one message each naming the key.
   std::vector<std::string> validate() const;
+  /// The bind address in effect (resolving the empty default).
+  std::string effective_bind() const { return !bind.empty() ? bind : key_file.empty() ? "127.0.0.1" : "0.0.0.0"; }
 };
 
 /// Parses TOML text over `config`; `source` names it in messages.

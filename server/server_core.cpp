@@ -21,6 +21,13 @@ std::string hex(uint64_t v) {
 
 uint32_t micros(net::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
+// Loopback, also as a dual-stack socket reports an IPv4 peer (::ffff:127.x.y.z).
+bool is_loopback(const net::Endpoint& e) {
+  const auto a = e.address();
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
+  return a.is_loopback();
+}
+
 // Interest grid: 4 m cells in X and Z; a client looks at rings of cells around its own until they
 // hold enough characters, at most kMaxRings rings (32 m) out.
 constexpr double kCell = 4.0;
@@ -39,7 +46,9 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       sink_(sink),
       cookies_(cookies ? std::move(cookies) : std::make_unique<CookieJar>()),
       started_(now),
-      handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now) {
+      handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now),
+      status_bucket_(config.status_rate, std::max(1.0, config.status_rate / 10.0), now),
+      source_limiter_(config.source_limits, now) {
   clients_.reserve(size_t(config.max_clients));
   by_endpoint_.reserve(size_t(config.max_clients) * 2);
   tick_characters_.reserve(size_t(config.max_clients));
@@ -49,10 +58,27 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   delta_.reserve(kMaxOthers);
 }
 
+uint64_t ServerCore::unix_time(net::Nanos now) const {
+  return config_.unix_at_start + uint64_t(std::max<net::Nanos>(0, now - started_) / net::kSecond);
+}
+
 void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kPacketsOut);
   counters_.add(Counter::kBytesOut, bytes.size());
   sink_.send(to, bytes);
+}
+
+void ServerCore::send_session(Client& c, std::span<const uint8_t> packet) {
+  send(c.endpoint, proto::seal_session(c.keys.send, ++c.send_sequence, packet, tx_));
+}
+
+bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                            std::span<const uint8_t> packet, std::size_t limit) {
+  const auto bytes = proto::seal_reply(token.server_to_client, client_salt, packet, tx_);
+  // Never answer an unverified address with more than it sent.
+  if (bytes.empty() || bytes.size() > limit) return false;
+  send(to, bytes);
+  return true;
 }
 
 ServerCore::Client* ServerCore::find(const net::Endpoint& from) {
@@ -66,171 +92,272 @@ const CharacterState* ServerCore::character(uint32_t id) const {
   return nullptr;
 }
 
-void ServerCore::reject(const net::Endpoint& to, uint64_t nonce, wire::RejectReason reason, const std::string& message,
-                        std::size_t request_size) {
-  const auto bytes = writer_.reject(nonce, reason, message);
-  // Never answer an unverified address with more than it sent.
-  if (bytes.size() <= request_size) send(to, bytes);
+uint32_t ServerCore::character_at(const net::Endpoint& endpoint) const {
+  const auto it = by_endpoint_.find(endpoint);
+  return it == by_endpoint_.end() ? 0 : it->second->id;
+}
+
+void ServerCore::reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                        wire::RejectReason reason, const std::string& message, std::size_t limit) {
+  send_reply(to, token, client_salt, writer_.reject(reason, message), limit);
 }
 
 void ServerCore::on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kPacketsIn);
   counters_.add(Counter::kBytesIn, bytes.size());
-  const proto::DecodeResult d = proto::decode(bytes, proto::Direction::kToServer);
+  if (bytes.size() > proto::kMaxDatagram) {
+    counters_.add(Counter::kDropTooLarge);
+    return;
+  }
+  switch (proto::layer_of(bytes)) {
+    case proto::Layer::kSession: on_session_datagram(now, from, bytes); return;
+    case proto::Layer::kClear: on_clear_datagram(now, from, bytes); return;
+    case proto::Layer::kSealed: counters_.add(Counter::kDropWrongDirection); return;  // only servers send these
+    case proto::Layer::kInvalid: counters_.add(Counter::kDropBadProtocol); return;
+  }
+}
+
+void ServerCore::on_session_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+  // Sessions are found by address: a datagram from anywhere else, even one that would open, is dropped.
+  Client* c = find(from);
+  if (!c) {
+    counters_.add(Counter::kDropNoSession);
+    return;
+  }
+  uint64_t sequence = 0;
+  std::span<const uint8_t> packet;
+  switch (proto::open_session(c->keys.receive, c->window, bytes, rx_, sequence, packet)) {
+    case proto::OpenError::kNone: break;
+    case proto::OpenError::kMalformed: counters_.add(Counter::kDropMalformed); return;
+    case proto::OpenError::kReplayed: counters_.add(Counter::kDropReplayed); return;
+    case proto::OpenError::kBadSeal: counters_.add(Counter::kDropBadSeal); return;
+  }
+  // Authentic from here: only the client holds its sending key.
+  const proto::DecodeResult d = proto::decode(packet, proto::Direction::kToServer, proto::Layer::kSession);
+  if (!d.ok()) {
+    counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
+    return;
+  }
+  const bool newest = sequence > c->window.newest();
+  c->window.mark(sequence);
+  if (!c->rate.take(now)) {
+    counters_.add(Counter::kDropRateLimited);
+    return;
+  }
+  if (d.message.type == wire::Body::Disconnect) {
+    counters_.add(Counter::kDisconnectsReceived);
+    remove_client(c->id);
+    return;
+  }
+  handle_inputs(now, *c, *d.message.packet->body_as_InputBatch(), newest);
+}
+
+void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+  const proto::DecodeResult d =
+      proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToServer, proto::Layer::kClear);
   if (!d.ok()) {
     counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
     return;
   }
   const proto::Decoded& m = d.message;
-  const bool handshake = m.type == wire::Body::Hello || m.type == wire::Body::Connect || m.type == wire::Body::StatusRequest;
-  if (m.version != proto::kProtocolVersion) {
-    counters_.add(Counter::kDropVersion);
-    if (handshake && m.size >= proto::kMinHandshakeDatagram && handshake_bucket_.take(now)) {
-      uint64_t nonce = 0;
-      if (m.type == wire::Body::Hello) nonce = m.packet->body_as_Hello()->client_nonce();
-      if (m.type == wire::Body::Connect) nonce = m.packet->body_as_Connect()->client_nonce();
-      if (m.type == wire::Body::StatusRequest) nonce = m.packet->body_as_StatusRequest()->client_nonce();
-      counters_.add(Counter::kRejectedVersion);
-      reject(from, nonce, wire::RejectReason::VersionMismatch,
-             "protocol version " + std::to_string(m.version) + " is not the server's " + std::to_string(proto::kProtocolVersion),
-             m.size);
-    }
-    return;
-  }
-  if (handshake && m.size < proto::kMinHandshakeDatagram) {
+  // Sizes are judged on the whole datagram, prefix included: that is what a reply is compared with.
+  if (bytes.size() < proto::kMinHandshakeDatagram) {
     counters_.add(Counter::kDropTooSmall);
     return;
   }
+  if (!source_limiter_.take(from, now)) {
+    counters_.add(Counter::kSourceLimited);
+    return;
+  }
+  if (m.version != proto::kProtocolVersion) {
+    // A client of another version cannot read our seals: tell it in clear. It takes this as a hint
+    // only (anyone could send it), so it needs no authentication.
+    counters_.add(Counter::kDropVersion);
+    if (!handshake_bucket_.take(now)) {
+      counters_.add(Counter::kHandshakeRateLimited);
+      return;
+    }
+    counters_.add(Counter::kRejectedVersion);
+    const auto reply = proto::frame_clear(
+        writer_.reject(wire::RejectReason::VersionMismatch, "protocol version " + std::to_string(m.version) +
+                                                                " is not the server's " +
+                                                                std::to_string(proto::kProtocolVersion)),
+        tx_);
+    if (reply.size() <= bytes.size()) send(from, reply);
+    return;
+  }
   switch (m.type) {
-    case wire::Body::Hello:
-      handle_hello(now, from, m);
-      return;
-    case wire::Body::StatusRequest:
-      handle_status_request(now, from, m);
-      return;
-    case wire::Body::Connect:
-      handle_connect(now, from, m);
-      return;
-    case wire::Body::InputBatch: {
-      Client* c = find(from);
-      const auto* batch = m.packet->body_as_InputBatch();
-      if (!c) {
-        counters_.add(Counter::kDropNoSession);
-        return;
-      }
-      if (batch->session() != c->session) {
-        counters_.add(Counter::kDropBadSession);
-        return;
-      }
-      if (!c->rate.take(now)) {
-        counters_.add(Counter::kDropRateLimited);
-        return;
-      }
-      handle_inputs(now, *c, *batch);
-      return;
-    }
-    case wire::Body::Disconnect: {
-      Client* c = find(from);
-      if (!c) {
-        counters_.add(Counter::kDropNoSession);
-        return;
-      }
-      if (m.packet->body_as_Disconnect()->session() != c->session) {
-        counters_.add(Counter::kDropBadSession);
-        return;
-      }
-      counters_.add(Counter::kDisconnectsReceived);
-      remove_client(c->id);
-      return;
-    }
-    default:
-      counters_.add(Counter::kDropWrongDirection);  // unreachable: decode() checked the direction
-      return;
+    case wire::Body::ConnectRequest: handle_connect_request(now, from, m); return;
+    case wire::Body::StatusRequest: handle_status_request(now, from, m); return;
+    case wire::Body::Connect: handle_connect(now, from, m); return;
+    default: counters_.add(Counter::kDropWrongDirection); return;  // unreachable: decode() checked
   }
 }
 
-void ServerCore::handle_hello(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
+                            proto::TokenContents& out, bool& names_us) {
+  switch (proto::open_token(config_.key, proto::bytes_of(token), unix_time(now), out)) {
+    case proto::TokenError::kNone: break;
+    case proto::TokenError::kExpired: counters_.add(Counter::kDropExpiredToken); return false;
+    default: counters_.add(Counter::kDropBadToken); return false;
+  }
+  names_us = false;
+  const bool from_loopback = is_loopback(from);
+  for (const auto& a : config_.addresses)
+    if (out.servers.contains(a) && (from_loopback || !net::from_token_address(a).address().is_loopback())) names_us = true;
+  return true;
+}
+
+void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+  const auto* req = m.packet->body_as_ConnectRequest();
+  proto::TokenContents token;
+  bool names_us = false;
+  if (!open_token(now, from, req->token(), token, names_us)) return;
   if (!handshake_bucket_.take(now)) {
     counters_.add(Counter::kHandshakeRateLimited);
     return;
   }
-  const uint64_t nonce = m.packet->body_as_Hello()->client_nonce();
-  const auto cookie = cookies_->issue(from, nonce, now);
-  const auto bytes = writer_.challenge(nonce, cookie);
-  if (bytes.size() > m.size) return;  // cannot happen: handshakes are padded past any reply
-  counters_.add(Counter::kChallengesSent);
-  send(from, bytes);
+  if (!names_us) {
+    counters_.add(Counter::kRejectedWrongServer);
+    reject(from, token, req->client_salt(), wire::RejectReason::WrongServer,
+           "the token does not name this server's address", m.size + 1);
+    return;
+  }
+  const auto cookie = cookies_->issue(from, req->client_salt(), proto::bytes_of(req->token()), proto::random_u64(), now);
+  if (send_reply(from, token, req->client_salt(), writer_.challenge(cookie), m.size + 1))
+    counters_.add(Counter::kChallengesSent);
 }
 
 void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
-  if (!handshake_bucket_.take(now)) {
-    counters_.add(Counter::kHandshakeRateLimited);
-    return;
-  }
   const auto* req = m.packet->body_as_StatusRequest();
-  if (!cookies_->valid(proto::bytes_of(req->cookie()), from, req->client_nonce(), now)) {
-    counters_.add(Counter::kRejectedBadCookie);
-    reject(from, req->client_nonce(), wire::RejectReason::BadCookie, "bad or expired cookie", m.size);
+  proto::TokenContents token;
+  bool names_us = false;
+  if (!open_token(now, from, req->token(), token, names_us)) return;
+  // Status has its own budget: a flood of connection attempts cannot starve the health check.
+  if (!status_bucket_.take(now)) {
+    counters_.add(Counter::kStatusRateLimited);
     return;
   }
-  counters_.add(Counter::kStatusSent);
-  send(from, writer_.status(req->client_nonce(), tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
-                            uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()));
+  if (!names_us) {
+    counters_.add(Counter::kRejectedWrongServer);
+    reject(from, token, req->client_salt(), wire::RejectReason::WrongServer,
+           "the token does not name this server's address", m.size + 1);
+    return;
+  }
+  if (send_reply(from, token, req->client_salt(),
+                 writer_.status(tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
+                                uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()),
+                 m.size + 1))
+    counters_.add(Counter::kStatusSent);
 }
 
 void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
   const auto* req = m.packet->body_as_Connect();
-  const uint64_t nonce = req->client_nonce();
-  if (Client* existing = find(from)) {
-    // The same client again (its Accept was lost): answer the same. A new nonce from a known
-    // address is a restarted client: its old session ends.
-    if (existing->nonce == nonce) {
-      send(from, writer_.accept(nonce, existing->session, existing->id, tick_, uint16_t(settings_.tick_rate),
-                                uint16_t(config_.snapshot_interval), existing->state));
+  const uint64_t salt = req->client_salt();
+  const auto token_bytes = proto::bytes_of(req->token());
+  uint64_t server_salt = 0;
+  const bool cookie_ok = cookies_->valid(proto::bytes_of(req->cookie()), from, salt, token_bytes, now, server_salt);
+  if (cookie_ok) {
+    // The same attempt again (its Accept was lost): the same Accept, byte for byte, changes nothing.
+    if (Client* existing = find(from); existing && existing->client_salt == salt && existing->server_salt == server_salt) {
+      counters_.add(Counter::kAcceptsResent);
+      send(from, existing->accept_datagram);
       return;
     }
-    if (cookies_->valid(proto::bytes_of(req->cookie()), from, nonce, now)) remove_client(existing->id);
   }
-  if (!handshake_bucket_.take(now)) {
-    counters_.add(Counter::kHandshakeRateLimited);
-    return;
-  }
-  if (!cookies_->valid(proto::bytes_of(req->cookie()), from, nonce, now)) {
+  proto::TokenContents token;
+  bool names_us = false;
+  if (!open_token(now, from, req->token(), token, names_us)) return;
+  if (!cookie_ok) {
+    // Most likely a cookie that aged out while the client waited; the token opened, so say so.
+    counters_.add(Counter::kDropBadCookie);
+    if (!handshake_bucket_.take(now)) {
+      counters_.add(Counter::kHandshakeRateLimited);
+      return;
+    }
     counters_.add(Counter::kRejectedBadCookie);
-    reject(from, nonce, wire::RejectReason::BadCookie, "bad or expired cookie", m.size);
+    reject(from, token, salt, wire::RejectReason::BadCookie, "bad or expired cookie", m.size + 1);
     return;
   }
-  // From here the address is proven: replies may be as large as they need to be.
+  if (!names_us) {
+    counters_.add(Counter::kRejectedWrongServer);
+    reject(from, token, salt, wire::RejectReason::WrongServer, "the token does not name this server's address",
+           m.size + 1);
+    return;
+  }
+  // The proof: the hashes sealed under the token's client key. Opening it shows the client holds the
+  // token's keys (a sniffed token and cookie are not enough).
+  uint64_t world_hash = 0, settings_hash = 0;
+  if (!proto::open_proof(token.client_to_server, proto::bytes_of(req->cookie()), proto::bytes_of(req->proof()),
+                         world_hash, settings_hash)) {
+    counters_.add(Counter::kDropBadCookie);
+    return;
+  }
+  // From here the address is proven and the client holds the token: replies may be as large as they
+  // need to be.
+  const std::size_t any = proto::kMaxDatagram;
   if (shutting_down_) {
     counters_.add(Counter::kRejectedShuttingDown);
-    reject(from, nonce, wire::RejectReason::ShuttingDown, "the server is shutting down", proto::kMaxDatagram);
+    reject(from, token, salt, wire::RejectReason::ShuttingDown, "the server is shutting down", any);
     return;
   }
-  if (req->world_hash() != world_.hash()) {
+  if (world_hash != world_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    reject(from, nonce, wire::RejectReason::WorldMismatch,
-           "world hash " + hex(req->world_hash()) + " differs from the server's " + hex(world_.hash()) + " (" + world_.name() + ")",
-           proto::kMaxDatagram);
+    reject(from, token, salt, wire::RejectReason::WorldMismatch,
+           "world hash " + hex(world_hash) + " differs from the server's " + hex(world_.hash()) + " (" + world_.name() + ")",
+           any);
     return;
   }
-  if (req->settings_hash() != settings_.hash()) {
+  if (settings_hash != settings_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    reject(from, nonce, wire::RejectReason::SettingsMismatch,
-           "movement settings hash " + hex(req->settings_hash()) + " differs from the server's " + hex(settings_.hash()),
-           proto::kMaxDatagram);
+    reject(from, token, salt, wire::RejectReason::SettingsMismatch,
+           "movement settings hash " + hex(settings_hash) + " differs from the server's " + hex(settings_.hash()), any);
+    return;
+  }
+  // A new attempt from an endpoint that has a session: the client restarted there. A client id
+  // already playing: the same player again if it comes from the same address (a restarted process
+  // on a new port), which replaces its old session; from another address it is refused until that
+  // session ends (a token may not be shared).
+  Client* same_endpoint = find(from);
+  Client* same_player = nullptr;
+  for (const auto& c : clients_)
+    if (c->client_id == token.client_id) same_player = c.get();
+  if (same_player && same_player != same_endpoint && same_player->endpoint.address() != from.address()) {
+    counters_.add(Counter::kRejectedClientIdInUse);
+    reject(from, token, salt, wire::RejectReason::ClientIdInUse,
+           "client id " + std::to_string(token.client_id) + " is already playing from another address", any);
+    return;
+  }
+  for (Client* old : {same_endpoint, same_player != same_endpoint ? same_player : nullptr}) {
+    if (!old) continue;
+    counters_.add(Counter::kReplaced);
+    send_session(*old, writer_.disconnect(wire::DisconnectReason::Replaced));
+    remove_client(old->id);
+  }
+  // The cap is for the internet: loopback senders are this host's own (bots, tools), which no
+  // remote attacker can pose as.
+  int from_address = 0;
+  for (const auto& c : clients_) from_address += c->endpoint.address() == from.address();
+  if (from_address >= config_.max_clients_per_address && !is_loopback(from)) {
+    counters_.add(Counter::kRejectedAddressFull);
+    reject(from, token, salt, wire::RejectReason::AddressFull,
+           "this address holds " + std::to_string(from_address) + " sessions, the most the server allows one address",
+           any);
     return;
   }
   if (clients_.size() >= size_t(config_.max_clients)) {
     counters_.add(Counter::kRejectedFull);
-    reject(from, nonce, wire::RejectReason::ServerFull,
-           "the server is full (" + std::to_string(config_.max_clients) + " clients)", proto::kMaxDatagram);
+    reject(from, token, salt, wire::RejectReason::ServerFull,
+           "the server is full (" + std::to_string(config_.max_clients) + " clients)", any);
     return;
   }
   auto c = std::make_unique<Client>();
   c->id = next_id_++;
   c->endpoint = from;
-  c->session = config_.predictable_sessions ? config_.predictable_sessions * 0x9e3779b97f4a7c15ull + c->id : random_u64();
-  c->nonce = nonce;
+  c->client_id = token.client_id;
+  c->client_salt = salt;
+  c->server_salt = server_salt;
+  c->keys = proto::server_session_keys(token.client_to_server, token.server_to_client, salt, server_salt);
   c->state = spawn_state_for(world_, c->id);
   c->last_heard = now;
   c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
@@ -239,34 +366,35 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   for (auto& s : c->sent) s.remotes.reserve(kMaxOthers);
   counters_.add(Counter::kAccepted);
   pending_joins_.push_back({c->id, c->state});
-  send(from, writer_.accept(nonce, c->session, c->id, tick_, uint16_t(settings_.tick_rate),
-                            uint16_t(config_.snapshot_interval), c->state));
+  const auto accept = proto::seal_session(
+      c->keys.send, ++c->send_sequence,
+      writer_.accept(c->id, tick_, uint16_t(settings_.tick_rate), uint16_t(config_.snapshot_interval), c->state), tx_);
+  c->accept_datagram.assign(accept.begin(), accept.end());
+  send(from, accept);
   by_endpoint_[from] = c.get();
   clients_.push_back(std::move(c));
   ++roster_;
 }
 
-void ServerCore::handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch) {
-  if (c.any_sequence && int32_t(batch.sequence() - c.last_sequence) <= 0) {
-    counters_.add(Counter::kDropStale);
-    return;
-  }
+void ServerCore::handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch, bool newest) {
   const auto* inputs = batch.inputs();
   if (inputs && inputs->size() > proto::kMaxInputsPerPacket) {
     counters_.add(Counter::kDropBadValue);
     return;
   }
-  c.any_sequence = true;
-  c.last_sequence = batch.sequence();
   c.last_heard = now;
-  c.echo_time_us = batch.send_time_us();
-  c.echo_received = now;
-  // A snapshot ack from the future is a lie; from the past it is merely late.
-  const uint32_t ack = batch.ack_snapshot();
-  if (int32_t(ack - tick_) > 0) {
-    counters_.add(Counter::kDropBadValue);
-  } else if (int32_t(ack - c.acked_snapshot) > 0) {
-    c.acked_snapshot = ack;
+  // A batch that arrives after a newer one still brings its inputs (the buffer drops what it has),
+  // but the round-trip echo and the acknowledgement come from the newest only.
+  if (newest) {
+    c.echo_time_us = batch.send_time_us();
+    c.echo_received = now;
+    // A snapshot ack from the future is a lie; from the past it is merely late.
+    const uint32_t ack = batch.ack_snapshot();
+    if (int32_t(ack - tick_) > 0) {
+      counters_.add(Counter::kDropBadValue);
+    } else if (int32_t(ack - c.acked_snapshot) > 0) {
+      c.acked_snapshot = ack;
+    }
   }
   if (!inputs) return;
   for (const wire::InputW* w : *inputs) {
@@ -300,7 +428,7 @@ void ServerCore::tick(net::Nanos now) {
     Client& c = *clients_[i];
     if (now - c.last_heard > config_.client_timeout) {
       counters_.add(Counter::kTimeouts);
-      send(c.endpoint, writer_.disconnect(c.session, wire::DisconnectReason::TimedOut));
+      send_session(c, writer_.disconnect(wire::DisconnectReason::TimedOut));
       remove_client(c.id);
     } else {
       ++i;
@@ -423,7 +551,6 @@ void ServerCore::send_snapshots(net::Nanos now) {
       full_.push_back(wire::RemoteFull(o.id, x, y, z, ground));
     }
     proto::PacketWriter::SnapshotHeader h;
-    h.session = c.session;
     h.tick = tick_;
     h.repeated_mask = c.repeated_bits;
     h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
@@ -432,13 +559,13 @@ void ServerCore::send_snapshots(net::Nanos now) {
     h.own = c.state;
     h.base_tick = delta_.empty() ? 0 : base->tick;
     counters_.add(Counter::kSnapshotsSent);
-    send(c.endpoint, writer_.snapshot(h, full_, delta_));
+    send_session(c, writer_.snapshot(h, full_, delta_));
   }
 }
 
 void ServerCore::shutdown(net::Nanos) {
   shutting_down_ = true;
-  for (const auto& c : clients_) send(c->endpoint, writer_.disconnect(c->session, wire::DisconnectReason::ServerShutdown));
+  for (const auto& c : clients_) send_session(*c, writer_.disconnect(wire::DisconnectReason::ServerShutdown));
   while (!clients_.empty()) remove_client(clients_.back()->id);
 }
 

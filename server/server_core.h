@@ -3,6 +3,12 @@
 // The UDP driver (udp_server.h) runs it on a real socket and clock; tests run it on a simulated
 // network with virtual time.
 //
+// Who may play: only holders of a connect token sealed with the server's key (proto/token.h) that
+// names one of the server's addresses. The handshake (WIRE_FORMAT.md) keeps no state before a
+// client has proved, with a stateless cookie, that it receives at its address and, with the
+// session keys, that it holds the token. Every session datagram is encrypted and authenticated
+// (proto/secure.h); one that does not open, repeats or is out of the replay window changes nothing.
+//
 // Each tick: every client's input for that tick is consumed (exactly one, repeated when missing),
 // every character steps, silent clients are dropped, and every client gets a snapshot of its own
 // exact state and of the characters near it.
@@ -15,7 +21,10 @@
 #include <vector>
 
 #include "proto/codec.h"
+#include "proto/secure.h"
+#include "proto/token.h"
 #include "server/cookie.h"
+#include "server/source_limiter.h"
 #include "server/counters.h"
 #include "server/input_buffer.h"
 #include "server/net_types.h"
@@ -29,13 +38,19 @@ namespace foothold::server {
 
 struct CoreConfig {
   int max_clients = 1024;
+  int max_clients_per_address = 8;      ///< sessions one IP address may hold at once (loopback: no cap)
   int snapshot_interval = 1;            ///< ticks between snapshots
   net::Nanos client_timeout = 10 * net::kSecond;
   int client_packet_rate = 240;         ///< packets per second per client
   int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
-  /// Session ids are random; a nonzero seed makes them a function of the character id instead
-  /// (fuzzing and tests only: a predictable session id lets anyone on the path forge traffic).
-  uint64_t predictable_sessions = 0;
+  int status_rate = 100;                ///< status replies per second, all senders together
+  SourceLimits source_limits;           ///< handshake datagrams per second per address and per prefix
+  proto::Key key{};                     ///< the private key connect tokens are sealed with
+  /// The addresses clients reach the server at: a token must name one of them. Loopback addresses
+  /// here are honoured only for senders on loopback (tools on the server's own host).
+  std::vector<proto::TokenAddress> addresses;
+  /// UNIX time, in seconds, at the `now` given to the constructor (token expiry is absolute time).
+  uint64_t unix_at_start = 0;
 };
 
 class ServerCore {
@@ -68,6 +83,10 @@ class ServerCore {
 
   /// A client's character state, for tests (nullptr when there is no such character).
   const CharacterState* character(uint32_t id) const;
+  /// The character id of the session at `endpoint` (0 when there is none), for tests.
+  uint32_t character_at(const net::Endpoint& endpoint) const;
+  /// UNIX time at `now`, in seconds, as token expiry is judged.
+  uint64_t unix_time(net::Nanos now) const;
 
  private:
   struct SentSnapshot {
@@ -77,14 +96,16 @@ class ServerCore {
   struct Client {
     uint32_t id = 0;
     net::Endpoint endpoint;
-    uint64_t session = 0;
-    uint64_t nonce = 0;
+    uint64_t client_id = 0;                  // the token's
+    uint64_t client_salt = 0, server_salt = 0;  // the connection attempt (a repeated Connect has both)
+    proto::SessionKeys keys;
+    proto::ReplayWindow window;
+    uint64_t send_sequence = 0;
+    std::vector<uint8_t> accept_datagram;    // sent again, byte for byte, if the Connect is repeated
     CharacterState state;
     InputBuffer inputs;
     uint32_t repeated_bits = 0;  // bit i: tick (current - i) was simulated with a repeated input
     net::Nanos last_heard = 0;
-    uint32_t last_sequence = 0;
-    bool any_sequence = false;
     uint32_t acked_snapshot = 0;
     uint32_t echo_time_us = 0;
     net::Nanos echo_received = 0;
@@ -98,12 +119,23 @@ class ServerCore {
   static constexpr std::size_t kSentHistory = 32;
 
   void send(const net::Endpoint& to, std::span<const uint8_t> bytes);
-  void handle_hello(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  /// Seals a Packet into the client's session and sends it.
+  void send_session(Client& c, std::span<const uint8_t> packet);
+  /// Seals a Packet as a reply to an attempt whose token opened, if it is no larger than `limit`.
+  bool send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                  std::span<const uint8_t> packet, std::size_t limit);
+  void on_session_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
+  void on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
+  /// Opens a token and counts why it does not; `names_us` says whether it names an address of ours
+  /// (a loopback one only counts for a sender on loopback, which no remote host can forge).
+  bool open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
+                  proto::TokenContents& out, bool& names_us);
+  void handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
-  void handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch);
-  void reject(const net::Endpoint& to, uint64_t nonce, wire::RejectReason reason, const std::string& message,
-              std::size_t request_size);
+  void handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch, bool newest);
+  void reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+              wire::RejectReason reason, const std::string& message, std::size_t limit);
   void remove_client(uint32_t id);
   Client* find(const net::Endpoint& from);
   void send_snapshots(net::Nanos now);
@@ -117,7 +149,11 @@ class ServerCore {
   std::unique_ptr<CookieJar> cookies_;
   net::Nanos started_;
   TokenBucket handshake_bucket_;
+  TokenBucket status_bucket_;
+  SourceLimiter source_limiter_;
   proto::PacketWriter writer_;
+  proto::DatagramBuffer rx_;  // the Packet of the datagram being handled, aligned
+  proto::DatagramBuffer tx_;  // the datagram being sent
   StepScratch scratch_;
   Counters counters_;
   TickObserver* observer_ = nullptr;

@@ -4,8 +4,11 @@
 // Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when it cannot serve (e.g. the port is taken),
 // 2 for bad usage, configuration, settings or world.
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 #include <optional>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +16,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "proto/token.h"
 #include "replay/recording.h"
 #include "server/recorder.h"
 #include "server/server_config.h"
@@ -48,7 +52,12 @@ int main(int argc, char** argv) {
     CLI::Option* o = app.add_option(std::string("--") + name, flags.*field, help);
     given.push_back({o, [field, &flags](ServerConfig& c) { c.*field = flags.*field; }});
   };
-  opt("bind", &ServerConfig::bind, "address to listen on (default 0.0.0.0; :: for IPv6 and IPv4)");
+  opt("bind", &ServerConfig::bind, "address to listen on (default 0.0.0.0 with a key file, else 127.0.0.1; :: for IPv6 and IPv4)");
+  opt("key-file", &ServerConfig::key_file, "private key that connect tokens are sealed with (foothold-token keygen); "
+                                           "without one the server uses the public development key and serves loopback only");
+  opt("public-address", &ServerConfig::public_address,
+      "HOST:PORT[,HOST:PORT...] clients reach the server at, as tokens name it (default: the bound address)");
+  opt("max-clients-per-address", &ServerConfig::max_clients_per_address, "sessions one IP address may hold (default 8)");
   opt("port", &ServerConfig::port, "UDP port (default 7777)");
   opt("max-clients", &ServerConfig::max_clients, "most clients at once (default 1024)");
   opt("world", &ServerConfig::world, "'arena' (default) or an OBJ file");
@@ -61,6 +70,9 @@ int main(int argc, char** argv) {
   opt("max-catchup-ticks", &ServerConfig::max_catchup_ticks, "ticks run back to back after an overrun (default 5)");
   opt("client-packet-rate", &ServerConfig::client_packet_rate, "packets/s accepted per client (default 4 x tick rate)");
   opt("handshake-rate", &ServerConfig::handshake_rate, "handshake replies/s, all unverified senders (default 2000)");
+  opt("status-rate", &ServerConfig::status_rate, "status replies/s, all senders (default 100)");
+  opt("source-rate", &ServerConfig::source_rate, "handshake datagrams/s one address may send (default 10)");
+  opt("prefix-rate", &ServerConfig::prefix_rate, "handshake datagrams/s one /24 or /64 may send (default 50)");
   opt("record", &ServerConfig::record, "record the input stream to this file");
 
   try {
@@ -103,11 +115,40 @@ int main(int argc, char** argv) {
   if (!world.world) return usage_errors({world.error});
   for (const auto& w : world.warnings) sim_log->warn("{}", w);
 
+  proto::Key key = proto::development_key();
+  if (!config.key_file.empty()) {
+    std::string error;
+    if (!proto::read_key_file(config.key_file, key, error)) return usage_errors({"key_file: " + error});
+  }
+
+  const std::string bind_text = config.effective_bind();
   std::string endpoint_error;
   const net::Endpoint bind = net::parse_endpoint(
-      (config.bind.find(':') != std::string::npos ? "[" + config.bind + "]" : config.bind) + ":" + std::to_string(config.port),
+      (bind_text.find(':') != std::string::npos ? "[" + bind_text + "]" : bind_text) + ":" + std::to_string(config.port),
       endpoint_error);
   if (!endpoint_error.empty()) return usage_errors({endpoint_error});
+
+  // The addresses tokens must name. A host name is resolved once, here: tokens hold addresses.
+  std::vector<proto::TokenAddress> addresses;
+  if (!config.public_address.empty()) {
+    std::stringstream list(config.public_address);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      std::string error;
+      const net::Endpoint e = net::parse_endpoint(item, error);
+      if (!error.empty() || e.port() == 0)
+        return usage_errors({"public_address: '" + item + "' is not HOST:PORT with a port other than 0" +
+                             (error.empty() ? "" : " (" + error + ")")});
+      addresses.push_back(net::to_token_address(e));
+    }
+  } else if (bind.address().is_unspecified()) {
+    return usage_errors({"bind " + bind_text + " listens on every address, so the server cannot tell which one clients "
+                         "reach it at: set public_address (--public-address HOST:PORT), the address its tokens name"});
+  } else if (config.port == 0) {
+    // Filled in below, once the port is known.
+  } else {
+    addresses.push_back(net::to_token_address(bind));
+  }
 
   asio::io_context io;
   std::unique_ptr<UdpServer> udp;
@@ -118,7 +159,27 @@ int main(int argc, char** argv) {
     return 1;
   }
 
+  // Tools on this host (the container's health check) reach the server on loopback: honour tokens
+  // naming loopback at our port too. The core honours those only for senders on loopback.
+  const uint16_t port = udp->local_endpoint().port();
+  if (config.port == 0 && config.public_address.empty()) addresses.push_back(net::to_token_address(udp->local_endpoint()));
+  if (bind.address().is_unspecified() || bind.address().is_loopback()) {
+    for (const char* lo : {"127.0.0.1", "::1"}) {
+      const auto a = net::to_token_address({asio::ip::make_address(lo), port});
+      if (std::find(addresses.begin(), addresses.end(), a) == addresses.end()) addresses.push_back(a);
+    }
+  }
+
   CoreConfig core_config;
+  core_config.key = key;
+  core_config.addresses = addresses;
+  core_config.unix_at_start = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
+                                           std::chrono::system_clock::now().time_since_epoch())
+                                           .count());
+  core_config.max_clients_per_address = config.max_clients_per_address;
+  core_config.status_rate = config.status_rate;
+  core_config.source_limits.address_rate = config.source_rate;
+  core_config.source_limits.prefix_rate = config.prefix_rate;
   core_config.max_clients = config.max_clients;
   core_config.snapshot_interval = config.snapshot_interval;
   core_config.client_timeout = net::Nanos(config.client_timeout * 1e9);
@@ -141,6 +202,13 @@ int main(int argc, char** argv) {
     log->info("recording to {}", config.record);
   }
 
+  if (config.key_file.empty()) {
+    log->warn("no key file: connect tokens are sealed with the public development key, so this server serves loopback "
+              "only; give --key-file KEY (foothold-token keygen) to serve other hosts");
+  }
+  std::string names;
+  for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + net::to_string(net::from_token_address(a));
+  log->info("tokens must name one of: {}", names);
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
             "max {} clients, snapshots every {} tick(s)",
             net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),

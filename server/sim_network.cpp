@@ -28,6 +28,7 @@ net::DatagramSink& SimNetwork::sink_for(const net::Endpoint& from) {
 
 void SimNetwork::send(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes) {
   ++sent_;
+  if (tap_) tap_(from, to, bytes);
   net::Nanos delays[2];
   const int copies = impairer_.decide(delays);
   if (copies == 0) ++lost_;

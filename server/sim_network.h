@@ -29,6 +29,10 @@ class SimNetwork {
   /// A sink whose datagrams come from `from` (owned by the network).
   net::DatagramSink& sink_for(const net::Endpoint& from);
 
+  /// Sees every datagram as it is sent (an eavesdropper on the path, for tests); empty: none.
+  using Tap = std::function<void(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes)>;
+  void set_tap(Tap tap) { tap_ = std::move(tap); }
+
   /// Impairs every datagram from now on (both directions).
   void set_impairment(const Impairment& impairment) { impairer_ = Impairer(impairment, seed_); }
 
@@ -58,6 +62,7 @@ class SimNetwork {
 
   uint64_t seed_;
   Impairer impairer_;
+  Tap tap_;
   net::Nanos now_ = 0;
   uint64_t order_ = 0;
   std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;

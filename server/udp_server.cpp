@@ -285,14 +285,17 @@ void UdpServer::log_stats() {
       "stats: clients={} tick={} tick_p50_us={:.0f} tick_p99_us={:.0f} tick_cpu_us={:.0f} tick_cpu_p99_us={:.0f} send_cpu_us={:.0f} ticks={} "
       "overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
-      "dropped_stale={} rate_limited={} handshake_limited={} send_errors={}",
+      "dropped_unauthenticated={} dropped_replayed={} rate_limited={} source_limited={} handshake_limited={} "
+      "status_limited={} send_errors={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
       rate(Counter::kBytesIn), rate(Counter::kBytesOut), delta(Counter::kInputsRepeated), delta(Counter::kInputsLate),
-      c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited) - delta(Counter::kDropStale),
-      delta(Counter::kDropStale), delta(Counter::kDropRateLimited),
-      delta(Counter::kHandshakeRateLimited), sink_.errors());
+      c.dropped() - last_counters_.dropped() - delta(Counter::kDropRateLimited) - delta(Counter::kDropReplayed) -
+          delta(Counter::kDropBadSeal),
+      delta(Counter::kDropBadSeal), delta(Counter::kDropReplayed), delta(Counter::kDropRateLimited),
+      delta(Counter::kSourceLimited), delta(Counter::kHandshakeRateLimited), delta(Counter::kStatusRateLimited),
+      sink_.errors());
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};

@@ -1,7 +1,9 @@
 // The server's own work per tick, without the operating system's: N connected clients on the
 // embedded arena, each sending its input every tick, the server stepping every character and
-// building every snapshot into a sink that only counts bytes. The kernel's share of a real run
-// (sending the datagrams) comes on top; tests/load/server_load.sh measures the whole thing.
+// building and sealing every snapshot into a sink that only counts bytes. The kernel's share of a
+// real run (sending the datagrams) comes on top; tests/load/server_load.sh measures the whole thing.
+// Also: what the encryption costs per datagram (BM_Seal*, BM_Open*) and what a connect request with
+// a forged or a valid token costs the server (BM_ConnectRequest).
 //
 //   build/release/tests/server_bench [--benchmark_filter=...]
 
@@ -15,6 +17,8 @@
 #include <benchmark/benchmark.h>
 
 #include "proto/codec.h"
+#include "proto/secure.h"
+#include "proto/token.h"
 #include "server/bot_brain.h"
 #include "server/server_core.h"
 #include "shared/world.h"
@@ -36,12 +40,6 @@ class CaptureSink final : public net::DatagramSink {
   bool capture_ = true;
 };
 
-std::span<const uint8_t> aligned(const std::vector<uint8_t>& v) {
-  alignas(8) static uint8_t buf[2048];
-  std::memcpy(buf, v.data(), v.size());
-  return {buf, v.size()};
-}
-
 const World& arena() {
   static auto w = load_world("arena");
   return *w.world;
@@ -56,30 +54,45 @@ void BM_ServerTick(benchmark::State& state) {
   cfg.snapshot_interval = snapshots ? 1 : 1000000;
   cfg.client_packet_rate = 100000;
   cfg.handshake_rate = 1000000;
+  cfg.source_limits.address_rate = 1e9;
+  cfg.source_limits.prefix_rate = 1e9;
+  cfg.key = proto::development_key();
+  const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
+  cfg.addresses.push_back(net::to_token_address(server_ep));
+  cfg.unix_at_start = 1'800'000'000;
   const MoveSettings settings;
   net::Nanos now = net::kSecond;
   ServerCore core(cfg, arena(), settings, sink, now);
   proto::PacketWriter w;
+  proto::DatagramBuffer buf, rx;
   struct Bot {
     net::Endpoint ep;
-    uint64_t session = 0;
+    proto::SessionKeys keys;
     std::unique_ptr<InputSource> brain;
-    uint32_t seq = 0;
+    uint64_t seq = 0;
   };
   std::vector<Bot> bots(static_cast<size_t>(n));
   PatternSpec wander;
+  const auto address = net::to_token_address(server_ep);
   for (int i = 0; i < n; ++i) {
     Bot& b = bots[size_t(i)];
     b.ep = net::Endpoint(asio::ip::make_address_v4(0x0a000000u + uint32_t(i)), 5000);
     b.brain = make_brain(wander, 1, uint32_t(i), settings.tick_rate);
-    const auto hello = w.hello(uint64_t(i) + 1);
-    core.on_datagram(now, b.ep, aligned({hello.begin(), hello.end()}));
-    const auto* ch = proto::decode(aligned(sink.last_[b.ep]), proto::Direction::kToClient).message.packet->body_as_Challenge();
+    // The handshake by hand: request, challenge, connect with the proof.
+    proto::ConnectToken token;
+    std::string error;
+    proto::mint_token(cfg.key, uint64_t(i) + 1, std::span(&address, 1), cfg.unix_at_start, 60, token, error);
+    const uint64_t salt = uint64_t(i) + 1;
+    core.on_datagram(now, b.ep, proto::frame_clear(w.connect_request(token.sealed, salt), buf));
+    std::span<const uint8_t> packet;
+    proto::open_reply(token.server_to_client, sink.last_[b.ep], rx, packet);
+    const auto* ch = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed).message.packet->body_as_Challenge();
     const std::vector<uint8_t> cookie(ch->cookie()->begin(), ch->cookie()->end());
-    const auto connect = w.connect(uint64_t(i) + 1, cookie, arena().hash(), settings.hash());
-    core.on_datagram(now, b.ep, aligned({connect.begin(), connect.end()}));
-    b.session = proto::decode(aligned(sink.last_[b.ep]), proto::Direction::kToClient).message.packet->body_as_Accept()->session();
+    b.keys = proto::client_session_keys(token.client_to_server, token.server_to_client, salt, proto::get_u64(cookie.data() + 8));
+    const auto proof = proto::seal_proof(token.client_to_server, cookie, arena().hash(), settings.hash());
+    core.on_datagram(now, b.ep, proto::frame_clear(w.connect(token.sealed, salt, cookie, proof), buf));
   }
+  if (core.client_count() != size_t(n)) state.SkipWithError("the bots did not all connect");
   sink.capture_ = false;
   std::vector<double> tick_us;
   CharacterState dummy;
@@ -88,8 +101,8 @@ void BM_ServerTick(benchmark::State& state) {
     const uint32_t next = core.current_tick() + 1;
     for (auto& b : bots) {
       const InputCmd in = b.brain->next(next, dummy);
-      const auto batch = w.input_batch(b.session, ++b.seq, core.current_tick(), 0, std::span<const InputCmd>(&in, 1));
-      core.on_datagram(now, b.ep, aligned({batch.begin(), batch.end()}));
+      const auto batch = w.input_batch(core.current_tick(), 0, std::span<const InputCmd>(&in, 1));
+      core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, batch, buf));
     }
     const auto t0 = std::chrono::steady_clock::now();
     core.tick(now);
@@ -107,6 +120,66 @@ BENCHMARK(BM_ServerTick)
     ->ArgNames({"clients", "snapshots"})
     ->Iterations(600)
     ->Unit(benchmark::kMicrosecond);
+
+// Sealing and opening one session datagram of a given Packet size (100 bytes: an input batch; 400:
+// a snapshot with 16 others; 1100: a full one).
+void BM_SealSession(benchmark::State& state) {
+  const std::vector<uint8_t> packet(size_t(state.range(0)), 7);
+  const proto::Key key = proto::generate_key();
+  proto::DatagramBuffer out;
+  uint64_t seq = 0;
+  for (auto _ : state) benchmark::DoNotOptimize(proto::seal_session(key, ++seq, packet, out).size());
+  state.counters["bytes_added"] = double(proto::seal_session(key, 1000, packet, out).size() - packet.size());
+}
+BENCHMARK(BM_SealSession)->Arg(100)->Arg(400)->Arg(1100)->Unit(benchmark::kMicrosecond);
+
+void BM_OpenSession(benchmark::State& state) {
+  const std::vector<uint8_t> packet(size_t(state.range(0)), 7);
+  const proto::Key key = proto::generate_key();
+  proto::DatagramBuffer out, in;
+  const auto sealed = proto::seal_session(key, 1000, packet, out);
+  const std::vector<uint8_t> datagram(sealed.begin(), sealed.end());
+  const proto::ReplayWindow window;  // never marked: the same datagram opens every time
+  for (auto _ : state) {
+    uint64_t seq = 0;
+    std::span<const uint8_t> p;
+    benchmark::DoNotOptimize(proto::open_session(key, window, datagram, in, seq, p));
+  }
+}
+BENCHMARK(BM_OpenSession)->Arg(100)->Arg(400)->Arg(1100)->Unit(benchmark::kMicrosecond);
+
+// What a connect request costs the server: a forged token (refused after one failed decryption) and
+// a valid one (opened, a cookie made, a Challenge sealed), each from a new address.
+void BM_ConnectRequest(benchmark::State& state) {
+  const bool valid = state.range(0) != 0;
+  CaptureSink sink;
+  sink.capture_ = false;
+  CoreConfig cfg;
+  cfg.handshake_rate = 1000000000;
+  cfg.source_limits.address_rate = 1e9;
+  cfg.source_limits.prefix_rate = 1e9;
+  cfg.key = proto::development_key();
+  const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
+  const auto address = net::to_token_address(server_ep);
+  cfg.addresses.push_back(address);
+  cfg.unix_at_start = 1'800'000'000;
+  net::Nanos now = net::kSecond;
+  ServerCore core(cfg, arena(), MoveSettings{}, sink, now);
+  proto::ConnectToken token;
+  std::string error;
+  proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 600, token, error);
+  if (!valid) token.sealed[200] ^= 1;
+  proto::PacketWriter w;
+  proto::DatagramBuffer buf;
+  const auto request = proto::frame_clear(w.connect_request(token.sealed, 1), buf);
+  uint32_t i = 0;
+  for (auto _ : state) {
+    now += 1000;
+    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + (++i & 0xffffff)), 1000), request);
+  }
+  state.counters["challenges"] = double(core.counters().get(Counter::kChallengesSent));
+}
+BENCHMARK(BM_ConnectRequest)->Arg(0)->Arg(1)->ArgNames({"valid"})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

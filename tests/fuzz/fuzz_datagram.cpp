@@ -1,6 +1,10 @@
-// libFuzzer: datagrams arriving at a server (with connected clients, so that session traffic reaches
-// its handlers: sessions are predictable here) and at a client.
-// Input: the first byte picks the receiver; the rest is the datagram.
+// libFuzzer: datagrams arriving at a server and at a client that are connected to each other in
+// process, with a real token and encrypted session. Fuzzed bytes reach every layer:
+//   - as they are (the prefix byte, the seal checks, the replay window);
+//   - framed in clear (the handshake decoder: tokens, cookies, proofs);
+//   - sealed under the live session's keys, so that the Packet decoder and the session handlers
+//     (inputs, snapshots, disconnects) see them as authentic.
+// Input: the first byte picks the receiver and the layer; the rest is the datagram or Packet.
 
 #include <cstdint>
 #include <cstring>
@@ -8,6 +12,7 @@
 #include <vector>
 
 #include "proto/codec.h"
+#include "proto/secure.h"
 #include "server/client_session.h"
 #include "server/server_core.h"
 #include "shared/world.h"
@@ -16,50 +21,91 @@ namespace {
 
 using namespace foothold;
 
-struct NullSink final : net::DatagramSink {
-  void send(const net::Endpoint&, std::span<const uint8_t>) override {}
+// Holds what was sent, to be delivered by hand.
+struct QueueSink final : net::DatagramSink {
+  std::vector<std::vector<uint8_t>> sent;
+  void send(const net::Endpoint&, std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
+};
+
+struct Idle final : server::InputSource {
+  InputCmd next(uint32_t, const CharacterState&) override { return {}; }
 };
 
 struct Setup {
   std::unique_ptr<World> world = std::move(load_world("arena").world);
-  NullSink sink;
+  QueueSink to_client, to_server;
   std::unique_ptr<server::ServerCore> server;
   net::Nanos now = net::kSecond;
+  net::Endpoint server_ep{asio::ip::make_address("10.0.0.1"), 7777};
   net::Endpoint client_ep{asio::ip::make_address("10.0.0.2"), 5000};
   std::unique_ptr<server::ClientSession> client;
+  Idle idle;
+  uint64_t fuzz_sequence = uint64_t(1) << 40;  // far from the live sequences
+
   Setup() {
     server::CoreConfig cfg;
-    cfg.predictable_sessions = 1;
     cfg.handshake_rate = 1000000;
     cfg.client_packet_rate = 1000000;
-    server::CookieJar::Key key{};
-    server = std::make_unique<server::ServerCore>(cfg, *world, MoveSettings{}, sink, now, std::make_unique<server::CookieJar>(key));
-    client = std::make_unique<server::ClientSession>(*world, MoveSettings{}, sink, client_ep, 1);
+    cfg.source_limits.address_rate = 1e9;
+    cfg.source_limits.prefix_rate = 1e9;
+    cfg.key = proto::development_key();
+    cfg.addresses.push_back(net::to_token_address(server_ep));
+    cfg.unix_at_start = 1'800'000'000;
+    server = std::make_unique<server::ServerCore>(cfg, *world, MoveSettings{}, to_client, now,
+                                                  std::make_unique<server::CookieJar>(server::CookieJar::Key{}));
+    proto::ConnectToken token;
+    std::string error;
+    const auto address = net::to_token_address(server_ep);
+    proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 3600, token, error);
+    client = std::make_unique<server::ClientSession>(*world, MoveSettings{}, to_server, server_ep, token);
     client->start(now);
+    // The handshake, delivered by hand, then a few ticks of play.
+    for (int i = 0; i < 20 && client->phase() != server::ClientSession::Phase::kConnected; ++i) {
+      pump();
+      now += net::kMillisecond;
+      client->update(now, idle);
+    }
+    for (int i = 0; i < 5; ++i) {
+      now += 17 * net::kMillisecond;
+      server->tick(now);
+      client->update(now, idle);
+      pump();
+    }
+  }
+  void pump() {
+    for (auto& b : to_server.sent) server->on_datagram(now, client_ep, b);
+    to_server.sent.clear();
+    for (auto& b : to_client.sent) client->on_datagram(now, b);
+    to_client.sent.clear();
   }
 };
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static Setup s;
+  // A fuzzed Disconnect ends the session: start again, so later inputs still reach the handlers.
+  static std::unique_ptr<Setup> setup;
+  if (!setup || setup->server->client_count() == 0 || setup->client->phase() != server::ClientSession::Phase::kConnected)
+    setup = std::make_unique<Setup>();
+  Setup& s = *setup;
   if (size < 1) return 0;
-  alignas(8) static uint8_t buf[4096];
-  const size_t n = std::min(size - 1, sizeof buf);
-  std::memcpy(buf, data + 1, n);
+  const std::span<const uint8_t> body(data + 1, std::min<size_t>(size - 1, 1400));
   s.now += net::kMillisecond;
-  const net::Endpoint from{asio::ip::make_address_v4(0x0a000000u + (data[0] >> 2)), 5000};
-  switch (data[0] & 3) {
-    case 0:
-    case 1:
-      s.server->on_datagram(s.now, from, std::span<const uint8_t>(buf, n));
-      break;
-    case 2:
-      s.client->on_datagram(s.now, std::span<const uint8_t>(buf, n));
-      break;
-    case 3:
-      s.server->tick(s.now);
-      break;
+  // Half the time from the client's own endpoint (where its session lives), else from a neighbour.
+  const net::Endpoint from = (data[0] & 0x80) ? s.client_ep : net::Endpoint{asio::ip::make_address("10.0.0.3"), 5000};
+  proto::DatagramBuffer buf;
+  const auto& keys = s.client->session_keys();
+  switch (data[0] & 7) {
+    case 0: s.server->on_datagram(s.now, from, body); break;
+    case 1: s.server->on_datagram(s.now, from, proto::frame_clear(body, buf)); break;
+    case 2: s.server->on_datagram(s.now, from, proto::seal_session(keys.send, ++s.fuzz_sequence, body, buf)); break;
+    case 3: s.client->on_datagram(s.now, body); break;
+    case 4: s.client->on_datagram(s.now, proto::seal_session(keys.receive, ++s.fuzz_sequence, body, buf)); break;
+    case 5: s.client->on_datagram(s.now, proto::frame_clear(body, buf)); break;
+    case 6: s.server->tick(s.now); break;
+    case 7: s.client->update(s.now, s.idle); break;
   }
+  s.to_client.sent.clear();
+  s.to_server.sent.clear();
   return 0;
 }

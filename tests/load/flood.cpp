@@ -1,15 +1,27 @@
-// foothold-flood: hostile traffic for load measurements (not a test): one real client sending
-// InputBatches far faster than allowed, and a stream of spoofed hellos from many loopback addresses.
+// foothold-flood: hostile traffic for load measurements and the flood test.
 //
-//   foothold-flood --server 127.0.0.1:PORT [--input-rate PPS] [--hello-rate PPS] [--duration S]
+//   foothold-flood --server 127.0.0.1:PORT [--spoof-rate PPS] [--spoof-kind forged|replayed]
+//                  [--input-rate PPS] [--key-file KEY] [--duration S]
 //
-// The spoofed hellos come from 127.1.x.y addresses (any 127/8 address is loopback on Linux), as an
-// attacker forging source addresses would send them; their replies go nowhere useful.
+// Spoofed handshakes: ConnectRequests, evenly spread in time (a batch every millisecond), each from a
+// random loopback address and port (any 127/8 address is this host's; the source is chosen per
+// datagram with IP_PKTINFO), as an attacker forging source addresses would send them. `forged`
+// carries a made-up token (what anyone can send); `replayed` carries one valid token, minted with
+// the key, sent again and again (what an attacker who sniffed one can send). Replies go to the
+// spoofed addresses, where nobody listens.
+//
+// --input-rate: one real client (a full handshake with a token) that then sends authenticated
+// InputBatches far faster than the server allows one client.
+//
+// The last line is key=value pairs.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <memory>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -18,99 +30,187 @@
 #include <asio/ip/udp.hpp>
 
 #include "proto/codec.h"
-#include "server/cookie.h"
+#include "proto/secure.h"
+#include "proto/token.h"
 #include "server/udp_server.h"
 #include "shared/settings.h"
 #include "shared/world.h"
 
 using namespace foothold;
 
+namespace {
+
+uint64_t unix_now() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+
+// A real client's handshake, done by hand with the protocol's pieces; returns its session keys.
+bool connect_client(asio::ip::udp::socket& socket, const net::Endpoint& server, const proto::ConnectToken& token,
+                    proto::SessionKeys& keys, uint32_t& tick) {
+  server::UdpSink sink(socket);
+  proto::PacketWriter w;
+  proto::DatagramBuffer tx, rx;
+  const auto arena = load_world("arena");
+  const uint64_t salt = proto::random_u64();
+  std::vector<uint8_t> cookie;
+  proto::ReplayWindow window;
+  bool connected = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!connected && std::chrono::steady_clock::now() < deadline) {
+    if (cookie.empty()) {
+      sink.send(server, proto::frame_clear(w.connect_request(token.sealed, salt), tx));
+    } else {
+      const auto proof = proto::seal_proof(token.client_to_server, cookie, arena.world->hash(), MoveSettings{}.hash());
+      sink.send(server, proto::frame_clear(w.connect(token.sealed, salt, cookie, proof), tx));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    server::drain_socket(socket, 64, [&](const net::Endpoint&, std::span<const uint8_t> b) {
+      std::span<const uint8_t> packet;
+      uint64_t sequence = 0;
+      if (proto::layer_of(b) == proto::Layer::kSealed && cookie.empty() &&
+          proto::open_reply(token.server_to_client, b, rx, packet) == proto::OpenError::kNone) {
+        const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
+        if (d.ok() && d.message.type == wire::Body::Challenge) {
+          const auto c = proto::bytes_of(d.message.packet->body_as_Challenge()->cookie());
+          cookie.assign(c.begin(), c.end());
+          keys = proto::client_session_keys(token.client_to_server, token.server_to_client, salt,
+                                            proto::get_u64(cookie.data() + 8));
+        }
+      } else if (proto::layer_of(b) == proto::Layer::kSession && !cookie.empty() &&
+                 proto::open_session(keys.receive, window, b, rx, sequence, packet) == proto::OpenError::kNone) {
+        const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSession);
+        if (d.ok() && d.message.type == wire::Body::Accept) {
+          tick = d.message.packet->body_as_Accept()->tick();
+          connected = true;
+        }
+      }
+    });
+  }
+  return connected;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  CLI::App app{"foothold-flood: a client over its packet rate and a spoofed-hello flood, for load measurements"};
-  std::string server_text;
-  double input_rate = 4800, hello_rate = 10000, duration = 10;
-  app.add_option("--server", server_text, "HOST:PORT")->required();
-  app.add_option("--input-rate", input_rate, "InputBatch packets per second from one connected client (default 4800)");
-  app.add_option("--hello-rate", hello_rate, "spoofed hellos per second (default 10000)");
+  CLI::App app{"foothold-flood: spoofed handshakes and a client over its packet rate, for load measurements"};
+  std::string server_text, key_file, spoof_kind = "forged";
+  double input_rate = 0, spoof_rate = 20000, duration = 10;
+  app.add_option("--server", server_text, "HOST:PORT (loopback)")->required();
+  app.add_option("--spoof-rate", spoof_rate, "spoofed ConnectRequests per second, evenly spread (default 20000)");
+  app.add_option("--spoof-kind", spoof_kind, "forged (a made-up token, default) or replayed (one valid token again and again)");
+  app.add_option("--input-rate", input_rate, "InputBatches per second from one connected client (default 0: none)");
+  app.add_option("--key-file", key_file, "the server's private key (default: the public development key)");
   app.add_option("--duration", duration, "seconds (default 10)");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
   std::string err;
   const net::Endpoint server = net::parse_endpoint(server_text, err);
+  if (err.empty() && !server.address().is_v4()) err = "the flood spoofs IPv4 loopback sources: give an IPv4 server";
+  if (err.empty() && !(spoof_kind == "forged" || spoof_kind == "replayed")) err = "--spoof-kind must be forged or replayed";
+  if (err.empty() && !(spoof_rate >= 0 && spoof_rate <= 1e6 && input_rate >= 0 && input_rate <= 1e6))
+    err = "rates must be in [0, 1e6] per second";
+  if (err.empty() && !(duration > 0 && duration <= 3600)) err = "--duration must be in (0, 3600] seconds";
+  proto::Key key = proto::development_key();
+  if (err.empty() && !key_file.empty() && !proto::read_key_file(key_file, key, err)) err = "--key-file: " + err;
   if (!err.empty()) {
     std::fprintf(stderr, "foothold-flood: %s\n", err.c_str());
     return 2;
   }
-  asio::io_context io;
-  proto::PacketWriter w;
-  const auto arena = load_world("arena");
+  const proto::TokenAddress address = net::to_token_address(server);
+  auto mint = [&](uint64_t client_id) {
+    proto::ConnectToken t;
+    std::string e;
+    proto::mint_token(key, client_id, std::span(&address, 1), unix_now(), 600, t, e);
+    return t;
+  };
 
-  // The client: a real handshake, then far too many packets.
+  asio::io_context io;
   asio::ip::udp::socket client(io);
   client.open(asio::ip::udp::v4());
   client.bind(net::Endpoint(asio::ip::make_address("127.0.0.1"), 0));
   client.non_blocking(true);
-  server::UdpSink client_sink(client);
-  uint64_t session = 0;
+  proto::SessionKeys keys;
   uint32_t tick = 0;
-  const uint64_t nonce = server::random_u64();
-  std::vector<uint8_t> cookie;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-  while (session == 0 && std::chrono::steady_clock::now() < deadline) {
-    client_sink.send(server, cookie.empty() ? w.hello(nonce) : w.connect(nonce, cookie, arena.world->hash(), MoveSettings{}.hash()));
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    server::drain_socket(client, 64, [&](const net::Endpoint&, std::span<const uint8_t> b) {
-      const auto d = proto::decode(b, proto::Direction::kToClient);
-      if (!d.ok()) return;
-      if (d.message.type == wire::Body::Challenge) {
-        const auto c = proto::bytes_of(d.message.packet->body_as_Challenge()->cookie());
-        cookie.assign(c.begin(), c.end());
-      } else if (d.message.type == wire::Body::Accept) {
-        session = d.message.packet->body_as_Accept()->session();
-        tick = d.message.packet->body_as_Accept()->tick();
-      }
-    });
-  }
-  if (session == 0) {
-    std::fprintf(stderr, "foothold-flood: could not connect to %s\n", server_text.c_str());
+  if (input_rate > 0 && !connect_client(client, server, mint(proto::random_u64()), keys, tick)) {
+    std::fprintf(stderr, "foothold-flood: the over-rate client could not connect to %s\n", server_text.c_str());
     return 1;
   }
 
-  // Spoofed senders: 256 loopback addresses.
-  std::vector<std::unique_ptr<asio::ip::udp::socket>> spoofers;
-  for (int i = 0; i < 256; ++i) {
-    auto s = std::make_unique<asio::ip::udp::socket>(io);
-    s->open(asio::ip::udp::v4());
-    s->bind(net::Endpoint(asio::ip::make_address_v4(0x7f010000u + uint32_t(i) + 1), 0));
-    s->set_option(asio::socket_base::receive_buffer_size(4096));
-    s->non_blocking(true);
-    spoofers.push_back(std::move(s));
-  }
-  const auto hello = w.hello(1);
-  const std::vector<uint8_t> hello_bytes(hello.begin(), hello.end());
+  // The spoofed datagram: the same bytes every time (only the source changes), as a replay would be.
+  std::mt19937_64 rng(12345);
+  proto::PacketWriter w;
+  proto::DatagramBuffer spoof_buf;
+  proto::ConnectToken spoof_token = mint(proto::random_u64());
+  if (spoof_kind == "forged")
+    for (auto& b : spoof_token.sealed) b = uint8_t(rng());
+  for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT1"[i];  // a forgery that looks the part
+  proto::put_u64(spoof_token.sealed.data() + 4, unix_now() + 600);
+  const auto spoof_view = proto::frame_clear(w.connect_request(spoof_token.sealed, proto::random_u64()), spoof_buf);
+  const std::vector<uint8_t> spoof(spoof_view.begin(), spoof_view.end());
 
+  const int raw = ::socket(AF_INET, SOCK_DGRAM, 0);
+  int one = 1;
+  ::setsockopt(raw, SOL_IP, IP_FREEBIND, &one, sizeof one);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(server.port());
+  const auto server_bytes = server.address().to_v4().to_bytes();
+  std::memcpy(&to.sin_addr, server_bytes.data(), 4);
+
+  proto::DatagramBuffer tx;
+  uint64_t sequence = 0;
   const auto t0 = std::chrono::steady_clock::now();
-  uint64_t inputs_sent = 0, hellos_sent = 0, sequence = 0;
+  uint64_t inputs_sent = 0, spoofed_sent = 0, spoof_errors = 0;
   while (true) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (elapsed >= duration) break;
     while (inputs_sent < uint64_t(elapsed * input_rate)) {
       const InputCmd in = encode_move(1, 0, 0, ++tick);
-      client_sink.send(server, w.input_batch(session, uint32_t(++sequence), 0, 0, std::span<const InputCmd>(&in, 1)));
+      const auto bytes =
+          proto::seal_session(keys.send, ++sequence, w.input_batch(0, 0, std::span<const InputCmd>(&in, 1)), tx);
+      asio::error_code ec;
+      client.send_to(asio::buffer(bytes.data(), bytes.size()), server, 0, ec);
       ++inputs_sent;
     }
-    while (hellos_sent < uint64_t(elapsed * hello_rate)) {
-      asio::error_code ec;
-      spoofers[hellos_sent % spoofers.size()]->send_to(asio::buffer(hello_bytes), server, 0, ec);
-      ++hellos_sent;
+    while (spoofed_sent < uint64_t(elapsed * spoof_rate)) {
+      // Each datagram from a random 127/8 address and port: the source is set per datagram.
+      alignas(cmsghdr) char control[CMSG_SPACE(sizeof(in_pktinfo))] = {};
+      iovec iov{const_cast<uint8_t*>(spoof.data()), spoof.size()};
+      msghdr msg{};
+      msg.msg_name = &to;
+      msg.msg_namelen = sizeof to;
+      msg.msg_iov = &iov;
+      msg.msg_iovlen = 1;
+      msg.msg_control = control;
+      msg.msg_controllen = sizeof control;
+      cmsghdr* c = CMSG_FIRSTHDR(&msg);
+      c->cmsg_level = IPPROTO_IP;
+      c->cmsg_type = IP_PKTINFO;
+      c->cmsg_len = CMSG_LEN(sizeof(in_pktinfo));
+      in_pktinfo info{};
+      const uint32_t source = 0x7f000000u | uint32_t(rng() & 0xffffff);
+      info.ipi_spec_dst.s_addr = htonl(source == 0x7f000001u ? 0x7f000002u : source);
+      std::memcpy(CMSG_DATA(c), &info, sizeof info);
+      if (::sendmsg(raw, &msg, 0) < 0) ++spoof_errors;
+      ++spoofed_sent;
     }
-    // Replies to the spoofed addresses are nobody's business: their small buffers fill and the
-    // kernel drops the rest, as it would for a real spoofer. Only the client's socket is emptied.
+    // Only the over-rate client's socket is emptied: the spoofed sources have no sockets.
     server::drain_socket(client, 256, [](const net::Endpoint&, std::span<const uint8_t>) {});
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::printf("flood: %llu input packets (%.0f/s) from one client, %llu spoofed hellos (%.0f/s) in %.1f s\n",
-              static_cast<unsigned long long>(inputs_sent), double(inputs_sent) / secs, static_cast<unsigned long long>(hellos_sent),
-              double(hellos_sent) / secs, secs);
-  return 0;
+  std::printf("flood: %llu spoofed %s connect requests (%.0f/s, %llu send errors), %llu input packets (%.0f/s) in %.1f s\n",
+              static_cast<unsigned long long>(spoofed_sent), spoof_kind.c_str(), double(spoofed_sent) / secs,
+              static_cast<unsigned long long>(spoof_errors), static_cast<unsigned long long>(inputs_sent),
+              double(inputs_sent) / secs, secs);
+  std::printf("spoofed=%llu spoofed_per_s=%.0f spoof_errors=%llu inputs=%llu seconds=%.1f\n",
+              static_cast<unsigned long long>(spoofed_sent), double(spoofed_sent) / secs,
+              static_cast<unsigned long long>(spoof_errors), static_cast<unsigned long long>(inputs_sent), secs);
+  return spoof_errors > spoofed_sent / 100 ? 1 : 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Flood measurement (not a test): the server's tick time for N honest bots, without and then with a
-# flood (one client at 20 times the allowed packet rate plus 10,000 spoofed hellos per second).
+# flood (one client at 20 times the allowed packet rate plus 20,000 spoofed connect requests per
+# second from random loopback addresses; SPOOF_KIND=forged (default) or replayed).
 #   tests/load/flood_load.sh [BOTS] [SECONDS]        (default 100 bots, 20 s per run)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,7 +31,8 @@ run() {  # run NAME FLOOD(0|1)
   if [ "$flood" = 1 ]; then
     sleep 3  # let the honest bots join first
     # 20 times the allowed rate: the allowed rate is 4 x the tick rate = 240 packets/s.
-    "$bin/tests/foothold-flood" --server "$address" --input-rate 4800 --hello-rate 10000 --duration "$((secs - 5))" >"$work/flood-tool.log" 2>&1 || true
+    "$bin/tests/foothold-flood" --server "$address" --input-rate 4800 --spoof-rate 20000 --spoof-kind "${SPOOF_KIND:-forged}" \
+      --duration "$((secs - 5))" >"$work/flood-tool.log" 2>&1 || true
   fi
   wait "$botpid" || true
   kill -INT "$server"

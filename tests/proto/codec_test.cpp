@@ -1,5 +1,7 @@
 // The datagram codec: what it builds decodes to the same values, and what it refuses it names.
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -13,12 +15,39 @@ namespace {
 
 std::vector<uint8_t> copy(PacketWriter::Bytes b) { return {b.begin(), b.end()}; }
 
-// Decoding needs 8-byte aligned bytes, as a socket's receive buffer gives.
-DecodeResult decode_aligned(const std::vector<uint8_t>& bytes, Direction d) {
+// Decoding needs 8-byte aligned bytes, as the opening functions' buffers give. Each message is
+// checked in the layer it travels in.
+Layer layer_for(const std::vector<uint8_t>& bytes, Direction d) {
+  if (bytes.size() < 8) return Layer::kSession;
+  const auto* p = flatbuffers::GetRoot<wire::Packet>(bytes.data());
+  using B = wire::Body;
+  switch (p->body_type()) {
+    case B::ConnectRequest: case B::Connect: case B::StatusRequest: return Layer::kClear;
+    case B::Challenge: case B::Status: return Layer::kSealed;
+    case B::Reject: return d == Direction::kToClient ? Layer::kSealed : Layer::kClear;
+    default: return Layer::kSession;
+  }
+}
+DecodeResult decode_aligned(const std::vector<uint8_t>& bytes, Direction d, Layer layer) {
   alignas(8) static uint8_t buffer[4096];
   if (!bytes.empty()) std::memcpy(buffer, bytes.data(), bytes.size());
-  return decode(std::span<const uint8_t>(buffer, bytes.size()), d);
+  return decode(std::span<const uint8_t>(buffer, bytes.size()), d, layer);
 }
+DecodeResult decode_aligned(const std::vector<uint8_t>& bytes, Direction d) {
+  // Garbage has no layer worth guessing: any one will do to exercise the verifier.
+  Layer layer = Layer::kSession;
+  if (bytes.size() >= 8) {
+    flatbuffers::Verifier v(bytes.data(), bytes.size());
+    if (wire::VerifyPacketBuffer(v)) layer = layer_for(bytes, d);
+  }
+  return decode_aligned(bytes, d, layer);
+}
+
+const std::array<uint8_t, kTokenSealedBytes> kToken = [] {
+  std::array<uint8_t, kTokenSealedBytes> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = uint8_t(i * 7);
+  return t;
+}();
 
 CharacterState sample_state() {
   CharacterState s;
@@ -29,29 +58,33 @@ CharacterState sample_state() {
   return s;
 }
 
-TEST(Codec, HandshakeMessagesArePaddedAndRepliesAreSmaller) {
+TEST(Codec, HandshakeRequestsArePaddedAndEveryReplyIsNoLarger) {
   PacketWriter w;
   const std::vector<uint8_t> cookie(kCookieSize, 7);
-  for (const auto& bytes : {copy(w.hello(1)), copy(w.connect(1, cookie, 2, 3)), copy(w.status_request(1, cookie))}) {
-    EXPECT_GE(bytes.size(), kMinHandshakeDatagram);
-    EXPECT_LE(bytes.size(), kMinHandshakeDatagram + 16);
+  const std::vector<uint8_t> proof(kProofBytes, 3);
+  // Clear datagrams carry a prefix byte more than their Packet.
+  std::vector<std::size_t> requests;
+  for (const auto& bytes : {copy(w.connect_request(kToken, 1)), copy(w.connect(kToken, 1, cookie, proof)),
+                            copy(w.status_request(kToken, 1))}) {
+    EXPECT_GE(bytes.size() + 1, kMinHandshakeDatagram);
+    requests.push_back(bytes.size() + 1);
   }
-  EXPECT_LT(copy(w.challenge(1, cookie)).size(), kMinHandshakeDatagram);
-  EXPECT_LT(copy(w.reject(1, wire::RejectReason::BadCookie, std::string(500, 'x'))).size(), kMinHandshakeDatagram);
-  EXPECT_LT(copy(w.status(1, 2, 3, 4, 5, 6, 7)).size(), kMinHandshakeDatagram);
+  const std::size_t smallest = *std::min_element(requests.begin(), requests.end());
+  // Sealed replies carry kSealedOverhead more than their Packet; a clear Reject one byte more.
+  EXPECT_LE(copy(w.challenge(cookie)).size() + kSealedOverhead, smallest);
+  const auto longest_reject = copy(w.reject(wire::RejectReason::ClientIdInUse, std::string(500, 'x')));
+  EXPECT_LE(longest_reject.size() + kSealedOverhead, smallest) << "even the longest reject message";
+  EXPECT_LE(copy(w.status(1, 2, 3, 4, 5, 6)).size() + kSealedOverhead, smallest);
 }
 
 TEST(Codec, EveryMessageRoundTrips) {
   PacketWriter w;
-  const std::vector<uint8_t> cookie(kCookieSize, 9);
   {
-    const auto b = copy(w.accept(11, 22, 33, 44, 60, 2, sample_state()));
-    const auto d = decode_aligned(b, Direction::kToClient);
+    const auto b = copy(w.accept(33, 44, 60, 2, sample_state()));
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
     ASSERT_TRUE(d.ok());
     ASSERT_EQ(d.message.type, wire::Body::Accept);
     const auto* a = d.message.packet->body_as_Accept();
-    EXPECT_EQ(a->client_nonce(), 11u);
-    EXPECT_EQ(a->session(), 22u);
     EXPECT_EQ(a->character_id(), 33u);
     EXPECT_EQ(a->tick(), 44u);
     EXPECT_EQ(a->tick_rate(), 60);
@@ -59,21 +92,29 @@ TEST(Codec, EveryMessageRoundTrips) {
     EXPECT_EQ(from_wire(*a->state()), sample_state());
   }
   {
+    const auto b = copy(w.connect_request(kToken, 0x1122334455667788ull));
+    const auto d = decode_aligned(b, Direction::kToServer, Layer::kClear);
+    ASSERT_TRUE(d.ok());
+    const auto* r = d.message.packet->body_as_ConnectRequest();
+    EXPECT_EQ(r->client_salt(), 0x1122334455667788ull);
+    const auto t = bytes_of(r->token());
+    EXPECT_TRUE(std::equal(t.begin(), t.end(), kToken.begin(), kToken.end()));
+  }
+  {
     std::vector<InputCmd> inputs;
     for (uint32_t t = 1; t <= 40; ++t) inputs.push_back(encode_move(0.5, -1, t % 2 ? kButtonJump : 0, t));
-    const auto b = copy(w.input_batch(5, 6, 7, 8, inputs));
-    const auto d = decode_aligned(b, Direction::kToServer);
+    const auto b = copy(w.input_batch(7, 8, inputs));
+    const auto d = decode_aligned(b, Direction::kToServer, Layer::kSession);
     ASSERT_TRUE(d.ok());
     const auto* batch = d.message.packet->body_as_InputBatch();
     ASSERT_EQ(batch->inputs()->size(), kMaxInputsPerPacket) << "the newest 32 only";
     EXPECT_EQ(from_wire(*batch->inputs()->Get(0)), inputs[8]);
     EXPECT_EQ(from_wire(*batch->inputs()->Get(31)), inputs[39]);
-    EXPECT_EQ(batch->sequence(), 6u);
-    EXPECT_LE(b.size(), kMaxDatagram);
+    EXPECT_EQ(batch->ack_snapshot(), 7u);
+    EXPECT_LE(b.size() + kSessionOverhead, kMaxDatagram);
   }
   {
     PacketWriter::SnapshotHeader h;
-    h.session = 1;
     h.tick = 99;
     h.repeated_mask = 0x5;
     h.input_lead = -3;
@@ -82,8 +123,8 @@ TEST(Codec, EveryMessageRoundTrips) {
     std::vector<wire::RemoteFull> full(48, wire::RemoteFull(1, -100000, 2, 3, 4));
     std::vector<wire::RemoteDelta> delta;
     const auto b = copy(w.snapshot(h, full, delta));
-    EXPECT_LE(b.size(), kMaxDatagram) << "a snapshot full of absolute remotes still fits";
-    const auto d = decode_aligned(b, Direction::kToClient);
+    EXPECT_LE(b.size() + kSessionOverhead, kMaxDatagram) << "a sealed snapshot full of absolute remotes still fits";
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
     ASSERT_TRUE(d.ok());
     const auto* s = d.message.packet->body_as_Snapshot();
     EXPECT_EQ(s->tick(), 99u);
@@ -93,41 +134,74 @@ TEST(Codec, EveryMessageRoundTrips) {
     EXPECT_EQ(s->full()->Get(47)->x(), -100000);
   }
   {
-    const auto b = copy(w.reject(3, wire::RejectReason::SettingsMismatch, "hash differs"));
-    const auto d = decode_aligned(b, Direction::kToClient);
+    const auto b = copy(w.reject(wire::RejectReason::SettingsMismatch, "hash differs"));
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
     ASSERT_TRUE(d.ok());
     EXPECT_EQ(d.message.packet->body_as_Reject()->reason(), wire::RejectReason::SettingsMismatch);
     EXPECT_EQ(d.message.packet->body_as_Reject()->message()->str(), "hash differs");
   }
 }
 
+TEST(Codec, EachMessageIsAcceptedOnlyInItsLayer) {
+  // A Disconnect or a Snapshot in clear could be sent by anyone: never accepted there.
+  PacketWriter w;
+  const auto disconnect = copy(w.disconnect(wire::DisconnectReason::ClientQuit));
+  EXPECT_TRUE(decode_aligned(disconnect, Direction::kToServer, Layer::kSession).ok());
+  EXPECT_EQ(decode_aligned(disconnect, Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
+  EXPECT_EQ(decode_aligned(disconnect, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
+  EXPECT_EQ(decode_aligned(disconnect, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
+  const auto accept = copy(w.accept(1, 2, 60, 1, sample_state()));
+  EXPECT_EQ(decode_aligned(accept, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
+  EXPECT_EQ(decode_aligned(accept, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
+  const auto challenge = copy(w.challenge(std::vector<uint8_t>(kCookieSize, 1)));
+  EXPECT_TRUE(decode_aligned(challenge, Direction::kToClient, Layer::kSealed).ok());
+  EXPECT_EQ(decode_aligned(challenge, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
+  const auto request = copy(w.connect_request(kToken, 1));
+  EXPECT_EQ(decode_aligned(request, Direction::kToServer, Layer::kSession).error, DropReason::kWrongDirection);
+  const auto inputs = copy(w.input_batch(0, 0, {}));
+  EXPECT_EQ(decode_aligned(inputs, Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
+}
+
 TEST(Codec, RefusesOversizedTruncatedAndForeignDatagrams) {
   PacketWriter w;
-  const auto hello = copy(w.hello(42));
+  const auto hello = copy(w.connect_request(kToken, 42));
   EXPECT_EQ(decode_aligned(std::vector<uint8_t>(kMaxDatagram + 1, 0), Direction::kToServer).error, DropReason::kTooLarge);
-  // Every truncation is refused (the verifier sees the exact length), none crashes.
+  // Every truncation that cuts into the message is refused (the verifier sees the exact length); one
+  // that only drops trailing alignment bytes still reads exactly the same values. None crashes.
+  int refused = 0;
   for (std::size_t n = 0; n < hello.size(); ++n) {
     const std::vector<uint8_t> cut(hello.begin(), hello.begin() + long(n));
-    EXPECT_FALSE(decode_aligned(cut, Direction::kToServer).ok()) << "length " << n;
+    const auto d = decode_aligned(cut, Direction::kToServer);
+    if (!d.ok()) {
+      ++refused;
+      continue;
+    }
+    const auto* r = d.message.packet->body_as_ConnectRequest();
+    ASSERT_NE(r, nullptr) << "length " << n;
+    EXPECT_EQ(r->client_salt(), 42u) << "length " << n;
+    const auto t = bytes_of(r->token());
+    EXPECT_TRUE(std::equal(t.begin(), t.end(), kToken.begin(), kToken.end())) << "length " << n;
+    EXPECT_GE(n, hello.size() - 7) << "only alignment bytes at the very end may go";
   }
+  EXPECT_GE(refused, int(hello.size()) - 7);
   // Another protocol: same shape, different id.
-  const auto foreign = copy(w.finish(wire::Body::Hello, wire::CreateHello(w.builder(), 1).Union(), 0x12345678));
+  const auto foreign = copy(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), 0x12345678));
   EXPECT_EQ(decode_aligned(foreign, Direction::kToServer).error, DropReason::kBadProtocol);
   // A server message sent to a server, and a client message sent to a client.
-  EXPECT_EQ(decode_aligned(copy(w.challenge(1, {})), Direction::kToServer).error, DropReason::kWrongDirection);
-  EXPECT_EQ(decode_aligned(hello, Direction::kToClient).error, DropReason::kWrongDirection);
+  EXPECT_EQ(decode_aligned(copy(w.challenge({})), Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
+  EXPECT_EQ(decode_aligned(hello, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
   // Another version decodes: the server answers it with VersionMismatch.
-  const auto v2 = copy(w.finish(wire::Body::Hello, wire::CreateHello(w.builder(), 1).Union(), kProtocolId, 2));
-  const auto d = decode_aligned(v2, Direction::kToServer);
+  const auto v9 = copy(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), kProtocolId, 9));
+  const auto d = decode_aligned(v9, Direction::kToServer, Layer::kClear);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(d.message.version, 2);
+  EXPECT_EQ(d.message.version, 9);
 }
 
 TEST(Codec, UnknownUnionTagIsRefusedByOurRangeCheck) {
   PacketWriter w;
   auto& fbb = w.builder();
   fbb.Clear();
-  const auto body = wire::CreateHello(fbb, 1).Union();
+  const auto body = wire::CreateConnectRequest(fbb).Union();
   wire::PacketBuilder pb(fbb);
   pb.add_protocol(kProtocolId);
   pb.add_version(kProtocolVersion);
@@ -153,7 +227,7 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
     std::vector<uint8_t> b = snapshot;
     const int flips = 1 + int(rng() % 4);
     for (int f = 0; f < flips; ++f) b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8));
-    const auto d = decode_aligned(b, Direction::kToClient);
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
     if (d.ok()) {
       ++accepted;
       // Whatever passed is safe to read in full.

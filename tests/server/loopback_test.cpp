@@ -15,6 +15,8 @@ namespace {
 const std::string kServer = FOOTHOLD_SERVER_BIN;
 const std::string kBot = FOOTHOLD_BOT_BIN;
 const std::string kReplay = FOOTHOLD_REPLAY_BIN;
+const std::string kToken = FOOTHOLD_TOKEN_BIN;
+const std::string kFlood = FOOTHOLD_FLOOD_BIN;
 
 // The key=value pairs of the last line of the output.
 std::map<std::string, std::string> summary(const std::string& output) {
@@ -31,10 +33,11 @@ std::map<std::string, std::string> summary(const std::string& output) {
   return kv;
 }
 
-// Waits until the server answers a probe.
-bool wait_ready(const std::string& address) {
+// Waits until the server answers a probe (with tokens sealed by `key_file`, or the development key).
+bool wait_ready(const std::string& address, const std::string& key_file = "") {
   for (int i = 0; i < 50; ++i) {
-    if (run_command(kBot + " --probe " + address).exit_code == 0) return true;
+    if (run_command(kBot + " --probe " + address + (key_file.empty() ? "" : " --key-file " + key_file)).exit_code == 0)
+      return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return false;
@@ -124,10 +127,90 @@ TEST(Loopback, BotFailsClearlyWhenNoServerAnswers) {
   EXPECT_NE(probe.output.find("no answer"), std::string::npos) << probe.output;
 }
 
+TEST(Loopback, WithAKeyFileOnlyTokensSealedWithItGetIn) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kToken + " keygen --out " + dir.file("server.key")).exit_code, 0);
+  ASSERT_EQ(run_command(kToken + " keygen --out " + dir.file("other.key")).exit_code, 0);
+  const int port = free_udp_port();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--key-file", dir.file("server.key")},
+                 dir.file("server.log"));
+  ASSERT_TRUE(wait_ready(address, dir.file("server.key"))) << server.output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 3 --duration 1.5 --key-file " + dir.file("server.key"));
+  EXPECT_EQ(bots.exit_code, 0) << bots.output;
+  EXPECT_EQ(summary(bots.output).at("connected"), "3") << bots.output;
+  // Tokens sealed with another key, or with the public development key: no answer at all.
+  for (const std::string& key : {" --key-file " + dir.file("other.key"), std::string()}) {
+    const auto refused = run_command(kBot + " --server " + address + " --bots 1 --duration 3 --connect-timeout 1" + key);
+    EXPECT_EQ(refused.exit_code, 1) << refused.output;
+    EXPECT_EQ(summary(refused.output).at("connected"), "0") << refused.output;
+    EXPECT_NE(refused.output.find("sealed with another key"), std::string::npos) << refused.output;
+    const auto probe = run_command(kBot + " --probe " + address + key);
+    EXPECT_EQ(probe.exit_code, 1) << probe.output;
+  }
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(5), 0) << server.output();
+  EXPECT_NE(server.output().find("dropped_invalid="), std::string::npos);
+}
+
+TEST(Loopback, WithoutAKeyFileTheServerServesLoopbackOnly) {
+  const auto r = run_command(kServer + " --bind 0.0.0.0 --port 0");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("without key_file"), std::string::npos) << r.output;
+  TempDir dir;
+  ASSERT_EQ(run_command(kToken + " keygen --out " + dir.file("k")).exit_code, 0);
+  // With a key, a wildcard bind must say which address tokens name.
+  const auto wildcard = run_command(kServer + " --bind 0.0.0.0 --port 0 --key-file " + dir.file("k"));
+  EXPECT_EQ(wildcard.exit_code, 2) << wildcard.output;
+  EXPECT_NE(wildcard.output.find("public_address"), std::string::npos) << wildcard.output;
+  for (const std::string& args : {std::string(" --key-file /nonexistent.key"), " --key-file " + dir.write("bad.key", "zz\n"),
+                                  " --key-file " + dir.file("k") + " --public-address nowhere",
+                                  " --key-file " + dir.file("k") + " --public-address 10.0.0.1:0"}) {
+    const auto bad = run_command(kServer + " --bind 127.0.0.1 --port 0" + args);
+    EXPECT_EQ(bad.exit_code, 2) << args << "\n" << bad.output;
+  }
+}
+
+TEST(Loopback, AClientJoinsAndTheProbeAnswersUnderASpoofedHandshakeFlood) {
+  // 20,000 spoofed connect requests a second, evenly spread, from random loopback addresses: half
+  // the time with a forged token, half with a real token replayed.
+  TempDir dir;
+  ASSERT_EQ(run_command(kToken + " keygen --out " + dir.file("server.key")).exit_code, 0);
+  const int port = free_udp_port();
+  const std::string address = "127.0.0.1:" + std::to_string(port);
+  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--key-file", dir.file("server.key"),
+                  "--stats-interval", "1"},
+                 dir.file("server.log"));
+  ASSERT_TRUE(wait_ready(address, dir.file("server.key"))) << server.output();
+  for (const std::string kind : {"forged", "replayed"}) {
+    Spawned flood({kFlood, "--server", address, "--spoof-rate", "20000", "--spoof-kind", kind, "--duration", "6",
+                   "--key-file", dir.file("server.key")},
+                  dir.file("flood-" + kind + ".log"));
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const auto bots = run_command(kBot + " --server " + address + " --bots 2 --duration 1 --connect-timeout 3 --key-file " +
+                                  dir.file("server.key"));
+    EXPECT_EQ(bots.exit_code, 0) << kind << "\n" << bots.output;
+    EXPECT_EQ(summary(bots.output).at("connected"), "2") << kind << "\n" << bots.output;
+    int answered = 0;
+    for (int i = 0; i < 5; ++i)
+      answered += run_command(kBot + " --probe " + address + " --key-file " + dir.file("server.key")).exit_code == 0;
+    EXPECT_EQ(answered, 5) << kind;
+    EXPECT_EQ(flood.wait(15), 0) << flood.output();
+    const auto kv = summary(flood.output());
+    EXPECT_GT(std::stod(kv.at("spoofed_per_s")), 15000) << flood.output();
+  }
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(5), 0);
+  // The server did see the flood (dropped forgeries, limited replays).
+  const std::string log = server.output();
+  EXPECT_NE(log.find("dropped_invalid="), std::string::npos);
+}
+
 TEST(Loopback, BadUsageExitsWithCodeTwo) {
   for (const std::string& args : std::vector<std::string>{"", "--server nowhere", "--server no-such-host.invalid:7777", "--server 127.0.0.1:99999", "--server 127.0.0.1:7 --bots 0",
                                  "--server 127.0.0.1:7 --pattern dance", "--server 127.0.0.1:7 --duration -1",
-                                 "--server 127.0.0.1:7 --settings /nonexistent.toml", "--probe x"}) {
+                                 "--server 127.0.0.1:7 --settings /nonexistent.toml", "--probe x",
+                                 "--server 127.0.0.1:7 --key-file /nonexistent.key"}) {
     const auto r = run_command(kBot + " " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("foothold-bot"), std::string::npos) << args << "\n" << r.output;

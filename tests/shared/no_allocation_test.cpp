@@ -60,27 +60,39 @@ struct NullSink final : net::DatagramSink {
   void send(const net::Endpoint&, std::span<const uint8_t>) override { ++sent; }
 };
 
-TEST(NoAllocation, SpoofedHelloFloodAllocatesNoPerClientState) {
+TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
+  // A flood of connect requests from spoofed addresses, with a valid token (sniffed and replayed)
+  // and with a forged one: the server allocates nothing for either.
   NullSink sink;
   server::CoreConfig cfg;
   cfg.handshake_rate = 1000;
+  cfg.key = proto::development_key();
+  const net::Endpoint server_ep(asio::ip::make_address("10.0.0.1"), 7777);
+  cfg.addresses.push_back(net::to_token_address(server_ep));
+  cfg.unix_at_start = 1'800'000'000;
   net::Nanos now = net::kSecond;
   server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, now);
+  proto::ConnectToken token;
+  std::string error;
+  const auto address = net::to_token_address(server_ep);
+  ASSERT_TRUE(proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 60, token, error)) << error;
   proto::PacketWriter w;
-  const auto hello = w.hello(7);
-  alignas(8) static uint8_t buf[2048];
-  std::memcpy(buf, hello.data(), hello.size());
-  const std::span<const uint8_t> datagram(buf, hello.size());
+  proto::DatagramBuffer valid_buf, forged_buf;
+  const auto valid = proto::frame_clear(w.connect_request(token.sealed, 7), valid_buf);
+  token.sealed[100] ^= 1;
+  const auto forged = proto::frame_clear(w.connect_request(token.sealed, 7), forged_buf);
   // Warm up (the first replies size the writer's buffer).
-  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), datagram);
+  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid);
   const long before = g_allocations.load();
-  // Ten thousand hellos in one second, each from another address.
+  // Ten thousand of each in one second, each from another address.
   for (uint32_t i = 0; i < 10000; ++i) {
     now += net::kSecond / 10000;
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i), uint16_t(1000 + i % 50000)), datagram);
+    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i % 50000)), valid);
+    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0c000000u + i * 256), uint16_t(1000 + i % 50000)), forged);
   }
   EXPECT_EQ(g_allocations.load() - before, 0);
   EXPECT_EQ(core.client_count(), 0u);
+  EXPECT_EQ(core.counters().get(server::Counter::kDropBadToken), 10000u) << "every forgery refused";
   // Replies were capped by the handshake rate limit; the rest were counted.
   EXPECT_LE(core.counters().get(server::Counter::kChallengesSent), 1000u + 200u);
   EXPECT_GE(core.counters().get(server::Counter::kHandshakeRateLimited), 8000u);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
 
 namespace foothold::test {
 
@@ -9,12 +10,16 @@ SimHarness::SimHarness(const World& world, const HarnessOptions& options)
     : world_(world), options_(options), net_(options.seed) {
   period_ = net::kSecond / options.settings.tick_rate;
   now_ = net::kSecond;  // any origin; not zero, so that "time 0" never means "never"
+  start_ = now_;
   net_.set_now(now_);
-  server::CookieJar::Key key{};
-  key[0] = uint8_t(options.seed);
-  server_ = std::make_unique<server::ServerCore>(options.core, world, options.settings,
-                                                 net_.sink_for(server_endpoint()), now_,
-                                                 std::make_unique<server::CookieJar>(key));
+  server::CookieJar::Key cookie_key{};
+  cookie_key[0] = uint8_t(options.seed);
+  server::CoreConfig core = options.core;
+  core.key = key();
+  if (core.addresses.empty()) core.addresses.push_back(net::to_token_address(server_endpoint()));
+  core.unix_at_start = kUnixStart;
+  server_ = std::make_unique<server::ServerCore>(core, world, options.settings, net_.sink_for(server_endpoint()), now_,
+                                                 std::make_unique<server::CookieJar>(cookie_key));
   net_.attach(server_endpoint(), [this](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {
     server_->on_datagram(t, from, b);
   });
@@ -23,10 +28,31 @@ SimHarness::SimHarness(const World& world, const HarnessOptions& options)
   for (int i = 0; i < options.clients; ++i) make_client(i);
 }
 
+const proto::Key& SimHarness::key() {
+  static const proto::Key key = [] {
+    proto::Key k{};
+    for (std::size_t i = 0; i < k.size(); ++i) k[i] = uint8_t(0xa0 + i);
+    return k;
+  }();
+  return key;
+}
+
+proto::ConnectToken SimHarness::mint(uint64_t client_id, uint64_t lifetime, std::vector<net::Endpoint> servers,
+                                     const proto::Key* with) const {
+  if (servers.empty()) servers.push_back(server_endpoint());
+  std::vector<proto::TokenAddress> addresses;
+  for (const auto& e : servers) addresses.push_back(net::to_token_address(e));
+  proto::ConnectToken token;
+  std::string error;
+  if (!proto::mint_token(with ? *with : key(), client_id, addresses, unix_now(), lifetime, token, error))
+    throw std::runtime_error("mint_token: " + error);
+  return token;
+}
+
 void SimHarness::make_client(int i) {
   Client& c = clients_[size_t(i)];
   c.session = std::make_unique<server::ClientSession>(world_, options_.settings, net_.sink_for(client_endpoint(i)),
-                                                      server_endpoint(), ++nonce_);
+                                                      server_endpoint(), mint(client_id(i)));
   server::PatternSpec spec;
   spec.pattern = options_.pattern;
   c.brain = server::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate);

@@ -26,7 +26,19 @@ class SimHarness {
   SimHarness(const World& world, const HarnessOptions& options);
 
   static net::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
-  static net::Endpoint client_endpoint(int i) { return {asio::ip::make_address("10.0.1.1"), uint16_t(40000 + i)}; }
+  /// Client i's endpoint: an address of its own (10.1.x.y), as players have.
+  static net::Endpoint client_endpoint(int i) {
+    return {asio::ip::make_address_v4(0x0a010000u + uint32_t(i / 250) * 256 + uint32_t(i % 250) + 1), uint16_t(40000 + i)};
+  }
+  /// The server's private key, and UNIX time at the harness's start.
+  static const proto::Key& key();
+  static constexpr uint64_t kUnixStart = 1'800'000'000;
+  /// UNIX time now, as the server judges token expiry.
+  uint64_t unix_now() const { return kUnixStart + uint64_t((now_ - start_) / net::kSecond); }
+  /// A token for `client_id`, valid for `lifetime` seconds from now, for the server's endpoint (or
+  /// `servers`), sealed with `key` (default: the server's).
+  proto::ConnectToken mint(uint64_t client_id, uint64_t lifetime = 60, std::vector<net::Endpoint> servers = {},
+                           const proto::Key* key = nullptr) const;
 
   /// Starts client i (its handshake begins at the current time).
   void start_client(int i);
@@ -41,8 +53,11 @@ class SimHarness {
   net::Nanos now() const { return now_; }
   /// A paused client stops ticking and sending (as if its process hung).
   void pause_client(int i, bool paused) { clients_[size_t(i)].paused = paused; }
-  /// Replaces client i's session by a fresh one on the same endpoint (a restarted process).
+  /// Replaces client i's session by a fresh one on the same endpoint (a restarted process), with a
+  /// new token for the same client id.
   void restart_client(int i);
+  /// Client i's client id (in its tokens).
+  static uint64_t client_id(int i) { return 5000 + uint64_t(i); }
 
  private:
   struct Client {
@@ -60,9 +75,9 @@ class SimHarness {
   std::unique_ptr<server::ServerCore> server_;
   std::vector<Client> clients_;
   net::Nanos now_ = 0;
+  net::Nanos start_ = 0;
   net::Nanos next_tick_ = 0;
   net::Nanos period_ = 0;
-  uint64_t nonce_ = 1000;
 };
 
 }  // namespace foothold::test

@@ -1,0 +1,241 @@
+#include "proto/secure.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include <sodium.h>
+
+#include "proto/codec.h"
+
+namespace foothold::proto {
+
+namespace {
+
+void ensure_sodium() {
+  // sodium_init is thread-safe and cheap after the first call.
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+}
+
+constexpr std::size_t kSessionNonceBytes = crypto_aead_chacha20poly1305_IETF_NPUBBYTES;  // 12
+static_assert(kSessionNonceBytes == 12);
+static_assert(crypto_aead_chacha20poly1305_IETF_ABYTES == kTagBytes);
+static_assert(crypto_aead_xchacha20poly1305_IETF_NPUBBYTES == kReplyNonceBytes);
+static_assert(crypto_aead_xchacha20poly1305_IETF_ABYTES == kTagBytes);
+
+// Additional data of every sealed datagram: its prefix byte and the protocol's id and version, so a
+// datagram of another protocol or version never opens, and a prefix cannot be altered.
+std::array<uint8_t, 7> additional_data(uint8_t prefix) {
+  return {prefix,
+          uint8_t(kProtocolId),
+          uint8_t(kProtocolId >> 8),
+          uint8_t(kProtocolId >> 16),
+          uint8_t(kProtocolId >> 24),
+          uint8_t(kProtocolVersion),
+          uint8_t(kProtocolVersion >> 8)};
+}
+
+// The session nonce: four zero bytes, then the sequence. Each direction has its own key, and a key
+// lives for one session, so a sequence is never used twice with one key.
+std::array<uint8_t, kSessionNonceBytes> session_nonce(uint64_t sequence) {
+  std::array<uint8_t, kSessionNonceBytes> n{};
+  put_u64(n.data() + 4, sequence);
+  return n;
+}
+
+int sequence_bytes(uint64_t sequence) {
+  int n = 1;
+  while (n < 8 && (sequence >> (8 * n)) != 0) ++n;
+  return n;
+}
+
+Key derive(const Key& token_key, uint8_t direction, uint64_t client_salt, uint64_t server_salt) {
+  // BLAKE2b keyed with the token's key, over a label, the direction and both salts.
+  static constexpr char kLabel[] = "foothold session";
+  uint8_t msg[sizeof kLabel - 1 + 1 + 8 + 8];
+  std::memcpy(msg, kLabel, sizeof kLabel - 1);
+  msg[sizeof kLabel - 1] = direction;
+  put_u64(msg + sizeof kLabel, client_salt);
+  put_u64(msg + sizeof kLabel + 8, server_salt);
+  Key k{};
+  crypto_generichash(k.data(), k.size(), msg, sizeof msg, token_key.data(), token_key.size());
+  return k;
+}
+
+}  // namespace
+
+void put_u64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+
+uint64_t get_u64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+uint64_t random_u64() {
+  ensure_sodium();
+  uint64_t v;
+  randombytes_buf(&v, sizeof v);
+  return v;
+}
+
+Layer layer_of(std::span<const uint8_t> datagram) {
+  if (datagram.empty()) return Layer::kInvalid;
+  const uint8_t p = datagram[0];
+  if (p == kClearPrefix) return Layer::kClear;
+  if (p == kSealedPrefix) return Layer::kSealed;
+  if ((p & 0xf8) == kSessionPrefix) return Layer::kSession;
+  return Layer::kInvalid;
+}
+
+SessionKeys client_session_keys(const Key& c2s, const Key& s2c, uint64_t client_salt, uint64_t server_salt) {
+  ensure_sodium();
+  return {derive(c2s, 'c', client_salt, server_salt), derive(s2c, 's', client_salt, server_salt)};
+}
+
+SessionKeys server_session_keys(const Key& c2s, const Key& s2c, uint64_t client_salt, uint64_t server_salt) {
+  ensure_sodium();
+  return {derive(s2c, 's', client_salt, server_salt), derive(c2s, 'c', client_salt, server_salt)};
+}
+
+bool ReplayWindow::fresh(uint64_t sequence) const {
+  if (sequence == kEmpty) return false;
+  if (newest_ >= kSize && sequence <= newest_ - kSize) return false;  // older than the window
+  return seen_[sequence % kSize] != sequence;
+}
+
+void ReplayWindow::mark(uint64_t sequence) {
+  seen_[sequence % kSize] = sequence;
+  if (sequence > newest_) newest_ = sequence;
+}
+
+std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
+                                      DatagramBuffer& out) {
+  ensure_sodium();
+  const int n = sequence_bytes(sequence);
+  const uint8_t prefix = uint8_t(kSessionPrefix | (n - 1));
+  if (packet.size() + kSessionOverhead > out.bytes.size()) return {};
+  out.bytes[0] = prefix;
+  for (int i = 0; i < n; ++i) out.bytes[size_t(1 + i)] = uint8_t(sequence >> (8 * i));
+  const auto ad = additional_data(prefix);
+  const auto nonce = session_nonce(sequence);
+  unsigned long long clen = 0;
+  crypto_aead_chacha20poly1305_ietf_encrypt(out.bytes.data() + 1 + n, &clen, packet.data(), packet.size(), ad.data(),
+                                            ad.size(), nullptr, nonce.data(), key.data());
+  return {out.bytes.data(), size_t(1 + n) + size_t(clen)};
+}
+
+OpenError open_session(const Key& key, const ReplayWindow& window, std::span<const uint8_t> datagram,
+                       DatagramBuffer& out, uint64_t& sequence, std::span<const uint8_t>& packet) {
+  ensure_sodium();
+  if (layer_of(datagram) != Layer::kSession) return OpenError::kMalformed;
+  const std::size_t n = std::size_t(datagram[0] & 7) + 1;
+  if (datagram.size() < 1 + n + kTagBytes || datagram.size() - 1 - n - kTagBytes > out.bytes.size())
+    return OpenError::kMalformed;
+  uint64_t seq = 0;
+  for (std::size_t i = 0; i < n; ++i) seq |= uint64_t(datagram[1 + i]) << (8 * i);
+  // The cheap check first: a replay costs no decryption. (The sequence is authenticated below, so
+  // a forged one can make us drop, never accept.)
+  if (!window.fresh(seq)) return OpenError::kReplayed;
+  const auto ad = additional_data(datagram[0]);
+  const auto nonce = session_nonce(seq);
+  unsigned long long mlen = 0;
+  if (crypto_aead_chacha20poly1305_ietf_decrypt(out.bytes.data(), &mlen, nullptr, datagram.data() + 1 + n,
+                                                datagram.size() - 1 - n, ad.data(), ad.size(), nonce.data(),
+                                                key.data()) != 0)
+    return OpenError::kBadSeal;
+  sequence = seq;
+  packet = {out.bytes.data(), size_t(mlen)};
+  return OpenError::kNone;
+}
+
+std::span<const uint8_t> seal_reply(const Key& s2c, uint64_t client_salt, std::span<const uint8_t> packet,
+                                    DatagramBuffer& out) {
+  ensure_sodium();
+  if (packet.size() + kSealedOverhead > out.bytes.size()) return {};
+  uint8_t* p = out.bytes.data();
+  p[0] = kSealedPrefix;
+  put_u64(p + 1, client_salt);
+  // A random nonce: the server keeps no state before a session, so it cannot count.
+  randombytes_buf(p + 9, kReplyNonceBytes);
+  // The additional data also binds the salt, so a reply cannot be redirected to another attempt.
+  std::array<uint8_t, 7 + 8> ad{};
+  const auto base = additional_data(kSealedPrefix);
+  std::memcpy(ad.data(), base.data(), base.size());
+  put_u64(ad.data() + base.size(), client_salt);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(p + 9 + kReplyNonceBytes, &clen, packet.data(), packet.size(), ad.data(),
+                                             ad.size(), nullptr, p + 9, s2c.data());
+  return {p, 9 + kReplyNonceBytes + size_t(clen)};
+}
+
+uint64_t sealed_reply_salt(std::span<const uint8_t> datagram) {
+  if (layer_of(datagram) != Layer::kSealed || datagram.size() < 9) return 0;
+  return get_u64(datagram.data() + 1);
+}
+
+OpenError open_reply(const Key& s2c, std::span<const uint8_t> datagram, DatagramBuffer& out,
+                     std::span<const uint8_t>& packet) {
+  ensure_sodium();
+  if (layer_of(datagram) != Layer::kSealed || datagram.size() < kSealedOverhead ||
+      datagram.size() - kSealedOverhead > out.bytes.size())
+    return OpenError::kMalformed;
+  std::array<uint8_t, 7 + 8> ad{};
+  const auto base = additional_data(kSealedPrefix);
+  std::memcpy(ad.data(), base.data(), base.size());
+  std::memcpy(ad.data() + base.size(), datagram.data() + 1, 8);
+  unsigned long long mlen = 0;
+  const uint8_t* nonce = datagram.data() + 9;
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(out.bytes.data(), &mlen, nullptr, nonce + kReplyNonceBytes,
+                                                 datagram.size() - 9 - kReplyNonceBytes, ad.data(), ad.size(), nonce,
+                                                 s2c.data()) != 0)
+    return OpenError::kBadSeal;
+  packet = {out.bytes.data(), size_t(mlen)};
+  return OpenError::kNone;
+}
+
+std::array<uint8_t, kProofBytes> seal_proof(const Key& c2s, std::span<const uint8_t> cookie, uint64_t world_hash,
+                                            uint64_t settings_hash) {
+  ensure_sodium();
+  std::array<uint8_t, kProofBytes> out{};
+  randombytes_buf(out.data(), kReplyNonceBytes);
+  uint8_t m[16];
+  put_u64(m, world_hash);
+  put_u64(m + 8, settings_hash);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(out.data() + kReplyNonceBytes, &clen, m, sizeof m, cookie.data(),
+                                             cookie.size(), nullptr, out.data(), c2s.data());
+  return out;
+}
+
+bool open_proof(const Key& c2s, std::span<const uint8_t> cookie, std::span<const uint8_t> proof, uint64_t& world_hash,
+                uint64_t& settings_hash) {
+  ensure_sodium();
+  if (proof.size() != kProofBytes) return false;
+  uint8_t m[16];
+  unsigned long long mlen = 0;
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(m, &mlen, nullptr, proof.data() + kReplyNonceBytes,
+                                                 proof.size() - kReplyNonceBytes, cookie.data(), cookie.size(),
+                                                 proof.data(), c2s.data()) != 0 ||
+      mlen != sizeof m)
+    return false;
+  world_hash = get_u64(m);
+  settings_hash = get_u64(m + 8);
+  return true;
+}
+
+std::span<const uint8_t> frame_clear(std::span<const uint8_t> packet, DatagramBuffer& out) {
+  if (packet.size() + 1 > out.bytes.size()) return {};
+  out.bytes[0] = kClearPrefix;
+  std::memcpy(out.bytes.data() + 1, packet.data(), packet.size());
+  return {out.bytes.data(), packet.size() + 1};
+}
+
+std::span<const uint8_t> unframe_clear(std::span<const uint8_t> datagram, DatagramBuffer& out) {
+  if (layer_of(datagram) != Layer::kClear || datagram.size() - 1 > out.bytes.size()) return {};
+  std::memcpy(out.bytes.data(), datagram.data() + 1, datagram.size() - 1);
+  return {out.bytes.data(), datagram.size() - 1};
+}
+
+}  // namespace foothold::proto

@@ -1,0 +1,132 @@
+#pragma once
+// The encryption layer under every Foothold datagram (libsodium). WIRE_FORMAT.md gives the layouts.
+//
+// Every datagram starts with one prefix byte that says how the rest is protected:
+//   kClearPrefix    a FlatBuffers Packet in clear: the client's handshake requests, which carry a
+//                   sealed connect token (token.h), and the server's unauthenticated version hint;
+//   kSealedPrefix   a server's reply before a session exists (Challenge, Reject, Status): the
+//                   client's salt, a random 24-byte nonce and the Packet sealed with XChaCha20-Poly1305
+//                   under the token's server-to-client key;
+//   kSessionPrefix  everything in a session, both ways: a 64-bit packet sequence (its low bytes) and
+//                   the Packet sealed with ChaCha20-Poly1305 under that direction's session key, the
+//                   sequence being the nonce. A replay window refuses repeats and stragglers.
+// Session keys are derived from the token's keys and two salts, one from each side, so that a token
+// used twice never reuses a key with the same nonces.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "proto/token.h"
+
+namespace foothold::proto {
+
+inline constexpr uint8_t kClearPrefix = 0x01;
+inline constexpr uint8_t kSealedPrefix = 0x02;
+/// Session datagrams use 0x10 | (n - 1), where n in [1, 8] is the number of sequence bytes sent.
+inline constexpr uint8_t kSessionPrefix = 0x10;
+inline constexpr std::size_t kTagBytes = 16;
+inline constexpr std::size_t kReplyNonceBytes = 24;
+/// Bytes a sealed reply adds to its Packet: prefix, client salt, nonce, tag.
+inline constexpr std::size_t kSealedOverhead = 1 + 8 + kReplyNonceBytes + kTagBytes;
+/// Most bytes a session datagram adds to its Packet: prefix, 8 sequence bytes, tag.
+inline constexpr std::size_t kSessionOverhead = 1 + 8 + kTagBytes;
+
+/// How a datagram is protected, from its first byte.
+enum class Layer : uint8_t { kInvalid, kClear, kSealed, kSession };
+Layer layer_of(std::span<const uint8_t> datagram);
+
+/// One side's keys for one session.
+struct SessionKeys {
+  Key send{};
+  Key receive{};
+};
+
+/// The keys of the session that a token's holder opens with the salts of both sides: the client's
+/// (chosen per connection attempt) and the server's (chosen per challenge).
+SessionKeys client_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
+                                uint64_t server_salt);
+SessionKeys server_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
+                                uint64_t server_salt);
+
+/// Which packet sequences have been received: the newest and the kSize before it. A sequence is
+/// fresh when it is newer than the window's start and not seen yet. Only authenticated datagrams
+/// may be marked, so a forged one moves nothing.
+class ReplayWindow {
+ public:
+  static constexpr uint64_t kSize = 256;
+  ReplayWindow() { seen_.fill(kEmpty); }
+  bool fresh(uint64_t sequence) const;
+  void mark(uint64_t sequence);
+  /// The newest sequence marked (0 before any).
+  uint64_t newest() const { return newest_; }
+
+ private:
+  static constexpr uint64_t kEmpty = ~0ull;  // never a valid sequence
+  std::array<uint64_t, kSize> seen_;         // seen_[s % kSize] == s when s was received
+  uint64_t newest_ = 0;
+};
+
+/// Why a protected datagram was refused.
+enum class OpenError : uint8_t {
+  kNone = 0,
+  kMalformed,  ///< too short, or a prefix this function does not open
+  kReplayed,   ///< a sequence already received, or older than the replay window
+  kBadSeal,    ///< does not authenticate under the key: forged, altered, or another session's
+};
+
+/// A buffer for one datagram, aligned as the FlatBuffers verifier wants.
+struct alignas(8) DatagramBuffer {
+  std::array<uint8_t, 2048> bytes;
+};
+
+/// Seals a finished Packet into a session datagram with `sequence` (never reused with one key).
+/// Returns the datagram, in `out`.
+std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
+                                      DatagramBuffer& out);
+
+/// Opens a session datagram under `key`. On success `sequence` is its sequence (the caller marks it
+/// in its window once it accepts the datagram) and the returned span, in `out`, is the Packet.
+/// On failure nothing is written but `out`.
+OpenError open_session(const Key& key, const ReplayWindow& window, std::span<const uint8_t> datagram,
+                       DatagramBuffer& out, uint64_t& sequence, std::span<const uint8_t>& packet);
+
+/// Seals a Packet into a sealed reply for the client that sent `client_salt`, under the token's
+/// server-to-client key, with a random nonce.
+std::span<const uint8_t> seal_reply(const Key& server_to_client, uint64_t client_salt, std::span<const uint8_t> packet,
+                                    DatagramBuffer& out);
+
+/// The client salt a sealed reply is addressed to (0 when the datagram is too short to hold one).
+uint64_t sealed_reply_salt(std::span<const uint8_t> datagram);
+
+/// Opens a sealed reply under `server_to_client`; `packet` is the Packet, in `out`.
+OpenError open_reply(const Key& server_to_client, std::span<const uint8_t> datagram, DatagramBuffer& out,
+                     std::span<const uint8_t>& packet);
+
+/// Bytes of a Connect's proof: nonce, the two hashes, tag.
+inline constexpr std::size_t kProofBytes = kReplyNonceBytes + 16 + kTagBytes;
+
+/// A Connect's proof that its sender holds the token: the world and settings hashes sealed under the
+/// token's client-to-server key with a random nonce, the cookie as additional data (so a proof
+/// cannot be moved to another attempt).
+std::array<uint8_t, kProofBytes> seal_proof(const Key& client_to_server, std::span<const uint8_t> cookie,
+                                            uint64_t world_hash, uint64_t settings_hash);
+/// Opens a proof; false when it does not open (then the hashes are untouched).
+bool open_proof(const Key& client_to_server, std::span<const uint8_t> cookie, std::span<const uint8_t> proof,
+                uint64_t& world_hash, uint64_t& settings_hash);
+
+/// A clear datagram: the prefix, then `packet`, in `out`.
+std::span<const uint8_t> frame_clear(std::span<const uint8_t> packet, DatagramBuffer& out);
+/// The Packet inside a clear datagram, copied into `out` so that it is aligned (empty when the
+/// datagram is not a clear one).
+std::span<const uint8_t> unframe_clear(std::span<const uint8_t> datagram, DatagramBuffer& out);
+
+/// 64 random bits from libsodium's generator (salts, nonces, ids).
+uint64_t random_u64();
+
+/// Little-endian integer helpers for the raw layouts.
+void put_u64(uint8_t* p, uint64_t v);
+uint64_t get_u64(const uint8_t* p);
+
+}  // namespace foothold::proto

@@ -1,0 +1,380 @@
+#include "proto/token.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include <sodium.h>
+
+namespace foothold::proto {
+
+namespace {
+
+// Layouts (TOKEN_FORMAT.md). All integers little-endian.
+constexpr std::size_t kAddressBytes = 19;          // family, 16 address bytes, port
+constexpr std::size_t kAddressesBytes = kMaxTokenAddresses * kAddressBytes;  // 152
+constexpr std::size_t kSealedHeader = 4 + 8 + 24;  // magic, expiry, nonce
+constexpr std::size_t kPlainBytes = 8 + 1 + kAddressesBytes + 2 * kKeyBytes;  // 225
+constexpr std::size_t kAdBytes = 12;               // magic and expiry
+static_assert(kSealedHeader + kPlainBytes + crypto_aead_xchacha20poly1305_ietf_ABYTES == kTokenSealedBytes);
+static_assert(4 + 8 + 8 + 8 + 1 + kAddressesBytes + 2 * kKeyBytes + kTokenSealedBytes == kTokenFileBytes);
+static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == 24);
+static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == kKeyBytes);
+
+constexpr char kSealedMagic[4] = {'F', 'H', 'T', '1'};
+constexpr char kFileMagic[4] = {'F', 'H', 'C', '1'};
+
+void ensure_sodium() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+}
+
+void put64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+uint64_t get64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+void write_addresses(uint8_t* p, const TokenAddresses& a) {
+  std::memset(p, 0, kAddressesBytes);
+  for (std::size_t i = 0; i < a.count; ++i) {
+    uint8_t* e = p + i * kAddressBytes;
+    e[0] = a.items[i].v6 ? 6 : 4;
+    std::memcpy(e + 1, a.items[i].ip.data(), 16);
+    e[17] = uint8_t(a.items[i].port);
+    e[18] = uint8_t(a.items[i].port >> 8);
+  }
+}
+
+// Reads `count` addresses; every used entry must be valid and every unused one all zero. Returns ""
+// or what is wrong.
+std::string read_addresses(const uint8_t* p, uint8_t count, TokenAddresses& out) {
+  if (count < 1 || count > kMaxTokenAddresses)
+    return "address count " + std::to_string(count) + " is not in 1.." + std::to_string(kMaxTokenAddresses);
+  TokenAddresses a;
+  a.count = count;
+  for (std::size_t i = 0; i < kMaxTokenAddresses; ++i) {
+    const uint8_t* e = p + i * kAddressBytes;
+    if (i >= count) {
+      for (std::size_t k = 0; k < kAddressBytes; ++k)
+        if (e[k] != 0) return "unused address entry " + std::to_string(i + 1) + " is not zero";
+      continue;
+    }
+    const std::string which = "address " + std::to_string(i + 1);
+    if (e[0] != 4 && e[0] != 6) return which + " has family " + std::to_string(e[0]) + ", not 4 or 6";
+    TokenAddress& t = a.items[i];
+    t.v6 = e[0] == 6;
+    std::memcpy(t.ip.data(), e + 1, 16);
+    t.port = uint16_t(e[17] | (e[18] << 8));
+    if (t.port == 0) return which + " has port 0";
+    if (!t.v6)
+      for (std::size_t k = 4; k < 16; ++k)
+        if (t.ip[k] != 0) return which + " is IPv4 but has bytes after the fourth";
+  }
+  out = a;
+  return "";
+}
+
+std::string validate_address(const TokenAddress& a, std::size_t i) {
+  TokenAddresses one;
+  one.items[0] = a;
+  one.count = 1;
+  uint8_t buf[kAddressesBytes];
+  write_addresses(buf, one);
+  std::string e = read_addresses(buf, 1, one);
+  if (!e.empty()) e.replace(0, std::strlen("address 1"), "server " + std::to_string(i + 1));
+  return e;
+}
+
+bool write_file(const std::string& path, const uint8_t* data, std::size_t size, int flags, std::string& error) {
+  const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    error = errno == EEXIST ? path + " already exists; remove it first or choose another path"
+                            : path + ": cannot create: " + std::strerror(errno);
+    return false;
+  }
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = path + ": cannot write: " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    done += std::size_t(n);
+  }
+  if (::close(fd) != 0) {
+    error = path + ": cannot write: " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+// Reads at most `limit` bytes (one more than any valid file, so that a longer one is noticed).
+bool read_file(const std::string& path, std::vector<uint8_t>& out, std::size_t limit, std::string& error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  out.assign(limit, 0);
+  std::size_t got = 0;
+  while (got < limit) {
+    const ssize_t n = ::read(fd, out.data() + got, limit - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = path + ": cannot read: " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    if (n == 0) break;
+    got += std::size_t(n);
+  }
+  ::close(fd);
+  out.resize(got);
+  return true;
+}
+
+}  // namespace
+
+bool TokenAddresses::contains(const TokenAddress& a) const {
+  for (std::size_t i = 0; i < count; ++i)
+    if (items[i] == a) return true;
+  return false;
+}
+
+std::string_view to_string(TokenError e) {
+  switch (e) {
+    case TokenError::kNone: return "none";
+    case TokenError::kMalformed: return "malformed";
+    case TokenError::kExpired: return "expired";
+    case TokenError::kBadSeal: return "bad_seal";
+    case TokenError::kCount: break;
+  }
+  return "invalid";
+}
+
+Key generate_key() {
+  ensure_sodium();
+  Key k{};
+  crypto_aead_xchacha20poly1305_ietf_keygen(k.data());
+  return k;
+}
+
+const Key& development_key() {
+  static const Key k = [] {
+    ensure_sodium();
+    static constexpr char kText[] = "foothold public development key: loopback only";
+    Key key{};
+    crypto_generichash(key.data(), key.size(), reinterpret_cast<const unsigned char*>(kText), sizeof kText - 1, nullptr, 0);
+    return key;
+  }();
+  return k;
+}
+
+bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error) {
+  ensure_sodium();
+  if (servers.empty() || servers.size() > kMaxTokenAddresses) {
+    error = "a token names 1 to " + std::to_string(kMaxTokenAddresses) + " servers, not " + std::to_string(servers.size());
+    return false;
+  }
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    if (auto e = validate_address(servers[i], i); !e.empty()) {
+      error = e;
+      return false;
+    }
+  }
+  if (lifetime_seconds < 1 || lifetime_seconds > kMaxTokenLifetime) {
+    error = "token lifetime " + std::to_string(lifetime_seconds) + " s is not in 1.." + std::to_string(kMaxTokenLifetime);
+    return false;
+  }
+  if (now_unix > ~uint64_t(0) - lifetime_seconds) {
+    error = "the time " + std::to_string(now_unix) + " plus the lifetime overflows";
+    return false;
+  }
+  ConnectToken t;
+  t.client_id = client_id;
+  t.created_unix = now_unix;
+  t.expires_unix = now_unix + lifetime_seconds;
+  t.servers.count = uint8_t(servers.size());
+  std::copy(servers.begin(), servers.end(), t.servers.items.begin());
+  randombytes_buf(t.client_to_server.data(), kKeyBytes);
+  randombytes_buf(t.server_to_client.data(), kKeyBytes);
+
+  uint8_t plain[kPlainBytes];
+  put64(plain, client_id);
+  plain[8] = t.servers.count;
+  write_addresses(plain + 9, t.servers);
+  std::memcpy(plain + 9 + kAddressesBytes, t.client_to_server.data(), kKeyBytes);
+  std::memcpy(plain + 9 + kAddressesBytes + kKeyBytes, t.server_to_client.data(), kKeyBytes);
+
+  uint8_t* s = t.sealed.data();
+  std::memcpy(s, kSealedMagic, 4);
+  put64(s + 4, t.expires_unix);
+  randombytes_buf(s + 12, 24);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(s + kSealedHeader, &clen, plain, sizeof plain, s, kAdBytes, nullptr, s + 12,
+                                             private_key.data());
+  sodium_memzero(plain, sizeof plain);
+  out = t;
+  return true;
+}
+
+uint64_t sealed_token_expiry(std::span<const uint8_t> sealed) {
+  return sealed.size() >= 12 ? get64(sealed.data() + 4) : 0;
+}
+
+TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out) {
+  ensure_sodium();
+  if (sealed.size() != kTokenSealedBytes || std::memcmp(sealed.data(), kSealedMagic, 4) != 0) return TokenError::kMalformed;
+  // Expiry before decryption: a flood of expired tokens costs no cryptography.
+  const uint64_t expires = get64(sealed.data() + 4);
+  if (expires <= now_unix) return TokenError::kExpired;
+  uint8_t plain[kPlainBytes];
+  unsigned long long mlen = 0;
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(plain, &mlen, nullptr, sealed.data() + kSealedHeader,
+                                                 sealed.size() - kSealedHeader, sealed.data(), kAdBytes,
+                                                 sealed.data() + 12, private_key.data()) != 0 ||
+      mlen != kPlainBytes) {
+    sodium_memzero(plain, sizeof plain);
+    return TokenError::kBadSeal;
+  }
+  TokenContents c;
+  const bool ok = read_addresses(plain + 9, plain[8], c.servers).empty();
+  if (ok) {
+    c.client_id = get64(plain);
+    c.expires_unix = expires;
+    std::memcpy(c.client_to_server.data(), plain + 9 + kAddressesBytes, kKeyBytes);
+    std::memcpy(c.server_to_client.data(), plain + 9 + kAddressesBytes + kKeyBytes, kKeyBytes);
+  }
+  sodium_memzero(plain, sizeof plain);
+  if (!ok) return TokenError::kMalformed;
+  out = c;
+  sodium_memzero(&c, sizeof c);
+  return TokenError::kNone;
+}
+
+std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& t) {
+  std::array<uint8_t, kTokenFileBytes> b{};
+  uint8_t* p = b.data();
+  std::memcpy(p, kFileMagic, 4);
+  put64(p + 4, t.client_id);
+  put64(p + 12, t.created_unix);
+  put64(p + 20, t.expires_unix);
+  p[28] = t.servers.count;
+  write_addresses(p + 29, t.servers);
+  std::memcpy(p + 29 + kAddressesBytes, t.client_to_server.data(), kKeyBytes);
+  std::memcpy(p + 29 + kAddressesBytes + kKeyBytes, t.server_to_client.data(), kKeyBytes);
+  std::memcpy(p + 29 + kAddressesBytes + 2 * kKeyBytes, t.sealed.data(), kTokenSealedBytes);
+  return b;
+}
+
+bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error) {
+  if (bytes.size() != kTokenFileBytes) {
+    error = "token: " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(kTokenFileBytes);
+    return false;
+  }
+  const uint8_t* p = bytes.data();
+  if (std::memcmp(p, kFileMagic, 4) != 0) {
+    error = "token: not a Foothold token file (no FHC1 magic)";
+    return false;
+  }
+  ConnectToken t;
+  t.client_id = get64(p + 4);
+  t.created_unix = get64(p + 12);
+  t.expires_unix = get64(p + 20);
+  if (auto e = read_addresses(p + 29, p[28], t.servers); !e.empty()) {
+    error = "token: " + e;
+    return false;
+  }
+  if (t.expires_unix <= t.created_unix) {
+    error = "token: expires (" + std::to_string(t.expires_unix) + ") before it was created (" +
+            std::to_string(t.created_unix) + ")";
+    return false;
+  }
+  if (t.expires_unix - t.created_unix > kMaxTokenLifetime) {
+    error = "token: lifetime " + std::to_string(t.expires_unix - t.created_unix) + " s is longer than " +
+            std::to_string(kMaxTokenLifetime) + " s";
+    return false;
+  }
+  std::memcpy(t.client_to_server.data(), p + 29 + kAddressesBytes, kKeyBytes);
+  std::memcpy(t.server_to_client.data(), p + 29 + kAddressesBytes + kKeyBytes, kKeyBytes);
+  std::memcpy(t.sealed.data(), p + 29 + kAddressesBytes + 2 * kKeyBytes, kTokenSealedBytes);
+  if (std::memcmp(t.sealed.data(), kSealedMagic, 4) != 0) {
+    error = "token: its sealed part has no FHT1 magic";
+    return false;
+  }
+  if (sealed_token_expiry(t.sealed) != t.expires_unix) {
+    error = "token: its sealed part expires at " + std::to_string(sealed_token_expiry(t.sealed)) + ", the file says " +
+            std::to_string(t.expires_unix);
+    return false;
+  }
+  out = t;
+  return true;
+}
+
+bool write_key_file(const std::string& path, const Key& key, std::string& error) {
+  ensure_sodium();
+  char hex[2 * kKeyBytes + 1];
+  sodium_bin2hex(hex, sizeof hex, key.data(), key.size());
+  std::string text(hex, 2 * kKeyBytes);
+  text += '\n';
+  const bool ok = write_file(path, reinterpret_cast<const uint8_t*>(text.data()), text.size(), O_CREAT | O_EXCL, error);
+  sodium_memzero(hex, sizeof hex);
+  sodium_memzero(text.data(), text.size());
+  return ok;
+}
+
+bool read_key_file(const std::string& path, Key& key, std::string& error) {
+  ensure_sodium();
+  std::vector<uint8_t> bytes;
+  if (!read_file(path, bytes, 200, error)) return false;
+  std::size_t n = bytes.size();
+  if (n > 0 && bytes[n - 1] == '\n') --n;
+  if (n > 0 && bytes[n - 1] == '\r') --n;
+  bool hex = n == 2 * kKeyBytes;
+  for (std::size_t i = 0; hex && i < n; ++i) hex = std::isxdigit(bytes[i]) != 0;
+  if (!hex) {
+    sodium_memzero(bytes.data(), bytes.size());
+    error = path + ": not a key file (it must hold 64 hexadecimal digits; make one with foothold-token keygen)";
+    return false;
+  }
+  Key k{};
+  sodium_hex2bin(k.data(), k.size(), reinterpret_cast<const char*>(bytes.data()), n, nullptr, nullptr, nullptr);
+  sodium_memzero(bytes.data(), bytes.size());
+  if (sodium_is_zero(k.data(), k.size())) {
+    error = path + ": the key is all zeros";
+    return false;
+  }
+  key = k;
+  sodium_memzero(k.data(), k.size());
+  return true;
+}
+
+bool write_token_file(const std::string& path, const ConnectToken& token, std::string& error) {
+  auto bytes = serialize_token(token);
+  const bool ok = write_file(path, bytes.data(), bytes.size(), O_CREAT | O_TRUNC, error);
+  sodium_memzero(bytes.data(), bytes.size());
+  return ok;
+}
+
+bool read_token_file(const std::string& path, ConnectToken& token, std::string& error) {
+  std::vector<uint8_t> bytes;
+  if (!read_file(path, bytes, kTokenFileBytes + 1, error)) return false;
+  const bool ok = parse_token(bytes, token, error);
+  sodium_memzero(bytes.data(), bytes.size());
+  if (!ok) error = path + ": " + error;
+  return ok;
+}
+
+}  // namespace foothold::proto

@@ -1,0 +1,115 @@
+#pragma once
+// Connect tokens: how a game's backend (its matchmaker) tells a Foothold server who may play.
+//
+// The backend holds the server's private key. For each player it mints a token: a sealed part that
+// only the server can open (client id, the server addresses it is valid for, the expiry, and two
+// fresh session keys), and a clear part for the client (the same keys and addresses). The client
+// sends the sealed part in its handshake; the server admits it only if it opens with the key, has
+// not expired and names the address the server is reached at. Byte layouts: TOKEN_FORMAT.md (a
+// backend in any language can mint tokens with libsodium alone).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace foothold::proto {
+
+inline constexpr std::size_t kKeyBytes = 32;
+/// A 256-bit key: the server's private key, or one of a token's session keys.
+using Key = std::array<uint8_t, kKeyBytes>;
+
+/// Most server addresses one token names.
+inline constexpr std::size_t kMaxTokenAddresses = 8;
+/// Size of the sealed part (fixed, whatever the number of addresses): see TOKEN_FORMAT.md.
+inline constexpr std::size_t kTokenSealedBytes = 277;
+/// Size of a client token file (`foothold-token issue --out`).
+inline constexpr std::size_t kTokenFileBytes = 522;
+/// Longest lifetime a token may be minted with, seconds (one day).
+inline constexpr uint64_t kMaxTokenLifetime = 86400;
+
+/// A UDP server address as tokens carry it: IPv4 or IPv6, and a port.
+struct TokenAddress {
+  bool v6 = false;
+  std::array<uint8_t, 16> ip{};  ///< IPv4 in the first 4 bytes (network order), the rest zero
+  uint16_t port = 0;
+  bool operator==(const TokenAddress&) const = default;
+};
+
+/// The server addresses a token is valid for (1 to kMaxTokenAddresses).
+struct TokenAddresses {
+  std::array<TokenAddress, kMaxTokenAddresses> items{};
+  uint8_t count = 0;
+  std::span<const TokenAddress> view() const { return {items.data(), count}; }
+  bool contains(const TokenAddress& a) const;
+};
+
+/// What the server reads from a token's sealed part once it opens.
+struct TokenContents {
+  uint64_t client_id = 0;
+  uint64_t expires_unix = 0;  ///< seconds since the UNIX epoch
+  TokenAddresses servers;
+  Key client_to_server{};     ///< the client's sending key (the server's receiving key)
+  Key server_to_client{};
+};
+
+/// A connect token as its client holds it (the file `foothold-token issue` writes).
+struct ConnectToken {
+  uint64_t client_id = 0;
+  uint64_t created_unix = 0;
+  uint64_t expires_unix = 0;
+  TokenAddresses servers;
+  Key client_to_server{};
+  Key server_to_client{};
+  std::array<uint8_t, kTokenSealedBytes> sealed{};  ///< opaque to the client: sent as is to the server
+};
+
+/// Why a token was refused.
+enum class TokenError : uint8_t {
+  kNone = 0,
+  kMalformed,    ///< wrong size or magic, or fields out of range (counted before any decryption)
+  kExpired,      ///< its expiry is not after `now`
+  kBadSeal,      ///< does not open with this key: another key, or altered bytes
+  kCount
+};
+std::string_view to_string(TokenError e);
+
+/// A new random private key (libsodium's generator).
+Key generate_key();
+
+/// Mints a token for `client_id`, valid for `servers` (1 to kMaxTokenAddresses) from `now_unix` for
+/// `lifetime_seconds` (1 to kMaxTokenLifetime), with fresh random session keys. Returns false and
+/// says why in `error` when an argument is out of range.
+bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error);
+
+/// Opens a sealed part (server side). Checks, in this order: size and magic, expiry (`now_unix`
+/// must be before it), the seal; then that the contents are well-formed (address count in range).
+/// Allocates nothing. `out` is written only on success.
+TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out);
+
+/// The expiry written in clear in a sealed part (0 when it is too short to hold one). Bound to the
+/// seal: altering it makes open_token fail.
+uint64_t sealed_token_expiry(std::span<const uint8_t> sealed);
+
+/// The client token file's bytes, and back. parse_token_file checks every field and says what is
+/// wrong; it never trusts the file.
+std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& token);
+bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error);
+
+/// Key files: 64 hexadecimal digits and a newline. write_key_file creates the file with mode 0600
+/// (refusing to overwrite an existing one); read_key_file refuses anything else and names the problem.
+bool write_key_file(const std::string& path, const Key& key, std::string& error);
+bool read_key_file(const std::string& path, Key& key, std::string& error);
+
+/// Token files (serialize_token's bytes), written with mode 0600: they hold session keys.
+bool write_token_file(const std::string& path, const ConnectToken& token, std::string& error);
+bool read_token_file(const std::string& path, ConnectToken& token, std::string& error);
+
+/// The key a server uses when it is given no key file: public, so such a server (and bots minting
+/// tokens without a key file) serve loopback only. See server_config.h.
+const Key& development_key();
+
+}  // namespace foothold::proto

@@ -1,0 +1,194 @@
+// The encryption layer: what one side seals the other opens, and anything altered, truncated,
+// repeated, too old or sealed under another key is refused without a crash.
+
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "proto/codec.h"
+#include "proto/secure.h"
+
+namespace foothold::proto {
+namespace {
+
+Key key_of(uint8_t seed) {
+  Key k{};
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = uint8_t(seed + 3 * i);
+  return k;
+}
+
+std::vector<uint8_t> copy(std::span<const uint8_t> b) { return {b.begin(), b.end()}; }
+
+std::vector<uint8_t> sample_packet() {
+  PacketWriter w;
+  return copy(w.disconnect(wire::DisconnectReason::ClientQuit));
+}
+
+TEST(SessionKeys, BothSidesDeriveTheSameKeysCrosswise) {
+  const Key c2s = key_of(1), s2c = key_of(2);
+  const SessionKeys client = client_session_keys(c2s, s2c, 11, 22);
+  const SessionKeys server = server_session_keys(c2s, s2c, 11, 22);
+  EXPECT_EQ(client.send, server.receive);
+  EXPECT_EQ(client.receive, server.send);
+  EXPECT_NE(client.send, client.receive);
+  EXPECT_NE(client.send, c2s) << "never the token's key itself";
+}
+
+TEST(SessionKeys, AnotherSaltOnEitherSideGivesOtherKeys) {
+  // A token used twice must not reuse a key with the same sequences.
+  const Key c2s = key_of(1), s2c = key_of(2);
+  const SessionKeys a = client_session_keys(c2s, s2c, 11, 22);
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, 12, 22).send);
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, 11, 23).send);
+  EXPECT_NE(a.receive, client_session_keys(c2s, s2c, 12, 22).receive);
+}
+
+TEST(SessionDatagram, RoundTripsWithTheSequenceInAsFewBytesAsItNeeds) {
+  const Key k = key_of(5);
+  const auto packet = sample_packet();
+  for (uint64_t sequence : {1ull, 255ull, 256ull, 70000ull, (1ull << 40) + 3, ~0ull - 1}) {
+    DatagramBuffer out, in;
+    const auto datagram = copy(seal_session(k, sequence, packet, out));
+    ASSERT_FALSE(datagram.empty());
+    EXPECT_EQ(layer_of(datagram), Layer::kSession);
+    int bytes = 1;
+    while (bytes < 8 && (sequence >> (8 * bytes)) != 0) ++bytes;
+    EXPECT_EQ(datagram.size(), packet.size() + 1 + size_t(bytes) + kTagBytes) << sequence;
+    ReplayWindow window;
+    uint64_t got = 0;
+    std::span<const uint8_t> opened;
+    ASSERT_EQ(open_session(k, window, datagram, in, got, opened), OpenError::kNone) << sequence;
+    EXPECT_EQ(got, sequence);
+    EXPECT_EQ(copy(opened), packet);
+  }
+}
+
+TEST(SessionDatagram, EveryBitFlipIsRefused) {
+  const Key k = key_of(5);
+  DatagramBuffer out, in;
+  const auto datagram = copy(seal_session(k, 1000, sample_packet(), out));
+  ReplayWindow window;
+  for (std::size_t bit = 0; bit < datagram.size() * 8; ++bit) {
+    auto b = datagram;
+    b[bit / 8] ^= uint8_t(1u << (bit % 8));
+    uint64_t sequence = 0;
+    std::span<const uint8_t> opened;
+    EXPECT_NE(open_session(k, window, b, in, sequence, opened), OpenError::kNone) << "bit " << bit;
+  }
+}
+
+TEST(SessionDatagram, EveryTruncationIsRefused) {
+  const Key k = key_of(5);
+  DatagramBuffer out, in;
+  const auto datagram = copy(seal_session(k, 77, sample_packet(), out));
+  ReplayWindow window;
+  for (std::size_t n = 0; n < datagram.size(); ++n) {
+    const std::vector<uint8_t> cut(datagram.begin(), datagram.begin() + long(n));
+    uint64_t sequence = 0;
+    std::span<const uint8_t> opened;
+    EXPECT_NE(open_session(k, window, cut, in, sequence, opened), OpenError::kNone) << "length " << n;
+  }
+}
+
+TEST(SessionDatagram, AnotherKeyDoesNotOpenIt) {
+  DatagramBuffer out, in;
+  const auto datagram = copy(seal_session(key_of(5), 9, sample_packet(), out));
+  ReplayWindow window;
+  uint64_t sequence = 0;
+  std::span<const uint8_t> opened;
+  EXPECT_EQ(open_session(key_of(6), window, datagram, in, sequence, opened), OpenError::kBadSeal);
+}
+
+TEST(ReplayWindow, RefusesRepeatsAndStragglersAndTakesTheReorderedOnce) {
+  ReplayWindow w;
+  EXPECT_TRUE(w.fresh(5));
+  w.mark(5);
+  EXPECT_FALSE(w.fresh(5)) << "a repeat";
+  EXPECT_TRUE(w.fresh(3)) << "reordered, not seen yet";
+  w.mark(3);
+  EXPECT_FALSE(w.fresh(3));
+  w.mark(1000);
+  EXPECT_EQ(w.newest(), 1000u);
+  EXPECT_TRUE(w.fresh(1000 - ReplayWindow::kSize + 1)) << "the oldest the window still holds";
+  EXPECT_FALSE(w.fresh(1000 - ReplayWindow::kSize)) << "older than the window";
+  EXPECT_FALSE(w.fresh(5));
+  EXPECT_TRUE(w.fresh(999));
+  EXPECT_FALSE(w.fresh(~0ull)) << "the empty marker is never a sequence";
+}
+
+TEST(ReplayWindow, AgreesWithASetOverRandomArrivals) {
+  std::mt19937_64 rng(7);
+  ReplayWindow w;
+  std::vector<uint64_t> seen;
+  uint64_t newest = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t s = 1 + (rng() % 3000) + uint64_t(i / 4);
+    const bool in_set = std::find(seen.begin(), seen.end(), s) != seen.end();
+    const bool too_old = newest >= ReplayWindow::kSize && s <= newest - ReplayWindow::kSize;
+    ASSERT_EQ(w.fresh(s), !in_set && !too_old) << "sequence " << s << " after " << i;
+    if (w.fresh(s)) {
+      w.mark(s);
+      seen.push_back(s);
+      newest = std::max(newest, s);
+    }
+  }
+}
+
+TEST(SealedReply, OpensOnlyUnderItsKeyAndNamesItsSalt) {
+  const Key k = key_of(9);
+  const auto packet = sample_packet();
+  DatagramBuffer out, in;
+  const auto a = copy(seal_reply(k, 0xabcdef, packet, out));
+  const auto b = copy(seal_reply(k, 0xabcdef, packet, out));
+  EXPECT_NE(a, b) << "a fresh nonce each time";
+  EXPECT_EQ(a.size(), packet.size() + kSealedOverhead);
+  EXPECT_EQ(sealed_reply_salt(a), 0xabcdefu);
+  std::span<const uint8_t> opened;
+  ASSERT_EQ(open_reply(k, a, in, opened), OpenError::kNone);
+  EXPECT_EQ(copy(opened), packet);
+  EXPECT_EQ(open_reply(key_of(10), a, in, opened), OpenError::kBadSeal);
+  for (std::size_t bit = 0; bit < a.size() * 8; ++bit) {
+    auto c = a;
+    c[bit / 8] ^= uint8_t(1u << (bit % 8));
+    EXPECT_NE(open_reply(k, c, in, opened), OpenError::kNone) << "bit " << bit << " (the salt is bound too)";
+  }
+  for (std::size_t n = 0; n < a.size(); ++n)
+    EXPECT_NE(open_reply(k, std::span<const uint8_t>(a.data(), n), in, opened), OpenError::kNone) << "length " << n;
+}
+
+TEST(Proof, OpensWithTheCookieItWasMadeForOnly) {
+  const Key k = key_of(4);
+  const std::vector<uint8_t> cookie(kCookieSize, 1), other(kCookieSize, 2);
+  const auto proof = seal_proof(k, cookie, 0x1111, 0x2222);
+  uint64_t world = 0, settings = 0;
+  ASSERT_TRUE(open_proof(k, cookie, proof, world, settings));
+  EXPECT_EQ(world, 0x1111u);
+  EXPECT_EQ(settings, 0x2222u);
+  world = settings = 7;
+  EXPECT_FALSE(open_proof(k, other, proof, world, settings));
+  EXPECT_FALSE(open_proof(key_of(5), cookie, proof, world, settings));
+  EXPECT_FALSE(open_proof(k, cookie, std::span<const uint8_t>(proof.data(), proof.size() - 1), world, settings));
+  EXPECT_EQ(world, 7u) << "untouched on failure";
+}
+
+TEST(ClearFrame, RoundTripsAndIsAligned) {
+  const auto packet = sample_packet();
+  DatagramBuffer out, in;
+  const auto framed = copy(frame_clear(packet, out));
+  EXPECT_EQ(framed[0], kClearPrefix);
+  const auto p = unframe_clear(framed, in);
+  EXPECT_EQ(copy(p), packet);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p.data()) % 8, 0u);
+  EXPECT_TRUE(unframe_clear(std::vector<uint8_t>{0x7f, 1, 2}, in).empty()) << "not a clear datagram";
+}
+
+TEST(Layer, OnlyTheKnownPrefixesHaveALayer) {
+  int known = 0;
+  for (int p = 0; p < 256; ++p) known += layer_of(std::vector<uint8_t>{uint8_t(p), 0}) != Layer::kInvalid;
+  EXPECT_EQ(known, 2 + 8);
+  EXPECT_EQ(layer_of({}), Layer::kInvalid);
+}
+
+}  // namespace
+}  // namespace foothold::proto

@@ -1,0 +1,131 @@
+// foothold-token, run as a backend operator would: keys, tokens, inspection, and bad usage.
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "proto/token.h"
+#include "support/process.h"
+
+namespace foothold::test {
+namespace {
+
+const std::string kTool = FOOTHOLD_TOKEN_BIN;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+uint64_t unix_now() {
+  return uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+
+TEST(TokenTool, KeygenWritesAPrivateFileAndNeverReplacesOne) {
+  TempDir dir;
+  const auto r = run_command(kTool + " keygen --out " + dir.file("server.key"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.file("server.key").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(st.st_size, 65);
+  const std::string first = slurp(dir.file("server.key"));
+  const auto again = run_command(kTool + " keygen --out " + dir.file("server.key"));
+  EXPECT_EQ(again.exit_code, 1) << again.output;
+  EXPECT_NE(again.output.find("already exists"), std::string::npos) << again.output;
+  EXPECT_EQ(slurp(dir.file("server.key")), first);
+}
+
+TEST(TokenTool, IssuedTokensOpenWithTheKeyAndNameTheServers) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  const auto r = run_command(kTool + " issue --key-file " + dir.file("k") +
+                             " --server 10.1.2.3:7777 --server [::1]:7000 --client-id 123456789012 --expires 90 --out " +
+                             dir.file("t"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("client 123456789012"), std::string::npos) << r.output;
+  proto::ConnectToken token;
+  std::string error;
+  ASSERT_TRUE(proto::read_token_file(dir.file("t"), token, error)) << error;
+  proto::Key key;
+  ASSERT_TRUE(proto::read_key_file(dir.file("k"), key, error)) << error;
+  proto::TokenContents c;
+  ASSERT_EQ(proto::open_token(key, token.sealed, unix_now(), c), proto::TokenError::kNone);
+  EXPECT_EQ(c.client_id, 123456789012u);
+  ASSERT_EQ(c.servers.count, 2);
+  EXPECT_FALSE(c.servers.items[0].v6);
+  EXPECT_EQ(c.servers.items[0].ip[0], 10);
+  EXPECT_EQ(c.servers.items[0].ip[3], 3);
+  EXPECT_EQ(c.servers.items[0].port, 7777);
+  EXPECT_TRUE(c.servers.items[1].v6);
+  EXPECT_EQ(c.servers.items[1].port, 7000);
+  EXPECT_NEAR(double(token.expires_unix), double(unix_now() + 90), 5.0);
+  struct stat st {};
+  ASSERT_EQ(::stat(dir.file("t").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u) << "it holds session keys";
+  // Standard output, when redirected, gets the same 522 bytes.
+  ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 1 > " +
+                        dir.file("stdout.tok")).exit_code, 0);
+  EXPECT_EQ(slurp(dir.file("stdout.tok")).size(), proto::kTokenFileBytes);
+}
+
+TEST(TokenTool, InspectShowsTheClearPartAndChecksTheSeal) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("other")).exit_code, 0);
+  ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server 127.0.0.1:7777 --client-id 42 --out " +
+                        dir.file("t")).exit_code, 0);
+  const auto plain = run_command(kTool + " inspect --token " + dir.file("t"));
+  EXPECT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_NE(plain.output.find("client_id=42"), std::string::npos) << plain.output;
+  EXPECT_NE(plain.output.find("127.0.0.1:7777"), std::string::npos) << plain.output;
+  const auto checked = run_command(kTool + " inspect --token " + dir.file("t") + " --key-file " + dir.file("k"));
+  EXPECT_EQ(checked.exit_code, 0) << checked.output;
+  EXPECT_NE(checked.output.find("opens with the key"), std::string::npos) << checked.output;
+  const auto wrong = run_command(kTool + " inspect --token " + dir.file("t") + " --key-file " + dir.file("other"));
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.output;
+  EXPECT_NE(wrong.output.find("bad_seal"), std::string::npos) << wrong.output;
+  const auto garbage = run_command(kTool + " inspect --token " + dir.write("g", "not a token"));
+  EXPECT_EQ(garbage.exit_code, 1) << garbage.output;
+  EXPECT_NE(garbage.output.find("bytes, not 522"), std::string::npos) << garbage.output;
+}
+
+TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  const std::string k = " --key-file " + dir.file("k");
+  const std::string out = " --out " + dir.file("t");
+  struct Case {
+    std::string args;
+    std::string says;
+  };
+  std::string nine;
+  for (int i = 0; i < 9; ++i) nine += " --server 10.0.0." + std::to_string(i + 1) + ":7777";
+  for (const Case& c : std::vector<Case>{
+           {"", "subcommand"},
+           {"issue --server 10.0.0.1:7777 --client-id 1" + out, "--key-file"},
+           {"issue" + k + " --server 10.0.0.1 --client-id 1" + out, "10.0.0.1"},
+           {"issue" + k + " --server example.com:7777 --client-id 1" + out, "not an IP address"},
+           {"issue" + k + " --server 10.0.0.1:0 --client-id 1" + out, "port"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires 0" + out, "--expires 0"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires 86401" + out, "--expires 86401"},
+           {"issue" + k + nine + " --client-id 1" + out, "at most 8"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id abc" + out, "client-id"},
+           {"issue --key-file " + dir.write("bad", "xyz\n") + " --server 10.0.0.1:7777 --client-id 1" + out,
+            "64 hexadecimal digits"},
+           {"keygen", "--out"},
+       }) {
+    const auto r = run_command(kTool + " " + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace foothold::test

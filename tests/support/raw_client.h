@@ -1,0 +1,56 @@
+#pragma once
+// A client that speaks Foothold's handshake and session by hand on a SimHarness network, step by
+// step, so that tests can send exactly the datagrams an attacker or a broken client would.
+
+#include <cstdint>
+#include <vector>
+
+#include "proto/codec.h"
+#include "proto/secure.h"
+#include "proto/token.h"
+#include "support/sim_harness.h"
+
+namespace foothold::test {
+
+class RawClient {
+ public:
+  /// A client at `self` (default 10.2.0.1:port) holding `token`.
+  RawClient(SimHarness& h, int port, const proto::ConnectToken& token);
+  RawClient(SimHarness& h, const net::Endpoint& self, const proto::ConnectToken& token);
+
+  /// Sends a Packet in clear (with the prefix), or bytes as they are, then lets 10 ms pass.
+  void send_clear(std::span<const uint8_t> packet);
+  void send_raw(std::span<const uint8_t> datagram);
+  /// Seals a Packet into the session (after connect()) and sends it.
+  void send_session(std::span<const uint8_t> packet);
+
+  /// The last received datagram opened as a sealed reply under the token's key, as a clear Packet,
+  /// or as a session Packet (nullptr when it is not one or does not open).
+  const wire::Packet* sealed_reply();
+  const wire::Packet* clear_reply();
+  const wire::Packet* session_packet();
+
+  /// ConnectRequest: true when a Challenge came back (its cookie is kept).
+  bool request();
+  /// Connect with the kept cookie and the given hashes: true when an Accept came back.
+  bool connect(uint64_t world_hash, uint64_t settings_hash);
+  /// request() and connect() with the arena's hashes and default settings.
+  bool join();
+
+  SimHarness& h;
+  net::Endpoint self;
+  proto::ConnectToken token;
+  uint64_t salt;
+  std::vector<std::vector<uint8_t>> received;
+  std::size_t last_sent_size = 0;
+  std::vector<uint8_t> cookie;
+  proto::SessionKeys keys;
+  proto::ReplayWindow window;
+  uint64_t sequence = 0;
+  proto::PacketWriter writer;
+
+ private:
+  proto::DatagramBuffer tx_, rx_;
+};
+
+}  // namespace foothold::test
