@@ -8,7 +8,7 @@ std::string_view to_string(Counter c) {
       "drop_too_large", "drop_malformed", "drop_bad_protocol", "drop_unknown_type", "drop_wrong_direction",
       "drop_version", "drop_too_small", "drop_no_session", "drop_bad_seal", "drop_replayed", "drop_bad_token",
       "drop_expired_token", "drop_bad_cookie", "drop_bad_value", "drop_rate_limited", "source_limited",
-      "handshake_rate_limited", "status_rate_limited",
+      "handshake_rate_limited", "status_rate_limited", "token_rate_limited",
       "challenges_sent", "status_sent", "accepted", "accepts_resent", "replaced", "rejected_bad_cookie",
       "rejected_full", "rejected_mismatch", "rejected_version", "rejected_shutting_down", "rejected_wrong_server",
       "rejected_client_id_in_use", "rejected_address_full", "disconnects_received", "timeouts",

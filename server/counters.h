@@ -33,6 +33,7 @@ enum class Counter : uint8_t {
   kSourceLimited,        ///< handshake datagrams refused by the per-address or per-prefix limits
   kHandshakeRateLimited, ///< handshake replies refused by the global limit
   kStatusRateLimited,    ///< status replies refused by their own global limit
+  kTokenRateLimited,     ///< handshakes refused because one token asked too often (a replayed token)
   // Handshakes.
   kChallengesSent,
   kStatusSent,

@@ -48,7 +48,8 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       started_(now),
       handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now),
       status_bucket_(config.status_rate, std::max(1.0, config.status_rate / 10.0), now),
-      source_limiter_(config.source_limits, now) {
+      source_limiter_(config.source_limits, now),
+      token_limiter_(config.token_rate, 2 * config.token_rate, 4096, now) {
   clients_.reserve(size_t(config.max_clients));
   by_endpoint_.reserve(size_t(config.max_clients) * 2);
   tick_characters_.reserve(size_t(config.max_clients));
@@ -196,10 +197,17 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
 
 bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
                             proto::TokenContents& out, bool& names_us) {
-  switch (proto::open_token(config_.key, proto::bytes_of(token), unix_time(now), out)) {
+  const auto sealed = proto::bytes_of(token);
+  switch (proto::open_token(config_.key, sealed, unix_time(now), out)) {
     case proto::TokenError::kNone: break;
     case proto::TokenError::kExpired: counters_.add(Counter::kDropExpiredToken); return false;
     default: counters_.add(Counter::kDropBadToken); return false;
+  }
+  // A valid token replayed from many spoofed addresses: no more answers than its owner would need.
+  // (Its nonce, bytes 12 to 35, is random per token and authenticated by the seal.)
+  if (!token_limiter_.take(sealed.subspan(12, 24), 't', now)) {
+    counters_.add(Counter::kTokenRateLimited);
+    return false;
   }
   names_us = false;
   const bool from_loopback = is_loopback(from);

@@ -45,6 +45,7 @@ struct CoreConfig {
   int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
   int status_rate = 100;                ///< status replies per second, all senders together
   SourceLimits source_limits;           ///< handshake datagrams per second per address and per prefix
+  double token_rate = 10;               ///< handshake replies per second to one connect token (burst: twice that)
   proto::Key key{};                     ///< the private key connect tokens are sealed with
   /// The addresses clients reach the server at: a token must name one of them. Loopback addresses
   /// here are honoured only for senders on loopback (tools on the server's own host).
@@ -151,6 +152,7 @@ class ServerCore {
   TokenBucket handshake_bucket_;
   TokenBucket status_bucket_;
   SourceLimiter source_limiter_;
+  HashedBuckets token_limiter_;  // by the token's nonce
   proto::PacketWriter writer_;
   proto::DatagramBuffer rx_;  // the Packet of the datagram being handled, aligned
   proto::DatagramBuffer tx_;  // the datagram being sent

@@ -1,5 +1,6 @@
 #include "server/source_limiter.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -7,41 +8,51 @@
 
 namespace foothold::server {
 
-SourceLimiter::SourceLimiter(const SourceLimits& limits, net::Nanos now) {
+HashedBuckets::HashedBuckets(double rate, double burst, std::size_t slots, net::Nanos now) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   static_assert(sizeof hash_key_ == crypto_shorthash_KEYBYTES);
   randombytes_buf(hash_key_.data(), hash_key_.size());
-  const std::size_t n = std::max<std::size_t>(1, limits.slots);
-  addresses_.assign(n, TokenBucket(limits.address_rate, 2 * limits.address_rate, now));
-  prefixes_.assign(n, TokenBucket(limits.prefix_rate, 2 * limits.prefix_rate, now));
+  buckets_.assign(std::max<std::size_t>(1, slots), TokenBucket(rate, burst, now));
 }
 
-std::size_t SourceLimiter::slot(const uint8_t* bytes, std::size_t size, uint8_t kind) const {
-  // SipHash keyed per process: the kind byte keeps an address and a prefix of equal bytes apart.
-  uint8_t in[17] = {kind};
-  std::memcpy(in + 1, bytes, size);
+TokenBucket& HashedBuckets::bucket(std::span<const uint8_t> bytes, uint8_t kind) {
+  uint8_t in[33] = {kind};
+  const std::size_t n = std::min<std::size_t>(bytes.size(), 32);
+  std::memcpy(in + 1, bytes.data(), n);
   uint64_t h = 0;
-  crypto_shorthash(reinterpret_cast<unsigned char*>(&h), in, size + 1, hash_key_.data());
-  return std::size_t(h % addresses_.size());
+  crypto_shorthash(reinterpret_cast<unsigned char*>(&h), in, n + 1, hash_key_.data());
+  return buckets_[std::size_t(h % buckets_.size())];
 }
+
+SourceLimiter::SourceLimiter(const SourceLimits& limits, net::Nanos now)
+    : addresses_(limits.address_rate, 2 * limits.address_rate, limits.slots, now),
+      prefixes_(limits.prefix_rate, 2 * limits.prefix_rate, limits.slots, now) {}
 
 bool SourceLimiter::take(const net::Endpoint& from, net::Nanos now) {
-  const auto a = from.address();
-  std::size_t addr_slot = 0, prefix_slot = 0;
+  auto a = from.address();
+  // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d: judge them by their IPv4 /24, or
+  // every IPv4 sender would share one /64.
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) a = asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6());
+  std::array<uint8_t, 16> bytes{};
+  std::size_t size = 0, prefix = 0;
   if (a.is_v4()) {
     const auto b = a.to_v4().to_bytes();
-    addr_slot = slot(b.data(), 4, 4);
-    prefix_slot = slot(b.data(), 3, 24);
+    std::copy(b.begin(), b.end(), bytes.begin());
+    size = 4;
+    prefix = 3;
   } else {
     const auto b = a.to_v6().to_bytes();
-    addr_slot = slot(b.data(), 16, 6);
-    prefix_slot = slot(b.data(), 8, 64);
+    std::copy(b.begin(), b.end(), bytes.begin());
+    size = 16;
+    prefix = 8;
   }
+  TokenBucket& address_bucket = addresses_.bucket({bytes.data(), size}, uint8_t(size));
+  TokenBucket& prefix_bucket = prefixes_.bucket({bytes.data(), prefix}, uint8_t(100 + prefix));
   // Check both before charging either, so that a refused datagram costs its source nothing more.
-  TokenBucket address = addresses_[addr_slot], prefix = prefixes_[prefix_slot];
-  if (!address.take(now) || !prefix.take(now)) return false;
-  addresses_[addr_slot] = address;
-  prefixes_[prefix_slot] = prefix;
+  TokenBucket address = address_bucket, prefix_copy = prefix_bucket;
+  if (!address.take(now) || !prefix_copy.take(now)) return false;
+  address_bucket = address;
+  prefix_bucket = prefix_copy;
   return true;
 }
 

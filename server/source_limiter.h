@@ -1,18 +1,36 @@
 #pragma once
-// Per-source limits on handshake work, in front of the server's global limits: how many handshake
-// datagrams one source address, and one network prefix (/24 for IPv4, /64 for IPv6), may make the
-// server look at per second. No per-address state is kept: each limit is a fixed table of token
-// buckets indexed by a keyed hash of the address or prefix. Sources that hash alike share a bucket;
-// the hash key is random per process, so an attacker cannot aim at a victim's bucket.
+// Limits on handshake work that keep no per-sender state: fixed tables of token buckets indexed by
+// a keyed hash (SipHash, random key per process, so an attacker cannot aim at a victim's bucket).
+// Senders that hash alike share a bucket.
+//
+// SourceLimiter: how many handshake datagrams one source address, and one network prefix (/24 for
+// IPv4, /64 for IPv6), may make the server look at per second; checked before anything is opened.
+// The server also keeps one HashedBuckets per connect token, so a token sniffed and replayed from
+// any number of spoofed addresses earns no more answers than its owner would ask for.
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "server/net_types.h"
 #include "server/token_bucket.h"
 
 namespace foothold::server {
+
+/// A table of token buckets indexed by a keyed hash of a short byte string (at most 32 bytes).
+class HashedBuckets {
+ public:
+  HashedBuckets(double rate, double burst, std::size_t slots, net::Nanos now);
+  /// The bucket `bytes` hash to (`kind` keeps different uses of equal bytes apart).
+  TokenBucket& bucket(std::span<const uint8_t> bytes, uint8_t kind);
+  /// Takes one token from the bucket of `bytes`.
+  bool take(std::span<const uint8_t> bytes, uint8_t kind, net::Nanos now) { return bucket(bytes, kind).take(now); }
+
+ private:
+  std::array<uint8_t, 16> hash_key_{};
+  std::vector<TokenBucket> buckets_;
+};
 
 struct SourceLimits {
   double address_rate = 10;  ///< handshake datagrams per second from one address (burst: twice that)
@@ -29,11 +47,8 @@ class SourceLimiter {
   bool take(const net::Endpoint& from, net::Nanos now);
 
  private:
-  std::size_t slot(const uint8_t* bytes, std::size_t size, uint8_t kind) const;
-
-  std::array<uint8_t, 16> hash_key_{};
-  std::vector<TokenBucket> addresses_;
-  std::vector<TokenBucket> prefixes_;
+  HashedBuckets addresses_;
+  HashedBuckets prefixes_;
 };
 
 }  // namespace foothold::server

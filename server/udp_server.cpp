@@ -286,7 +286,7 @@ void UdpServer::log_stats() {
       "overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
       "dropped_unauthenticated={} dropped_replayed={} rate_limited={} source_limited={} handshake_limited={} "
-      "status_limited={} send_errors={}",
+      "status_limited={} token_limited={} send_errors={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -295,7 +295,7 @@ void UdpServer::log_stats() {
           delta(Counter::kDropBadSeal),
       delta(Counter::kDropBadSeal), delta(Counter::kDropReplayed), delta(Counter::kDropRateLimited),
       delta(Counter::kSourceLimited), delta(Counter::kHandshakeRateLimited), delta(Counter::kStatusRateLimited),
-      sink_.errors());
+      delta(Counter::kTokenRateLimited), sink_.errors());
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};

@@ -187,7 +187,7 @@ TEST(Loopback, AClientJoinsAndTheProbeAnswersUnderASpoofedHandshakeFlood) {
                    "--key-file", dir.file("server.key")},
                   dir.file("flood-" + kind + ".log"));
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    const auto bots = run_command(kBot + " --server " + address + " --bots 2 --duration 1 --connect-timeout 3 --key-file " +
+    const auto bots = run_command(kBot + " --server " + address + " --bots 2 --duration 2 --connect-timeout 2 --key-file " +
                                   dir.file("server.key"));
     EXPECT_EQ(bots.exit_code, 0) << kind << "\n" << bots.output;
     EXPECT_EQ(summary(bots.output).at("connected"), "2") << kind << "\n" << bots.output;

@@ -405,6 +405,28 @@ TEST(Security, OneSourceCannotBuyUnboundedHandshakeWork) {
   EXPECT_TRUE(neighbour.join());
 }
 
+TEST(Security, AValidTokenReplayedFromManyAddressesEarnsFewAnswers) {
+  // An attacker who sniffed one ConnectRequest sends it from spoofed addresses all over: the token
+  // gets no more answers than its owner would ask for, and the global budget stays for others.
+  HarnessOptions o = options(0);
+  o.core.handshake_rate = 100;
+  SimHarness h(arena_world(), o);
+  RawClient victim(h, 5500, h.mint(1));
+  proto::PacketWriter w;
+  proto::DatagramBuffer buf;
+  const auto request = proto::frame_clear(w.connect_request(victim.token.sealed, victim.salt), buf);
+  const std::vector<uint8_t> sniffed(request.begin(), request.end());
+  for (uint32_t i = 0; i < 2000; ++i) {
+    send_as(h, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i)), sniffed);
+    if (i % 100 == 99) h.run_for(50 * kMs);  // 2000 in one second
+  }
+  const auto& c = h.server().counters();
+  EXPECT_LE(c.get(Counter::kChallengesSent), 20u + 10u + 2u);
+  EXPECT_GE(c.get(Counter::kTokenRateLimited), 1900u);
+  RawClient other(h, 5501, h.mint(2));
+  EXPECT_TRUE(other.join()) << "the global budget was not spent on the replays";
+}
+
 TEST(Security, RepliesToUnverifiedAddressesAreNeverLargerThanTheRequest) {
   SimHarness h(arena_world(), options(0));
   RawClient raw(h, 5400, h.mint(1, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 1)}));

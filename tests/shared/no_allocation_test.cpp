@@ -72,22 +72,29 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   cfg.unix_at_start = 1'800'000'000;
   net::Nanos now = net::kSecond;
   server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, now);
+  // 2000 valid tokens (sniffed), each replayed 5 times, and a forged one: made before counting.
+  const auto address = net::to_token_address(server_ep);
+  proto::PacketWriter w;
+  proto::DatagramBuffer buf;
+  std::vector<std::vector<uint8_t>> valid;
   proto::ConnectToken token;
   std::string error;
-  const auto address = net::to_token_address(server_ep);
-  ASSERT_TRUE(proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 60, token, error)) << error;
-  proto::PacketWriter w;
-  proto::DatagramBuffer valid_buf, forged_buf;
-  const auto valid = proto::frame_clear(w.connect_request(token.sealed, 7), valid_buf);
+  for (uint64_t i = 0; i < 2000; ++i) {
+    ASSERT_TRUE(proto::mint_token(cfg.key, i, std::span(&address, 1), cfg.unix_at_start, 60, token, error)) << error;
+    const auto d = proto::frame_clear(w.connect_request(token.sealed, 7), buf);
+    valid.emplace_back(d.begin(), d.end());
+  }
   token.sealed[100] ^= 1;
-  const auto forged = proto::frame_clear(w.connect_request(token.sealed, 7), forged_buf);
+  const auto forged_view = proto::frame_clear(w.connect_request(token.sealed, 7), buf);
+  const std::vector<uint8_t> forged(forged_view.begin(), forged_view.end());
   // Warm up (the first replies size the writer's buffer).
-  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid);
+  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid[0]);
   const long before = g_allocations.load();
   // Ten thousand of each in one second, each from another address.
   for (uint32_t i = 0; i < 10000; ++i) {
     now += net::kSecond / 10000;
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i % 50000)), valid);
+    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i % 50000)),
+                     valid[i % valid.size()]);
     core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0c000000u + i * 256), uint16_t(1000 + i % 50000)), forged);
   }
   EXPECT_EQ(g_allocations.load() - before, 0);

@@ -1,0 +1,68 @@
+// Per-source handshake limits: one address, and one /24 or /64, each get a budget; others are not
+// charged for them.
+
+#include <gtest/gtest.h>
+
+#include <asio/ip/address.hpp>
+
+#include "server/source_limiter.h"
+
+namespace foothold::server {
+namespace {
+
+net::Endpoint ep(const char* address, uint16_t port = 1000) { return {asio::ip::make_address(address), port}; }
+
+int taken(SourceLimiter& l, const net::Endpoint& from, int tries, net::Nanos now) {
+  int n = 0;
+  for (int i = 0; i < tries; ++i) n += l.take(from, now);
+  return n;
+}
+
+TEST(SourceLimiter, AnAddressGetsItsBurstThenItsRate) {
+  SourceLimits limits;
+  limits.address_rate = 10;
+  limits.prefix_rate = 1000;
+  SourceLimiter l(limits, 0);
+  EXPECT_EQ(taken(l, ep("198.51.100.7"), 100, 0), 20) << "the burst is twice the rate";
+  EXPECT_EQ(taken(l, ep("198.51.100.7"), 100, net::kSecond), 10) << "then the rate";
+  // Its port does not matter: the budget is the address's.
+  EXPECT_EQ(taken(l, ep("198.51.100.7", 2000), 5, net::kSecond), 0);
+  // Another address in the same /24 has its own address budget.
+  EXPECT_EQ(taken(l, ep("198.51.100.8"), 5, net::kSecond), 5);
+}
+
+TEST(SourceLimiter, APrefixSharesOneBudgetAndOthersAreNotCharged) {
+  SourceLimits limits;
+  limits.address_rate = 1000;
+  limits.prefix_rate = 10;
+  SourceLimiter l(limits, 0);
+  int from_prefix = 0;
+  for (int i = 1; i <= 60; ++i)
+    from_prefix += l.take(ep(("203.0.113." + std::to_string(i)).c_str()), 0);
+  EXPECT_EQ(from_prefix, 20) << "a whole /24 together gets one burst";
+  EXPECT_EQ(taken(l, ep("203.0.114.1"), 5, 0), 5) << "the next /24 is not charged";
+  // IPv6: one /64 together.
+  int v6 = 0;
+  for (int i = 1; i <= 60; ++i) v6 += l.take(ep(("2001:db8::" + std::to_string(i)).c_str()), 0);
+  EXPECT_EQ(v6, 20);
+  EXPECT_EQ(taken(l, ep("2001:db8:0:1::1"), 5, 0), 5) << "another /64";
+}
+
+TEST(SourceLimiter, AnIpv4PeerOnADualStackSocketIsJudgedAsIpv4) {
+  SourceLimits limits;
+  limits.address_rate = 10;
+  limits.prefix_rate = 1000;
+  SourceLimiter l(limits, 0);
+  EXPECT_EQ(taken(l, ep("::ffff:192.0.2.1"), 15, 0), 15);
+  EXPECT_EQ(taken(l, ep("192.0.2.1"), 15, 0), 5) << "the same address, however the socket spells it";
+  // And mapped peers in different /24s do not share a /64 budget.
+  limits.address_rate = 1000;
+  limits.prefix_rate = 10;
+  SourceLimiter p(limits, 0);
+  int spread = 0;
+  for (int i = 1; i <= 50; ++i) spread += p.take(ep(("::ffff:10." + std::to_string(i) + ".0.1").c_str()), 0);
+  EXPECT_EQ(spread, 50);
+}
+
+}  // namespace
+}  // namespace foothold::server
