@@ -228,13 +228,13 @@ bool open_proof(const Key& c2s, std::span<const uint8_t> cookie, std::span<const
 std::span<const uint8_t> frame_clear(std::span<const uint8_t> packet, DatagramBuffer& out) {
   if (packet.size() + 1 > out.bytes.size()) return {};
   out.bytes[0] = kClearPrefix;
-  std::memcpy(out.bytes.data() + 1, packet.data(), packet.size());
+  if (!packet.empty()) std::memcpy(out.bytes.data() + 1, packet.data(), packet.size());
   return {out.bytes.data(), packet.size() + 1};
 }
 
 std::span<const uint8_t> unframe_clear(std::span<const uint8_t> datagram, DatagramBuffer& out) {
   if (layer_of(datagram) != Layer::kClear || datagram.size() - 1 > out.bytes.size()) return {};
-  std::memcpy(out.bytes.data(), datagram.data() + 1, datagram.size() - 1);
+  if (datagram.size() > 1) std::memcpy(out.bytes.data(), datagram.data() + 1, datagram.size() - 1);
   return {out.bytes.data(), datagram.size() - 1};
 }
 

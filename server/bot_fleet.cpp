@@ -127,7 +127,7 @@ void BotFleet::deliver_due(net::Nanos now) {
       b.sink.send(options_.server, f.bytes);
     } else {
       const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
-      std::memcpy(buffer, f.bytes.data(), n);
+      if (n > 0) std::memcpy(buffer, f.bytes.data(), n);
       const auto before = b.session->next_update();
       b.session->on_datagram(now, std::span<const uint8_t>(buffer, n));
       if (b.session->next_update() < before) queue_.push({b.session->next_update(), b.index});

@@ -50,7 +50,7 @@ void SimNetwork::deliver_until(net::Nanos now) {
     if (it == receivers_.end()) continue;  // nobody listens there: like a closed port
     ++delivered_;
     const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
-    std::memcpy(buffer, f.bytes.data(), n);
+    if (n > 0) std::memcpy(buffer, f.bytes.data(), n);  // an empty datagram has no data pointer
     set_now(f.due);
     it->second(f.due, f.from, std::span<const uint8_t>(buffer, n));
   }

@@ -19,9 +19,14 @@ namespace {
 
 // tinyobjloader parses leniently: a malformed number reads as 0 and an index past the end is passed
 // through. So every line is first checked here, and only a file that passes is handed to the library.
+// The check also reads every vertex coordinate itself, correctly rounded (parse_finite): the
+// library's own number parser builds values with libm's pow, whose last bit differs between
+// architectures, which gave arm64 and x86-64 different worlds from the same file. The library's
+// values are not used.
 struct LineCheck {
   std::string error;
   size_t vertices = 0;  // 'v' lines seen so far
+  std::vector<Vec3> coordinates;  // every vertex, in order
 };
 
 bool parse_number(std::string_view tok, double& out) {
@@ -43,14 +48,17 @@ std::string check_line(std::string_view line, LineCheck& st) {
   if (t.empty() || t[0][0] == '#') return {};
   if (t[0] == "v") {
     if (t.size() != 4 && t.size() != 5 && t.size() != 7) return "a vertex needs three coordinates: v X Y Z";
+    double xyz[3] = {};
     for (size_t i = 1; i < t.size(); ++i) {
       double v;
       if (!parse_number(t[i], v)) return "vertex coordinate '" + std::string(t[i]) + "' is not a finite number";
       if (i <= 3 && std::fabs(v) > kWorldLimit)
         return "vertex coordinate " + std::string(t[i]) + " is outside the fixed-point range of +-" +
                std::to_string(long(kWorldLimit)) + " m";
+      if (i <= 3) xyz[i - 1] = v;
     }
     ++st.vertices;
+    st.coordinates.push_back({xyz[0], xyz[1], xyz[2]});
   } else if (t[0] == "f") {
     if (t.size() < 4) return "a face needs at least three vertices";
     for (size_t i = 1; i < t.size(); ++i) {
@@ -69,11 +77,12 @@ std::string check_line(std::string_view line, LineCheck& st) {
 }
 
 struct Builder {
+  const std::vector<Vec3>* coordinates = nullptr;  // the line check's, correctly rounded
   TriangleMesh mesh;
   bool bad_index = false;
   SurfaceTag tag = SurfaceTag::kByNormal;
   size_t degenerate = 0;
-  size_t vertex_count = 0;
+  size_t extra_vertices = 0;
 };
 
 bool degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -162,10 +171,14 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
   }
 
   Builder b;
+  b.coordinates = &check.coordinates;
   tinyobj::callback_t cb;
-  cb.vertex_cb = [](void* user, double x, double y, double z, double) {
+  cb.vertex_cb = [](void* user, double, double, double, double) {
+    // The library saw the same 'v' lines in the same order as the check: take the check's value.
     auto* self = static_cast<Builder*>(user);
-    self->mesh.vertices.push_back({x, y, z});
+    const std::size_t i = self->mesh.vertices.size();
+    if (i < self->coordinates->size()) self->mesh.vertices.push_back((*self->coordinates)[i]);
+    else ++self->extra_vertices;  // cannot happen (the check saw every line); refused below
   };
   cb.usemtl_cb = [](void* user, const char* name, int) { static_cast<Builder*>(user)->tag = tag_from_material(name); };
   cb.index_cb = [](void* user, tinyobj::index_t* idx, int count) {
@@ -201,6 +214,11 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
   }
   if (b.bad_index) {
     out.error = where + ": a face refers to no vertex";
+    return out;
+  }
+  if (b.extra_vertices > 0 || b.mesh.vertices.size() != check.coordinates.size()) {
+    out.error = where + ": the OBJ parser read " + std::to_string(b.mesh.vertices.size() + b.extra_vertices) +
+                " vertices where the check read " + std::to_string(check.coordinates.size());
     return out;
   }
   if (b.mesh.faces.empty()) {

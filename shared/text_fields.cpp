@@ -1,7 +1,7 @@
 #include "shared/text_fields.h"
 
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 namespace foothold {
@@ -21,10 +21,14 @@ std::vector<std::string_view> split_fields(std::string_view line) {
 }
 
 std::optional<double> parse_finite(std::string_view field) {
-  const std::string s(field);  // strtod needs a terminated string
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !std::isfinite(v)) return std::nullopt;
+  // std::from_chars rounds correctly (to nearest, ties to even) and reads no locale, so every
+  // machine turns the same text into the same double. Parsers that build the value from powers of
+  // ten with libm (as tinyobjloader's does) can differ in the last bit between architectures.
+  // from_chars takes no '+': a single leading one is allowed here, as strtod allowed it.
+  if (field.size() > 1 && field[0] == '+' && field[1] != '-' && field[1] != '+') field.remove_prefix(1);
+  double v = 0;
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v, std::chars_format::general);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size() || !std::isfinite(v)) return std::nullopt;
   return v;
 }
 

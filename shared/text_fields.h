@@ -11,7 +11,9 @@ namespace foothold {
 /// The fields of a line separated by spaces, tabs or carriage returns.
 std::vector<std::string_view> split_fields(std::string_view line);
 
-/// The field as a finite number, or nothing when it is not exactly one (trailing junk, NaN, inf).
+/// The field as a finite number, or nothing when it is not exactly one (trailing junk, NaN, inf,
+/// hexadecimal). Decimal or scientific notation, an optional sign; the nearest double, rounded
+/// correctly, so that every machine reads the same text as the same bits.
 std::optional<double> parse_finite(std::string_view field);
 
 }  // namespace foothold
