@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Builds and runs every test: ./test.sh
 #
-# Installs what is missing (./setup.sh --test), builds the Release, Debug, ASan and fuzz trees, then:
+# Installs what is missing (./setup.sh --test), builds the Release, Debug, ASan, fuzz and arm64 trees, then:
 #   1. the quick suite (ctest label "quick") in Debug: unit, scenario, network and end-to-end tests,
 #      including Debug-against-Release determinism;
 #   2. the quick suite again under AddressSanitizer and UndefinedBehaviorSanitizer (build/asan);
 #   3. every fuzz target for FOOTHOLD_FUZZ_SECONDS (default 60) each (label "fuzz", build/fuzz), and
 #      the clang-built foothold-replay against the GCC Release one, bit for bit;
-#   4. the container test (label "container"): the image is built from a clean tree with Podman and
+#   4. the cross-architecture test (label "cross-arch"): the arm64 cross build, run under qemu-user,
+#      against this machine's Debug build, byte for byte (hashes, scenario traces, a stress walk, a
+#      recorded session re-simulated, arm64 bots playing against the x86-64 server);
+#   5. the container test (label "container"): the image is built from a clean tree with Podman and
 #      run for real, with Debug bots on the host against the Release server inside.
 # The soak suite (label "soak", 10+ minutes) is not part of this run: ctest --preset soak.
 set -euo pipefail
@@ -16,7 +19,7 @@ start=$SECONDS
 phase() { echo "== $1 ($((SECONDS - start)) s)"; }
 ./setup.sh --test
 phase "build"
-./build.sh release debug asan fuzz
+./build.sh release debug asan fuzz arm64
 phase "quick tests (Debug)"
 ctest --preset debug -j2
 phase "quick tests under ASan and UBSan"
@@ -24,6 +27,8 @@ ctest --preset asan -j2
 phase "fuzzing (${FOOTHOLD_FUZZ_SECONDS:-60} s per target)"
 cmake --preset fuzz -DFOOTHOLD_FUZZ_SECONDS="${FOOTHOLD_FUZZ_SECONDS:-60}" >/dev/null
 ctest --test-dir build/fuzz -L fuzz -j2 --output-on-failure
+phase "cross-architecture test (arm64 under qemu-user)"
+ctest --test-dir build/debug -L cross-arch --output-on-failure
 phase "container test"
 ctest --test-dir build/debug -L container --verbose
 phase "all tests passed"

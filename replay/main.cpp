@@ -103,6 +103,7 @@ int run_scenario_command(const RunOptions& o) {
   const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
   std::printf("world %s: %zu triangles, hash %016llx\n", o.world.c_str(), world.world->triangle_count(),
               static_cast<unsigned long long>(world.world->hash()));
+  std::printf("settings hash %016llx\n", static_cast<unsigned long long>(settings.hash()));
   std::printf("%zu ticks at %d Hz (%.2f s of play) in %.1f ms (%.2f us per step)\n", ticks, settings.tick_rate,
               double(ticks) / settings.tick_rate, us / 1000, ticks ? us / double(ticks) : 0.0);
   std::printf("from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f): travelled %.2f m, highest y %.3f m\n", first.x, first.y,

@@ -1,5 +1,12 @@
 #include "support/scenario_support.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include "shared/trace.h"
+
 namespace foothold::test {
 
 const World& arena_world() {
@@ -20,7 +27,23 @@ std::unique_ptr<World> make_world(TriangleMesh mesh, const std::string& name) {
 replay::ScenarioRun run_script(const World& world, const Vec3& spawn, const std::string& script, const MoveSettings& settings) {
   const auto parsed = replay::parse_input_script(script, "test-script");
   EXPECT_TRUE(parsed.ok()) << parsed.error;
-  return replay::run_scenario(world, settings, spawn, parsed);
+  replay::ScenarioRun run = replay::run_scenario(world, settings, spawn, parsed);
+  // FOOTHOLD_TRACE_DIR: every scenario's trace goes to DIR/<suite>.<test>.<n>.csv, with the world and
+  // settings hashes in a line of its own, so that builds on other machines and architectures can be
+  // compared byte for byte (tests/determinism/cross_arch.sh).
+  if (const char* dir = std::getenv("FOOTHOLD_TRACE_DIR"); dir && *dir) {
+    static std::map<std::string, int> runs;
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    const std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "no-test";
+    std::ofstream out(std::string(dir) + "/" + name + "." + std::to_string(runs[name]++) + ".csv", std::ios::binary);
+    char hashes[96];
+    std::snprintf(hashes, sizeof hashes, "# world %016llx settings %016llx\n", static_cast<unsigned long long>(world.hash()),
+                  static_cast<unsigned long long>(settings.hash()));
+    out << hashes;
+    TraceWriter writer(out);
+    for (const auto& row : run.rows) writer.write(row);
+  }
+  return run;
 }
 
 double rest_height(const MoveSettings& s) {
