@@ -67,6 +67,10 @@ class Counters {
  public:
   void add(Counter c, uint64_t n = 1) { values_[static_cast<size_t>(c)] += n; }
   uint64_t get(Counter c) const { return values_[static_cast<size_t>(c)]; }
+  /// Adds every counter of `other` (a worker thread's) to these.
+  void merge(const Counters& other) {
+    for (size_t i = 0; i < values_.size(); ++i) values_[i] += other.values_[i];
+  }
   /// All drops of received datagrams, whatever the reason.
   uint64_t dropped() const;
 

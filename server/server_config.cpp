@@ -41,6 +41,7 @@ const Key kKeys[] = {
     {"source_rate", &ServerConfig::source_rate},
     {"prefix_rate", &ServerConfig::prefix_rate},
     {"record", &ServerConfig::record},
+    {"threads", &ServerConfig::threads},
 };
 
 void range(std::vector<std::string>& e, const char* key, double v, double lo, double hi) {
@@ -111,6 +112,7 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "max_catchup_ticks", max_catchup_ticks, 1, 120);
   range(e, "client_packet_rate", client_packet_rate, 0, 100000);
   range(e, "handshake_rate", handshake_rate, 1, 1000000);
+  if (threads != 0) range(e, "threads", threads, 1, 64);  // 0: the machine's cores
   range(e, "status_rate", status_rate, 1, 1000000);
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);

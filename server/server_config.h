@@ -31,6 +31,7 @@ struct ServerConfig {
   double source_rate = 10;           ///< handshake datagrams per second one address may send [0.1, 1e6]
   double prefix_rate = 50;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
   std::string record;                ///< record the input stream to this file; empty: no recording
+  int threads = 0;                   ///< threads for the steps and snapshots [1, 64]; 0: the machine's cores
 
   /// Problems with the values, one message each naming the key.
   std::vector<std::string> validate() const;

@@ -49,14 +49,22 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now),
       status_bucket_(config.status_rate, std::max(1.0, config.status_rate / 10.0), now),
       source_limiter_(config.source_limits, now),
-      token_limiter_(config.token_rate, 2 * config.token_rate, 4096, now) {
+      token_limiter_(config.token_rate, 2 * config.token_rate, 4096, now),
+      pool_(config.threads) {
   clients_.reserve(size_t(config.max_clients));
   by_endpoint_.reserve(size_t(config.max_clients) * 2);
   tick_characters_.reserve(size_t(config.max_clients));
+  step_order_.reserve(size_t(config.max_clients));
   grid_.reserve(size_t(config.max_clients));
-  candidates_.reserve(size_t(config.max_clients));
-  full_.reserve(kMaxOthers);
-  delta_.reserve(kMaxOthers);
+  for (int i = 0; i < pool_.threads(); ++i) {
+    auto w = std::make_unique<Worker>();
+    w->candidates.reserve(size_t(config.max_clients));
+    w->full.reserve(kMaxOthers);
+    w->delta.reserve(kMaxOthers);
+    w->out.reserve(size_t(config.max_clients));
+    w->out_bytes.reserve(size_t(config.max_clients) * 512);
+    workers_.push_back(std::move(w));
+  }
 }
 
 uint64_t ServerCore::unix_time(net::Nanos now) const {
@@ -449,15 +457,31 @@ void ServerCore::tick(net::Nanos now) {
   pending_leaves_.clear();
   std::sort(tick_leaves_.begin(), tick_leaves_.end());
 
-  tick_characters_.clear();
-  for (auto& cp : clients_) {
-    Client& c = *cp;
-    const InputBuffer::Consumed in = c.inputs.consume(tick_);
-    c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
-    counters_.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
-    c.state = step(c.state, in.input, world_, derived_, scratch_).state;
-    tick_characters_.push_back({c.id, in.input, in.repeated, c.state});
+  // Every character's step, on every worker: each touches only its own client and its own slot, and
+  // the step is a pure function, so the results are the same for any number of threads.
+  // They go in order of their 4 m cell, so neighbours (who query the same triangles) run one after
+  // the other on the same thread, while those triangles are still in its cache. The order changes
+  // nothing else: every result lands in its own client's slot.
+  step_order_.clear();
+  for (uint32_t i = 0; i < clients_.size(); ++i) {
+    const FixedVec3& q = clients_[i]->state.position;
+    step_order_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i});
   }
+  std::sort(step_order_.begin(), step_order_.end());
+  tick_characters_.resize(clients_.size());
+  pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
+    Worker& ws = *workers_[size_t(w)];
+    for (std::size_t k = begin; k < end; ++k) {
+      const uint32_t i = step_order_[k].second;
+      Client& c = *clients_[i];
+      const InputBuffer::Consumed in = c.inputs.consume(tick_);
+      c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
+      ws.counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
+      c.state = step(c.state, in.input, world_, derived_, ws.step).state;
+      tick_characters_[i] = {c.id, in.input, in.repeated, c.state};
+    }
+  });
+  merge_worker_counters();
   if (observer_) observer_->on_tick({tick_, tick_joins_, tick_leaves_, tick_characters_});
   tick_joins_.clear();
   tick_leaves_.clear();
@@ -465,7 +489,8 @@ void ServerCore::tick(net::Nanos now) {
   if (tick_ % uint32_t(config_.snapshot_interval) == 0) send_snapshots(now);
 }
 
-void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out) {
+void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out,
+                               std::vector<std::pair<int64_t, uint32_t>>& candidates) const {
   out.clear();
   const size_t n = clients_.size();
   if (n - 1 <= kMaxOthers) {
@@ -478,9 +503,9 @@ void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out) {
   const Vec3 p = to_position(self.state.position);
   const int64_t cx = cell_of(p.x), cz = cell_of(p.z);
   const int64_t px = self.state.position.x, pz = self.state.position.z;
-  candidates_.clear();
+  candidates.clear();
   for (int64_t ring = 0; ring <= kMaxRings && out.size() < kMaxOthers; ++ring) {
-    candidates_.clear();
+    candidates.clear();
     for (int64_t dx = -ring; dx <= ring; ++dx) {
       // Only the cells on the ring's border: all of them on its top and bottom rows, the two ends elsewhere.
       const int64_t step = (dx == -ring || dx == ring) ? 1 : 2 * ring;
@@ -491,84 +516,106 @@ void ServerCore::select_others(const Client& self, std::vector<uint32_t>& out) {
           if (clients_[it->index].get() == &self) continue;
           // Horizontal distance in grid units squared: exact integers, so ties are exact too.
           const int64_t ex = it->x - px, ez = it->z - pz;
-          candidates_.push_back({ex * ex + ez * ez, it->index});
+          candidates.push_back({ex * ex + ez * ez, it->index});
         }
       }
     }
     // Rings nearer in take precedence as a whole; within the ring that fills the list, the nearest.
     const size_t room = kMaxOthers - out.size();
-    if (candidates_.size() > room) std::nth_element(candidates_.begin(), candidates_.begin() + long(room), candidates_.end());
-    for (size_t i = 0; i < std::min(room, candidates_.size()); ++i) out.push_back(candidates_[i].second);
+    if (candidates.size() > room) std::nth_element(candidates.begin(), candidates.begin() + long(room), candidates.end());
+    for (size_t i = 0; i < std::min(room, candidates.size()); ++i) out.push_back(candidates[i].second);
   }
   std::sort(out.begin(), out.end());  // ascending index is ascending id
 }
 
+void ServerCore::merge_worker_counters() {
+  for (auto& w : workers_) {
+    counters_.merge(w->counters);
+    w->counters = Counters();
+  }
+}
+
 void ServerCore::send_snapshots(net::Nanos now) {
-  // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
-  // its own phase, so the work spreads evenly) unless someone joined or left.
-  bool grid_ready = false;
-  auto ensure_grid = [&] {
-    if (grid_ready) return;
-    grid_ready = true;
+  // The interest grid is read by every worker: built first, here, when anyone may need it.
+  if (clients_.size() > kMaxOthers + 1) {
     grid_.clear();
     for (uint32_t i = 0; i < clients_.size(); ++i) {
       const FixedVec3& q = clients_[i]->state.position;
       grid_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i, q.x, q.z});
     }
     std::sort(grid_.begin(), grid_.end());
-  };
-  for (auto& cp : clients_) {
-    Client& c = *cp;
-    if (c.interest_roster != roster_ || (tick_ + c.id) % kInterestRefresh == 0) {
-      if (clients_.size() - 1 > kMaxOthers) ensure_grid();
-      select_others(c, c.interest);
-      c.interest_roster = roster_;
-    }
-    const std::vector<uint32_t>& others = c.interest;
-    // Delta base: the newest snapshot the client has acknowledged, if we still remember it.
-    const SentSnapshot* base = nullptr;
-    if (c.acked_snapshot != 0) {
-      const SentSnapshot& s = c.sent[c.acked_snapshot % kSentHistory];
-      if (s.tick == c.acked_snapshot) base = &s;
-    }
-    full_.clear();
-    delta_.clear();
-    SentSnapshot& record = c.sent[tick_ % kSentHistory];
-    record.tick = tick_;
-    record.remotes.clear();
-    // Both the base's remotes and `others` are in ascending id order: one merging walk finds each
-    // character's base entry.
-    auto b = base ? base->remotes.begin() : std::vector<wire::RemoteFull>::const_iterator{};
-    for (uint32_t idx : others) {
-      const Client& o = *clients_[idx];
-      const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
-                    z = o.state.position.z >> kRemoteShift;
-      const uint8_t ground = static_cast<uint8_t>(o.state.ground);
-      record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground));
-      if (base) {
-        while (b != base->remotes.end() && b->id() < o.id) ++b;
-        const auto it = b;
-        if (it != base->remotes.end() && it->id() == o.id) {
-          const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
-          if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {
-            delta_.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground));
-            continue;
-          }
+  }
+  // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
+  // they go to the sink afterwards, in client order, from this thread (the sink is not shared).
+  pool_.run(clients_.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
+    Worker& ws = *workers_[size_t(w)];
+    ws.out.clear();
+    ws.out_bytes.clear();
+    for (std::size_t i = begin; i < end; ++i) build_snapshot(i, now, ws);
+  });
+  merge_worker_counters();
+  for (const auto& w : workers_) {
+    for (const auto& o : w->out) send(clients_[o.client]->endpoint, {w->out_bytes.data() + o.offset, o.size});
+    w->out.clear();
+  }
+}
+
+void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
+  Client& c = *clients_[index];
+  // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
+  // its own phase, so the work spreads evenly) unless someone joined or left.
+  if (c.interest_roster != roster_ || (tick_ + c.id) % kInterestRefresh == 0) {
+    select_others(c, c.interest, ws.candidates);
+    c.interest_roster = roster_;
+  }
+  const std::vector<uint32_t>& others = c.interest;
+  // Delta base: the newest snapshot the client has acknowledged, if we still remember it.
+  const SentSnapshot* base = nullptr;
+  if (c.acked_snapshot != 0) {
+    const SentSnapshot& s = c.sent[c.acked_snapshot % kSentHistory];
+    if (s.tick == c.acked_snapshot) base = &s;
+  }
+  std::vector<wire::RemoteFull>& full = ws.full;
+  std::vector<wire::RemoteDelta>& delta = ws.delta;
+  full.clear();
+  delta.clear();
+  SentSnapshot& record = c.sent[tick_ % kSentHistory];
+  record.tick = tick_;
+  record.remotes.clear();
+  // Both the base's remotes and `others` are in ascending id order: one merging walk finds each
+  // character's base entry.
+  auto b = base ? base->remotes.begin() : std::vector<wire::RemoteFull>::const_iterator{};
+  for (uint32_t idx : others) {
+    const Client& o = *clients_[idx];
+    const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
+                  z = o.state.position.z >> kRemoteShift;
+    const uint8_t ground = static_cast<uint8_t>(o.state.ground);
+    record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground));
+    if (base) {
+      while (b != base->remotes.end() && b->id() < o.id) ++b;
+      const auto it = b;
+      if (it != base->remotes.end() && it->id() == o.id) {
+        const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
+        if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {
+          delta.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground));
+          continue;
         }
       }
-      full_.push_back(wire::RemoteFull(o.id, x, y, z, ground));
     }
-    proto::PacketWriter::SnapshotHeader h;
-    h.tick = tick_;
-    h.repeated_mask = c.repeated_bits;
-    h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
-    h.echo_time_us = c.echo_time_us;
-    h.echo_delay_us = c.echo_received ? micros(now - c.echo_received) : 0;
-    h.own = c.state;
-    h.base_tick = delta_.empty() ? 0 : base->tick;
-    counters_.add(Counter::kSnapshotsSent);
-    send_session(c, writer_.snapshot(h, full_, delta_));
+    full.push_back(wire::RemoteFull(o.id, x, y, z, ground));
   }
+  proto::PacketWriter::SnapshotHeader h;
+  h.tick = tick_;
+  h.repeated_mask = c.repeated_bits;
+  h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
+  h.echo_time_us = c.echo_time_us;
+  h.echo_delay_us = c.echo_received ? micros(now - c.echo_received) : 0;
+  h.own = c.state;
+  h.base_tick = delta.empty() ? 0 : base->tick;
+  ws.counters.add(Counter::kSnapshotsSent);
+  const auto sealed = proto::seal_session(c.keys.send, ++c.send_sequence, ws.writer.snapshot(h, full, delta), ws.tx);
+  ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size()});
+  ws.out_bytes.insert(ws.out_bytes.end(), sealed.begin(), sealed.end());
 }
 
 void ServerCore::shutdown(net::Nanos) {

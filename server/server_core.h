@@ -30,6 +30,7 @@
 #include "server/net_types.h"
 #include "server/tick_observer.h"
 #include "server/token_bucket.h"
+#include "server/worker_pool.h"
 #include "shared/settings.h"
 #include "shared/step.h"
 #include "shared/world.h"
@@ -52,6 +53,9 @@ struct CoreConfig {
   std::vector<proto::TokenAddress> addresses;
   /// UNIX time, in seconds, at the `now` given to the constructor (token expiry is absolute time).
   uint64_t unix_at_start = 0;
+  /// Threads that run the characters' steps and build the snapshots (the calling one included).
+  /// Results are the same for any number.
+  int threads = 1;
 };
 
 class ServerCore {
@@ -139,8 +143,30 @@ class ServerCore {
               wire::RejectReason reason, const std::string& message, std::size_t limit);
   void remove_client(uint32_t id);
   Client* find(const net::Endpoint& from);
+  // One worker thread's working memory (index 0 is the calling thread's).
+  struct Worker {
+    StepScratch step;
+    proto::PacketWriter writer;
+    proto::DatagramBuffer tx;
+    std::vector<std::pair<int64_t, uint32_t>> candidates;
+    std::vector<wire::RemoteFull> full;
+    std::vector<wire::RemoteDelta> delta;
+    Counters counters;  // merged into the server's after each parallel part
+    struct Out {
+      uint32_t client;  // index into clients_
+      std::size_t offset, size;
+    };
+    std::vector<Out> out;  // sealed snapshots, in client order, to be sent by the calling thread
+    std::vector<uint8_t> out_bytes;
+  };
+  /// Below these counts per thread, fewer threads are woken (waking one costs microseconds).
+  static constexpr std::size_t kMinStepsPerThread = 64;
+  static constexpr std::size_t kMinSnapshotsPerThread = 32;
+
   void send_snapshots(net::Nanos now);
-  void select_others(const Client& c, std::vector<uint32_t>& out);
+  void build_snapshot(std::size_t index, net::Nanos now, Worker& ws);
+  void merge_worker_counters();
+  void select_others(const Client& c, std::vector<uint32_t>& out, std::vector<std::pair<int64_t, uint32_t>>& candidates) const;
 
   CoreConfig config_;
   const World& world_;
@@ -156,7 +182,6 @@ class ServerCore {
   proto::PacketWriter writer_;
   proto::DatagramBuffer rx_;  // the Packet of the datagram being handled, aligned
   proto::DatagramBuffer tx_;  // the datagram being sent
-  StepScratch scratch_;
   Counters counters_;
   TickObserver* observer_ = nullptr;
   bool shutting_down_ = false;
@@ -173,6 +198,7 @@ class ServerCore {
   std::vector<JoinRecord> tick_joins_;
   std::vector<uint32_t> tick_leaves_;
   std::vector<CharacterTick> tick_characters_;
+  std::vector<std::pair<int64_t, uint32_t>> step_order_;  // (cell, clients_ index): the order steps run in
   struct GridEntry {
     int64_t key;      // cell
     uint32_t index;   // into clients_
@@ -180,9 +206,8 @@ class ServerCore {
     bool operator<(const GridEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
   };
   std::vector<GridEntry> grid_;  // sorted by (cell, index), for interest
-  std::vector<std::pair<int64_t, uint32_t>> candidates_;
-  std::vector<wire::RemoteFull> full_;
-  std::vector<wire::RemoteDelta> delta_;
+  WorkerPool pool_;
+  std::vector<std::unique_ptr<Worker>> workers_;  // one per thread of pool_
 };
 
 }  // namespace foothold::server

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <thread>
 #include <optional>
 
 #include <CLI/CLI.hpp>
@@ -74,6 +75,8 @@ int main(int argc, char** argv) {
   opt("source-rate", &ServerConfig::source_rate, "handshake datagrams/s one address may send (default 10)");
   opt("prefix-rate", &ServerConfig::prefix_rate, "handshake datagrams/s one /24 or /64 may send (default 50)");
   opt("record", &ServerConfig::record, "record the input stream to this file");
+  opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
+                                         "results are the same for any number");
 
   try {
     app.parse(argc, argv);
@@ -181,6 +184,7 @@ int main(int argc, char** argv) {
   core_config.source_limits.address_rate = config.source_rate;
   core_config.source_limits.prefix_rate = config.prefix_rate;
   core_config.max_clients = config.max_clients;
+  core_config.threads = config.threads != 0 ? config.threads : int(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
   core_config.snapshot_interval = config.snapshot_interval;
   core_config.client_timeout = net::Nanos(config.client_timeout * 1e9);
   core_config.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
@@ -210,9 +214,9 @@ int main(int argc, char** argv) {
   for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + net::to_string(net::from_token_address(a));
   log->info("tokens must name one of: {}", names);
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
-            "max {} clients, snapshots every {} tick(s)",
+            "max {} clients, snapshots every {} tick(s), {} thread(s)",
             net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
-            settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval);
+            settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval, core_config.threads);
   udp->run(core, [&] {
     if (recorder) {
       writer.close(recorder->last_tick());

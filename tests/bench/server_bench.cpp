@@ -1,5 +1,5 @@
-// The server's own work per tick, without the operating system's: N connected clients on the
-// embedded arena, each sending its input every tick, the server stepping every character and
+// The server's own work per tick, without the operating system's, on 1 or 2 threads: N connected
+// clients on the embedded arena, each sending its input every tick, the server stepping every character and
 // building and sealing every snapshot into a sink that only counts bytes. The kernel's share of a
 // real run (sending the datagrams) comes on top; tests/load/server_load.sh measures the whole thing.
 // Also: what the encryption costs per datagram (BM_Seal*, BM_Open*) and what a connect request with
@@ -48,9 +48,11 @@ const World& arena() {
 void BM_ServerTick(benchmark::State& state) {
   const int n = int(state.range(0));
   const bool snapshots = state.range(1) != 0;
+  const int threads = int(state.range(2));
   CaptureSink sink;
   CoreConfig cfg;
   cfg.max_clients = 4096;
+  cfg.threads = threads;
   cfg.snapshot_interval = snapshots ? 1 : 1000000;
   cfg.client_packet_rate = 100000;
   cfg.handshake_rate = 1000000;
@@ -116,8 +118,8 @@ void BM_ServerTick(benchmark::State& state) {
 }
 
 BENCHMARK(BM_ServerTick)
-    ->ArgsProduct({{1, 100, 500, 1000}, {0, 1}})
-    ->ArgNames({"clients", "snapshots"})
+    ->ArgsProduct({{1, 100, 500, 1000, 2000}, {0, 1}, {1, 2}})
+    ->ArgNames({"clients", "snapshots", "threads"})
     ->Iterations(600)
     ->Unit(benchmark::kMicrosecond);
 

@@ -72,7 +72,9 @@ TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit)
   TempDir dir;
   const int port = free_udp_port();
   const std::string address = "127.0.0.1:" + std::to_string(port);
-  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--record", dir.file("server.rec")},
+  // Two threads for the steps and snapshots: re-simulation (single-threaded) and the bots must agree.
+  Spawned server({kServer, "--bind", "127.0.0.1", "--port", std::to_string(port), "--record", dir.file("server.rec"),
+                  "--threads", "2"},
                  dir.file("server.log"));
   ASSERT_TRUE(wait_ready(address)) << server.output();
   const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 3 --pattern wander --seed 3 --trace-dir " +
@@ -80,6 +82,7 @@ TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit)
   ASSERT_EQ(bots.exit_code, 0) << bots.output;
   server.signal(SIGTERM);
   ASSERT_EQ(server.wait(5), 0) << server.output();
+  EXPECT_NE(server.output().find("2 thread(s)"), std::string::npos) << server.output();
 
   const auto verify = run_command(kReplay + " verify " + dir.file("server.rec"));
   EXPECT_EQ(verify.exit_code, 0) << verify.output;
@@ -217,7 +220,7 @@ TEST(Loopback, BadUsageExitsWithCodeTwo) {
   }
   TempDir dir;
   for (const std::string& args : std::vector<std::string>{"--port -1", "--port 70000", "--bind nowhere", "--world /nonexistent.obj",
-                                 "--log-level loud", "--tick-rate 1000", "--config /nonexistent.toml",
+                                 "--log-level loud", "--tick-rate 1000", "--threads -1", "--threads 65", "--config /nonexistent.toml",
                                  "--config " + dir.write("bad.toml", "port = 7777\nmax_players = 3\n")}) {
     const auto r = run_command(kServer + " " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;

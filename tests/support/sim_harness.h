@@ -26,9 +26,10 @@ class SimHarness {
   SimHarness(const World& world, const HarnessOptions& options);
 
   static net::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
-  /// Client i's endpoint: an address of its own (10.1.x.y), as players have.
+  /// Client i's endpoint: an address of its own, in a /24 of its own (10.x.y.1 from 10.1.0.1), as
+  /// players on the internet have.
   static net::Endpoint client_endpoint(int i) {
-    return {asio::ip::make_address_v4(0x0a010000u + uint32_t(i / 250) * 256 + uint32_t(i % 250) + 1), uint16_t(40000 + i)};
+    return {asio::ip::make_address_v4(0x0a010001u + uint32_t(i) * 256), uint16_t(40000 + i)};
   }
   /// The server's private key, and UNIX time at the harness's start.
   static const proto::Key& key();

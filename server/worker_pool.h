@@ -1,0 +1,59 @@
+#pragma once
+// A fixed set of worker threads that split a range of indices among themselves: the server's tick
+// runs the characters' steps and builds the snapshots on every core. Work is split into contiguous
+// chunks of the range, one per thread; what each index computes must depend only on that index and
+// on data no other index writes, so results are the same for any number of threads (the server's
+// tests compare 1 thread with several, tick by tick).
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace foothold::server {
+
+class WorkerPool {
+ public:
+  /// `threads` in total, the calling thread included (1: no workers; everything runs in run()).
+  explicit WorkerPool(int threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int threads() const { return threads_; }
+
+  /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), worker in
+  /// [0, threads()), and returns when all are done. The calling thread does chunk 0. Ranges smaller
+  /// than `min_per_thread` per thread use fewer threads (waking a thread costs microseconds).
+  template <typename Fn>
+  void run(std::size_t count, std::size_t min_per_thread, Fn&& fn) {
+    const std::size_t wanted = min_per_thread == 0 ? std::size_t(threads_) : count / min_per_thread;
+    const int used = int(std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(threads_), wanted)));
+    if (used == 1) {
+      fn(std::size_t(0), count, 0);
+      return;
+    }
+    dispatch(count, used, [](void* f, std::size_t b, std::size_t e, int w) { (*static_cast<Fn*>(f))(b, e, w); }, &fn);
+  }
+
+ private:
+  using Thunk = void (*)(void*, std::size_t, std::size_t, int);
+  void dispatch(std::size_t count, int used, Thunk thunk, void* fn);
+  void worker_loop(int index);
+
+  int threads_;
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable start_, done_;
+  // The job being run (valid while pending_ > 0).
+  Thunk thunk_ = nullptr;
+  void* fn_ = nullptr;
+  std::size_t count_ = 0;
+  int used_ = 0;
+  uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+};
+
+}  // namespace foothold::server
