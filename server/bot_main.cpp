@@ -11,6 +11,7 @@
 // The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
 // an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -152,7 +153,7 @@ int main(int argc, char** argv) {
   int connected = 0, failed = 0;
   uint64_t corrections = 0, unexplained = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0;
   double max_error = 0;
-  std::vector<double> rtts;
+  std::vector<double> rtts, connects;
   for (const auto& b : result.bots) {
     connected += b.connected;
     if (!b.connected) {
@@ -169,6 +170,7 @@ int main(int argc, char** argv) {
     snapshots += b.stats.snapshots;
     max_error = std::max(max_error, b.prediction.max_error);
     rtts.insert(rtts.end(), b.stats.rtt_ms.begin(), b.stats.rtt_ms.end());
+    if (b.stats.connect_ms >= 0) connects.push_back(b.stats.connect_ms);
   }
   const double secs = std::max(1e-9, result.seconds);
   std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, server_text.c_str(), secs, pattern_text.c_str());
@@ -178,9 +180,12 @@ int main(int argc, char** argv) {
               (unsigned long long)corrections, (unsigned long long)unexplained, max_error);
   std::vector<double> r1 = rtts, r2 = rtts;
   std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu compared=%llu rtt_ms_p50=%.2f "
-              "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f\n",
+              "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
+              "connect_ms_p50=%.1f connect_ms_max=%.1f\n",
               bots, connected, failed, (unsigned long long)corrections, (unsigned long long)unexplained,
               (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
-              double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots);
+              double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots,
+              connects.empty() ? 0.0 : percentile(connects, 0.5),
+              connects.empty() ? 0.0 : *std::max_element(connects.begin(), connects.end()));
   return (failed > 0 || unexplained > 0) ? 1 : 0;
 }

@@ -169,6 +169,7 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
       }
       character_id_ = a->character_id();
       phase_ = Phase::kConnected;
+      stats_.connect_ms = double(now - phase_started_) / 1e6;
       last_heard_ = now;
       last_snapshot_ = a->tick();
       predictor_.reset(a->tick(), proto::from_wire(*a->state()));

@@ -77,6 +77,7 @@ class ClientSession {
     uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
     uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
     uint64_t unauthenticated = 0;  ///< datagrams that did not open under our keys, or repeated (also in dropped)
+    double connect_ms = -1;        ///< from start() to the Accept; -1 until connected
     uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
     std::vector<double> rtt_ms;
   };

@@ -88,9 +88,20 @@ void BM_FootholdStep(benchmark::State& bstate) {
       walkers.push_back({uint64_t(i)});
     }
     per_step_us.clear();
+    std::vector<std::pair<int64_t, int>> order(static_cast<size_t>(n));
     for (int t = 0; t < kTicks; ++t) {
       const auto t0 = std::chrono::steady_clock::now();
+      // As the server does: characters in order of their 4 m cell, so neighbours, who query the
+      // same triangles, step one after the other while those are in the cache (timed: it is part
+      // of the tick's cost).
       for (int i = 0; i < n; ++i) {
+        const auto& p = chars[size_t(i)].position;
+        const int64_t cx = int64_t(std::floor(p.x * kPositionQuantum / 4)), cz = int64_t(std::floor(p.z * kPositionQuantum / 4));
+        order[size_t(i)] = {(cx << 32) ^ (cz & 0xffffffff), i};
+      }
+      std::sort(order.begin(), order.end());
+      for (const auto& entry : order) {
+        const int i = entry.second;
         walkers[size_t(i)].tick(t);
         const double a = walkers[size_t(i)].angle;
         const InputCmd in = encode_move(std::cos(a), std::sin(a), walkers[size_t(i)].jump(t) ? kButtonJump : 0, uint32_t(t));
