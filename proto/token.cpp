@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cctype>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -43,9 +43,13 @@ uint64_t get64(const uint8_t* p) {
   return v;
 }
 
+// A count above kMaxTokenAddresses is a caller's bug; writing only the entries there are keeps it
+// from running past the buffer (the count byte itself is written as is, so the result never parses).
+std::size_t used_count(const TokenAddresses& a) { return std::min<std::size_t>(a.count, kMaxTokenAddresses); }
+
 void write_addresses(uint8_t* p, const TokenAddresses& a) {
   std::memset(p, 0, kAddressesBytes);
-  for (std::size_t i = 0; i < a.count; ++i) {
+  for (std::size_t i = 0; i < used_count(a); ++i) {
     uint8_t* e = p + i * kAddressBytes;
     e[0] = a.items[i].v6 ? 6 : 4;
     std::memcpy(e + 1, a.items[i].ip.data(), 16);
@@ -94,6 +98,8 @@ std::string validate_address(const TokenAddress& a, std::size_t i) {
   return e;
 }
 
+// Writes a secret (a key, or a token's session keys) readable by its owner only. `flags` holds
+// O_EXCL (never replace: keys) or O_TRUNC (replace: tokens).
 bool write_file(const std::string& path, const uint8_t* data, std::size_t size, int flags, std::string& error) {
   const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CLOEXEC, 0600);
   if (fd < 0) {
@@ -101,19 +107,33 @@ bool write_file(const std::string& path, const uint8_t* data, std::size_t size, 
                             : path + ": cannot create: " + std::strerror(errno);
     return false;
   }
+  const auto failed = [&](const char* what) {
+    error = path + ": cannot " + what + ": " + std::strerror(errno);
+    ::close(fd);
+    // A half-written key file would be refused later with a puzzling message; remove it now.
+    if (flags & O_EXCL) ::unlink(path.c_str());
+    return false;
+  };
+  // open's mode applies only to a file it creates: a token written over an older, world-readable
+  // file must not keep that file's mode. Only regular files: --out /dev/stdout must not change the
+  // mode of the terminal or pipe behind it.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return failed("stat");
+  if (S_ISREG(st.st_mode) && (st.st_mode & 0777) != 0600 && ::fchmod(fd, 0600) != 0) return failed("set its mode to 0600");
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n = ::write(fd, data + done, size - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      error = path + ": cannot write: " + std::strerror(errno);
-      ::close(fd);
-      return false;
+    if (n < 0) return failed("write");
+    if (n == 0) {
+      errno = EIO;
+      return failed("write");
     }
     done += std::size_t(n);
   }
   if (::close(fd) != 0) {
     error = path + ": cannot write: " + std::strerror(errno);
+    if (flags & O_EXCL) ::unlink(path.c_str());
     return false;
   }
   return true;
@@ -147,7 +167,7 @@ bool read_file(const std::string& path, std::vector<uint8_t>& out, std::size_t l
 }  // namespace
 
 bool TokenAddresses::contains(const TokenAddress& a) const {
-  for (std::size_t i = 0; i < count; ++i)
+  for (std::size_t i = 0; i < used_count(*this); ++i)
     if (items[i] == a) return true;
   return false;
 }
@@ -337,16 +357,21 @@ bool write_key_file(const std::string& path, const Key& key, std::string& error)
 
 bool read_key_file(const std::string& path, Key& key, std::string& error) {
   ensure_sodium();
+  // Enough to see that a file is longer than any key file, without reading a huge one.
+  constexpr std::size_t kReadLimit = 200;
   std::vector<uint8_t> bytes;
-  if (!read_file(path, bytes, 200, error)) return false;
+  if (!read_file(path, bytes, kReadLimit, error)) return false;
   std::size_t n = bytes.size();
   if (n > 0 && bytes[n - 1] == '\n') --n;
-  if (n > 0 && bytes[n - 1] == '\r') --n;
   bool hex = n == 2 * kKeyBytes;
-  for (std::size_t i = 0; hex && i < n; ++i) hex = std::isxdigit(bytes[i]) != 0;
+  // Spelled out rather than std::isxdigit, whose answer depends on the process's locale.
+  const auto is_hex = [](uint8_t c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); };
+  for (std::size_t i = 0; hex && i < n; ++i) hex = is_hex(bytes[i]);
   if (!hex) {
+    const bool too_long = bytes.size() >= kReadLimit;
     sodium_memzero(bytes.data(), bytes.size());
-    error = path + ": not a key file (it must hold 64 hexadecimal digits; make one with foothold-token keygen)";
+    error = path + (too_long ? ": too long for a key file" : ": not a key file") +
+            " (it must hold exactly 64 hexadecimal digits and at most a newline; make one with foothold-token keygen)";
     return false;
   }
   Key k{};

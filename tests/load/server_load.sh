@@ -40,7 +40,7 @@ for n in "${counts[@]}"; do
   grep "stats: clients=$n " "$work/server-$n.log" | tail -n +2 >"$work/steady-$n" || true
   if [ ! -s "$work/steady-$n" ]; then
     echo "server_load: no steady state for $n bots (see below)" >&2
-    tail -5 "$work/server-$n.log" "$work/bots-$n.log" >&2
+    tail -n 5 "$work/server-$n.log" "$work/bots-$n.log" >&2
     continue
   fi
   field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" "$2"; }

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <array>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -65,6 +66,12 @@ TEST(TokenTool, IssuedTokensOpenWithTheKeyAndNameTheServers) {
   EXPECT_EQ(c.servers.items[0].port, 7777);
   EXPECT_TRUE(c.servers.items[1].v6);
   EXPECT_EQ(c.servers.items[1].port, 7000);
+  std::array<uint8_t, 16> loopback6{};
+  loopback6[15] = 1;
+  EXPECT_EQ(c.servers.items[1].ip, loopback6);
+  EXPECT_EQ(c.client_to_server, token.client_to_server);
+  EXPECT_EQ(c.server_to_client, token.server_to_client);
+  EXPECT_EQ(token.expires_unix - token.created_unix, 90u);
   EXPECT_NEAR(double(token.expires_unix), double(unix_now() + 90), 5.0);
   struct stat st {};
   ASSERT_EQ(::stat(dir.file("t").c_str(), &st), 0);
@@ -72,7 +79,34 @@ TEST(TokenTool, IssuedTokensOpenWithTheKeyAndNameTheServers) {
   // Standard output, when redirected, gets the same 522 bytes.
   ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 1 > " +
                         dir.file("stdout.tok")).exit_code, 0);
-  EXPECT_EQ(slurp(dir.file("stdout.tok")).size(), proto::kTokenFileBytes);
+  ASSERT_TRUE(proto::read_token_file(dir.file("stdout.tok"), token, error)) << error;
+  EXPECT_EQ(token.client_id, 1u);
+  EXPECT_EQ(token.expires_unix - token.created_unix, 60u) << "the default lifetime";
+  EXPECT_EQ(proto::open_token(key, token.sealed, unix_now(), c), proto::TokenError::kNone);
+}
+
+TEST(TokenTool, InspectNeverPrintsTheKeys) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server [2001:db8::7]:7777 --client-id 9 --out " +
+                        dir.file("t")).exit_code, 0);
+  proto::ConnectToken token;
+  std::string error;
+  ASSERT_TRUE(proto::read_token_file(dir.file("t"), token, error)) << error;
+  const auto r = run_command(kTool + " inspect --token " + dir.file("t") + " --key-file " + dir.file("k"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("[2001:db8::7]:7777"), std::string::npos) << r.output;
+  const auto hex = [](const proto::Key& k) {
+    static const char* digits = "0123456789abcdef";
+    std::string h;
+    for (uint8_t b : k) h += {digits[b >> 4], digits[b & 15]};
+    return h;
+  };
+  // Eight bytes of a key in hex would already be too many.
+  EXPECT_EQ(r.output.find(hex(token.client_to_server).substr(0, 16)), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(hex(token.server_to_client).substr(0, 16)), std::string::npos) << r.output;
+  std::string private_key = slurp(dir.file("k"));
+  EXPECT_EQ(r.output.find(private_key.substr(0, 16)), std::string::npos) << r.output;
 }
 
 TEST(TokenTool, InspectShowsTheClearPartAndChecksTheSeal) {
@@ -116,7 +150,20 @@ TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires 0" + out, "--expires 0"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires 86401" + out, "--expires 86401"},
            {"issue" + k + nine + " --client-id 1" + out, "at most 8"},
-           {"issue" + k + " --server 10.0.0.1:7777 --client-id abc" + out, "client-id"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id abc" + out, "--client-id 'abc'"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id -5" + out, "--client-id '-5'"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 18446744073709551616" + out, "18446744073709551616"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires abc" + out, "--expires abc"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires -1" + out, "--expires -1"},
+           {"issue" + k + " --server 10.0.0.1:+7777 --client-id 1" + out, "port '+7777'"},
+           {"issue" + k + " --server 10.0.0.1:65536 --client-id 1" + out, "port '65536'"},
+           {"issue" + k + " --server ::1:7777 --client-id 1" + out, "[IPV6]:PORT"},
+           {"issue" + k + " --server [10.0.0.1]:7777 --client-id 1" + out, "brackets are for IPv6"},
+           {"issue" + k + " --server 0.0.0.0:7777 --client-id 1" + out, "'0.0.0.0' is not an address a server is reached at"},
+           {"issue" + k + " --server 10.0.0.1:7777" + out, "--client-id"},
+           {"issue" + k + " --client-id 1" + out, "--server"},
+           {"issue --key-file " + dir.file("missing") + " --server 10.0.0.1:7777 --client-id 1" + out, "cannot open"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --bogus" + out, "--bogus"},
            {"issue --key-file " + dir.write("bad", "xyz\n") + " --server 10.0.0.1:7777 --client-id 1" + out,
             "64 hexadecimal digits"},
            {"keygen", "--out"},
@@ -124,7 +171,30 @@ TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
     const auto r = run_command(kTool + " " + c.args);
     EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
     EXPECT_NE(r.output.find(c.says), std::string::npos) << c.args << "\n" << r.output;
+    EXPECT_EQ(r.output.rfind("foothold-token: ", 0), 0u) << c.args << "\n" << r.output;
   }
+  struct stat st {};
+  EXPECT_NE(::stat(dir.file("t").c_str(), &st), 0) << "no bad usage wrote a token";
+  // The control: the same arguments, all valid, succeed.
+  const auto good = run_command(kTool + " issue" + k + " --server 10.0.0.1:7777 --client-id 18446744073709551615 --expires 86400" + out);
+  EXPECT_EQ(good.exit_code, 0) << good.output;
+  proto::ConnectToken token;
+  std::string error;
+  ASSERT_TRUE(proto::read_token_file(dir.file("t"), token, error)) << error;
+  EXPECT_EQ(token.client_id, 18446744073709551615u);
+  EXPECT_EQ(token.expires_unix - token.created_unix, 86400u);
+}
+
+TEST(TokenTool, FilesItCannotWriteFailWithCodeOne) {
+  TempDir dir;
+  const auto r = run_command(kTool + " keygen --out " + dir.file("no/such/dir/k"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot create"), std::string::npos) << r.output;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  const auto t = run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.0.0.1:7777 --client-id 1 --out " +
+                             dir.file("no/such/dir/t"));
+  EXPECT_EQ(t.exit_code, 1) << t.output;
+  EXPECT_NE(t.output.find("no/such/dir/t"), std::string::npos) << t.output;
 }
 
 }  // namespace

@@ -3,12 +3,12 @@
 
 #include <sys/stat.h>
 
-#include <fstream>
-#include <set>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sodium.h>
 
 #include "proto/token.h"
 #include "support/process.h"
@@ -42,6 +42,16 @@ TokenAddress v6_loopback(uint16_t port) {
   return t;
 }
 
+TokenAddress v6_documentation(uint16_t port) {
+  // 2001:db8:85a3::8a2e:370:7334 with every byte distinct from its neighbours, so that a swapped or
+  // dropped byte shows.
+  TokenAddress t;
+  t.v6 = true;
+  t.ip = {0x20, 0x01, 0x0d, 0xb8, 0x85, 0xa3, 0x00, 0x00, 0x00, 0x00, 0x8a, 0x2e, 0x03, 0x70, 0x73, 0x34};
+  t.port = port;
+  return t;
+}
+
 ConnectToken mint(const Key& key, uint64_t client_id, std::vector<TokenAddress> servers = {v4(10, 0, 0, 1, 7777)},
                   uint64_t lifetime = 60) {
   ConnectToken t;
@@ -49,6 +59,59 @@ ConnectToken mint(const Key& key, uint64_t client_id, std::vector<TokenAddress> 
   EXPECT_TRUE(mint_token(key, client_id, servers, kNow, lifetime, t, error)) << error;
   return t;
 }
+
+// TOKEN_FORMAT.md written out again from the document, not from token.cpp, as a backend in another
+// language would: what it seals the server must open, and the other way round.
+namespace doc {
+
+void put64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
+}
+
+uint64_t get64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+using Entry = std::array<uint8_t, 19>;
+
+Entry entry(uint8_t family, const std::array<uint8_t, 16>& ip, uint16_t port) {
+  Entry e{};
+  e[0] = family;
+  std::memcpy(e.data() + 1, ip.data(), 16);
+  e[17] = uint8_t(port);
+  e[18] = uint8_t(port >> 8);
+  return e;
+}
+
+/// The 225-byte plaintext: client id, count, 8 entries (those given, the rest zero), two keys.
+std::array<uint8_t, 225> plaintext(uint64_t client_id, uint8_t count, const std::vector<Entry>& entries, const Key& c2s,
+                                   const Key& s2c) {
+  std::array<uint8_t, 225> p{};
+  put64(p.data(), client_id);
+  p[8] = count;
+  for (std::size_t i = 0; i < entries.size(); ++i) std::memcpy(p.data() + 9 + 19 * i, entries[i].data(), 19);
+  std::memcpy(p.data() + 161, c2s.data(), 32);
+  std::memcpy(p.data() + 193, s2c.data(), 32);
+  return p;
+}
+
+std::array<uint8_t, kTokenSealedBytes> seal(const Key& key, uint64_t expires, const std::array<uint8_t, 225>& plain) {
+  EXPECT_GE(sodium_init(), 0);
+  std::array<uint8_t, kTokenSealedBytes> s{};
+  std::memcpy(s.data(), "FHT1", 4);
+  put64(s.data() + 4, expires);
+  randombytes_buf(s.data() + 12, 24);
+  unsigned long long clen = 0;
+  EXPECT_EQ(crypto_aead_xchacha20poly1305_ietf_encrypt(s.data() + 36, &clen, plain.data(), plain.size(), s.data(), 12,
+                                                       nullptr, s.data() + 12, key.data()),
+            0);
+  EXPECT_EQ(clen, 241u);
+  return s;
+}
+
+}  // namespace doc
 
 TEST(Token, WhatIsMintedOpensWithTheKeyWithEveryField) {
   const Key key = key_of(1);
@@ -67,6 +130,148 @@ TEST(Token, WhatIsMintedOpensWithTheKeyWithEveryField) {
   EXPECT_EQ(c.client_to_server, t.client_to_server);
   EXPECT_EQ(c.server_to_client, t.server_to_client);
   EXPECT_EQ(sealed_token_expiry(t.sealed), kNow + 120);
+}
+
+TEST(Token, AnIPv6AddressKeepsEveryByte) {
+  const Key key = key_of(8);
+  const ConnectToken t = mint(key, 3, {v6_documentation(65535), v4(192, 0, 2, 255, 1)});
+  TokenContents c;
+  ASSERT_EQ(open_token(key, t.sealed, kNow, c), TokenError::kNone);
+  ASSERT_EQ(c.servers.count, 2);
+  EXPECT_EQ(c.servers.items[0], v6_documentation(65535));
+  EXPECT_EQ(c.servers.items[1], v4(192, 0, 2, 255, 1));
+  EXPECT_TRUE(c.servers.contains(v6_documentation(65535)));
+  TokenAddress as_v4 = v6_documentation(65535);
+  as_v4.v6 = false;
+  EXPECT_FALSE(c.servers.contains(as_v4)) << "the family is part of the address";
+  ConnectToken back;
+  std::string error;
+  ASSERT_TRUE(parse_token(serialize_token(t), back, error)) << error;
+  EXPECT_EQ(back.servers.items[0], v6_documentation(65535));
+  EXPECT_EQ(back.servers.items[1], v4(192, 0, 2, 255, 1));
+}
+
+TEST(Token, MintedBytesFollowTheDocumentedLayout) {
+  const Key key = key_of(9);
+  const ConnectToken t = mint(key, 0x0102030405060708ull, {v4(10, 0, 0, 1, 0x1e61), v6_documentation(7000)}, 300);
+  EXPECT_EQ(std::memcmp(t.sealed.data(), "FHT1", 4), 0);
+  EXPECT_EQ(doc::get64(t.sealed.data() + 4), kNow + 300);
+  ASSERT_GE(sodium_init(), 0);
+  std::array<uint8_t, 225> plain{};
+  unsigned long long mlen = 0;
+  ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &mlen, nullptr, t.sealed.data() + 36, 241,
+                                                       t.sealed.data(), 12, t.sealed.data() + 12, key.data()),
+            0)
+      << "libsodium alone opens it, with the first 12 bytes as additional data";
+  EXPECT_EQ(mlen, 225u);
+  const auto expected = doc::plaintext(0x0102030405060708ull, 2,
+                                       {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 0x1e61), doc::entry(6, v6_documentation(0).ip, 7000)},
+                                       t.client_to_server, t.server_to_client);
+  EXPECT_EQ(plain, expected);
+  const auto file = serialize_token(t);
+  EXPECT_EQ(std::memcmp(file.data(), "FHC1", 4), 0);
+  EXPECT_EQ(doc::get64(file.data() + 4), 0x0102030405060708ull);
+  EXPECT_EQ(doc::get64(file.data() + 12), kNow);
+  EXPECT_EQ(doc::get64(file.data() + 20), kNow + 300);
+  EXPECT_EQ(file[28], 2);
+  EXPECT_EQ(std::memcmp(file.data() + 29, expected.data() + 9, 152), 0) << "the same entries as the sealed part";
+  EXPECT_EQ(std::memcmp(file.data() + 181, t.client_to_server.data(), 32), 0);
+  EXPECT_EQ(std::memcmp(file.data() + 213, t.server_to_client.data(), 32), 0);
+  EXPECT_EQ(std::memcmp(file.data() + 245, t.sealed.data(), kTokenSealedBytes), 0);
+}
+
+TEST(Token, WhatABackendSealsByTheDocumentOpens) {
+  const Key key = key_of(10), c2s = key_of(11), s2c = key_of(12);
+  const auto sealed =
+      doc::seal(key, kNow + 60,
+                doc::plaintext(77, 2, {doc::entry(6, v6_documentation(0).ip, 9000), doc::entry(4, v4(198, 51, 100, 7, 0).ip, 9001)},
+                               c2s, s2c));
+  EXPECT_EQ(sealed_token_expiry(sealed), kNow + 60);
+  TokenContents c;
+  ASSERT_EQ(open_token(key, sealed, kNow, c), TokenError::kNone);
+  EXPECT_EQ(c.client_id, 77u);
+  EXPECT_EQ(c.expires_unix, kNow + 60);
+  ASSERT_EQ(c.servers.count, 2);
+  EXPECT_EQ(c.servers.items[0], v6_documentation(9000));
+  EXPECT_EQ(c.servers.items[1], v4(198, 51, 100, 7, 9001));
+  EXPECT_EQ(c.client_to_server, c2s);
+  EXPECT_EQ(c.server_to_client, s2c);
+}
+
+TEST(Token, SealedButMalformedContentsAreRefused) {
+  // The seal proves who wrote it, not that the writer followed the format: a backend's bug must not
+  // reach the server as a token with 9 addresses or a port 0.
+  const Key key = key_of(13);
+  const auto ok = doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777);
+  std::array<uint8_t, 16> v4_tail = v4(10, 0, 0, 1, 0).ip;
+  v4_tail[9] = 1;
+  struct Case {
+    const char* what;
+    uint8_t count;
+    std::vector<doc::Entry> entries;
+  };
+  const std::vector<Case> cases = {
+      {"count 0", 0, {}},
+      {"count 0 with an entry", 0, {ok}},
+      {"count 9", 9, std::vector<doc::Entry>(8, ok)},
+      {"count 255", 255, std::vector<doc::Entry>(8, ok)},
+      {"family 7", 1, {doc::entry(7, v4(10, 0, 0, 1, 0).ip, 7777)}},
+      {"family 0", 1, {doc::entry(0, v4(10, 0, 0, 1, 0).ip, 7777)}},
+      {"port 0", 1, {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 0)}},
+      {"IPv4 with a tail", 1, {doc::entry(4, v4_tail, 7777)}},
+      {"an unused entry not zero", 1, {ok, doc::entry(0, {}, 1)}},
+  };
+  for (const auto& k : cases) {
+    const auto sealed = doc::seal(key, kNow + 60, doc::plaintext(5, k.count, k.entries, key_of(1), key_of(2)));
+    TokenContents c;
+    c.client_id = 12345;
+    EXPECT_EQ(open_token(key, sealed, kNow, c), TokenError::kMalformed) << k.what;
+    EXPECT_EQ(c.client_id, 12345u) << k.what << ": out is written only on success";
+  }
+  // The control: the same recipe with valid contents opens.
+  TokenContents c;
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, doc::plaintext(5, 1, {ok}, key_of(1), key_of(2))), kNow, c),
+            TokenError::kNone);
+}
+
+TEST(Token, RefusalLeavesTheOutputAlone) {
+  const Key key = key_of(14);
+  const ConnectToken t = mint(key, 99);
+  TokenContents before;
+  before.client_id = 555;
+  before.expires_unix = 666;
+  before.servers.count = 1;
+  before.client_to_server = key_of(20);
+  TokenContents c = before;
+  auto bad = t.sealed;
+  bad[100] ^= 1;
+  EXPECT_EQ(open_token(key, bad, kNow, c), TokenError::kBadSeal);
+  EXPECT_EQ(open_token(key, t.sealed, kNow + 1000, c), TokenError::kExpired);
+  EXPECT_EQ(open_token(key_of(15), t.sealed, kNow, c), TokenError::kBadSeal);
+  EXPECT_EQ(open_token(key, std::span<const uint8_t>(t.sealed.data(), 10), kNow, c), TokenError::kMalformed);
+  EXPECT_EQ(c.client_id, before.client_id);
+  EXPECT_EQ(c.expires_unix, before.expires_unix);
+  EXPECT_EQ(c.servers.count, before.servers.count);
+  EXPECT_EQ(c.client_to_server, before.client_to_server);
+  EXPECT_EQ(open_token(key, t.sealed, kNow, c), TokenError::kNone);
+  EXPECT_EQ(c.client_id, 99u);
+}
+
+TEST(Token, AnExpiredTokenIsRefusedBeforeItsSealIsJudged) {
+  // A forged token with a past expiry is refused as expired: the server spends no decryption on it.
+  const ConnectToken t = mint(key_of(1), 7, {v4(10, 0, 0, 1, 7777)}, 30);
+  auto forged = t.sealed;
+  for (std::size_t i = 36; i < forged.size(); ++i) forged[i] = 0;
+  TokenContents c;
+  EXPECT_EQ(open_token(key_of(1), forged, kNow + 30, c), TokenError::kExpired);
+  EXPECT_EQ(open_token(key_of(1), forged, kNow, c), TokenError::kBadSeal);
+}
+
+TEST(Token, ErrorsHaveNames) {
+  EXPECT_EQ(to_string(TokenError::kNone), "none");
+  EXPECT_EQ(to_string(TokenError::kMalformed), "malformed");
+  EXPECT_EQ(to_string(TokenError::kExpired), "expired");
+  EXPECT_EQ(to_string(TokenError::kBadSeal), "bad_seal");
 }
 
 TEST(Token, AnotherKeyDoesNotOpenIt) {
@@ -131,17 +336,42 @@ TEST(Token, MintRefusesWhatCannotBeAToken) {
   EXPECT_NE(error.find("1 to 8"), std::string::npos) << error;
   const std::vector<TokenAddress> nine(9, v4(10, 0, 0, 1, 1));
   EXPECT_FALSE(mint_token(key, 1, nine, kNow, 60, t, error));
+  EXPECT_NE(error.find("not 9"), std::string::npos) << error;
   const std::vector<TokenAddress> one = {v4(10, 0, 0, 1, 1)};
   EXPECT_FALSE(mint_token(key, 1, one, kNow, 0, t, error));
   EXPECT_NE(error.find("lifetime"), std::string::npos) << error;
   EXPECT_FALSE(mint_token(key, 1, one, kNow, kMaxTokenLifetime + 1, t, error));
+  EXPECT_NE(error.find("86401"), std::string::npos) << error;
   EXPECT_FALSE(mint_token(key, 1, one, ~uint64_t(0) - 10, 60, t, error));
   EXPECT_NE(error.find("overflows"), std::string::npos) << error;
-  const std::vector<TokenAddress> port0 = {v4(10, 0, 0, 1, 0)};
+  const std::vector<TokenAddress> port0 = {v4(10, 0, 0, 1, 1), v4(10, 0, 0, 1, 0)};
   EXPECT_FALSE(mint_token(key, 1, port0, kNow, 60, t, error));
-  EXPECT_NE(error.find("port 0"), std::string::npos) << error;
+  EXPECT_NE(error.find("server 2 has port 0"), std::string::npos) << error;
+  TokenAddress tail = v4(10, 0, 0, 1, 1);
+  tail.ip[15] = 1;
+  EXPECT_FALSE(mint_token(key, 1, std::vector<TokenAddress>{tail}, kNow, 60, t, error));
+  EXPECT_NE(error.find("server 1 is IPv4"), std::string::npos) << error;
+  EXPECT_EQ(t.client_id, 0u) << "nothing is written on a refusal";
+  // The edges that are allowed.
   const std::vector<TokenAddress> eight(8, v4(10, 0, 0, 1, 1));
   EXPECT_TRUE(mint_token(key, 1, eight, kNow, kMaxTokenLifetime, t, error)) << error;
+  EXPECT_EQ(t.servers.count, 8);
+  EXPECT_TRUE(mint_token(key, 1, one, ~uint64_t(0) - 60, 60, t, error)) << error;
+  EXPECT_EQ(t.expires_unix, ~uint64_t(0));
+  EXPECT_TRUE(mint_token(key, 1, one, kNow, 1, t, error)) << error;
+}
+
+TEST(TokenFile, ACountBeyondTheLimitIsNeverWrittenPastTheEntries) {
+  // A caller's bug (count 200) must neither overrun the buffers nor produce a file that parses.
+  ConnectToken t = mint(key_of(6), 1);
+  t.servers.count = 200;
+  EXPECT_TRUE(t.servers.contains(v4(10, 0, 0, 1, 7777)));
+  EXPECT_FALSE(t.servers.contains(v4(10, 0, 0, 2, 7777)));
+  const auto bytes = serialize_token(t);
+  ConnectToken back;
+  std::string error;
+  EXPECT_FALSE(parse_token(bytes, back, error));
+  EXPECT_NE(error.find("address count 200"), std::string::npos) << error;
 }
 
 TEST(TokenFile, RoundTrips) {
@@ -203,6 +433,24 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
   std::string error;
   EXPECT_FALSE(parse_token(std::span<const uint8_t>(good.data(), good.size() - 1), out, error));
   EXPECT_NE(error.find("521 bytes"), std::string::npos) << error;
+  std::vector<uint8_t> longer(good.begin(), good.end());
+  longer.push_back(0);
+  EXPECT_FALSE(parse_token(longer, out, error));
+  EXPECT_NE(error.find("523 bytes"), std::string::npos) << error;
+  EXPECT_EQ(out.client_id, 0u) << "nothing is written on a refusal";
+  // The control: the unaltered bytes parse.
+  EXPECT_TRUE(parse_token(good, out, error)) << error;
+}
+
+TEST(TokenFile, TheLongestLifetimeParsesAndOneSecondMoreDoesNot) {
+  const ConnectToken t = mint(key_of(6), 99, {v4(10, 0, 0, 1, 7777)}, kMaxTokenLifetime);
+  auto bytes = serialize_token(t);
+  ConnectToken out;
+  std::string error;
+  EXPECT_TRUE(parse_token(bytes, out, error)) << error;
+  doc::put64(bytes.data() + 12, kNow - 1);  // created a second earlier: a lifetime of a day and a second
+  EXPECT_FALSE(parse_token(bytes, out, error));
+  EXPECT_NE(error.find("lifetime 86401"), std::string::npos) << error;
 }
 
 TEST(TokenFile, WrittenWithMode0600AndReadBack) {
@@ -221,7 +469,22 @@ TEST(TokenFile, WrittenWithMode0600AndReadBack) {
   EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
   dir.write("long", std::string(kTokenFileBytes + 50, 'x'));
   EXPECT_FALSE(read_token_file(dir.file("long"), back, error));
-  EXPECT_NE(error.find("long"), std::string::npos) << "names the file: " << error;
+  EXPECT_NE(error.find(dir.file("long")), std::string::npos) << "names the file: " << error;
+  EXPECT_NE(error.find("523 bytes"), std::string::npos) << "reads one byte past a token, no more: " << error;
+}
+
+TEST(TokenFile, WritingOverAReadableFileMakesItPrivate) {
+  test::TempDir dir;
+  const std::string path = dir.write("t", "old");
+  ASSERT_EQ(::chmod(path.c_str(), 0644), 0);
+  std::string error;
+  ASSERT_TRUE(write_token_file(path, mint(key_of(7), 5), error)) << error;
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0600u);
+  EXPECT_EQ(st.st_size, off_t(kTokenFileBytes));
+  EXPECT_FALSE(write_token_file(dir.file("no/such/dir"), mint(key_of(7), 5), error));
+  EXPECT_NE(error.find("cannot create"), std::string::npos) << error;
 }
 
 TEST(KeyFile, RoundTripsWithMode0600AndIsNeverOverwritten) {
@@ -254,15 +517,42 @@ TEST(KeyFile, RefusesAnythingButSixtyFourHexDigits) {
            {"long", std::string(65, 'a') + "\n"},
            {"nonhex", std::string(63, 'a') + "g\n"},
            {"spaces", " " + hex64 + "\n"},
+           {"two newlines", hex64 + "\n\n"},
+           {"carriage return", hex64 + "\r\n"},
            {"empty", ""},
+           {"newline only", "\n"},
            {"huge", std::string(5000, 'a')}}) {
     EXPECT_FALSE(read_key_file(dir.write(name, text), k, error)) << name;
     EXPECT_NE(error.find("64 hexadecimal digits"), std::string::npos) << name << ": " << error;
+    EXPECT_NE(error.find(dir.file(name)), std::string::npos) << name << " names the file: " << error;
   }
+  EXPECT_FALSE(read_key_file(dir.write("huge2", std::string(5000, 'a')), k, error));
+  EXPECT_NE(error.find("too long"), std::string::npos) << error;
   EXPECT_FALSE(read_key_file(dir.write("zero", std::string(64, '0')), k, error));
   EXPECT_NE(error.find("all zeros"), std::string::npos) << error;
   EXPECT_FALSE(read_key_file(dir.file("missing"), k, error));
   EXPECT_NE(error.find("cannot open"), std::string::npos) << error;
+  EXPECT_NE(error.find("No such file"), std::string::npos) << "says why: " << error;
+  // Docker mounts secrets world-readable: the mode is the operator's business.
+  const std::string shared = dir.write("shared", hex64 + "\n");
+  ASSERT_EQ(::chmod(shared.c_str(), 0444), 0);
+  EXPECT_TRUE(read_key_file(shared, k, error)) << error;
+}
+
+TEST(KeyFile, DigitsDecodeInOrderWhateverTheirCase) {
+  test::TempDir dir;
+  std::string hex;
+  Key expected{};
+  for (std::size_t i = 0; i < kKeyBytes; ++i) {
+    expected[i] = uint8_t(i * 8 + 3);
+    const char* digits = i % 2 ? "0123456789ABCDEF" : "0123456789abcdef";
+    hex += digits[expected[i] >> 4];
+    hex += digits[expected[i] & 15];
+  }
+  Key k{};
+  std::string error;
+  ASSERT_TRUE(read_key_file(dir.write("mixed", hex + "\n"), k, error)) << error;
+  EXPECT_EQ(k, expected);
 }
 
 TEST(DevelopmentKey, IsFixedAndNotZero) {
@@ -270,9 +560,17 @@ TEST(DevelopmentKey, IsFixedAndNotZero) {
   const Key& b = development_key();
   EXPECT_EQ(a, b);
   EXPECT_NE(a, Key{});
-  // The same bytes in every process and on every machine: BLAKE2b of a fixed text.
-  std::set<uint8_t> distinct(a.begin(), a.end());
-  EXPECT_GT(distinct.size(), 16u);
+  // The same bytes in every process and on every machine: BLAKE2b-256 of a fixed text, so a bot in
+  // another language can compute it too.
+  ASSERT_GE(sodium_init(), 0);
+  const std::string text = "foothold public development key: loopback only";
+  Key expected{};
+  crypto_generichash(expected.data(), expected.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(),
+                     nullptr, 0);
+  EXPECT_EQ(a, expected);
+  const ConnectToken t = mint(a, 1);
+  TokenContents c;
+  EXPECT_EQ(open_token(development_key(), t.sealed, kNow, c), TokenError::kNone);
 }
 
 }  // namespace
