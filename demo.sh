@@ -39,13 +39,13 @@ trap 'echo "demo: interrupted; stopping what it started" >&2; exit 130' INT TERM
 # The server's private key: the bots play the backend's part and mint their connect tokens with it.
 "$bin/server/foothold-token" keygen --out "$out/server.key" >/dev/null
 
-# Port 0: the server takes a free port and says which in its log.
-"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --key-file "$out/server.key" --record "$out/server.rec" \
+# Port 0: the server takes a free port and writes it to its ready file once listening.
+"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$out/ready" --key-file "$out/server.key" --record "$out/server.rec" \
   --stats-interval 5 >"$out/server.log" 2>&1 &
 server_pid=$!
 address=
 for _ in $(seq 100); do
-  address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$out/server.log")
+  address=$(cat "$out/ready" 2>/dev/null || true)
   [ -n "$address" ] && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
   sleep 0.05

@@ -42,6 +42,7 @@ const Key kKeys[] = {
     {"prefix_rate", &ServerConfig::prefix_rate},
     {"record", &ServerConfig::record},
     {"threads", &ServerConfig::threads},
+    {"ready_file", &ServerConfig::ready_file},
 };
 
 void range(std::vector<std::string>& e, const char* key, double v, double lo, double hi) {

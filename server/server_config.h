@@ -32,6 +32,9 @@ struct ServerConfig {
   double prefix_rate = 50;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
   std::string record;                ///< record the input stream to this file; empty: no recording
   int threads = 0;                   ///< threads for the steps and snapshots [1, 64]; 0: the machine's cores
+  /// Once listening, write the bound address ("HOST:PORT" and a newline) to this file, atomically
+  /// (the ready signal for scripts and tests, with port 0 in particular); empty: none.
+  std::string ready_file;
 
   /// Problems with the values, one message each naming the key.
   std::vector<std::string> validate() const;

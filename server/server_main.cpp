@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
   opt("source-rate", &ServerConfig::source_rate, "handshake datagrams/s one address may send (default 10)");
   opt("prefix-rate", &ServerConfig::prefix_rate, "handshake datagrams/s one /24 or /64 may send (default 50)");
   opt("record", &ServerConfig::record, "record the input stream to this file");
+  opt("ready-file", &ServerConfig::ready_file, "once listening, write the bound HOST:PORT to this file (atomically)");
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
                                          "results are the same for any number");
 
@@ -217,6 +218,18 @@ int main(int argc, char** argv) {
             "max {} clients, snapshots every {} tick(s), {} thread(s)",
             net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval, core_config.threads);
+  if (!config.ready_file.empty()) {
+    // Written to a temporary name and renamed: a reader never sees half an address.
+    const std::string tmp = config.ready_file + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    const std::string line = net::to_string(udp->local_endpoint()) + "\n";
+    bool written = f != nullptr && std::fputs(line.c_str(), f) >= 0;
+    if (f) written = std::fclose(f) == 0 && written;
+    if (!written || std::rename(tmp.c_str(), config.ready_file.c_str()) != 0) {
+      log->critical("cannot write the ready file {}", config.ready_file);
+      return 1;
+    }
+  }
   udp->run(core, [&] {
     if (recorder) {
       writer.close(recorder->last_tick());

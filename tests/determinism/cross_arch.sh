@@ -112,13 +112,12 @@ echo "scenario suite: $count traces identical, and every test passes on arm64"
 compare_run stress "$work/terrain.obj" 0,3,0 "$work/stress.txt"
 
 # 4 and 5. A session on the terrain: x86-64 server, recorded; x86-64 bots, then arm64 bots.
-mkdir -p "$work/ready"
-"$host/server/foothold-server" --bind 127.0.0.1 --port 0 --world "$work/terrain.obj" --record "$work/session.rec" \
+"$host/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --world "$work/terrain.obj" --record "$work/session.rec" \
   >"$work/server.log" 2>&1 &
 server_pid=$!
 address=
 for _ in $(seq 100); do
-  address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/server.log")
+  address=$(cat "$work/ready" 2>/dev/null || true)
   [ -n "$address" ] && break
   sleep 0.05
 done

@@ -15,11 +15,11 @@ work=$(mktemp -d)
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$bin/server/foothold-token" keygen --out "$work/key" >/dev/null
-"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --key-file "$work/key" --stats-interval 5 >"$work/server.log" 2>&1 &
+"$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --key-file "$work/key" --stats-interval 5 >"$work/server.log" 2>&1 &
 pids+=($!)
 address=
 for _ in $(seq 100); do
-  address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/server.log")
+  address=$(cat "$work/ready" 2>/dev/null || true)
   [ -n "$address" ] && break
   sleep 0.05
 done

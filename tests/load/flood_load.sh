@@ -17,12 +17,12 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 run() {  # run NAME FLOOD(0|1)
   local name=$1 flood=$2
-  "$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --stats-interval 2 >"$work/$name.log" 2>&1 &
+  "$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/$name.ready" --stats-interval 2 >"$work/$name.log" 2>&1 &
   local server=$!
   pids+=("$server")
   local address=
   for _ in $(seq 100); do
-    address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/$name.log")
+    address=$(cat "$work/$name.ready" 2>/dev/null || true)
     [ -n "$address" ] && break
     sleep 0.05
   done

@@ -14,11 +14,11 @@ work=$(mktemp -d)
 server=
 trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
-"$build/server/foothold-server" --bind 127.0.0.1 --port 0 --record "$work/soak.rec" --stats-interval 30 >"$work/server.log" 2>&1 &
+"$build/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --record "$work/soak.rec" --stats-interval 30 >"$work/server.log" 2>&1 &
 server=$!
 address=
 for _ in $(seq 100); do
-  address=$(sed -n 's/.*listening on \(127\.0\.0\.1:[0-9]*\).*/\1/p' "$work/server.log")
+  address=$(cat "$work/ready" 2>/dev/null || true)
   [ -n "$address" ] && break
   sleep 0.05
 done
