@@ -1,5 +1,7 @@
 #include "proto/token.h"
 
+#include "proto/secure.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,14 +36,9 @@ void ensure_sodium() {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
 }
 
-void put64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-uint64_t get64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
-  return v;
-}
+// Little-endian integers, as every raw layout of the protocol writes them.
+constexpr auto put64 = put_u64;
+constexpr auto get64 = get_u64;
 
 // A count above kMaxTokenAddresses is a caller's bug; writing only the entries there are keeps it
 // from running past the buffer (the count byte itself is written as is, so the result never parses).

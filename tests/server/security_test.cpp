@@ -27,15 +27,6 @@ HarnessOptions options(int clients) {
   return o;
 }
 
-void expect_clean_play(SimHarness& h, int clients) {
-  for (int i = 0; i < clients; ++i) {
-    const ClientSession& c = h.client(i);
-    EXPECT_EQ(c.phase(), ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
-    EXPECT_GT(c.stats().compared, 50u) << "client " << i;
-    EXPECT_EQ(c.predictor().counters().corrections, 0u) << "client " << i;
-    EXPECT_EQ(c.predictor().counters().unexplained, 0u) << "client " << i;
-  }
-}
 
 // Everything client `i` sends to the server, captured on the path.
 struct Sniffer {

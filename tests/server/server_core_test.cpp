@@ -24,16 +24,6 @@ HarnessOptions options(int clients) {
   return o;
 }
 
-// Every started client is connected and has had every snapshot match its prediction.
-void expect_clean_play(SimHarness& h, int clients) {
-  for (int i = 0; i < clients; ++i) {
-    const ClientSession& c = h.client(i);
-    EXPECT_EQ(c.phase(), ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
-    EXPECT_GT(c.stats().compared, 50u) << "client " << i;
-    EXPECT_EQ(c.predictor().counters().corrections, 0u) << "client " << i;
-    EXPECT_EQ(c.stats().compared, c.predictor().counters().matched) << "client " << i;
-  }
-}
 
 TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
   SimHarness h(arena_world(), options(6));

@@ -1,5 +1,7 @@
 #include "support/sim_harness.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -102,6 +104,17 @@ void SimHarness::run_for(net::Nanos duration) {
       }
     }
     if (now_ >= end) break;
+  }
+}
+
+void expect_clean_play(SimHarness& h, int clients) {
+  for (int i = 0; i < clients; ++i) {
+    const server::ClientSession& c = h.client(i);
+    EXPECT_EQ(c.phase(), server::ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
+    EXPECT_GT(c.stats().compared, 50u) << "client " << i;
+    EXPECT_EQ(c.predictor().counters().corrections, 0u) << "client " << i;
+    EXPECT_EQ(c.predictor().counters().unexplained, 0u) << "client " << i;
+    EXPECT_EQ(c.stats().compared, c.predictor().counters().matched) << "client " << i;
   }
 }
 

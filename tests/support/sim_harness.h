@@ -81,4 +81,8 @@ class SimHarness {
   net::Nanos period_ = 0;
 };
 
+/// Checks that clients 0..clients-1 are connected, compared more than 50 snapshots with their
+/// predictions, and needed no correction at all (virtual time: not even an explained one).
+void expect_clean_play(SimHarness& h, int clients);
+
 }  // namespace foothold::test
