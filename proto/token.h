@@ -13,11 +13,12 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace foothold::proto {
 
-inline constexpr std::size_t kKeyBytes = 32;
+inline constexpr std::size_t kKeyBytes = 32;  ///< bytes of every key (XChaCha20-Poly1305's)
 /// A 256-bit key: the server's private key, or one of a token's session keys.
 using Key = std::array<uint8_t, kKeyBytes>;
 
@@ -42,7 +43,8 @@ struct TokenAddress {
 struct TokenAddresses {
   std::array<TokenAddress, kMaxTokenAddresses> items{};
   uint8_t count = 0;
-  std::span<const TokenAddress> view() const { return {items.data(), count}; }
+  /// The used entries (a count beyond kMaxTokenAddresses, which no parser produces, is cut).
+  std::span<const TokenAddress> view() const { return {items.data(), count < kMaxTokenAddresses ? count : kMaxTokenAddresses}; }
   bool contains(const TokenAddress& a) const;
 };
 
@@ -74,6 +76,7 @@ enum class TokenError : uint8_t {
   kBadSeal,      ///< does not open with this key: another key, or altered bytes
   kCount
 };
+/// "none", "malformed", "expired" or "bad_seal" (the names the server's counters use).
 std::string_view to_string(TokenError e);
 
 /// A new random private key (libsodium's generator).
@@ -90,12 +93,12 @@ bool mint_token(const Key& private_key, uint64_t client_id, std::span<const Toke
 /// Allocates nothing. `out` is written only on success.
 TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out);
 
-/// The expiry written in clear in a sealed part (0 when it is too short to hold one). Bound to the
-/// seal: altering it makes open_token fail.
+/// The expiry written in clear in a sealed part (0, which no minted token has, when it is too short
+/// to hold one). Bound to the seal: altering it makes open_token fail.
 uint64_t sealed_token_expiry(std::span<const uint8_t> sealed);
 
-/// The client token file's bytes, and back. parse_token_file checks every field and says what is
-/// wrong; it never trusts the file.
+/// The client token file's bytes, and back. parse_token checks every field and says what is wrong;
+/// it never trusts the file.
 std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& token);
 bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error);
 
