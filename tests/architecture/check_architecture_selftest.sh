@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The architecture check must catch what it is there to catch: on a copy of the sources, each
+# violation below, made one at a time, must fail it, and the untouched copy must pass.
+#   check_architecture_selftest.sh REPO_ROOT
+set -euo pipefail
+[ $# -eq 1 ] || { echo "usage: $0 REPO_ROOT" >&2; exit 2; }
+root=$1
+check=$(dirname "$0")/check_architecture.sh
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fresh() {
+  rm -rf "$work/copy"
+  mkdir -p "$work/copy"
+  cp -r "$root/proto" "$root/shared" "$root/replay" "$root/server" "$root/ARCHITECTURE.md" "$work/copy/"
+}
+fresh
+"$check" "$work/copy" >/dev/null || { echo "selftest: the untouched copy fails the check" >&2; exit 1; }
+violations=(
+  'shared/step.cpp|#include "server/server_core.h"|the simulation including the server'
+  'proto/codec.cpp|#include "replay/recording.h"|proto including replay'
+  'server/token_main.cpp|#include "server/net_types.h"|foothold-token including the server library'
+  'shared/world.cpp|#include <chrono>|the simulation reading a clock'
+  'shared/ground.cpp|static double f(double x) { return std::pow(x, 2.0); }|the simulation calling libm'
+)
+for v in "${violations[@]}"; do
+  IFS='|' read -r file line what <<<"$v"
+  fresh
+  printf '%s\n' "$line" >>"$work/copy/$file"
+  if "$check" "$work/copy" >/dev/null 2>&1; then
+    echo "selftest: the check missed $what ($file: $line)" >&2
+    exit 1
+  fi
+  echo "caught: $what"
+done
