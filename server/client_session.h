@@ -40,10 +40,13 @@ class ClientSession {
  public:
   enum class Phase : uint8_t { kIdle, kRequesting, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
 
-  /// `world` must outlive the session (it is referenced, not copied); `server` should be one of the
-  /// token's addresses, as seen from the client.
+  /// `world` and `sink` must outlive the session (they are referenced, not copied; a temporary world
+  /// is refused at compile time); `server` should be one of the token's addresses, as seen from the
+  /// client. The token is copied.
   ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink, const net::Endpoint& server,
                 const proto::ConnectToken& token, const SessionOptions& options = {});
+  ClientSession(World&&, const MoveSettings&, net::DatagramSink&, const net::Endpoint&, const proto::ConnectToken&,
+                const SessionOptions& = {}) = delete;
 
   void start(net::Nanos now);
   /// A datagram from the server's endpoint (the driver drops anything else).

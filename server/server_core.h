@@ -65,8 +65,13 @@ class ServerCore {
   /// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this.
   static constexpr int kRemoteShift = 2;
 
+  /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
+  /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).
+  /// `cookies`: the jar to use (tests give a fixed key); null makes one with a random key.
   ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
              net::Nanos now, std::unique_ptr<CookieJar> cookies = nullptr);
+  ServerCore(const CoreConfig&, World&&, const MoveSettings&, net::DatagramSink&, net::Nanos,
+             std::unique_ptr<CookieJar> = nullptr) = delete;
 
   /// Handles one received datagram.
   void on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);

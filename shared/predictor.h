@@ -18,7 +18,11 @@ class Predictor {
   /// Ticks of history kept: inputs and predictions older than the newest by this much are gone.
   static constexpr uint32_t kHistory = 256;
 
+  /// Keeps references to `world` and `settings`: both must outlive the predictor (temporaries are
+  /// refused at compile time: `Predictor p(world, derive(s))` would dangle).
   Predictor(const World& world, const DerivedSettings& settings) : world_(world), settings_(settings) {}
+  Predictor(const World&, DerivedSettings&&) = delete;
+  Predictor(World&&, const DerivedSettings&) = delete;
 
   /// Starts over from an authoritative state: `state` is the character after tick `tick`.
   void reset(uint32_t tick, const CharacterState& state);

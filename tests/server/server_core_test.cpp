@@ -3,6 +3,7 @@
 // the other clients play on undisturbed.
 
 #include <cstring>
+#include <type_traits>
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,14 @@
 
 namespace foothold::test {
 namespace {
+
+// The core and the client session keep references to the world: a temporary one does not compile.
+static_assert(!std::is_constructible_v<server::ServerCore, const server::CoreConfig&, World, const MoveSettings&,
+                                       net::DatagramSink&, net::Nanos>);
+static_assert(!std::is_constructible_v<server::ClientSession, World, const MoveSettings&, net::DatagramSink&,
+                                       const net::Endpoint&, const proto::ConnectToken&>);
+static_assert(std::is_constructible_v<server::ClientSession, const World&, const MoveSettings&, net::DatagramSink&,
+                                      const net::Endpoint&, const proto::ConnectToken&>);
 
 using server::ClientSession;
 using server::Counter;

@@ -1,5 +1,7 @@
 // Prediction and reconciliation, and remote interpolation.
 
+#include <type_traits>
+
 #include <gtest/gtest.h>
 
 #include "shared/interpolation.h"
@@ -8,6 +10,11 @@
 
 namespace foothold::test {
 namespace {
+
+// A predictor keeps references: built from temporaries it would dangle, so that does not compile.
+static_assert(std::is_constructible_v<Predictor, const World&, const DerivedSettings&>);
+static_assert(!std::is_constructible_v<Predictor, const World&, DerivedSettings>);
+static_assert(!std::is_constructible_v<Predictor, World, const DerivedSettings&>);
 
 struct Fixture {
   DerivedSettings s = derive(MoveSettings{});
