@@ -1,4 +1,4 @@
-// The movement step on terrain128 with the standard walk (../shared/scenes/README.md), for 1, 64
+// The movement step on terrain128 with the standard walk (tests/bench/scenes/README.md), for 1, 64
 // and 512 characters, beside Bullet's own btKinematicCharacterController on the same walk.
 //
 //   build/release/tests/step_bench [--scene PATH] [google-benchmark flags]
