@@ -12,6 +12,8 @@
 #   DEMO_BOTS=64 DEMO_SECONDS=30 ./demo.sh
 set -euo pipefail
 cd "$(dirname "$0")"
+# shellcheck source=tests/support/wait_ready.sh
+source tests/support/wait_ready.sh
 bots=${DEMO_BOTS:-16}
 seconds=${DEMO_SECONDS:-20}
 
@@ -43,14 +45,7 @@ trap 'echo "demo: interrupted; stopping what it started" >&2; exit 130' INT TERM
 "$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$out/ready" --key-file "$out/server.key" --record "$out/server.rec" \
   --stats-interval 5 >"$out/server.log" 2>&1 &
 server_pid=$!
-address=
-for _ in $(seq 100); do
-  address=$(cat "$out/ready" 2>/dev/null || true)
-  [ -n "$address" ] && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
-  sleep 0.05
-done
-[ -n "$address" ] || { echo "demo: the server did not start; see $out/server.log" >&2; exit 1; }
+address=$(wait_ready "$out/ready" "$server_pid") || { cat "$out/server.log" >&2; echo "demo: the server did not start; see $out/server.log" >&2; exit 1; }
 echo "== foothold-server on $address (arena, key $out/server.key, recording to $out/server.rec)"
 for _ in $(seq 100); do
   "$bin/server/foothold-bot" --probe "$address" --key-file "$out/server.key" >/dev/null 2>&1 && break

@@ -13,6 +13,8 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: $0 HOST_BUILD ARM64_BUILD" >&2; exit 2; }
 host=$1 arm=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/support/wait_ready.sh
+source "$src/tests/support/wait_ready.sh"
 command -v qemu-aarch64 >/dev/null || { echo "cross_arch: qemu-aarch64 is missing (./setup.sh --test)" >&2; exit 2; }
 for b in "$host/replay/foothold-replay" "$host/server/foothold-server" "$host/server/foothold-bot" "$host/tests/shared_tests" \
          "$arm/replay/foothold-replay" "$arm/server/foothold-bot" "$arm/tests/shared_tests"; do
@@ -115,13 +117,7 @@ compare_run stress "$work/terrain.obj" 0,3,0 "$work/stress.txt"
 "$host/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --world "$work/terrain.obj" --record "$work/session.rec" \
   >"$work/server.log" 2>&1 &
 server_pid=$!
-address=
-for _ in $(seq 100); do
-  address=$(cat "$work/ready" 2>/dev/null || true)
-  [ -n "$address" ] && break
-  sleep 0.05
-done
-[ -n "$address" ] || fail "the server did not start: $(cat "$work/server.log")"
+address=$(wait_ready "$work/ready" "$server_pid") || fail "the server did not start: $(cat "$work/server.log")"
 "$host/server/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 4 --duration 3 --seed 3 >"$work/x86-bots.log" 2>&1 ||
   fail "x86-64 bots: $(tail -3 "$work/x86-bots.log")"
 qemu-aarch64 "$arm/server/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 2 --duration 5 --seed 4 \

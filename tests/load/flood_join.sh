@@ -5,6 +5,8 @@
 #   tests/load/flood_join.sh [SECONDS] [KIND]      (default 20 s, forged; KIND: forged or replayed)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tests/support/wait_ready.sh
+source tests/support/wait_ready.sh
 bin=build/release
 for b in server/foothold-server server/foothold-bot server/foothold-token tests/foothold-flood; do
   [ -x "$bin/$b" ] || { echo "flood_join: build first: ./build.sh release ($bin/$b missing)" >&2; exit 2; }
@@ -17,13 +19,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 "$bin/server/foothold-token" keygen --out "$work/key" >/dev/null
 "$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --key-file "$work/key" --stats-interval 5 >"$work/server.log" 2>&1 &
 pids+=($!)
-address=
-for _ in $(seq 100); do
-  address=$(cat "$work/ready" 2>/dev/null || true)
-  [ -n "$address" ] && break
-  sleep 0.05
-done
-[ -n "$address" ] || { echo "flood_join: the server did not start" >&2; exit 1; }
+address=$(wait_ready "$work/ready" "${pids[0]}") || { echo "flood_join: the server did not start" >&2; exit 1; }
 "$bin/tests/foothold-flood" --server "$address" --spoof-rate 20000 --spoof-kind "$kind" --duration "$((secs + 3))" \
   --key-file "$work/key" >"$work/flood.log" 2>&1 &
 pids+=($!)

@@ -5,6 +5,8 @@
 #   tests/load/flood_load.sh [BOTS] [SECONDS]        (default 100 bots, 20 s per run)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=tests/support/wait_ready.sh
+source tests/support/wait_ready.sh
 bin=build/release
 for b in server/foothold-server server/foothold-bot tests/foothold-flood; do
   [ -x "$bin/$b" ] || { echo "flood_load: build first: ./build.sh release ($bin/$b missing)" >&2; exit 2; }
@@ -20,12 +22,8 @@ run() {  # run NAME FLOOD(0|1)
   "$bin/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/$name.ready" --stats-interval 2 >"$work/$name.log" 2>&1 &
   local server=$!
   pids+=("$server")
-  local address=
-  for _ in $(seq 100); do
-    address=$(cat "$work/$name.ready" 2>/dev/null || true)
-    [ -n "$address" ] && break
-    sleep 0.05
-  done
+  local address
+  address=$(wait_ready "$work/$name.ready" "$server") || { cat "$work/$name.log" >&2; exit 1; }
   "$bin/server/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --seed 1 >"$work/$name-bots.log" 2>&1 &
   local botpid=$!
   if [ "$flood" = 1 ]; then

@@ -28,16 +28,21 @@ HarnessOptions options(int clients) {
 }
 
 
-// Everything client `i` sends to the server, captured on the path.
+// Everything client `i` and the server send each other, captured on the path while the sniffer
+// lives (its destructor removes the tap, so the network never calls into a dead sniffer).
 struct Sniffer {
+  SimHarness& h;
   std::vector<std::vector<uint8_t>> to_server, to_client;
-  Sniffer(SimHarness& h, int i) {
+  Sniffer(SimHarness& harness, int i) : h(harness) {
     const net::Endpoint client = SimHarness::client_endpoint(i), server = SimHarness::server_endpoint();
     h.network().set_tap([this, client, server](const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> b) {
       if (from == client && to == server) to_server.emplace_back(b.begin(), b.end());
       if (from == server && to == client) to_client.emplace_back(b.begin(), b.end());
     });
   }
+  ~Sniffer() { h.network().set_tap({}); }
+  Sniffer(const Sniffer&) = delete;
+  Sniffer& operator=(const Sniffer&) = delete;
   // The newest session datagram each way.
   std::vector<uint8_t> last_session(bool towards_server) const {
     const auto& v = towards_server ? to_server : to_client;
@@ -46,6 +51,14 @@ struct Sniffer {
     return {};
   }
 };
+
+// A session datagram client 0 really sent to the server (or received from it), captured over the
+// next 40 ms of play; the capture stops before it returns.
+std::vector<uint8_t> real_datagram(SimHarness& h, bool towards_server) {
+  Sniffer sniff(h, 0);
+  h.run_for(40 * kMs);
+  return sniff.last_session(towards_server);
+}
 
 void send_as(SimHarness& h, const net::Endpoint& from, std::span<const uint8_t> bytes, bool to_server = true,
              int client = 0) {
@@ -80,9 +93,7 @@ TEST(Security, FarAheadSequenceCannotTakeOverASession) {
   SimHarness h(arena_world(), options(2));
   h.start_all();
   h.run_for(1 * kS);
-  Sniffer sniff(h, 0);
-  h.run_for(100 * kMs);
-  auto forged = sniff.last_session(true);
+  const auto forged = real_datagram(h, true);
   ASSERT_FALSE(forged.empty());
   // Claim a sequence far ahead (8 sequence bytes), keeping the rest: it cannot authenticate.
   std::vector<uint8_t> ahead = {uint8_t(proto::kSessionPrefix | 7), 0, 0, 0, 0, 0, 0, 0, 0x40};
@@ -109,10 +120,12 @@ TEST(Security, ReplayedDatagramsAreDroppedAndBringNoInput) {
   SimHarness h(arena_world(), options(2));
   h.start_all();
   h.run_for(1 * kS);
-  Sniffer sniff(h, 0);
-  h.run_for(500 * kMs);
-  const auto captured = sniff.to_server;  // the tap keeps adding as we send
-  h.network().set_tap({});
+  std::vector<std::vector<uint8_t>> captured;
+  {
+    Sniffer sniff(h, 0);  // captures only while in scope, not what is replayed below
+    h.run_for(500 * kMs);
+    captured = sniff.to_server;
+  }
   const auto before = h.server().counters();
   std::size_t replayed = 0;
   for (const auto& d : captured) {
@@ -133,11 +146,8 @@ TEST(Security, EveryBitFlipOfARealDatagramIsRefused) {
   SimHarness h(arena_world(), options(2));
   h.start_all();
   h.run_for(1 * kS);
-  Sniffer sniff(h, 0);
-  h.run_for(40 * kMs);
-  const auto real = sniff.last_session(true);
+  const auto real = real_datagram(h, true);
   ASSERT_FALSE(real.empty());
-  Sniffer none(h, 1);  // stop capturing client 0
   const auto before = h.server().counters();
   std::size_t sent = 0;
   for (std::size_t bit = 0; bit < real.size() * 8; ++bit) {
@@ -164,9 +174,7 @@ TEST(Security, EveryTruncationOfARealDatagramIsRefused) {
   SimHarness h(arena_world(), options(1));
   h.start_all();
   h.run_for(1 * kS);
-  Sniffer sniff(h, 0);
-  h.run_for(40 * kMs);
-  const auto real = sniff.last_session(true);
+  const auto real = real_datagram(h, true);
   ASSERT_FALSE(real.empty());
   const auto before = h.server().counters();
   for (std::size_t n = 0; n < real.size(); ++n)
@@ -183,9 +191,7 @@ TEST(Security, AValidDatagramFromAnotherAddressIsDropped) {
   h.run_for(1 * kS);
   // A datagram client 0 really sent, sent again from other addresses (each session has its own
   // keys and window, so freshness does not matter there).
-  Sniffer sniff(h, 0);
-  h.run_for(40 * kMs);
-  const auto real = sniff.last_session(true);
+  const auto real = real_datagram(h, true);
   ASSERT_FALSE(real.empty());
   const auto before = h.server().counters();
   // From client 1's address (which has a session of its own) and from nowhere in particular.
@@ -208,9 +214,7 @@ TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
   SimHarness h(arena_world(), options(1));
   h.start_all();
   h.run_for(1 * kS);
-  Sniffer sniff(h, 0);
-  h.run_for(40 * kMs);
-  const auto real = sniff.last_session(false);
+  const auto real = real_datagram(h, false);
   ASSERT_FALSE(real.empty());
   proto::PacketWriter w;
   const auto server = SimHarness::server_endpoint();

@@ -5,6 +5,8 @@
 # verifies. Prints the memory samples and the figures.
 #   soak.sh BUILD_DIR [BOTS] [SECONDS]      (defaults: 200 bots, 600 s)
 set -euo pipefail
+# shellcheck source=tests/support/wait_ready.sh
+source "$(dirname "$0")/../support/wait_ready.sh"
 build=${1:?usage: soak.sh BUILD_DIR [BOTS] [SECONDS]}
 bots=${2:-${SOAK_BOTS:-200}}
 secs=${3:-${SOAK_SECONDS:-600}}
@@ -16,13 +18,7 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 
 "$build/server/foothold-server" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --record "$work/soak.rec" --stats-interval 30 >"$work/server.log" 2>&1 &
 server=$!
-address=
-for _ in $(seq 100); do
-  address=$(cat "$work/ready" 2>/dev/null || true)
-  [ -n "$address" ] && break
-  sleep 0.05
-done
-[ -n "$address" ] || { cat "$work/server.log"; exit 1; }
+address=$(wait_ready "$work/ready" "$server") || { cat "$work/server.log"; exit 1; }
 echo "soak: $bots bots for $secs s against $address, impaired: loss 10%, duplicates 2%, reordering 5%, 60 +- 20 ms"
 "$build/server/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --pattern wander --seed 11 \
   --loss 0.1 --duplicate 0.02 --reorder 0.05 --latency 60 --jitter 20 --connect-timeout 20 >"$work/bots.log" 2>&1 &
