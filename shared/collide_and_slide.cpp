@@ -4,13 +4,13 @@
 #include <cmath>
 
 #include "shared/ground.h"
+#include "shared/tolerances.h"
 
 namespace foothold {
 
 namespace {
 
-// A normal dot product at or below this counts as acute (doc 003: 90 degrees is acute).
-constexpr double kAcute = 1e-9;
+using tolerance::kAcuteDot;
 
 struct Touching {
   uint32_t triangle = 0;
@@ -23,7 +23,7 @@ struct Touching {
 Vec3 keep_vertical(const Vec3& v, const Vec3& n, double target_y) {
   const Vec3 nh = horizontal(n);
   const double nh_sq = length_sq(nh);
-  if (nh_sq < 1e-12) return reject(v, n);
+  if (nh_sq < tolerance::kFlatPlaneHorizontalSq) return reject(v, n);
   const Vec3 hv = horizontal(v);
   const Vec3 h = hv - nh * ((dot(hv, nh) + target_y * n.y) / nh_sq);
   return {h.x, target_y, h.z};
@@ -54,7 +54,8 @@ namespace {
 
 class Solver {
  public:
-  Solver(ContactQueries& q, const SlideInput& in) : q_(q), s_(q.settings()), in_(in) {}
+  Solver(ContactQueries& q, const SlideInput& in, TouchList& touches)
+      : q_(q), s_(q.settings()), in_(in), touches_(touches) {}
 
   SlideResult run() {
     SlideResult out;
@@ -63,14 +64,16 @@ class Solver {
     double time_left = in_.time;
     for (; out.iterations < s_.max_iterations; ++out.iterations) {
       const Vec3 motion = v * time_left;
-      if (length_sq(motion) < 1e-18) break;
+      if (length_sq(motion) < tolerance::kNegligibleMotionSq) break;
       const SweepHit hit = q_.sweep(p, motion);
       if (!hit.hit) {
         p += motion;
         time_left = 0;
         break;
       }
-      if (in_.grounded && !out.stepped_up && !walkable_normal(hit.normal, s_) && hit.normal.y > -1e-6) {
+      report(hit);
+      if (in_.grounded && !out.stepped_up && !walkable_normal(hit.normal, s_) &&
+          hit.normal.y > -tolerance::kVerticalNormalY) {
         Vec3 stepped;
         if (step_up(p, motion, stepped)) {
           p = stepped;
@@ -101,7 +104,7 @@ class Solver {
  private:
   bool walkable(const Vec3& n) const { return walkable_normal(n, s_); }
 
-  // Doc 003's touching rules. Returns false when the character must stop (an acute pit).
+  // The touching rules (movement.md §6.2). Returns false when the character must stop (an acute pit).
   bool respond(Vec3& v) {
     const Touching& current = touching_[touching_count_ - 1];
     if (touching_count_ == 1) {
@@ -110,7 +113,7 @@ class Solver {
     }
     if (touching_count_ == 2) {
       const Touching& other = touching_[0];
-      if (dot(other.normal, current.normal) <= kAcute) {
+      if (dot(other.normal, current.normal) <= kAcuteDot) {
         v = along_crease(v, other.normal, current.normal);
       } else {
         keep_only_current();
@@ -120,8 +123,8 @@ class Solver {
     }
     // Three: A and B are the older ones, C the current.
     const Touching a = touching_[0], b = touching_[1], c = touching_[2];
-    const bool a_acute = dot(c.normal, a.normal) <= kAcute;
-    const bool b_acute = dot(c.normal, b.normal) <= kAcute;
+    const bool a_acute = dot(c.normal, a.normal) <= kAcuteDot;
+    const bool b_acute = dot(c.normal, b.normal) <= kAcuteDot;
     if (!a_acute && !b_acute) {
       keep_only_current();
       v = slide_along_plane(v, c.normal, walkable(c.normal), in_.grounded);
@@ -149,7 +152,7 @@ class Solver {
     const bool steep = std::fabs(d.y) > s_.sin_max_slope && (!walkable(n1) || !walkable(n2));
     if (steep) {
       const double cap = vertical_cap(v.y, in_.grounded, d.y * d.y);
-      if (r.y > cap + 1e-12) r = std::fabs(d.y) > 1e-9 ? d * (cap / d.y) : Vec3{};
+      if (r.y > cap + tolerance::kSpeedNoise) r = std::fabs(d.y) > tolerance::kHorizontalY ? d * (cap / d.y) : Vec3{};
     }
     return r;
   }
@@ -160,12 +163,12 @@ class Solver {
   // grazing a steep face never lifts the character (a jump along a wall peaks as on the flat).
   Vec3 back_off(const Vec3& p, const SweepHit& hit) {
     const double gap = q_.gap_to(hit.triangle, p);
-    // Doc 003: by up to the safety margin. Anything deeper is push-out's to resolve.
+    // By up to the safety margin (movement.md §6.1). Anything deeper is push-out's to resolve.
     const double need = std::fmin(s_.safety_margin - gap, s_.safety_margin);
-    if (!(need > 1e-9)) return p;
+    if (!(need > tolerance::kDistanceNoise)) return p;
     Vec3 push = hit.normal * need;
     const Vec3 nh = horizontal(hit.normal);
-    if (!walkable(hit.normal) && length_sq(nh) > 0.25) push = nh * (need / length_sq(nh));
+    if (!walkable(hit.normal) && length_sq(nh) > tolerance::kBackOffHorizontalSq) push = nh * (need / length_sq(nh));
     const SweepHit block = q_.sweep(p, push);
     return p + push * (block.hit ? block.fraction : 1.0);
   }
@@ -177,7 +180,7 @@ class Solver {
   bool step_up(const Vec3& p, const Vec3& motion, Vec3& out) {
     const Vec3 horiz = horizontal(motion);
     const double horiz_len = length(horiz);
-    if (horiz_len < 1e-6 || s_.step_height <= 0) return false;
+    if (horiz_len < tolerance::kStairMinApproach || s_.step_height <= 0) return false;
     const Vec3 dir = horiz / horiz_len;
     const SweepHit up = q_.sweep(p, Vec3{0, s_.step_height, 0});
     const double raised = s_.step_height * (up.hit ? up.fraction : 1.0);
@@ -187,7 +190,7 @@ class Solver {
     for (int attempt = 0; attempt < 2; ++attempt) {
       const SweepHit fwd = q_.sweep(p_up, dir * forward);
       const double moved = forward * (fwd.hit ? fwd.fraction : 1.0);
-      if (moved < 1e-4) return false;
+      if (moved < tolerance::kStairMinAdvance) return false;
       const Vec3 p_fwd = p_up + dir * moved;
       const double down_len = raised + s_.contact_distance;
       const SweepHit down = q_.sweep(p_fwd, Vec3{0, -down_len, 0});
@@ -196,7 +199,7 @@ class Solver {
       const GroundResult g = evaluate_ground(q_, landed);
       if (g.on_floor()) {
         const double rise = g.floor_contact().point.y - in_.support_y;
-        if (rise > s_.step_height + 1e-9) return false;
+        if (rise > s_.step_height + tolerance::kDistanceNoise) return false;
         // Blocked at the raised height too and no higher than before: the obstacle is a wall, not
         // a stair (a thin obstacle stepped over entirely is fine).
         if (fwd.hit && rise < s_.safety_margin) return false;
@@ -207,7 +210,7 @@ class Solver {
       // How far the nosing is ahead of the core, beyond what a walkable normal allows.
       const Vec3 nose = horizontal(down_contact_point(landed, down.triangle) - landed);
       const double ahead = dot(nose, dir);
-      const double extra = ahead - (s_.radius + s_.safety_margin) * s_.sin_max_slope * 0.9;
+      const double extra = ahead - (s_.radius + s_.safety_margin) * s_.sin_max_slope * tolerance::kNosingSpare;
       if (!(extra > 0) || extra > s_.radius) return false;
       forward = horiz_len + extra;
     }
@@ -217,6 +220,15 @@ class Solver {
   Vec3 down_contact_point(const Vec3& center, uint32_t triangle) const {
     const Capsule c = q_.capsule(center);
     return closest_segment_triangle(c.bottom(), c.top(), q_.world().triangle(triangle).tri).on_triangle;
+  }
+
+  void report(const SweepHit& hit) {
+    Touch t;
+    t.triangle = hit.triangle;
+    t.tag = q_.world().triangle(hit.triangle).tag;
+    t.normal = hit.normal;
+    t.blocked = true;
+    touches_.add(t);
   }
 
   void remember(const Touching& t) {
@@ -241,12 +253,15 @@ class Solver {
   ContactQueries& q_;
   const DerivedSettings& s_;
   const SlideInput& in_;
+  TouchList& touches_;
   std::array<Touching, 3> touching_{};
   int touching_count_ = 0;
 };
 
 }  // namespace
 
-SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in) { return Solver(queries, in).run(); }
+SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in, TouchList& touches) {
+  return Solver(queries, in, touches).run();
+}
 
 }  // namespace foothold

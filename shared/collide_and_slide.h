@@ -1,8 +1,9 @@
 #pragma once
-// Collide-and-slide (design doc 003): move the character along its velocity, sliding along what it
+// Collide-and-slide (docs/movement.md §6, §7): move the character along its velocity, sliding along what it
 // hits, climbing stairs, and stopping in acute pits.
 
 #include "shared/contact_queries.h"
+#include "shared/touches.h"
 
 namespace foothold {
 
@@ -24,12 +25,12 @@ struct SlideResult {
 /// Runs the solver loop: at most max_iterations sweeps. The capsule always stops safety_margin short
 /// of what it hits. The touching set and its one-, two- and three-plane rules decide how the velocity
 /// continues. A grounded character blocked by an upright wall or a too-steep slope first tries to
-/// step up (at most step_height).
-SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in);
+/// step up (at most step_height). Every surface a sweep stops at is added to `touches` as blocked.
+SlideResult collide_and_slide(ContactQueries& queries, const SlideInput& in, TouchList& touches);
 
 /// The velocity after sliding along one plane of unit normal n. Walkable planes reject the part of v
 /// into them. Other planes never lift the character: a grounded character keeps its vertical speed
-/// exactly, an airborne one never gains more upward speed than it had (doc 004's jump-peak rule).
+/// exactly, an airborne one never gains more upward speed than it had (movement.md §6.3).
 Vec3 slide_along_plane(const Vec3& v, const Vec3& n, bool walkable, bool grounded);
 
 }  // namespace foothold

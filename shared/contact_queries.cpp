@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include "shared/tolerances.h"
+
 namespace foothold {
 
 namespace {
@@ -51,10 +53,12 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
     }
   }
   if (best.hit) {
+    // The normal of the contact the shape makes where it stops (a hit is always in front of the
+    // triangle, so the contact exists; the face normal stands in should rounding say otherwise).
+    const Triangle& tri = world_.triangle(best.triangle).tri;
     const Capsule at{shape.center + motion * best.fraction, shape.half_segment, shape.radius};
-    const auto cp = closest_segment_triangle(at.bottom(), at.top(), world_.triangle(best.triangle).tri);
-    best.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance
-                                      : world_.triangle(best.triangle).tri.normal;
+    const auto c = capsule_triangle_contact(at, tri, std::numeric_limits<double>::infinity());
+    best.normal = c ? c->normal : tri.normal;
   }
   return best;
 }
@@ -69,18 +73,14 @@ void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& o
   for (uint32_t i : candidates_) {
     const WorldTriangle& t = world_.triangle(i);
     if (!overlaps(t, lo, hi)) continue;
-    const double dc = center_plane_distance(center, t.tri);
-    if (dc <= 0) continue;
-    if (dc - std::fabs(t.tri.normal.y) * cap.half_segment - cap.radius > max_gap) continue;
-    const auto cp = closest_segment_triangle(cap.bottom(), cap.top(), t.tri);
-    const double gap = cp.distance - cap.radius;
-    if (gap > max_gap) continue;
+    const auto found = capsule_triangle_contact(cap, t.tri, max_gap);
+    if (!found) continue;
     Contact c;
     c.triangle = i;
-    c.point = cp.on_triangle;
-    c.core_point = cp.on_segment;
-    c.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : t.tri.normal;
-    c.gap = gap;
+    c.point = found->point;
+    c.core_point = found->core_point;
+    c.normal = found->normal;
+    c.gap = found->gap;
     c.tag = t.tag;
     out.insert(c);
   }
@@ -97,7 +97,7 @@ void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
       hi.y <= covered_.hi.y && hi.z <= covered_.hi.z)
     return;
   // Grow to cover both, with room to spare so that a wandering step collects rarely.
-  constexpr double kSlack = 1.0;
+  constexpr double kSlack = tolerance::kGatherSlack;
   Aabb box{{lo.x - kSlack, lo.y - kSlack, lo.z - kSlack}, {hi.x + kSlack, hi.y + kSlack, hi.z + kSlack}};
   if (any_) {
     box.lo = {std::fmin(box.lo.x, covered_.lo.x), std::fmin(box.lo.y, covered_.lo.y), std::fmin(box.lo.z, covered_.lo.z)};

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "shared/tolerances.h"
+
 namespace foothold {
 
 Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -36,7 +38,7 @@ namespace {
 
 // Closest points of segments p1q1 and p2q2 (Ericson 5.1.9); returns the squared distance.
 double closest_segments(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2, Vec3& c1, Vec3& c2) {
-  constexpr double kEps = 1e-18;
+  constexpr double kEps = tolerance::kPointSegmentSq;
   const Vec3 d1 = q1 - p1;
   const Vec3 d2 = q2 - p2;
   const Vec3 r = p1 - p2;
@@ -99,14 +101,14 @@ double ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, double r, double 
 double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, double r, double t_max) {
   const Vec3 axis = q - p;
   const double len_sq = dot(axis, axis);
-  if (len_sq <= 1e-18) return t_max;
+  if (len_sq <= tolerance::kPointSegmentSq) return t_max;
   const Vec3 m = o - p;
   const double md = dot(m, axis) / len_sq;
   const double dd = dot(d, axis) / len_sq;
   const Vec3 m_perp = m - axis * md;
   const Vec3 d_perp = d - axis * dd;
   const double a = dot(d_perp, d_perp);
-  if (a <= 1e-24) return t_max;  // moving along the axis: only the ends can be hit
+  if (a <= tolerance::kZeroLengthSq) return t_max;  // moving along the axis: only the ends can be hit
   const double b = dot(m_perp, d_perp);
   if (b >= 0) return t_max;
   const double cc = dot(m_perp, m_perp) - r * r;
@@ -146,7 +148,7 @@ SegmentTriangleClosest closest_vertical_segment_triangle(double px, double pz, d
       const Vec3& b = *v[(i + 1) % 3];
       const double ex = b.x - a.x, ez = b.z - a.z;
       const double len2 = ex * ex + ez * ez;
-      double u = len2 > 1e-24 ? ((px - a.x) * ex + (pz - a.z) * ez) / len2 : 0.0;
+      double u = len2 > tolerance::kZeroLengthSq ? ((px - a.x) * ex + (pz - a.z) * ez) / len2 : 0.0;
       u = std::clamp(u, 0.0, 1.0);
       const double dx = a.x + u * ex - px, dz = a.z + u * ez - pz;
       const double d2 = dx * dx + dz * dz;
@@ -171,7 +173,7 @@ SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, 
     const Vec3 q = closest_point_on_triangle(p0, tri.a, tri.b, tri.c);
     return {p0, q, length(p0 - q)};
   }
-  if (p0.x == p1.x && p0.z == p1.z && std::fabs(tri.normal.y) > 1e-6) {
+  if (p0.x == p1.x && p0.z == p1.z && std::fabs(tri.normal.y) > tolerance::kVerticalNormalY) {
     return p0.y < p1.y ? closest_vertical_segment_triangle(p0.x, p0.z, p0.y, p1.y, tri)
                        : closest_vertical_segment_triangle(p0.x, p0.z, p1.y, p0.y, tri);
   }
@@ -226,7 +228,8 @@ std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, c
   if (gap > max_gap) return std::nullopt;
   CapsuleContact contact;
   contact.point = cp.on_triangle;
-  contact.normal = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : tri.normal;
+  contact.core_point = cp.on_segment;
+  contact.normal = cp.distance > tolerance::kContactDirection ? (cp.on_segment - cp.on_triangle) / cp.distance : tri.normal;
   contact.gap = gap;
   return contact;
 }
@@ -248,9 +251,9 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   // Already touching: block only a motion that approaches the contact.
   const auto cp = closest_segment_triangle(capsule.bottom(), capsule.top(), tri);
   if (cp.distance <= r) {
-    const Vec3 nc = cp.distance > 1e-12 ? (cp.on_segment - cp.on_triangle) / cp.distance : n;
+    const Vec3 nc = cp.distance > tolerance::kContactDirection ? (cp.on_segment - cp.on_triangle) / cp.distance : n;
     const double approach = dot(motion, nc);
-    if (approach < -1e-9 * length(motion)) return SweepContact{0.0};
+    if (approach < -tolerance::kApproachCosine * length(motion)) return SweepContact{0.0};
     return std::nullopt;
   }
 
@@ -282,7 +285,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   // The centre moves as a ray against P + sphere(r), where P is the triangle swept along the core
   // segment (a prism). Its boundary is covered by the offset faces of P, cylinders around P's edges
   // and spheres at P's vertices; the first entry into any of them is the time of impact.
-  double t_hit = 1.0 + 1e-12;
+  double t_hit = tolerance::kNoHitFraction;
   const Vec3 v[3] = {tri.a, tri.b, tri.c};
   auto finish = [&](double t) -> std::optional<SweepContact> {
     if (t > 1.0) return std::nullopt;
@@ -301,9 +304,9 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
     const Vec3 x = o + motion * t - n * r - off;
     if (inside_triangle(x, tri)) t_hit = t;
   };
-  if (n.y > 1e-9) {
+  if (n.y > tolerance::kHorizontalY) {
     cap(up_off);
-  } else if (n.y < -1e-9) {
+  } else if (n.y < -tolerance::kHorizontalY) {
     cap(-up_off);
   } else {
     cap(up_off);
@@ -320,12 +323,12 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
       const Vec3 e = v[(i + 1) % 3] - p;
       const Vec3 eh = horizontal(e);
       const double eh_sq = length_sq(eh);
-      if (eh_sq <= 1e-18) continue;  // a vertical edge: its cylinder covers it
+      if (eh_sq <= tolerance::kPointSegmentSq) continue;  // a vertical edge: its cylinder covers it
       Vec3 m = Vec3{-e.z, 0, e.x} / std::sqrt(eh_sq);
       const double away = dot(m, v[(i + 2) % 3] - p);
-      if (away > 1e-12) {
+      if (away > tolerance::kEdgeSide) {
         m = -m;
-      } else if (away >= -1e-12 && dot(m, n) < 0) {
+      } else if (away >= -tolerance::kEdgeSide && dot(m, n) < 0) {
         m = -m;  // vertical triangle: the face on the front side
       }
       const double denom = dot(motion, m);

@@ -42,14 +42,17 @@ inline double center_plane_distance(const Vec3& center, const Triangle& tri) {
 
 /// A contact between a capsule and a triangle.
 struct CapsuleContact {
-  Vec3 point;          ///< closest point on the triangle
+  Vec3 point;          ///< closest point on the triangle, metres
+  Vec3 core_point;     ///< closest point on the capsule's core segment, metres
   Vec3 normal;         ///< unit, from the triangle toward the capsule's core segment
-  double gap = 0;      ///< distance from the capsule's surface; negative when penetrating
+  double gap = 0;      ///< metres from the capsule's surface; negative when penetrating
 };
 
 /// The contact between capsule and triangle when the triangle's front faces the capsule's centre
-/// and the gap is at most max_gap; nothing otherwise. Triangles are one-sided: a capsule whose centre
-/// is behind the plane never touches it.
+/// and the gap is at most max_gap (metres); nothing otherwise. Triangles are one-sided: a capsule
+/// whose centre is behind the plane never touches it. Every contact the movement core uses comes
+/// from here (docs/movement.md §2): when the core touches or pierces the triangle, the normal is the
+/// triangle's own.
 std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, const Triangle& tri, double max_gap);
 
 /// Time of impact of a capsule moving by `motion` against a one-sided triangle.

@@ -2,12 +2,14 @@
 
 #include <cmath>
 
+#include "shared/tolerances.h"
+
 namespace foothold {
 
 namespace {
 
 // A contact point is an inner point when a sphere moving from the capsule's core straight at it
-// reaches a different triangle first (doc 000). Such points are hidden behind the true contact, and
+// reaches a different triangle first (movement.md §3.3). Such points are hidden behind the true contact, and
 // counting them would invent crevices and bumps at internal edges.
 void prune_inner_points(ContactQueries& q, ContactList& contacts) {
   const double r = q.settings().radius;
@@ -22,13 +24,13 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
     const Vec3 dir = to_point / dist;
     const Capsule sphere{c.core_point, 0, r};
     // Travel a hair past the contact so that its own triangle is reached within the cast.
-    const double travel = c.gap * (1 + 1e-9) + 1e-9;
+    const double travel = c.gap * (1 + tolerance::kCastOvershoot) + tolerance::kCastOvershoot;
     for (int j = 0; j < contacts.size(); ++j) {
       if (j == i) continue;
       const auto hit = sweep_capsule_triangle(sphere, dir * travel, q.world().triangle(contacts[j].triangle).tri);
       // Strictly earlier by more than rounding noise: a shared edge reached at the same moment is
       // not in front.
-      if (hit && hit->fraction * travel < c.gap - 1e-9) {
+      if (hit && hit->fraction * travel < c.gap - tolerance::kDistanceNoise) {
         keep[i] = false;
         break;
       }
@@ -38,12 +40,12 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
     if (!keep[i]) contacts.remove(i);
 }
 
-// Doc 000's wedge test: for each upward contact, the direction gravity would slide the character
+// The wedge test (movement.md §3.4): for each upward contact, the direction gravity would slide the character
 // along its plane; another normal opposing that slide leaves only the crease (the cross product)
 // to move along. A crease no steeper than the slope limit holds the character (crevice); a steeper
 // one holds it only when a third normal opposes the crease too (pit).
 GroundKind wedge_kind(const ContactList& c, const DerivedSettings& s) {
-  constexpr double kOppose = -1e-6;
+  constexpr double kOppose = -tolerance::kOpposeDot;
   bool pit = false;
   for (int i = 0; i < c.size(); ++i) {
     if (c[i].tag == SurfaceTag::kNeverGround) continue;
@@ -77,17 +79,11 @@ GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
   // The nearest contact is never an inner point (anything a cast toward it met first would be nearer
   // still). When it supports the character, grounding is decided without looking at the others, so
   // the (quadratic) pruning is only paid where it can change the answer.
-  const bool nearest_supports =
-      g.contacts.size() > 0 && g.contacts[0].normal.y > 0 &&
-      (g.contacts[0].tag == SurfaceTag::kAlwaysGround ||
-       (g.contacts[0].tag == SurfaceTag::kByNormal && walkable_normal(g.contacts[0].normal, s)));
-  if (!nearest_supports) prune_inner_points(q, g.contacts);
+  if (!(g.contacts.size() > 0 && supports(g.contacts[0], s))) prune_inner_points(q, g.contacts);
   for (int i = 0; i < g.contacts.size(); ++i) {
     const Contact& c = g.contacts[i];
     if (-c.gap > g.penetration) g.penetration = -c.gap;
-    if (g.floor >= 0 || c.normal.y <= 0) continue;  // the nearest supporting contact wins
-    const bool supports = c.tag == SurfaceTag::kAlwaysGround || (c.tag == SurfaceTag::kByNormal && walkable_normal(c.normal, s));
-    if (supports) g.floor = i;
+    if (g.floor < 0 && supports(c, s)) g.floor = i;  // the nearest supporting contact wins
   }
   if (g.floor >= 0) {
     g.kind = g.contacts[g.floor].tag == SurfaceTag::kAlwaysGround ? GroundKind::kTagged : GroundKind::kWalkable;

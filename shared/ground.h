@@ -1,5 +1,5 @@
 #pragma once
-// Grounding (design doc 000): is the character standing on something, and why.
+// Grounding (docs/movement.md §3): is the character standing on something, and why.
 
 #include "shared/character_state.h"
 #include "shared/contact_queries.h"
@@ -24,6 +24,14 @@ struct GroundResult {
 
 /// True when a unit contact normal is walkable: n.y >= cos(max_slope).
 inline bool walkable_normal(const Vec3& n, const DerivedSettings& s) { return n.y >= s.cos_max_slope; }
+
+/// True when a contact supports the character (movement.md §3.2): its normal points up and its
+/// triangle is tagged always_ground, or is untagged with a walkable normal. never_ground never does.
+/// The one place this test is written: grounding, the floor lock and the touch list all ask it.
+inline bool supports(const Contact& c, const DerivedSettings& s) {
+  return c.normal.y > 0 &&
+         (c.tag == SurfaceTag::kAlwaysGround || (c.tag == SurfaceTag::kByNormal && walkable_normal(c.normal, s)));
+}
 
 /// Evaluates grounding for the character centred at `center`:
 ///  1. contacts: closest points of nearby triangles within contact_distance (one-sided);

@@ -12,6 +12,7 @@
 
 #include "shared/fixed_point.h"
 #include "shared/text_fields.h"
+#include "shared/tolerances.h"
 
 namespace foothold {
 
@@ -86,8 +87,8 @@ struct Builder {
 };
 
 bool degenerate(const Vec3& a, const Vec3& b, const Vec3& c) {
-  // Twice the area below 1e-10 m^2 (a sliver a micrometre wide): no usable normal.
-  return length(cross(b - a, c - a)) < 1e-10;
+  // The same rule as World::create, which would drop it (tolerances.h).
+  return length(cross(b - a, c - a)) < tolerance::kDegenerateTwiceArea;
 }
 
 void add_triangle(Builder& b, uint32_t i0, uint32_t i1, uint32_t i2) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "shared/ground.h"
+#include "shared/tolerances.h"
 
 namespace foothold {
 
@@ -49,14 +50,14 @@ PushOutResult push_out(ContactQueries& q, const Vec3& center, bool grounded) {
   Resolve best = resolve(q, center, grounded, s.max_pushout_iterations);
   out.iterations = best.iterations;
   if (best.clear && best.iterations > 0) {
-    // Doc 004: the nearest free spot may lie above where we wanted to be. Shift down by the excess
+    // Movement.md §8.2: the nearest free spot may lie above where we wanted to be. Shift down by the excess
     // and resolve again; keep any free result that rose less.
     for (int round = 0; round < s.max_pushout_iterations; ++round) {
       const double excess = best.position.y - center.y;
-      if (!(excess > s.contact_distance / 4)) break;
+      if (!(excess > s.contact_distance * tolerance::kPushOutRiseShare)) break;
       const Resolve lower = resolve(q, best.position - Vec3{0, excess, 0}, grounded, s.max_pushout_iterations);
       out.iterations += lower.iterations;
-      if (!lower.clear || !(lower.position.y < best.position.y - 1e-9)) break;
+      if (!lower.clear || !(lower.position.y < best.position.y - tolerance::kDistanceNoise)) break;
       best = lower;
     }
   }

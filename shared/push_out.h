@@ -1,5 +1,5 @@
 #pragma once
-// Push-out (design doc 004): resolve a capsule that overlaps the world.
+// Push-out (docs/movement.md §8): resolve a capsule that overlaps the world.
 
 #include "shared/contact_queries.h"
 

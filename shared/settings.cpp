@@ -1,5 +1,6 @@
 #include "shared/settings.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -15,35 +16,63 @@ namespace foothold {
 
 namespace {
 
-// One table drives parsing, validation messages, hashing and printing, so a new setting is
-// added in exactly one place besides the struct.
-struct DoubleKey {
-  const char* name;
-  double MoveSettings::*field;
+// One table drives parsing, validation, hashing, printing and the README's table: a setting is a
+// field of MoveSettings and a row here. A bound is a number, or a share of another key's value
+// (height must exceed 2 * radius); `open` excludes the bound itself.
+struct Bound {
+  double value = 0;
+  double MoveSettings::*key = nullptr;  ///< when set, the bound is scale * that key's value
+  const char* key_name = nullptr;
+  double scale = 1;
+  bool open = false;
 };
-struct IntKey {
+struct Key {
   const char* name;
-  int MoveSettings::*field;
+  double MoveSettings::*real = nullptr;  ///< a real-valued setting, or
+  int MoveSettings::*whole = nullptr;    ///< a whole-number one
+  const char* unit;
+  Bound lo, hi;
+  const char* range;    ///< the bounds as the README and messages write them
+  const char* meaning;
 };
 
-constexpr DoubleKey kDoubleKeys[] = {
-    {"radius", &MoveSettings::radius},
-    {"height", &MoveSettings::height},
-    {"max_slope_deg", &MoveSettings::max_slope_deg},
-    {"step_height", &MoveSettings::step_height},
-    {"walk_speed", &MoveSettings::walk_speed},
-    {"gravity", &MoveSettings::gravity},
-    {"jump_speed", &MoveSettings::jump_speed},
-    {"air_acceleration", &MoveSettings::air_acceleration},
-    {"max_fall_speed", &MoveSettings::max_fall_speed},
-    {"contact_distance", &MoveSettings::contact_distance},
-    {"safety_margin", &MoveSettings::safety_margin},
+constexpr Bound at(double v) { return {v, nullptr, nullptr, 1, false}; }
+constexpr Bound above(double v) { return {v, nullptr, nullptr, 1, true}; }
+constexpr Bound share(double MoveSettings::*key, const char* name, double scale, bool open) {
+  return {0, key, name, scale, open};
+}
+
+const Key kKeys[] = {
+    {"tick_rate", nullptr, &MoveSettings::tick_rate, "ticks/s", at(10), at(240), "[10, 240]", "simulation rate"},
+    {"radius", &MoveSettings::radius, nullptr, "m", at(0.05), at(5), "[0.05, 5]", "capsule radius"},
+    {"height", &MoveSettings::height, nullptr, "m", share(&MoveSettings::radius, "radius", 2, true), at(20),
+     "(2 * radius, 20]", "capsule total height, caps included"},
+    {"max_slope_deg", &MoveSettings::max_slope_deg, nullptr, "degrees", above(0), at(89), "(0, 89]",
+     "steepest walkable slope"},
+    {"step_height", &MoveSettings::step_height, nullptr, "m", at(0), share(&MoveSettings::height, "height", 0.5, false),
+     "[0, height / 2]", "highest stair a grounded character climbs"},
+    {"walk_speed", &MoveSettings::walk_speed, nullptr, "m/s", at(0), at(100), "[0, 100]",
+     "ground speed at full input, also along slopes"},
+    {"gravity", &MoveSettings::gravity, nullptr, "m/s^2", at(0), at(200), "[0, 200]",
+     "downward acceleration while airborne"},
+    {"jump_speed", &MoveSettings::jump_speed, nullptr, "m/s", at(0), at(100), "[0, 100]", "upward speed a jump gives"},
+    {"air_acceleration", &MoveSettings::air_acceleration, nullptr, "m/s^2", at(0), at(1000), "[0, 1000]",
+     "horizontal steering toward the input while airborne"},
+    {"max_fall_speed", &MoveSettings::max_fall_speed, nullptr, "m/s", at(1), at(500), "[1, 500]", "terminal falling speed"},
+    {"contact_distance", &MoveSettings::contact_distance, nullptr, "m", at(0.008), at(0.5), "[0.008, 0.5]",
+     "gap within which a surface counts for grounding; grounded characters rest at half of it"},
+    // The margin must stay clear of the quantum (so rounding a position never reaches a surface) and
+    // below the rest gap (so a character sliding along its floor never touches it).
+    {"safety_margin", &MoveSettings::safety_margin, nullptr, "m", at(0.002),
+     share(&MoveSettings::contact_distance, "contact_distance", 0.5, true), "[0.002, contact_distance / 2)",
+     "gap the solver keeps from every surface"},
+    {"max_iterations", nullptr, &MoveSettings::max_iterations, "", at(1), at(64), "[1, 64]",
+     "collide-and-slide iterations per tick"},
+    {"max_pushout_iterations", nullptr, &MoveSettings::max_pushout_iterations, "", at(1), at(64), "[1, 64]",
+     "push-out iterations per tick"},
 };
-constexpr IntKey kIntKeys[] = {
-    {"tick_rate", &MoveSettings::tick_rate},
-    {"max_iterations", &MoveSettings::max_iterations},
-    {"max_pushout_iterations", &MoveSettings::max_pushout_iterations},
-};
+
+double value_of(const MoveSettings& s, const Key& k) { return k.real ? s.*k.real : double(s.*k.whole); }
 
 std::string number(double v) {
   char buf[40];
@@ -53,73 +82,79 @@ std::string number(double v) {
   return s;
 }
 
-void check_range(std::vector<std::string>& errors, const char* key, double v, double lo, double hi,
-                 const char* bounds) {
-  if (!(v >= lo && v <= hi)) errors.push_back(std::string(key) + " = " + number(v) + " is out of range " + bounds);
+// The shortest text that reads back to v ("0.4", "45"): for people, in the README.
+std::string shortest(double v) {
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+// Checks one bound; on failure appends the message. `below` is true for the lower bound.
+bool within(const MoveSettings& s, const Key& k, const Bound& b, bool below, std::vector<std::string>& errors) {
+  const double v = value_of(s, k);
+  const double limit = b.key ? s.*b.key * b.scale : b.value;
+  const bool ok = below ? (b.open ? v > limit : v >= limit) : (b.open ? v < limit : v <= limit);
+  if (ok) return true;
+  std::string msg = std::string(k.name) + " = " + number(v) + " is out of range " + k.range;
+  if (*k.unit) msg += std::string(" ") + k.unit;
+  if (b.key) msg += " (" + std::string(b.key_name) + " = " + number(s.*b.key) + ")";
+  errors.push_back(msg);
+  return false;
 }
 
 }  // namespace
 
 std::vector<std::string> MoveSettings::validate() const {
   std::vector<std::string> e;
-  check_range(e, "tick_rate", tick_rate, 10, 240, "[10, 240]");
-  check_range(e, "radius", radius, 0.05, 5, "[0.05, 5] m");
-  check_range(e, "height", height, 0, 20, "(2 * radius, 20] m");
-  if (height <= 2 * radius) e.push_back("height = " + number(height) + " must exceed 2 * radius = " + number(2 * radius));
-  check_range(e, "max_slope_deg", max_slope_deg, 1e-9, 89, "(0, 89] degrees");
-  check_range(e, "step_height", step_height, 0, height / 2, "[0, height / 2] m");
-  check_range(e, "walk_speed", walk_speed, 0, 100, "[0, 100] m/s");
-  check_range(e, "gravity", gravity, 0, 200, "[0, 200] m/s^2");
-  check_range(e, "jump_speed", jump_speed, 0, 100, "[0, 100] m/s");
-  check_range(e, "air_acceleration", air_acceleration, 0, 1000, "[0, 1000] m/s^2");
-  check_range(e, "max_fall_speed", max_fall_speed, 1, 500, "[1, 500] m/s");
-  check_range(e, "contact_distance", contact_distance, 0.008, 0.5, "[0.008, 0.5] m");
-  // The margin must stay clear of the quantum (so rounding a position never reaches a surface) and
-  // below the rest gap (so a character sliding along its floor never touches it).
-  check_range(e, "safety_margin", safety_margin, 0.002, 0.25, "[0.002, contact_distance / 2) m");
-  if (safety_margin >= contact_distance / 2)
-    e.push_back("safety_margin = " + number(safety_margin) + " must be less than contact_distance / 2 = " +
-                number(contact_distance / 2));
-  check_range(e, "max_iterations", max_iterations, 1, 64, "[1, 64]");
-  check_range(e, "max_pushout_iterations", max_pushout_iterations, 1, 64, "[1, 64]");
+  // NaN fails every comparison, so it is out of range of its lower bound.
+  for (const Key& k : kKeys)
+    if (within(*this, k, k.lo, true, e)) within(*this, k, k.hi, false, e);
   return e;
 }
 
 uint64_t MoveSettings::hash() const {
+  // Whole numbers first, then reals, each in table order: the order of foothold.settings.v1.
   Hasher h;
   h.add_string("foothold.settings.v1");
-  for (const auto& k : kIntKeys) {
+  for (const Key& k : kKeys) {
+    if (!k.whole) continue;
     h.add_string(k.name);
-    h.add_i32(this->*k.field);
+    h.add_i32(this->*k.whole);
   }
-  for (const auto& k : kDoubleKeys) {
+  for (const Key& k : kKeys) {
+    if (!k.real) continue;
     h.add_string(k.name);
-    h.add_double(this->*k.field);
+    h.add_double(this->*k.real);
   }
   return h.value();
 }
 
 DerivedSettings derive(const MoveSettings& s) {
   DerivedSettings d;
+  static_cast<MoveSettings&>(d) = s;
   d.dt = 1.0 / s.tick_rate;
-  d.radius = s.radius;
   d.half_segment = s.height / 2 - s.radius;
   const double slope = det_radians(s.max_slope_deg);
   d.cos_max_slope = det_cos(slope);
   d.sin_max_slope = det_sin(slope);
   d.tan_max_slope = d.sin_max_slope / d.cos_max_slope;
-  d.step_height = s.step_height;
-  d.walk_speed = s.walk_speed;
-  d.gravity = s.gravity;
-  d.jump_speed = s.jump_speed;
-  d.air_acceleration = s.air_acceleration;
-  d.max_fall_speed = s.max_fall_speed;
-  d.contact_distance = s.contact_distance;
   d.rest_gap = s.contact_distance / 2;
-  d.safety_margin = s.safety_margin;
-  d.max_iterations = s.max_iterations;
-  d.max_pushout_iterations = s.max_pushout_iterations;
   return d;
+}
+
+std::vector<SettingDoc> setting_docs() {
+  const MoveSettings defaults;
+  std::vector<SettingDoc> out;
+  for (const Key& k : kKeys)
+    out.push_back({k.name, shortest(value_of(defaults, k)), k.unit, k.range, k.meaning});
+  return out;
+}
+
+std::string settings_markdown_table() {
+  std::string out = "| key | default | unit | range | meaning |\n|-----|---------|------|-------|---------|\n";
+  for (const SettingDoc& d : setting_docs())
+    out += "| `" + d.key + "` | " + d.default_value + " | " + d.unit + " | " + d.range + " | " + d.meaning + " |\n";
+  return out;
 }
 
 SettingsLoad parse_settings(std::string_view toml_text, std::string_view source) {
@@ -138,21 +173,18 @@ SettingsLoad parse_settings(std::string_view toml_text, std::string_view source)
     const std::string name(key.str());
     const std::string at = where + ":" + std::to_string(node.source().begin.line) + ": ";
     bool known = false;
-    for (const auto& k : kDoubleKeys) {
+    for (const Key& k : kKeys) {
       if (name != k.name) continue;
       known = true;
-      // Integers are accepted where a real number is expected ("gravity = 20").
-      if (auto v = node.value<double>(); v && (node.is_floating_point() || node.is_integer())) {
-        out.settings.*k.field = *v;
-      } else {
-        out.errors.push_back(at + name + " must be a number");
-      }
-    }
-    for (const auto& k : kIntKeys) {
-      if (name != k.name) continue;
-      known = true;
-      if (auto v = node.as_integer(); v && v->get() >= -1000000 && v->get() <= 1000000) {
-        out.settings.*k.field = int(v->get());
+      if (k.real) {
+        // Integers are accepted where a real number is expected ("gravity = 20").
+        if (auto v = node.value<double>(); v && (node.is_floating_point() || node.is_integer())) {
+          out.settings.*k.real = *v;
+        } else {
+          out.errors.push_back(at + name + " must be a number");
+        }
+      } else if (auto v = node.as_integer(); v && v->get() >= -1000000 && v->get() <= 1000000) {
+        out.settings.*k.whole = int(v->get());
       } else {
         out.errors.push_back(at + name + " must be a whole number");
       }
@@ -179,8 +211,11 @@ SettingsLoad load_settings_file(const std::string& path) {
 
 std::string settings_to_toml(const MoveSettings& s) {
   std::string out;
-  for (const auto& k : kIntKeys) out += std::string(k.name) + " = " + std::to_string(s.*k.field) + "\n";
-  for (const auto& k : kDoubleKeys) out += std::string(k.name) + " = " + number(s.*k.field) + "\n";
+  for (const Key& k : kKeys) {
+    out += std::string(k.name) + " = ";
+    out += k.real ? number(s.*k.real) : std::to_string(s.*k.whole);
+    out += "\n";
+  }
   return out;
 }
 

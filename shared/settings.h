@@ -9,7 +9,10 @@
 
 namespace foothold {
 
-/// The tunable movement parameters. Defaults are Foothold's reference character.
+/// The tunable movement parameters. Defaults are Foothold's reference character. Each field has one
+/// row in the key table of settings.cpp (its TOML key, unit, range and meaning), which drives
+/// parsing, validation, hashing, printing and the README's settings table; adding a setting is a
+/// field here and a row there.
 struct MoveSettings {
   int tick_rate = 60;                 ///< simulation ticks per second [10, 240]
   double radius = 0.4;                ///< capsule radius, metres [0.05, 5]
@@ -37,26 +40,25 @@ struct MoveSettings {
   bool operator==(const MoveSettings&) const = default;
 };
 
-/// Constants derived once from validated settings; the step reads only these.
-struct DerivedSettings {
-  double dt = 0;               ///< seconds per tick
-  double radius = 0;           ///< capsule radius, metres
-  double half_segment = 0;     ///< half the length of the capsule's core segment, metres
-  double cos_max_slope = 0;    ///< a contact normal with n.y >= this is walkable
-  double sin_max_slope = 0;
-  double tan_max_slope = 0;
-  double step_height = 0;
-  double walk_speed = 0;
-  double gravity = 0;
-  double jump_speed = 0;
-  double air_acceleration = 0;
-  double max_fall_speed = 0;
-  double contact_distance = 0;
-  double rest_gap = 0;         ///< the gap a grounded character is locked at: contact_distance / 2
-  double safety_margin = 0;
-  int max_iterations = 0;
-  int max_pushout_iterations = 0;
+/// The settings as the step reads them: every MoveSettings value, plus the constants derived from
+/// them once (so that no step computes a cosine). Built only by derive().
+struct DerivedSettings : MoveSettings {
+  double dt = 0;               ///< seconds per tick: 1 / tick_rate
+  double half_segment = 0;     ///< half the length of the capsule's core segment, metres: height / 2 - radius
+  double cos_max_slope = 0;    ///< a contact normal with n.y >= this is walkable (movement.md §3.2)
+  double sin_max_slope = 0;    ///< the steepest walkable direction's rise per metre of travel
+  double tan_max_slope = 0;    ///< the steepest walkable rise per metre of horizontal travel
+  double rest_gap = 0;         ///< metres: the gap a grounded character is locked at, contact_distance / 2 (§10)
 };
+
+/// One row of the README's settings table: a key's TOML name, default, unit, range and meaning.
+struct SettingDoc {
+  std::string key, default_value, unit, range, meaning;
+};
+/// Every setting key, in the README's order.
+std::vector<SettingDoc> setting_docs();
+/// The README's settings table (Markdown), generated from the key table; a test checks the README.
+std::string settings_markdown_table();
 
 /// Derives the step's constants. Precondition: settings.validate() is empty.
 DerivedSettings derive(const MoveSettings& settings);

@@ -8,6 +8,7 @@
 #include "shared/character_state.h"
 #include "shared/input.h"
 #include "shared/settings.h"
+#include "shared/touches.h"
 #include "shared/world.h"
 
 namespace foothold {
@@ -23,35 +24,37 @@ struct StepScratch {
 struct StepDiagnostics {
   GroundKind ground_at_start = GroundKind::kNone;  ///< the state's ground kind
   bool jumped = false;
-  bool rising = false;       ///< moving up through the air at the end: never grounded
-  int slide_iterations = 0;
-  bool stepped_up = false;
-  bool snapped_down = false;
-  bool locked_to_floor = false;
-  int pushout_iterations = 0;
+  bool rising = false;       ///< moving up through the air at the end: never grounded (§5.2)
+  int slide_iterations = 0;  ///< sweeps run by collide-and-slide (§6)
+  bool stepped_up = false;   ///< climbed a stair (§7)
+  bool snapped_down = false; ///< §9
+  bool locked_to_floor = false;  ///< moved by the floor lock (§10)
+  int pushout_iterations = 0;    ///< §8
   bool pushout_unresolved = false;
   Vec3 position;             ///< end position, metres (on the grid)
 };
 
 struct StepResult {
-  CharacterState state;
+  CharacterState state;       ///< the character after the tick: all that crosses to the next one
+  TouchList touches;          ///< what it touched this tick (a report; never read by the step)
   StepDiagnostics diagnostics;
 };
 
-/// Advances one character by one tick:
-///  1. grounding: the state's ground kind and floor normal, found at this very position by the
-///     previous tick (doc 000);
-///  2. velocity: a grounded character walks along its floor at walk_speed (doc 002) or jumps; an
-///     airborne one steers with air_acceleration and gets half a tick of gravity (doc 003);
-///  3. collide-and-slide with stairs (doc 003);
-///  4. push-out of anything still overlapping (doc 004);
-///  5. on leaving the floor, a snap down onto walkable ground within step_height plus the horizontal
-///     travel times tan(max_slope) (doc 003);
-///  6. on the floor, the lock to rest_gap above it (doc 002);
-///  7. the second half of gravity for a character airborne at the end.
-/// Every position from step 4 on is judged where the fixed-point grid keeps it, so the stored ground
-/// state is exactly what grounding finds at the stored position: rounding never flips it. A
-/// character rising through the air (jumping) is never grounded.
+/// Advances one character by one tick. Its phases, each a function in step.cpp and a section of
+/// docs/movement.md:
+///  1. the ground the previous tick left at this very position (§4.1);
+///  2. velocity: a grounded character walks along its floor or jumps; an airborne one steers and
+///     gets half a tick of gravity (§5);
+///  3. one gather of the candidate triangles (§4.3);
+///  4. collide-and-slide with stairs (§6, §7);
+///  5. push-out of anything still overlapping (§8);
+///  6. on leaving the floor, a snap down onto walkable ground (§9);
+///  7. on the floor, the lock to rest_gap above it (§10);
+///  8. the end of the tick: the ground state where the grid keeps the character, the second half of
+///     gravity, and the touches (§11, §12).
+/// Every position from phase 5 on is judged where the fixed-point grid keeps it, so the stored
+/// ground state is exactly what grounding finds at the stored position: rounding never flips it
+/// (§1). `world` and `settings` are only read during the call; `scratch` is working memory only.
 StepResult step(const CharacterState& state, const InputCmd& input, const World& world,
                 const DerivedSettings& settings, StepScratch& scratch);
 

@@ -10,7 +10,7 @@
 
 namespace foothold {
 
-/// Ground tag of a triangle, from its OBJ material name (design doc 000).
+/// Ground tag of a triangle, from its OBJ material name (docs/movement.md §3.2).
 enum class SurfaceTag : uint8_t {
   kByNormal = 0,      ///< grounded when the contact normal is walkable
   kAlwaysGround = 1,  ///< material "always_ground": any upward contact grounds the character

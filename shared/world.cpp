@@ -9,6 +9,7 @@
 #include "shared/fixed_point.h"
 #include "shared/hash.h"
 #include "shared/obj_loader.h"
+#include "shared/tolerances.h"
 
 namespace foothold {
 
@@ -53,7 +54,7 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
     t.tri.c = mesh.vertices[f.v[2]];
     const Vec3 n = cross(t.tri.b - t.tri.a, t.tri.c - t.tri.a);
     const double len = length(n);
-    if (!(len >= 1e-10)) {
+    if (!(len >= tolerance::kDegenerateTwiceArea)) {  // also NaN
       ++out.degenerate_skipped;
       continue;
     }

@@ -1,4 +1,7 @@
 #include <cmath>
+#include <fstream>
+#include <sstream>
+
 #include <gtest/gtest.h>
 
 #include "shared/settings.h"
@@ -82,6 +85,68 @@ TEST(Settings, MissingFileIsAnError) {
   const auto r = load_settings_file("/nonexistent/foothold.toml");
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(mentions(r.errors, "/nonexistent/foothold.toml"));
+}
+
+
+// The README's settings table is generated from the key table that parses and validates them; this
+// keeps the two the same. On failure the expected table is printed: paste it between the markers.
+TEST(Settings, ReadmeTableIsTheKeyTable) {
+  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/README.md");
+  ASSERT_TRUE(in) << "cannot read README.md";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string readme = text.str();
+  const std::string begin = "<!-- settings-table: generated from the key table in shared/settings.cpp -->\n";
+  const std::string end = "<!-- /settings-table -->";
+  const auto b = readme.find(begin);
+  const auto e = readme.find(end);
+  ASSERT_NE(b, std::string::npos) << "README.md has no settings-table marker";
+  ASSERT_NE(e, std::string::npos) << "README.md has no end marker";
+  const std::string table = readme.substr(b + begin.size(), e - b - begin.size());
+  EXPECT_EQ(table, settings_markdown_table()) << "expected:\n" << settings_markdown_table();
+}
+
+TEST(Settings, EveryKeyIsDocumentedParsedAndHashed) {
+  // Each key of the table reads back from TOML, is rejected out of range, and changes the hash.
+  const auto docs = setting_docs();
+  EXPECT_EQ(docs.size(), 14u);
+  const MoveSettings defaults;
+  for (const auto& d : docs) {
+    SCOPED_TRACE(d.key);
+    EXPECT_FALSE(d.meaning.empty());
+    EXPECT_FALSE(d.range.empty());
+    const auto changed = parse_settings(d.key + " = 3\n", "one-key");
+    // 3 is in range for most keys; where it is not, the error must name the key.
+    if (changed.ok()) {
+      EXPECT_NE(changed.settings.hash(), defaults.hash());
+    } else {
+      EXPECT_TRUE(mentions(changed.errors, d.key)) << changed.errors[0];
+    }
+    EXPECT_TRUE(mentions(parse_settings(d.key + " = 100000\n", "big").errors, d.key + " = "));
+    EXPECT_NE(settings_to_toml(defaults).find(d.key + " = "), std::string::npos);
+  }
+}
+
+TEST(Settings, CrossKeyBoundsNameTheOtherKeyAndItsValue) {
+  const auto tall = parse_settings("radius = 1\nheight = 1.5\n", "s");
+  ASSERT_FALSE(tall.ok());
+  EXPECT_TRUE(mentions(tall.errors, "height = 1.5 is out of range (2 * radius, 20] m (radius = 1.0)")) << tall.errors[0];
+  EXPECT_TRUE(mentions(parse_settings("step_height = 0.95\n", "s").errors, "step_height = 0.94999999999999996"));
+  EXPECT_TRUE(parse_settings("step_height = 0.9\n", "s").ok());  // exactly height / 2
+  EXPECT_TRUE(mentions(parse_settings("safety_margin = 0.02\n", "s").errors, "(contact_distance = 0.040000000000000001)"));
+}
+
+TEST(Settings, DerivedSettingsCarryEveryValueAndTheirConstants) {
+  MoveSettings m;
+  m.radius = 0.3;
+  m.height = 1.5;
+  m.tick_rate = 50;
+  m.contact_distance = 0.05;
+  const DerivedSettings d = derive(m);
+  EXPECT_EQ(static_cast<const MoveSettings&>(d), m);
+  EXPECT_EQ(d.dt, 1.0 / 50);
+  EXPECT_EQ(d.half_segment, 0.45);
+  EXPECT_EQ(d.rest_gap, 0.025);
 }
 
 }  // namespace

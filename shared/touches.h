@@ -1,0 +1,47 @@
+#pragma once
+// What a character touched during a step (docs/movement.md §12): for footsteps, triggers, damage
+// floors and sounds, as Quake's touch list and Jolt's active contacts. A report: the step never reads
+// it back, and it never crosses a tick.
+
+#include <array>
+#include <cstdint>
+
+#include "shared/triangle_mesh.h"
+#include "shared/vec3.h"
+
+namespace foothold {
+
+/// What kind of thing a touch is. Surfaces of the static world are the only kind today; movers
+/// and other characters join them with docs/movement.md §15.
+enum class TouchKind : uint8_t {
+  kSurface = 0,  ///< a triangle of the World
+};
+
+/// One thing the character touched during a step (movement.md §12).
+struct Touch {
+  TouchKind kind = TouchKind::kSurface;
+  uint32_t triangle = 0;                 ///< the World's triangle index (kSurface)
+  SurfaceTag tag = SurfaceTag::kByNormal;
+  Vec3 normal;                           ///< unit contact normal, pointing toward the character
+  bool floor = false;                    ///< the character stands on it at the end of the tick
+  bool blocked = false;                  ///< it stopped the character's motion during the tick
+};
+
+/// What a step touched: unique per triangle, sorted by triangle index; fixed capacity, no heap.
+class TouchList {
+ public:
+  static constexpr int kCapacity = 16;
+  int size() const { return count_; }
+  const Touch& operator[](int i) const { return items_[size_t(i)]; }
+  /// Touches that did not fit (the list keeps the lowest triangle indices); 0 almost always.
+  int dropped() const { return dropped_; }
+  /// Adds a touch, or merges its flags into the entry for the same triangle (the earlier normal stays).
+  void add(const Touch& touch);
+
+ private:
+  std::array<Touch, kCapacity> items_{};
+  int count_ = 0;
+  int dropped_ = 0;
+};
+
+}  // namespace foothold
