@@ -1,4 +1,4 @@
-// Push-out (doc 004): a character placed inside geometry comes out, the way doc 004 asks.
+// Push-out (docs/movement.md §8): a character placed inside geometry comes out, the way §8 asks.
 
 #include <cmath>
 
@@ -38,7 +38,7 @@ TEST(PushOut, CapsuleInsideUprightWallComesOutSideways) {
 
 TEST(PushOut, SlantedWallPushesSidewaysNotUp) {
   // A wall leaning back 30 degrees: its normal points up by 30 degrees, so the shortest way out of
-  // it rises. Doc 004's extra rounds trade that rise for a sideways move.
+  // it rises. §8.2's extra rounds trade that rise for a sideways move.
   const auto world = wall_world(30);
   const DerivedSettings s = derive(MoveSettings{});
   std::vector<uint32_t> scratch;
@@ -60,7 +60,7 @@ TEST(PushOut, SlantedWallPushesSidewaysNotUp) {
 
 TEST(PushOut, GroundedCharacterSunkIntoSlopeSnapsStraightUp) {
   // A 30-degree ramp rising toward +X. Shortest-way-out would push the character back down the
-  // slope; snapping lifts it in place (doc 004: snapping takes precedence when grounded).
+  // slope; snapping lifts it in place (§8.1: snapping takes precedence when grounded).
   MeshBuilder b;
   b.prism_z({{-10, 0, 0}, {10, 0, 0}, {10, 20 * std::tan(30 * 3.14159265358979 / 180), 0}}, -5, 5);
   const auto world = make_world(b.take(), "ramp");
