@@ -28,6 +28,7 @@ inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagram
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.
 inline constexpr std::size_t kMinHandshakeDatagram = 300;
+/// Most inputs in one InputBatch: a writer sends the newest this many; the server drops a batch with more.
 inline constexpr std::size_t kMaxInputsPerPacket = 32;
 inline constexpr std::size_t kCookieSize = 32;        ///< bytes: 8 of issue time, 8 of server salt, 16 of MAC
 
@@ -38,71 +39,111 @@ enum class Direction : uint8_t { kToServer, kToClient };
 
 /// Why decode() refused a datagram (the caller counts each).
 enum class DropReason : uint8_t {
+  /// Accepted.
   kNone = 0,
   kTooLarge,       ///< over kMaxDatagram
   kMalformed,      ///< the FlatBuffers Verifier refused it (or the body is missing)
   kBadProtocol,    ///< not Foothold's protocol id
   kUnknownType,    ///< union tag out of range (the generated verifier lets unknown tags through)
   kWrongDirection, ///< a message this side does not accept, or not in the layer it came in
+  /// The number of reasons (not a reason).
   kCount
 };
+/// The reason's snake_case name, e.g. "wrong_direction" ("invalid" out of range).
 std::string_view to_string(DropReason r);
 
+/// A Packet that passed decode(): views into the bytes it was decoded from.
 struct Decoded {
+  /// The verified Packet.
   const wire::Packet* packet = nullptr;
+  /// Its body's type (in the schema's range, accepted for this side and layer).
   wire::Body type = wire::Body::NONE;
+  /// The sender's protocol version: decode() does not check it, the caller does.
   uint16_t version = 0;
   std::size_t size = 0;  ///< the datagram's length in bytes
 };
 
+/// decode()'s verdict: `message` is set only when ok().
 struct DecodeResult {
+  /// Why it was refused (kNone: accepted).
   DropReason error = DropReason::kNone;
+  /// The message, when accepted.
   Decoded message;
+  /// True when accepted.
   bool ok() const { return error == DropReason::kNone; }
 };
 
 /// Checks a Packet that arrived in `layer`. The bytes must stay alive (and unmodified) while the
 /// result is used, and be 8-byte aligned (the opening functions of secure.h write into a
-/// DatagramBuffer, which is).
+/// DatagramBuffer, which is). `packet` is the Packet alone: the layer's prefix and seal removed.
 DecodeResult decode(std::span<const uint8_t> packet, Direction arriving_at, Layer layer);
 
 /// Converters between the step's types and the wire's. The wire's values are untrusted: ground
-/// kinds out of range become "none", unknown button bits are cleared.
+/// kinds out of range become "none", unknown button bits are cleared, a move axis of -128 reads as
+/// -127. Positions stay in 1/1024 m, velocities in 1/65536 m/s (world axes, Y up).
 wire::CharacterStateW to_wire(const CharacterState& s);
+/// A character state from the wire (ground kind checked).
 CharacterState from_wire(const wire::CharacterStateW& w);
+/// An input to the wire.
 wire::InputW to_wire(const InputCmd& in);
+/// An input from the wire (button bits and a -128 axis cleaned).
 InputCmd from_wire(const wire::InputW& w);
 
 /// Builds outgoing datagrams into one reusable FlatBufferBuilder (no allocation once warm).
-/// Each method returns a view of the finished datagram, valid until the next call.
+/// Each method returns a view of the finished Packet (to be framed or sealed with secure.h), valid
+/// until the next call. Not thread-safe: one writer per thread.
 class PacketWriter {
  public:
+  /// Reserves room for one datagram.
   PacketWriter() : fbb_(kMaxDatagram + 256) {}
+  /// A view into the writer's builder.
   using Bytes = std::span<const uint8_t>;
 
+  /// ConnectRequest: the token's sealed part and this attempt's salt, padded so that the clear
+  /// datagram is at least kMinHandshakeDatagram bytes.
   Bytes connect_request(std::span<const uint8_t> token, uint64_t client_salt);
+  /// Challenge carrying the server's cookie (CookieJar).
   Bytes challenge(std::span<const uint8_t> cookie);
+  /// Connect: the token again, the same salt, the cookie and the proof (seal_proof()). Not padded: it
+  /// is larger than kMinHandshakeDatagram already.
   Bytes connect(std::span<const uint8_t> token, uint64_t client_salt, std::span<const uint8_t> cookie,
                 std::span<const uint8_t> proof);
+  /// Accept: the character's id and its state after server tick `tick`; `tick_rate` in ticks per
+  /// second, `snapshot_interval` in ticks.
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
                const CharacterState& state);
+  /// Reject, with `message` cut to kMaxRejectMessage bytes.
   Bytes reject(wire::RejectReason reason, std::string_view message);
+  /// InputBatch: the newest snapshot tick received, the sender's clock in microseconds (wrapping; the
+  /// server echoes it), and the newest kMaxInputsPerPacket of `inputs` (oldest first).
   Bytes input_batch(uint32_t ack_snapshot, uint32_t send_time_us, std::span<const InputCmd> inputs);
+  /// Disconnect, either way.
   Bytes disconnect(wire::DisconnectReason reason);
+  /// StatusRequest: like connect_request, padded likewise.
   Bytes status_request(std::span<const uint8_t> token, uint64_t client_salt);
+  /// Status: the server's last tick, its clients, uptime in milliseconds and its world and settings hashes.
   Bytes status(uint32_t tick, uint32_t clients, uint32_t max_clients, uint64_t uptime_ms, uint64_t world_hash,
                uint64_t settings_hash);
 
   /// Snapshots are assembled by the caller, which knows the remote characters.
   struct SnapshotHeader {
+    /// The server tick just simulated: the client's input for it is acknowledged.
     uint32_t tick = 0;
+    /// Bit i: tick `tick - i` was simulated with a repeated input.
     uint32_t repeated_mask = 0;
+    /// Ticks by which the newest input received is ahead of `tick` (negative: behind); clamped to int16.
     int16_t input_lead = 0;
+    /// The send_time_us of the client's newest InputBatch (0 before any).
     uint32_t echo_time_us = 0;
+    /// Microseconds between receiving that batch and building this snapshot.
     uint32_t echo_delay_us = 0;
+    /// The client's exact state after `tick`.
     CharacterState own;
+    /// The snapshot the deltas are against (0: no deltas).
     uint32_t base_tick = 0;
   };
+  /// Snapshot: `full` remote characters are absolute, `delta` ones relative to the same character in
+  /// snapshot `h.base_tick`; both in 1/256 m (ServerCore::kRemoteShift).
   Bytes snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full, std::span<const wire::RemoteDelta> delta);
 
   /// The raw builder, for tests that need to craft unusual packets.
@@ -120,7 +161,7 @@ class PacketWriter {
   std::array<uint8_t, kMinHandshakeDatagram> zeros_{};
 };
 
-/// Helpers for optional vectors in received tables.
+/// The bytes of an optional vector in a received table (empty when absent): a view into the Packet.
 inline std::span<const uint8_t> bytes_of(const flatbuffers::Vector<uint8_t>* v) {
   return v ? std::span<const uint8_t>(v->data(), v->size()) : std::span<const uint8_t>();
 }

@@ -22,31 +22,40 @@
 
 namespace foothold::proto {
 
+/// First byte of a clear datagram (handshake requests, the version hint).
 inline constexpr uint8_t kClearPrefix = 0x01;
+/// First byte of a sealed reply (Challenge, Reject, Status).
 inline constexpr uint8_t kSealedPrefix = 0x02;
 /// Session datagrams use 0x10 | (n - 1), where n in [1, 8] is the number of sequence bytes sent.
 inline constexpr uint8_t kSessionPrefix = 0x10;
+/// Bytes of a Poly1305 authentication tag.
 inline constexpr std::size_t kTagBytes = 16;
+/// Bytes of the random XChaCha20 nonce of a sealed reply or a proof.
 inline constexpr std::size_t kReplyNonceBytes = 24;
 /// Bytes a sealed reply adds to its Packet: prefix, client salt, nonce, tag.
 inline constexpr std::size_t kSealedOverhead = 1 + 8 + kReplyNonceBytes + kTagBytes;
 /// Most bytes a session datagram adds to its Packet: prefix, 8 sequence bytes, tag.
 inline constexpr std::size_t kSessionOverhead = 1 + 8 + kTagBytes;
 
-/// How a datagram is protected, from its first byte.
+/// How a datagram is protected, from its first byte (kInvalid: empty, or an unknown prefix).
 enum class Layer : uint8_t { kInvalid, kClear, kSealed, kSession };
+/// The layer its first byte names; nothing else is checked.
 Layer layer_of(std::span<const uint8_t> datagram);
 
 /// One side's keys for one session.
 struct SessionKeys {
+  /// Seals what this side sends.
   Key send{};
+  /// Opens what this side receives.
   Key receive{};
 };
 
 /// The keys of the session that a token's holder opens with the salts of both sides: the client's
-/// (chosen per connection attempt) and the server's (chosen per challenge).
+/// (chosen per connection attempt) and the server's (chosen per challenge). The two functions give
+/// mirrored keys: the client's send key is the server's receive key, and the other way round.
 SessionKeys client_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
                                 uint64_t server_salt);
+/// The server's side of the same session.
 SessionKeys server_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
                                 uint64_t server_salt);
 
@@ -55,9 +64,13 @@ SessionKeys server_session_keys(const Key& client_to_server, const Key& server_t
 /// may be marked, so a forged one moves nothing.
 class ReplayWindow {
  public:
+  /// Sequences remembered before the newest one.
   static constexpr uint64_t kSize = 256;
+  /// An empty window: every sequence is fresh.
   ReplayWindow() { seen_.fill(kEmpty); }
+  /// True when `sequence` has not been marked and is within the window (it changes nothing).
   bool fresh(uint64_t sequence) const;
+  /// Records `sequence` as received; call only for a datagram that authenticated.
   void mark(uint64_t sequence);
   /// The newest sequence marked (0 before any).
   uint64_t newest() const { return newest_; }
@@ -70,6 +83,7 @@ class ReplayWindow {
 
 /// Why a protected datagram was refused.
 enum class OpenError : uint8_t {
+  /// Opened.
   kNone = 0,
   kMalformed,  ///< too short, or a prefix this function does not open
   kReplayed,   ///< a sequence already received, or older than the replay window
@@ -78,11 +92,13 @@ enum class OpenError : uint8_t {
 
 /// A buffer for one datagram, aligned as the FlatBuffers verifier wants.
 struct alignas(8) DatagramBuffer {
+  /// Room for any datagram (kMaxDatagram is 1200 bytes) with its overhead.
   std::array<uint8_t, 2048> bytes;
 };
 
 /// Seals a finished Packet into a session datagram with `sequence` (never reused with one key).
-/// Returns the datagram, in `out`.
+/// `key` is this direction's session key (SessionKeys::send). Returns the datagram, in `out`
+/// (empty when the packet does not fit).
 std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
                                       DatagramBuffer& out);
 
@@ -93,14 +109,16 @@ OpenError open_session(const Key& key, const ReplayWindow& window, std::span<con
                        DatagramBuffer& out, uint64_t& sequence, std::span<const uint8_t>& packet);
 
 /// Seals a Packet into a sealed reply for the client that sent `client_salt`, under the token's
-/// server-to-client key, with a random nonce.
+/// server-to-client key, with a random nonce. Returns the datagram, in `out` (empty when the packet
+/// does not fit).
 std::span<const uint8_t> seal_reply(const Key& server_to_client, uint64_t client_salt, std::span<const uint8_t> packet,
                                     DatagramBuffer& out);
 
 /// The client salt a sealed reply is addressed to (0 when the datagram is too short to hold one).
 uint64_t sealed_reply_salt(std::span<const uint8_t> datagram);
 
-/// Opens a sealed reply under `server_to_client`; `packet` is the Packet, in `out`.
+/// Opens a sealed reply under `server_to_client`; `packet` is the Packet, in `out`. The caller first
+/// checks sealed_reply_salt() against its attempt's salt (the salt is also authenticated).
 OpenError open_reply(const Key& server_to_client, std::span<const uint8_t> datagram, DatagramBuffer& out,
                      std::span<const uint8_t>& packet);
 
@@ -116,17 +134,19 @@ std::array<uint8_t, kProofBytes> seal_proof(const Key& client_to_server, std::sp
 bool open_proof(const Key& client_to_server, std::span<const uint8_t> cookie, std::span<const uint8_t> proof,
                 uint64_t& world_hash, uint64_t& settings_hash);
 
-/// A clear datagram: the prefix, then `packet`, in `out`.
+/// A clear datagram: the prefix, then `packet`, in `out` (empty when it does not fit).
 std::span<const uint8_t> frame_clear(std::span<const uint8_t> packet, DatagramBuffer& out);
 /// The Packet inside a clear datagram, copied into `out` so that it is aligned (empty when the
 /// datagram is not a clear one).
 std::span<const uint8_t> unframe_clear(std::span<const uint8_t> datagram, DatagramBuffer& out);
 
-/// 64 random bits from libsodium's generator (salts, nonces, ids).
+/// 64 random bits from libsodium's generator (salts, nonces, ids). Throws std::runtime_error when
+/// libsodium cannot initialise.
 uint64_t random_u64();
 
-/// Little-endian integer helpers for the raw layouts.
+/// Little-endian integer helpers for the raw layouts: 8 bytes at `p`.
 void put_u64(uint8_t* p, uint64_t v);
+/// Reads what put_u64 wrote.
 uint64_t get_u64(const uint8_t* p);
 
 }  // namespace foothold::proto

@@ -33,64 +33,84 @@ inline constexpr uint64_t kMaxTokenLifetime = 86400;
 
 /// A UDP server address as tokens carry it: IPv4 or IPv6, and a port.
 struct TokenAddress {
+  /// IPv6 (16 address bytes) rather than IPv4 (4).
   bool v6 = false;
   std::array<uint8_t, 16> ip{};  ///< IPv4 in the first 4 bytes (network order), the rest zero
+  /// UDP port, in host order (little-endian in a token; never 0 in a valid one).
   uint16_t port = 0;
+  /// Same family, all 16 address bytes and port.
   bool operator==(const TokenAddress&) const = default;
 };
 
 /// The server addresses a token is valid for (1 to kMaxTokenAddresses).
 struct TokenAddresses {
+  /// The first `count` are used; the rest are zero.
   std::array<TokenAddress, kMaxTokenAddresses> items{};
+  /// Addresses in use.
   uint8_t count = 0;
   /// The used entries (a count beyond kMaxTokenAddresses, which no parser produces, is cut).
   std::span<const TokenAddress> view() const { return {items.data(), count < kMaxTokenAddresses ? count : kMaxTokenAddresses}; }
+  /// True when one of the used entries equals `a`.
   bool contains(const TokenAddress& a) const;
 };
 
 /// What the server reads from a token's sealed part once it opens.
 struct TokenContents {
+  /// The backend's id for the player (not the server's character id).
   uint64_t client_id = 0;
   uint64_t expires_unix = 0;  ///< seconds since the UNIX epoch
+  /// The server addresses the token is valid for.
   TokenAddresses servers;
   Key client_to_server{};     ///< the client's sending key (the server's receiving key)
+  /// The server's sending key (the client's receiving key). Both keys are secret: session keys are
+  /// derived from them (secure.h).
   Key server_to_client{};
 };
 
 /// A connect token as its client holds it (the file `foothold-token issue` writes).
 struct ConnectToken {
+  /// The backend's id for the player.
   uint64_t client_id = 0;
+  /// When it was minted, seconds since the UNIX epoch.
   uint64_t created_unix = 0;
+  /// When it stops admitting joins, seconds since the UNIX epoch (a session already joined
+  /// outlives it).
   uint64_t expires_unix = 0;
+  /// The server addresses it is valid for.
   TokenAddresses servers;
+  /// The client's sending key, as in the sealed part (TokenContents). Secret.
   Key client_to_server{};
+  /// The server's sending key, as in the sealed part. Secret.
   Key server_to_client{};
   std::array<uint8_t, kTokenSealedBytes> sealed{};  ///< opaque to the client: sent as is to the server
 };
 
 /// Why a token was refused.
 enum class TokenError : uint8_t {
+  /// Valid.
   kNone = 0,
   kMalformed,    ///< wrong size or magic, or fields out of range (counted before any decryption)
   kExpired,      ///< its expiry is not after `now`
   kBadSeal,      ///< does not open with this key: another key, or altered bytes
+  /// The number of values (not an error).
   kCount
 };
 /// "none", "malformed", "expired" or "bad_seal" (the names the server's counters use).
 std::string_view to_string(TokenError e);
 
-/// A new random private key (libsodium's generator).
+/// A new random private key (libsodium's generator). Throws std::runtime_error when libsodium cannot
+/// initialise, as every function here that uses it does.
 Key generate_key();
 
 /// Mints a token for `client_id`, valid for `servers` (1 to kMaxTokenAddresses) from `now_unix` for
 /// `lifetime_seconds` (1 to kMaxTokenLifetime), with fresh random session keys. Returns false and
-/// says why in `error` when an argument is out of range.
+/// says why in `error` when an argument is out of range. `now_unix` is seconds since the UNIX epoch.
 bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
                 uint64_t lifetime_seconds, ConnectToken& out, std::string& error);
 
 /// Opens a sealed part (server side). Checks, in this order: size and magic, expiry (`now_unix`
 /// must be before it), the seal; then that the contents are well-formed (address count in range).
-/// Allocates nothing. `out` is written only on success.
+/// Allocates nothing. `out` is written only on success. `now_unix` is the server's UNIX time, seconds.
 TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out);
 
 /// The expiry written in clear in a sealed part (0, which no minted token has, when it is too short
@@ -98,21 +118,27 @@ TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, u
 uint64_t sealed_token_expiry(std::span<const uint8_t> sealed);
 
 /// The client token file's bytes, and back. parse_token checks every field and says what is wrong;
-/// it never trusts the file.
+/// it never trusts the file (size, magic, addresses, lifetime, and the sealed part's magic and expiry).
 std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& token);
+/// Parses a token file's bytes; `out` is written only on success.
 bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error);
 
 /// Key files: 64 hexadecimal digits and a newline. write_key_file creates the file with mode 0600
-/// (refusing to overwrite an existing one); read_key_file refuses anything else and names the problem.
+/// (refusing to overwrite an existing one); read_key_file refuses anything else, and an all-zero key,
+/// and names the problem.
 bool write_key_file(const std::string& path, const Key& key, std::string& error);
+/// Reads a key file; `key` is written only on success.
 bool read_key_file(const std::string& path, Key& key, std::string& error);
 
-/// Token files (serialize_token's bytes), written with mode 0600: they hold session keys.
+/// Token files (serialize_token's bytes), written with mode 0600: they hold session keys. An existing
+/// file is replaced (and its mode set to 0600 when it is a regular file). Errors name the path.
 bool write_token_file(const std::string& path, const ConnectToken& token, std::string& error);
+/// Reads and parses a token file; `token` is written only on success.
 bool read_token_file(const std::string& path, ConnectToken& token, std::string& error);
 
 /// The key a server uses when it is given no key file: public, so such a server (and bots minting
-/// tokens without a key file) serve loopback only. See server_config.h.
+/// tokens without a key file) serve loopback only. See server_config.h. The same on every machine
+/// (a hash of a fixed text); the reference stays valid for the whole program.
 const Key& development_key();
 
 }  // namespace foothold::proto

@@ -15,23 +15,30 @@ namespace foothold::replay {
 
 /// One character's life in a recording.
 struct Timeline {
+  /// The character's id (the server's).
   uint32_t id = 0;
   uint32_t first_tick = 0;          ///< the first tick it was simulated in
   CharacterState start;             ///< its state going into first_tick
   std::vector<InputCmd> inputs;     ///< inputs[i] is for tick first_tick + i
   std::vector<uint8_t> repeated;    ///< repeated[i]: the server repeated an earlier input for that tick
   std::vector<uint32_t> checksums;  ///< after each tick
+  /// The last tick it was simulated in (inputs is never empty in a loaded recording).
   uint32_t last_tick() const { return first_tick + uint32_t(inputs.size()) - 1; }
 };
 
 /// A whole recording in memory.
 struct LoadedRecording {
+  /// The recording's header.
   RecordingHeader header;
   std::vector<Timeline> characters;    ///< ascending id
+  /// Every keyframe read, in file order.
   std::vector<KeyframeData> keyframes;
+  /// The first tick record read.
   uint32_t first_tick = 0;
+  /// The last tick record read (tick records are consecutive: a gap stops reading).
   uint32_t last_tick = 0;
   uint64_t ticks = 0;                  ///< tick records read
+  /// The file's size in bytes.
   uint64_t file_size = 0;
   bool clean = false;                  ///< closed with a footer
   std::string problem;                 ///< why reading stopped early (truncated, corrupt), if it did
@@ -39,39 +46,56 @@ struct LoadedRecording {
 };
 
 /// Reads a recording. Returns false only when nothing usable could be read (error says why); a file
-/// cut short or corrupt part-way loads what came before and says so in `problem`.
+/// cut short or corrupt part-way loads what came before and says so in `problem`. Reading also stops
+/// at a gap between ticks, or at a tick that lacks a live character's input or checksum.
 bool load_recording(const std::string& path, LoadedRecording& out, std::string& error);
 /// The same from bytes (tests).
 bool load_recording_bytes(std::vector<uint8_t> bytes, const std::string& name, LoadedRecording& out, std::string& error);
 
+/// How to re-simulate.
 struct ResimOptions {
+  /// Threads to spread the characters over (at most one per character; at least 1).
   int threads = 2;
   bool keep_states = false;  ///< keep every state (for traces); otherwise only check checksums
   uint32_t from_tick = 0;    ///< start from the last keyframe before this tick (0: from the beginning)
 };
 
+/// A re-simulated state whose checksum differs from the recorded one.
 struct Mismatch {
+  /// The tick after which the states differ.
   uint32_t tick = 0;
+  /// The character.
   uint32_t id = 0;
   uint32_t expected = 0;  ///< recorded checksum
   uint32_t actual = 0;    ///< re-simulated checksum
 };
 
+/// What a re-simulation found.
 struct ResimResult {
-  bool ok = true;                 ///< every checksum (and keyframe) matched
+  bool ok = true;                 ///< every checksum matched (keyframes are not compared)
+  /// Meaningless when ok (its tick and id are then ~0u).
   Mismatch first;                 ///< the earliest mismatch (lowest tick, then lowest id)
+  /// Checksums that differ, in all.
   uint64_t mismatches = 0;
+  /// Character steps simulated.
   uint64_t steps = 0;
   uint32_t start_tick = 0;        ///< the tick simulation started at
   double seconds = 0;             ///< wall time of the re-simulation
   /// With keep_states: states[c][i] is character c's state after tick start_of[c] + i.
   std::vector<std::vector<CharacterState>> states;
+  /// start_of[c]: the first tick re-simulated for character c (its join, or the tick after the
+  /// keyframe). A character that left before the keyframe, or that it lacks, has no states.
   std::vector<uint32_t> start_of;
 };
 
+/// Replays every character's inputs through step() with the recording's settings, in `world` (the
+/// caller checks its hash against header.world_hash), and compares each state's checksum with the
+/// recorded one. Keyframes serve only as starting points (options.from_tick). Spawns
+/// options.threads - 1 threads and joins them before returning.
 ResimResult resimulate(const LoadedRecording& recording, const World& world, const ResimOptions& options);
 
-/// Writes a re-simulation's states as a trace, tick by tick, characters in ascending id.
+/// Writes a re-simulation's states as a trace, tick by tick, characters in ascending id. Needs a
+/// `result` made with keep_states (otherwise only the trace's header is written).
 void write_trace(const LoadedRecording& recording, const ResimResult& result, std::ostream& out);
 
 }  // namespace foothold::replay

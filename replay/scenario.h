@@ -12,13 +12,15 @@
 
 namespace foothold::replay {
 
+/// One character's run through a script: its states and what each step found.
 struct ScenarioRun {
   std::vector<TraceRow> rows;                 ///< row 0 is the spawn state, row t the state after tick t
   std::vector<StepDiagnostics> diagnostics;   ///< diagnostics[t - 1] belongs to row t
 };
 
 /// Simulates character `id` from `spawn` (metres, rounded to the grid) through every line of the
-/// script. Tick t consumes the script's t-th input.
+/// script. Tick t consumes the script's t-th input (ticks from 1). `id` only labels the rows.
+/// Nothing is kept: `world` and `settings` are used during the call only.
 ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const Vec3& spawn, const InputScript& script,
                          uint32_t id = 0);
 

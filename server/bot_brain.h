@@ -10,6 +10,7 @@
 
 namespace foothold::server {
 
+/// How a bot moves. Its wishes are in world axes (X and Z), as the step takes them.
 enum class Pattern : uint8_t {
   kWander,  ///< walk in a direction that changes every one to three seconds; jump now and then
   kCircle,  ///< walk round a circle of about 3 m radius
@@ -17,7 +18,9 @@ enum class Pattern : uint8_t {
   kScript,  ///< play an input script (replay/input_script.h), looped
 };
 
+/// A pattern as foothold-bot --pattern gives it.
 struct PatternSpec {
+  /// Which pattern.
   Pattern pattern = Pattern::kWander;
   replay::InputScript script;  ///< for kScript
 };
@@ -26,7 +29,8 @@ struct PatternSpec {
 bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error);
 
 /// A bot's input source; bots with different indices (or seeds) behave differently, the same
-/// seed and index always the same.
+/// seed and index always the same. `tick_rate` (ticks per second) times the patterns. A kScript
+/// brain refers to `spec.script`: `spec` must outlive it.
 std::unique_ptr<InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate);
 
 }  // namespace foothold::server

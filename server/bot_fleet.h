@@ -18,47 +18,67 @@
 
 namespace foothold::server {
 
+/// What foothold-bot runs.
 struct FleetOptions {
+  /// The server's address, as the bots reach it (the tokens name it).
   net::Endpoint server;
   /// The server's private key: the fleet plays the game backend's part and mints each bot a connect
   /// token for `server` (the public development key reaches loopback servers without a key file).
   proto::Key key = proto::development_key();
+  /// How many bots, each with its own socket, token and session.
   int bots = 1;
   double duration = 10;         ///< seconds from the start until the bots disconnect
+  /// How the bots move.
   PatternSpec pattern;
+  /// Seeds the bots' brains and impairment generators (with each bot's index).
   uint64_t seed = 1;
   std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
   std::string record_dir;       ///< write DIR/bot-<character id>.rec (its input stream) when not empty
   std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
+  /// Every bot's session options.
   SessionOptions session;
   Impairment impairment;        ///< applied to every bot's traffic, both directions
 };
 
 /// One bot's outcome.
 struct BotResult {
+  /// The bot's index in the fleet, from 0.
   uint32_t index = 0;
+  /// Its character id on the server (0 if it never connected).
   uint32_t character_id = 0;
   ClientSession::Phase phase = ClientSession::Phase::kIdle;  ///< at the end (before the final disconnect)
   bool connected = false;                                    ///< reached kConnected at some point
+  /// Why its session ended (ClientSession::reason_text(): "client quit" when it ran to the end).
   std::string reason;
+  /// Its prediction's matches and corrections.
   Predictor::Counters prediction;
+  /// Its session's traffic figures.
   ClientSession::Stats stats;
 };
 
+/// What a run did.
 struct FleetResult {
+  /// Every bot, in index order.
   std::vector<BotResult> bots;
   double seconds = 0;  ///< wall time the fleet ran
   std::string error;   ///< set when the fleet could not run at all (e.g. a trace file)
 };
 
-/// Runs the fleet until its duration is over (or stop() is called from a signal handler via the
-/// io_context), then disconnects every bot.
+/// Runs the fleet until its duration is over, every session has ended, or stop() is called; then
+/// disconnects every bot. Under impairment the goodbyes are held back like any datagram, and are
+/// lost when the run stops. Keeps a reference to `world`: it must outlive the fleet; `settings`
+/// and `options` are copied. Plays the backend: it mints each bot a token with options.key.
 class BotFleet {
  public:
+  /// Keeps a reference to `world`; copies `settings` and `options`. Nothing runs until run().
   BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options);
+  /// Closes the bots' sockets.
   ~BotFleet();
+  /// Runs the fleet on the calling thread (one Asio io_context for every bot) and returns when it is
+  /// over. Call it once.
   FleetResult run();
-  /// Ends the run early (posts to the fleet's io_context).
+  /// Ends the run early (posts to the fleet's io_context): any thread may call it. It is not
+  /// async-signal-safe (asio::post allocates and locks).
   void stop();
 
  private:

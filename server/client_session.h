@@ -21,14 +21,16 @@
 
 namespace foothold::server {
 
-/// Produces a client's input, one tick at a time.
+/// Produces a client's input, one tick at a time (the game, or a bot's brain).
 class InputSource {
  public:
   virtual ~InputSource() = default;
-  /// The input for `tick`, given the state predicted after the previous tick.
+  /// The input for `tick`, given the state predicted after the previous tick. `tick` is in the
+  /// server's numbering (the client runs ahead of the server); the returned tick field is ignored.
   virtual InputCmd next(uint32_t tick, const CharacterState& current) = 0;
 };
 
+/// Timing of a client session; times on the session's clock (net::Nanos).
 struct SessionOptions {
   net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend ConnectRequest/Connect this often
   net::Nanos connect_timeout = 5 * net::kSecond;         ///< give up connecting after this
@@ -36,54 +38,82 @@ struct SessionOptions {
   int target_lead = 2;  ///< ticks by which the slowest recent input should still be early at the server
 };
 
+/// Single-threaded; every call takes `now` from one clock (nanoseconds). Not to be copied or moved:
+/// its predictor refers to the session's own derived settings.
 class ClientSession {
  public:
+  /// Where the session is: kIdle before start(); kRequesting (ConnectRequest sent) and kConnecting
+  /// (Connect sent) during the handshake; kConnected in a session; then, once finished, kRejected
+  /// (reject_reason()), kFailed (no answer within connect_timeout), kTimedOut (the server went silent
+  /// for server_timeout) or kDisconnected (either side said goodbye).
   enum class Phase : uint8_t { kIdle, kRequesting, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
 
   /// `world` and `sink` must outlive the session (they are referenced, not copied; a temporary world
   /// is refused at compile time); `server` should be one of the token's addresses, as seen from the
-  /// client. The token is copied.
+  /// client. The token, `settings` and `options` are copied.
   ClientSession(const World& world, const MoveSettings& settings, net::DatagramSink& sink, const net::Endpoint& server,
                 const proto::ConnectToken& token, const SessionOptions& options = {});
+  /// A temporary world would not outlive the session: refused.
   ClientSession(World&&, const MoveSettings&, net::DatagramSink&, const net::Endpoint&, const proto::ConnectToken&,
                 const SessionOptions& = {}) = delete;
+  /// Not copyable or movable: its predictor keeps a reference to the session's own derived settings.
+  ClientSession(const ClientSession&) = delete;
+  ClientSession& operator=(const ClientSession&) = delete;
 
+  /// Sends the first ConnectRequest, with a fresh salt for this attempt. Call once.
   void start(net::Nanos now);
   /// A datagram from the server's endpoint (the driver drops anything else).
   void on_datagram(net::Nanos now, std::span<const uint8_t> bytes);
-  /// Runs what is due (handshake resends, client ticks); returns when it next wants to run.
+  /// Runs what is due (handshake resends, client ticks); returns when it next wants to run. Each due
+  /// tick asks `source` for its input and sends the unacknowledged ones; at most 4 ticks per call,
+  /// and a clock more than 4 ticks behind resumes from `now`.
   net::Nanos update(net::Nanos now, InputSource& source);
   /// When the session next wants update() (a datagram can make it sooner than update() said).
   net::Nanos next_update() const { return phase_ == Phase::kConnected ? next_tick_ : last_send_ + options_.handshake_retry; }
-  /// Says goodbye to the server (when connected).
+  /// Says goodbye to the server (when connected) and ends the session (kDisconnected) unless it had
+  /// already finished.
   void disconnect();
 
+  /// The current phase.
   Phase phase() const { return phase_; }
+  /// True once the session has ended: rejected, failed, timed out or disconnected.
   bool finished() const { return phase_ >= Phase::kRejected; }
+  /// The server's id for this client's character (0 before the Accept).
   uint32_t character_id() const { return character_id_; }
+  /// Why the server refused (meaningful in kRejected).
   wire::RejectReason reject_reason() const { return reject_reason_; }
+  /// Why the session ended, for people (the server's message when rejected); empty while it runs.
   const std::string& reason_text() const { return reason_text_; }
+  /// The prediction of this client's own character; its ticks are the server's.
   const Predictor& predictor() const { return predictor_; }
+  /// The other characters, by snapshot tick; positions in 1/1024 m (received at 1/256 m).
   const RemoteInterpolator& remotes() const { return remotes_; }
   /// This session's keys (valid from the Challenge on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
   const proto::SessionKeys& session_keys() const { return keys_; }
 
-  /// Called for every tick the client predicts, with the state its player sees.
+  /// Called for every tick the client predicts, with the state its player sees (from update(), and
+  /// from on_datagram() for the ticks run at once on Accept).
   std::function<void(uint32_t tick, const CharacterState& predicted)> on_predicted;
-  /// Called once connected.
+  /// Called once connected, on the Accept, before its first tick runs.
   std::function<void(uint32_t character_id)> on_connected;
   /// Called for every input the client sends for the first time (its own input stream).
   std::function<void(const InputCmd& input)> on_input;
 
+  /// What the session saw.
   struct Stats {
+    /// Datagrams and bytes received (every one, before any check) and sent.
     uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
+    /// Snapshots used; snapshots no newer than one already used; datagrams refused or ignored, for
+    /// any reason; snapshots whose delta base was unknown, plus deltas whose character it lacked.
     uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
     uint64_t unauthenticated = 0;  ///< datagrams that did not open under our keys, or repeated (also in dropped)
     double connect_ms = -1;        ///< from start() to the Accept; -1 until connected
     uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
+    /// Round-trip times in milliseconds, one per snapshot that echoed a send time.
     std::vector<double> rtt_ms;
   };
+  /// What the session saw so far.
   const Stats& stats() const { return stats_; }
 
  private:
@@ -140,7 +170,9 @@ class ClientSession {
   Stats stats_;
 };
 
+/// "idle", "requesting", ..., "timed_out", "disconnected".
 std::string_view to_string(ClientSession::Phase p);
+/// The schema's name, e.g. "ServerFull" ("Unknown" out of range).
 std::string_view to_string(wire::RejectReason r);
 
 }  // namespace foothold::server

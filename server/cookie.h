@@ -14,24 +14,31 @@
 
 namespace foothold::server {
 
+/// Issues and checks cookies under one secret key. Keeps no per-client state; after construction
+/// every method is const.
 class CookieJar {
  public:
+  /// kCookieSize bytes: issue time (8, nanoseconds of the server's clock), server salt (8), MAC (16).
   using Cookie = std::array<uint8_t, proto::kCookieSize>;
+  /// The jar's secret MAC key (never sent).
   using Key = proto::Key;
 
-  /// A jar with a fresh random key (per process: cookies do not survive a restart).
+  /// A jar with a fresh random key (per process: cookies do not survive a restart). Throws
+  /// std::runtime_error when libsodium cannot initialise.
   CookieJar();
   /// A jar with a given key (tests).
   explicit CookieJar(const Key& key) : key_(key) {}
 
-  /// How long a cookie stays valid.
+  /// How long a cookie stays valid after it is issued, by the server's clock.
   static constexpr net::Nanos kLifetime = 10 * net::kSecond;
 
   /// A cookie for `client`'s attempt `client_salt` with `token` (its sealed part), carrying `server_salt`.
+  /// `now` is the server's clock; the MAC also covers the protocol version.
   Cookie issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token, uint64_t server_salt,
                net::Nanos now) const;
   /// True when `cookie` was issued by this jar for this client, salt and token within kLifetime;
-  /// then `server_salt` is the salt it carries.
+  /// then `server_salt` is the salt it carries (untouched otherwise). A cookie issued after `now` is
+  /// refused.
   bool valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
              std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const;
 

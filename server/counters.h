@@ -8,16 +8,26 @@
 
 namespace foothold::server {
 
+/// The server's counters, by what they count (to_string() gives the names the stats line uses).
 enum class Counter : uint8_t {
+  /// Datagrams received, every one, before any check.
   kPacketsIn,
+  /// Bytes of those datagrams.
   kBytesIn,
+  /// Datagrams the core handed to its sink.
   kPacketsOut,
+  /// Bytes of those datagrams.
   kBytesOut,
+  /// Reserved: nothing adds to it. The stats line's send_errors is the sink's own count
+  /// (UdpSink::errors()).
   kSendErrors,
   // Drops, by reason (kDropTooLarge to kDropRateLimited: every one counts in dropped()).
+  /// Over proto::kMaxDatagram bytes.
   kDropTooLarge,
+  /// Refused by the FlatBuffers Verifier (or without a body), or a session datagram too short to open.
   kDropMalformed,
   kDropBadProtocol,      ///< no Foothold prefix, or not Foothold's protocol id
+  /// A union tag outside the schema.
   kDropUnknownType,
   kDropWrongDirection,   ///< a message the server does not take, or not in the layer it came in
   kDropVersion,          ///< another protocol version (handshakes get a Reject hint)
@@ -28,6 +38,8 @@ enum class Counter : uint8_t {
   kDropBadToken,         ///< a connect token that is malformed or does not open with the key
   kDropExpiredToken,     ///< a connect token past its expiry
   kDropBadCookie,        ///< a Connect whose cookie is bad or expired, or whose proof does not open
+  /// An InputBatch of more than kMaxInputsPerPacket inputs is dropped whole; a snapshot ack from the
+  /// future is counted here, but the rest of its batch is still used.
   kDropBadValue,         ///< values out of range inside a valid packet
   kDropRateLimited,      ///< a client over its packet rate
   kSourceLimited,        ///< handshake datagrams refused by the per-address or per-prefix limits
@@ -35,37 +47,61 @@ enum class Counter : uint8_t {
   kStatusRateLimited,    ///< status replies refused by their own global limit
   kTokenRateLimited,     ///< handshakes refused because one token asked too often (a replayed token)
   // Handshakes.
+  /// Challenges sent: ConnectRequests answered.
   kChallengesSent,
+  /// Status replies sent.
   kStatusSent,
+  /// Sessions created (Accepts sent for the first time).
   kAccepted,
   kAcceptsResent,        ///< Accept sent again for a Connect repeated (its Accept was lost)
   kReplaced,             ///< sessions ended by a new connect of the same player from the same address
+  /// Reject(BadCookie) sent: the token opened, the cookie is bad or expired.
   kRejectedBadCookie,
+  /// Reject(ServerFull) sent: max_clients sessions already.
   kRejectedFull,
+  /// The client's world or movement settings hash differs from the server's.
   kRejectedMismatch,
+  /// Clear VersionMismatch hints sent.
   kRejectedVersion,
+  /// Reject(ShuttingDown) sent: after ServerCore::shutdown().
   kRejectedShuttingDown,
+  /// Reject(WrongServer) sent: the token names none of the server's addresses.
   kRejectedWrongServer,
+  /// Reject(ClientIdInUse) sent: the token's client id plays from another address.
   kRejectedClientIdInUse,
+  /// Reject(AddressFull) sent: the address holds max_clients_per_address sessions.
   kRejectedAddressFull,
+  /// Sessions a client ended with Disconnect.
   kDisconnectsReceived,
+  /// Sessions ended because the client was silent for the client timeout.
   kTimeouts,
   // Inputs.
+  /// Inputs stored for a tick still to come (InputBuffer::Offer, one counter each).
   kInputsAccepted,
+  /// Inputs already held or already consumed (redundant copies).
   kInputsDuplicate,
   kInputsLate,           ///< arrived after their tick was simulated
+  /// InputBuffer::kWindow or more ticks ahead of the next tick to simulate.
   kInputsTooFarAhead,
   kInputsRepeated,       ///< ticks simulated with a repeated input
+  /// Ticks simulated with the client's own input.
   kInputsConsumed,
+  /// Snapshots sent (one per client every snapshot interval).
   kSnapshotsSent,
+  /// The number of counters (not a counter).
   kCount
 };
 
+/// The counter's snake_case name, e.g. "drop_bad_seal" ("invalid" out of range).
 std::string_view to_string(Counter c);
 
+/// One value per Counter, all from 0. Not thread-safe: each worker thread keeps its own, merged into
+/// the server's by the tick thread.
 class Counters {
  public:
+  /// Adds `n` (datagrams, bytes or events, as the counter counts).
   void add(Counter c, uint64_t n = 1) { values_[static_cast<size_t>(c)] += n; }
+  /// The counter's value since the server started.
   uint64_t get(Counter c) const { return values_[static_cast<size_t>(c)]; }
   /// Adds every counter of `other` (a worker thread's) to these.
   void merge(const Counters& other) {

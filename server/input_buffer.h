@@ -10,12 +10,16 @@
 
 namespace foothold::server {
 
+/// One client's inputs, a ring of kWindow slots by tick. Ticks are server ticks (InputCmd::tick);
+/// comparisons allow for uint32 wrap-around.
 class InputBuffer {
  public:
   /// Inputs are accepted for ticks in [next, next + kWindow): later ones are too far ahead.
   static constexpr uint32_t kWindow = 64;
 
+  /// What became of an offered input.
   enum class Offer : uint8_t {
+    /// Stored for its tick.
     kAccepted,
     kDuplicate,    ///< already here (or already consumed): a redundant copy
     kLate,         ///< its tick was simulated before it arrived, with a repeated input
@@ -25,14 +29,17 @@ class InputBuffer {
   /// Offers the input for `input.tick`; `next_tick` is the tick the server will consume next.
   Offer offer(const InputCmd& input, uint32_t next_tick);
 
+  /// The input the server uses for one tick.
   struct Consumed {
     InputCmd input;        ///< with its tick set to the consumed tick
     bool repeated = false; ///< the client's own input for this tick had not arrived
   };
-  /// Consumes the input for `tick` (each tick once, in order).
+  /// Consumes the input for `tick` (each tick once, in order). When the client's input for it is
+  /// missing, the last consumed input is repeated (a neutral one before any).
   Consumed consume(uint32_t tick);
 
-  /// The newest tick an input has been received for (0 before any).
+  /// The newest tick an input has been accepted for (0 before any): snapshots report how far it is
+  /// ahead of the tick simulated.
   uint32_t newest_received() const { return newest_; }
 
  private:

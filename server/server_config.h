@@ -8,6 +8,8 @@
 
 namespace foothold::server {
 
+/// Every foothold-server setting, by its TOML key (FOOTHOLD_<KEY> in the environment). Times are in
+/// seconds, rates per second.
 struct ServerConfig {
   std::string bind;                  ///< address to listen on (IPv4 or IPv6); empty: 0.0.0.0 with a key file, else 127.0.0.1
   std::string key_file;              ///< the private key file tokens are sealed with; empty: the public development key, loopback only
@@ -16,6 +18,7 @@ struct ServerConfig {
   std::string public_address;
   int max_clients_per_address = 8;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
+  /// Sessions at once.
   int max_clients = 1024;            ///< [1, 4096]
   std::string world = "arena";       ///< "arena" or an OBJ file
   std::string settings;              ///< movement settings TOML file; empty: defaults
@@ -36,23 +39,26 @@ struct ServerConfig {
   /// (the ready signal for scripts and tests, with port 0 in particular); empty: none.
   std::string ready_file;
 
-  /// Problems with the values, one message each naming the key.
+  /// Problems with the values, one message each naming the key (empty: valid). Without a key file
+  /// the bind address must be loopback: the development key is public.
   std::vector<std::string> validate() const;
   /// The bind address in effect (resolving the empty default).
   std::string effective_bind() const { return !bind.empty() ? bind : key_file.empty() ? "127.0.0.1" : "0.0.0.0"; }
 };
 
-/// Parses TOML text over `config`; `source` names it in messages.
+/// Parses TOML text over `config` (keys not in the text keep their values); `source` names it in
+/// messages. Unknown keys and values of the wrong type are errors; ranges are left to validate().
 std::vector<std::string> parse_server_config(std::string_view toml_text, const std::string& source, ServerConfig& config);
 
 /// Reads a TOML file over `config` (keys not in the file keep their values). Returns errors, each
 /// naming the file, line and key.
 std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config);
 
-/// Applies FOOTHOLD_<KEY> environment variables (e.g. FOOTHOLD_PORT, FOOTHOLD_MAX_CLIENTS).
+/// Applies FOOTHOLD_<KEY> environment variables (e.g. FOOTHOLD_PORT, FOOTHOLD_MAX_CLIENTS); empty ones
+/// are ignored. Returns errors, each naming the variable.
 std::vector<std::string> apply_server_config_env(ServerConfig& config);
 
-/// The environment variable that sets `key` (for --help).
+/// The environment variable that sets `key` (for --help): "max_clients" gives "FOOTHOLD_MAX_CLIENTS".
 std::string env_name(const std::string& key);
 
 }  // namespace foothold::server

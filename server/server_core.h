@@ -37,12 +37,17 @@
 
 namespace foothold::server {
 
+/// What ServerCore needs to know; foothold-server fills it from ServerConfig. Rates are per second.
 struct CoreConfig {
+  /// Sessions at once; a Connect beyond them gets Reject(ServerFull).
   int max_clients = 1024;
   int max_clients_per_address = 8;      ///< sessions one IP address may hold at once (loopback: no cap)
   int snapshot_interval = 1;            ///< ticks between snapshots
+  /// Silence after which a client is sent Disconnect(TimedOut) and forgotten.
   net::Nanos client_timeout = 10 * net::kSecond;
+  /// Burst: a quarter of a second's worth, at least 4. Datagrams over it are dropped after they authenticate.
   int client_packet_rate = 240;         ///< packets per second per client
+  /// Burst: a tenth of a second's worth, at least 1 (the same for status_rate).
   int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
   int status_rate = 100;                ///< status replies per second, all senders together
   SourceLimits source_limits;           ///< handshake datagrams per second per address and per prefix
@@ -58,6 +63,8 @@ struct CoreConfig {
   int threads = 1;
 };
 
+/// Not thread-safe: call it from one thread (the io thread); tick() spreads its own work over its
+/// WorkerPool. Times (`now`) are the server's clock in nanoseconds, one clock for every call.
 class ServerCore {
  public:
   /// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
@@ -68,30 +75,42 @@ class ServerCore {
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
   /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).
   /// `cookies`: the jar to use (tests give a fixed key); null makes one with a random key.
+  /// `config` and `settings` are copied. Starts config.threads - 1 worker threads.
   ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
              net::Nanos now, std::unique_ptr<CookieJar> cookies = nullptr);
+  /// A temporary world would not outlive the core: refused.
   ServerCore(const CoreConfig&, World&&, const MoveSettings&, net::DatagramSink&, net::Nanos,
              std::unique_ptr<CookieJar> = nullptr) = delete;
 
-  /// Handles one received datagram.
+  /// Handles one received datagram from `from` (sessions are found by it); `bytes` need only stay
+  /// valid during the call. Whatever is refused is dropped and counted (counters()).
   void on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
 
-  /// Simulates the next tick and sends its snapshots.
+  /// Drops the clients silent for client_timeout, then simulates tick current_tick() + 1 (one input
+  /// per client, every step, the observer) and, every snapshot_interval ticks, sends snapshots.
   void tick(net::Nanos now);
 
-  /// Tells every client the server is going away and forgets them. Later connects are refused.
+  /// Tells every client the server is going away (Disconnect(ServerShutdown)) and forgets them.
+  /// Later connects are refused with Reject(ShuttingDown). `now` is unused.
   void shutdown(net::Nanos now);
 
+  /// The last tick simulated (0 before the first; the first is 1).
   uint32_t current_tick() const { return tick_; }
+  /// Sessions now.
   std::size_t client_count() const { return clients_.size(); }
+  /// Every counter since construction.
   const Counters& counters() const { return counters_; }
+  /// The movement settings (the core's copy).
   const MoveSettings& settings() const { return settings_; }
+  /// The world (the caller's, referenced).
   const World& world() const { return world_; }
 
-  /// The recorder, if any (not owned).
+  /// The recorder, if any (not owned: it must outlive the core, or be unset with nullptr). It is
+  /// called from tick().
   void set_observer(TickObserver* observer) { observer_ = observer; }
 
-  /// A client's character state, for tests (nullptr when there is no such character).
+  /// A client's character state, for tests (nullptr when there is no such character). The pointer
+  /// stays valid while that client stays connected; the state changes at each tick.
   const CharacterState* character(uint32_t id) const;
   /// The character id of the session at `endpoint` (0 when there is none), for tests.
   uint32_t character_at(const net::Endpoint& endpoint) const;

@@ -21,8 +21,11 @@ namespace foothold::server {
 /// A table of token buckets indexed by a keyed hash of a short byte string (at most 32 bytes).
 class HashedBuckets {
  public:
+  /// `slots` buckets (at least 1) of `rate` tokens per second holding at most `burst`, all full at
+  /// `now`. Draws a random hash key. Throws std::runtime_error when libsodium cannot initialise.
   HashedBuckets(double rate, double burst, std::size_t slots, net::Nanos now);
-  /// The bucket `bytes` hash to (`kind` keeps different uses of equal bytes apart).
+  /// The bucket `bytes` hash to (`kind` keeps different uses of equal bytes apart). Only the first 32
+  /// bytes count. The reference is valid while this table lives.
   TokenBucket& bucket(std::span<const uint8_t> bytes, uint8_t kind);
   /// Takes one token from the bucket of `bytes`.
   bool take(std::span<const uint8_t> bytes, uint8_t kind, net::Nanos now) { return bucket(bytes, kind).take(now); }
@@ -32,14 +35,18 @@ class HashedBuckets {
   std::vector<TokenBucket> buckets_;
 };
 
+/// The per-source handshake budgets.
 struct SourceLimits {
   double address_rate = 10;  ///< handshake datagrams per second from one address (burst: twice that)
   double prefix_rate = 50;   ///< from one /24 (IPv4) or /64 (IPv6) prefix (burst: twice that)
   std::size_t slots = 4096;  ///< buckets per table (memory: about 32 bytes each)
 };
 
+/// The per-address and per-prefix handshake budgets (see the top of this file). An IPv4 address
+/// mapped into IPv6 (a dual-stack socket's view) is judged as IPv4. Not thread-safe.
 class SourceLimiter {
  public:
+  /// Both tables start full at `now`.
   SourceLimiter(const SourceLimits& limits, net::Nanos now);
 
   /// Takes one datagram's worth from the source's address and prefix buckets; false when either is

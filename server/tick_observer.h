@@ -11,29 +11,39 @@ namespace foothold::server {
 
 /// A character that joined before a tick, with its state going into that tick.
 struct JoinRecord {
+  /// The server's character id (not the connect token's client id).
   uint32_t id = 0;
+  /// Its state going into the tick: its spawn state.
   CharacterState state;
 };
 
 /// One character's part of a tick: the input the server consumed and the state after it.
 struct CharacterTick {
+  /// The server's character id.
   uint32_t id = 0;
+  /// The input consumed; its tick field is the tick simulated.
   InputCmd input;
   bool repeated = false;  ///< the client's own input had not arrived: the last one was repeated
+  /// Its state after the tick.
   CharacterState state;
 };
 
-/// Everything that happened in one tick, in a defined order (ids ascending).
+/// Everything that happened in one tick, in a defined order (ids ascending). The spans point into
+/// the server's working memory: they are valid only during TickObserver::on_tick().
 struct TickRecord {
+  /// The server tick just simulated (the first one is 1).
   uint32_t tick = 0;
   std::span<const JoinRecord> joins;          ///< joined before this tick
   std::span<const uint32_t> leaves;           ///< left before this tick
   std::span<const CharacterTick> characters;  ///< every character simulated in this tick
 };
 
+/// Told about every tick the server simulates (the recorder is one). ServerCore calls it on its own
+/// thread, after the steps and before the snapshots, and does not own it.
 class TickObserver {
  public:
   virtual ~TickObserver() = default;
+  /// Called once per tick, in tick order; `record` and its spans are valid only during the call.
   virtual void on_tick(const TickRecord& record) = 0;
 };
 

@@ -7,12 +7,17 @@
 
 namespace foothold::server {
 
+/// A token bucket over the caller's clock (net::Nanos, real or virtual): it refills at `rate` tokens
+/// per second up to `burst` tokens. Not thread-safe.
 class TokenBucket {
  public:
+  /// An empty bucket that never refills: take() always fails.
   TokenBucket() = default;
+  /// `rate` tokens per second, at most `burst` held; starts full at time `now`.
   TokenBucket(double rate, double burst, net::Nanos now) : rate_(rate), burst_(burst), tokens_(burst), last_(now) {}
 
-  /// Takes one token if there is one.
+  /// Takes one token if there is one, after refilling for the time since the last call (a `now`
+  /// earlier than a previous one refills nothing).
   bool take(net::Nanos now) {
     if (now > last_) {
       tokens_ = std::min(burst_, tokens_ + double(now - last_) * rate_ / double(net::kSecond));

@@ -26,26 +26,36 @@
 
 namespace foothold::server {
 
-/// The steady clock as Nanos.
+/// The steady clock as Nanos (nanoseconds since an arbitrary origin): the server's and bots' clock.
 net::Nanos steady_now();
 /// CPU time the calling thread has used, as Nanos.
 net::Nanos thread_cpu_now();
 
-/// Percentiles of a set of samples (the vector is reordered).
+/// The `p` quantile (p in [0, 1], e.g. 0.99) of `samples`, by rank; 0 when there are none. The vector
+/// is reordered.
 double percentile(std::vector<double>& samples, double p);
 
 /// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued, and flush()
 /// hands the queue to a sender thread that puts it on the wire with sendmmsg (one system call for up
 /// to 64): the tick thread builds the next batch while the kernel works on the last one. A flush
 /// waits only when the previous batch is still being sent.
+/// Keeps a reference to `socket`: it must outlive the sink. send() and flush() belong to one
+/// thread. Without batch mode each send() is a send_to at once and there is no sender thread.
 class UdpSink final : public net::DatagramSink {
  public:
+  /// In batch mode starts the sender thread, which the destructor joins after a last flush().
   explicit UdpSink(asio::ip::udp::socket& socket, bool batch = false);
+  /// In batch mode flushes what is queued and joins the sender thread once it is sent.
   ~UdpSink() override;
+  /// In batch mode the datagram is copied into the queue, which is flushed by itself at 1024 datagrams.
+  /// A datagram the kernel refuses counts in errors(), never throws.
   void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override;
+  /// Hands the queued datagrams to the sender thread (waiting while it still sends the previous
+  /// batch). Does nothing without batch mode or with an empty queue.
   void flush();
   /// Waits until everything flushed so far has been sent.
   void drain();
+  /// Datagrams the kernel refused (full send buffer, unreachable peer): lost, as the network may.
   uint64_t errors() const { return errors_.load(); }
   /// CPU time the sender thread has spent sending, nanoseconds.
   net::Nanos sender_cpu() const { return sender_cpu_.load(); }
@@ -78,34 +88,47 @@ class UdpSink final : public net::DatagramSink {
 
 /// Drains every datagram waiting on a non-blocking socket into `handler`, at most `limit` at a time
 /// (with recvmmsg, many per system call). Receive buffers are 8-byte aligned, as the FlatBuffers
-/// verifier wants.
+/// verifier wants. The bytes live in thread-local buffers, valid only during the call (so `handler`
+/// must not call drain_socket); a datagram over 2048 bytes is cut short. Returns when nothing is
+/// waiting or `limit` datagrams (receive errors included) have been handled.
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
                   const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler);
 
+/// The server's socket, tick timer, stats line and signals, on one io_context. Keeps a reference to
+/// `io` (it must outlive the server) and, while run() runs, a pointer to its core.
 class UdpServer {
  public:
+  /// Where to listen and how to tick.
   struct Options {
+    /// Address and port to bind; an IPv6 address binds dual-stack (IPv4 peers too).
     net::Endpoint bind;
+    /// Ticks per second.
     int tick_rate = 60;
     double stats_interval = 5;  ///< seconds
+    /// Late ticks run back to back before the schedule slips.
     int max_catchup_ticks = 5;
   };
 
-  /// Binds the socket (throws asio::system_error when it cannot).
+  /// Binds the socket (throws asio::system_error when it cannot), non-blocking with 8 MiB buffers,
+  /// and takes over SIGINT and SIGTERM for this io_context.
   UdpServer(asio::io_context& io, const Options& options, std::shared_ptr<spdlog::logger> log);
 
-  /// The sink the core must send through.
+  /// The sink the core must send through (owned by the server; batched and flushed after each tick
+  /// and each burst of received datagrams).
   net::DatagramSink& sink() { return sink_; }
   /// The address actually bound (port 0 picks a free one).
   net::Endpoint local_endpoint() const { return socket_.local_endpoint(); }
 
   /// Serves until a signal (or request_stop()); then shuts the core down and calls `on_stopped`.
+  /// Runs the io_context on the calling thread, which does every receive and tick; `core` must
+  /// outlive the call. `on_stopped` is the place to close a recording.
   void run(ServerCore& core, const std::function<void()>& on_stopped = {});
   /// Stops at the next tick boundary (thread-safe: posts to the io_context).
   void request_stop();
 
   /// The stats line's figures since the previous line.
   struct Window {
+    /// Unused: the stats line measures the window's length itself.
     double seconds = 0;
     std::vector<double> tick_us;  ///< durations of the ticks run (wall clock)
     std::vector<double> cpu_us;   ///< CPU time the server thread used for each of those ticks

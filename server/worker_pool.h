@@ -13,19 +13,23 @@
 
 namespace foothold::server {
 
+/// The server's worker threads (see the top of this file). Not copyable.
 class WorkerPool {
  public:
   /// `threads` in total, the calling thread included (1: no workers; everything runs in run()).
+  /// Fewer than 1 counts as 1. The destructor stops and joins the workers.
   explicit WorkerPool(int threads);
   ~WorkerPool();
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
+  /// Threads in total, the calling one included (at least 1).
   int threads() const { return threads_; }
 
   /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), worker in
   /// [0, threads()), and returns when all are done. The calling thread does chunk 0. Ranges smaller
   /// than `min_per_thread` per thread use fewer threads (waking a thread costs microseconds).
+  /// One run() at a time, from one thread; `fn` must not throw.
   template <typename Fn>
   void run(std::size_t count, std::size_t min_per_thread, Fn&& fn) {
     const std::size_t wanted = min_per_thread == 0 ? std::size_t(threads_) : count / min_per_thread;

@@ -10,6 +10,7 @@
 #include "support/process.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
+#include "support/test_seed.h"
 
 namespace foothold::test {
 namespace {
@@ -20,7 +21,7 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
   TempDir dir;
   HarnessOptions o;
   o.clients = 16;
-  o.seed = 42;
+  o.seed = test_seed(42);
   SimHarness h(arena_world(), o);
   replay::RecordingWriter writer;
   const auto header = server::server_recording_header("arena", arena_world(), o.settings, 0, 600);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "support/process.h"
+#include "support/test_seed.h"
 
 namespace foothold::test {
 namespace {
@@ -72,7 +73,7 @@ TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
   Spawned& server = *server_process;
   ASSERT_FALSE(address.empty()) << server.output();
   ASSERT_TRUE(wait_ready(address)) << server.output();
-  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 4 --pattern wander --seed 7 --trace-dir " +
+  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 4 --pattern wander --seed " + std::to_string(test_seed(7)) + " --trace-dir " +
                                 dir.file("traces"));
   EXPECT_EQ(bots.exit_code, 0) << bots.output;
   const auto kv = summary(bots.output);
@@ -100,7 +101,7 @@ TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit)
   Spawned& server = *server_process;
   ASSERT_FALSE(address.empty()) << server.output();
   ASSERT_TRUE(wait_ready(address)) << server.output();
-  const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 3 --pattern wander --seed 3 --trace-dir " +
+  const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 3 --pattern wander --seed " + std::to_string(test_seed(3)) + " --trace-dir " +
                                 dir.file("traces") + " --record " + dir.file("recs"));
   ASSERT_EQ(bots.exit_code, 0) << bots.output;
   server.signal(SIGTERM);

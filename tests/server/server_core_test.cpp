@@ -3,6 +3,7 @@
 // the other clients play on undisturbed.
 
 #include <cstring>
+#include <map>
 #include <type_traits>
 
 #include <gtest/gtest.h>
@@ -36,17 +37,29 @@ HarnessOptions options(int clients) {
 
 TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
   SimHarness h(arena_world(), options(6));
+  // Every state each client predicts, by tick.
+  std::vector<std::map<uint32_t, CharacterState>> predicted(6);
+  for (int i = 0; i < 6; ++i)
+    h.client(i).on_predicted = [&predicted, i](uint32_t tick, const CharacterState& s) { predicted[size_t(i)][tick] = s; };
   h.start_all();
   h.run_for(3 * kS);
   expect_clean_play(h, 6);
   EXPECT_EQ(h.server().client_count(), 6u);
   EXPECT_EQ(h.server().counters().get(Counter::kInputsRepeated), 0u);
-  // The server's state for each character is what its client predicted for that tick.
+  // The server's state for each character after its current tick is exactly what that character's
+  // client predicted for the same tick (the clients run ahead, so they have predicted it already).
+  const uint32_t tick = h.server().current_tick();
   for (int i = 0; i < 6; ++i) {
+    SCOPED_TRACE("client " + std::to_string(i));
     const auto& c = h.client(i);
     const CharacterState* server_state = h.server().character(c.character_id());
     ASSERT_NE(server_state, nullptr);
-    EXPECT_GE(c.predictor().latest_tick(), h.server().current_tick());
+    ASSERT_GE(c.predictor().latest_tick(), tick);
+    const auto it = predicted[size_t(i)].find(tick);
+    ASSERT_NE(it, predicted[size_t(i)].end()) << "client " << i << " never predicted tick " << tick;
+    EXPECT_EQ(it->second, *server_state);
+    // And they moved: the comparison is not between two spawn states.
+    EXPECT_NE(server_state->position, predicted[size_t(i)].begin()->second.position);
   }
 }
 

@@ -9,6 +9,7 @@
 #include "server/worker_pool.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
+#include "support/test_seed.h"
 
 namespace foothold::test {
 namespace {
@@ -35,7 +36,7 @@ Outcome play(int threads, int clients) {
   o.clients = clients;
   o.core.threads = threads;
   o.core.max_clients = 256;
-  o.seed = 9;
+  o.seed = test_seed(9);
   SimHarness h(arena_world(), o);
   Recorder rec;
   h.server().set_observer(&rec);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "shared/geometry.h"
+#include "support/test_seed.h"
 
 namespace foothold {
 namespace {
@@ -16,7 +17,8 @@ Triangle make_triangle(const Vec3& a, const Vec3& b, const Vec3& c) {
 }
 
 struct Rng {
-  explicit Rng(uint32_t seed) : gen(seed) {}
+  // Each test's default seed, or FOOTHOLD_TEST_SEED (printed either way).
+  explicit Rng(uint32_t seed) : gen(uint32_t(test::test_seed(seed))) {}
   double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(gen); }
   Vec3 point(double r) { return {uniform(-r, r), uniform(-r, r), uniform(-r, r)}; }
   std::mt19937 gen;

@@ -23,7 +23,11 @@ struct Fixture {
   CharacterState start = spawn_state(arena::kOpenFloor + Vec3{0, 1, 0});
 };
 
-TEST(Predictor, PredictsWithTheSameStepAndMatchesTheServer) {
+// What the predictor adds to step(): a history by tick, and a snapshot equal to its prediction for
+// that tick changes nothing but the acknowledged tick. (That prediction equals the server's state is
+// tested where a server exists: ServerCore.ClientsConnectAndPlayWithoutCorrections on the simulated
+// network, and between processes over real sockets in the loopback tests.)
+TEST(Predictor, AMatchingSnapshotChangesNothingButTheAcknowledgedTick) {
   Fixture f;
   f.p.reset(10, f.start);
   CharacterState server = f.start;
@@ -40,7 +44,9 @@ TEST(Predictor, PredictsWithTheSameStepAndMatchesTheServer) {
   }(), 0);
   EXPECT_EQ(r.outcome, Predictor::Outcome::kMatched);
   EXPECT_EQ(f.p.acknowledged_tick(), 30u);
+  EXPECT_EQ(f.p.latest_tick(), 40u);
   EXPECT_EQ(f.p.latest_state(), server);
+  EXPECT_NE(f.p.latest_state().position, f.start.position);
   EXPECT_EQ(f.p.counters().corrections, 0u);
 }
 

@@ -13,6 +13,7 @@
 #include "shared/obj_loader.h"
 #include "shared/settings.h"
 #include "shared/text_fields.h"
+#include "support/test_seed.h"
 
 namespace foothold {
 namespace {
@@ -51,12 +52,8 @@ TEST(ParseFinite, ReadsEveryHardCaseToTheCorrectlyRoundedBits) {
 }
 
 TEST(ParseFinite, AgreesWithTheCorrectlyRoundedCLibraryOnRandomSeventeenDigitNumbers) {
-  // glibc's strtod is correctly rounded; the two must agree everywhere. The seed can be set with
-  // FOOTHOLD_TEST_SEED and is printed.
-  const char* env = std::getenv("FOOTHOLD_TEST_SEED");
-  const uint64_t seed = env ? std::strtoull(env, nullptr, 10) : 20261123;
-  std::printf("seed %llu (FOOTHOLD_TEST_SEED)\n", static_cast<unsigned long long>(seed));
-  std::mt19937_64 rng(seed);
+  // glibc's strtod is correctly rounded; the two must agree everywhere.
+  std::mt19937_64 rng(test::test_seed(20261123));
   for (int i = 0; i < 20000; ++i) {
     char text[64];
     const double mantissa = double(rng() % 100000000000000000ull) / 1e16;

@@ -1,0 +1,74 @@
+// Stateless address cookies (server/cookie.h): valid only for the address, port, salt and token they
+// were issued for, by this jar, within their lifetime.
+
+#include <gtest/gtest.h>
+
+#include "server/cookie.h"
+
+namespace foothold::server {
+namespace {
+
+proto::Key key_of(uint8_t seed) {
+  proto::Key k{};
+  for (std::size_t i = 0; i < k.size(); ++i) k[i] = uint8_t(seed + 7 * i);
+  return k;
+}
+
+struct Fixture {
+  CookieJar jar{key_of(1)};
+  net::Endpoint client{asio::ip::make_address("192.0.2.10"), 40000};
+  std::vector<uint8_t> token = std::vector<uint8_t>(64, 0x5a);
+  uint64_t client_salt = 0x1122334455667788ull;
+  uint64_t server_salt = 0x99aabbccddeeff00ull;
+  net::Nanos issued_at = 1000 * net::kSecond;
+  CookieJar::Cookie cookie = jar.issue(client, client_salt, token, server_salt, issued_at);
+  bool valid(const CookieJar& j, const net::Endpoint& from, uint64_t salt, const std::vector<uint8_t>& tok,
+             net::Nanos now, std::span<const uint8_t> c) const {
+    uint64_t carried = 0;
+    const bool ok = j.valid(c, from, salt, tok, now, carried);
+    if (ok) {
+      EXPECT_EQ(carried, server_salt);
+    }
+    return ok;
+  }
+};
+
+TEST(Cookie, ValidForItsClientWithinItsLifetimeAndCarriesTheServerSalt) {
+  Fixture f;
+  EXPECT_TRUE(f.valid(f.jar, f.client, f.client_salt, f.token, f.issued_at, f.cookie));
+  EXPECT_TRUE(f.valid(f.jar, f.client, f.client_salt, f.token, f.issued_at + CookieJar::kLifetime, f.cookie));
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, f.issued_at + CookieJar::kLifetime + 1, f.cookie));
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, f.issued_at - 1, f.cookie)) << "issued in the future";
+}
+
+TEST(Cookie, BoundToAddressPortSaltTokenAndJar) {
+  Fixture f;
+  const net::Nanos now = f.issued_at + net::kSecond;
+  EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("192.0.2.11"), 40000}, f.client_salt, f.token, now, f.cookie));
+  EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("192.0.2.10"), 40001}, f.client_salt, f.token, now, f.cookie));
+  EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("::ffff:192.0.2.10"), 40000}, f.client_salt, f.token, now, f.cookie));
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt + 1, f.token, now, f.cookie));
+  auto other_token = f.token;
+  other_token[63] ^= 1;
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, other_token, now, f.cookie));
+  EXPECT_FALSE(f.valid(CookieJar(key_of(2)), f.client, f.client_salt, f.token, now, f.cookie)) << "another jar's key";
+}
+
+TEST(Cookie, AnyAlteredByteOrLengthIsRefused) {
+  Fixture f;
+  const net::Nanos now = f.issued_at + net::kSecond;
+  for (std::size_t i = 0; i < f.cookie.size(); ++i) {
+    auto bad = f.cookie;
+    bad[i] ^= 0x40;
+    EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, now, bad)) << "byte " << i;
+  }
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, now, std::span(f.cookie).first(f.cookie.size() - 1)));
+  // An issue time from the far future or the far past (attacker-chosen) never overflows into validity.
+  auto far = f.cookie;
+  for (int i = 0; i < 8; ++i) far[size_t(i)] = 0xff;
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, now, far));
+  EXPECT_FALSE(f.valid(f.jar, f.client, f.client_salt, f.token, -1, f.cookie));
+}
+
+}  // namespace
+}  // namespace foothold::server

@@ -1,0 +1,76 @@
+// foothold-server's configuration layers (server/server_config.h): defaults, a TOML file, then
+// FOOTHOLD_* environment variables; every bad value named.
+
+#include <cstdlib>
+
+#include <gtest/gtest.h>
+
+#include "server/server_config.h"
+
+namespace foothold::server {
+namespace {
+
+bool mentions(const std::vector<std::string>& errors, const std::string& text) {
+  for (const auto& e : errors)
+    if (e.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// Sets an environment variable for one scope.
+struct ScopedEnv {
+  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  const char* name_;
+};
+
+TEST(ServerConfig, DefaultsAreValid) {
+  const ServerConfig c;
+  EXPECT_TRUE(c.validate().empty());
+  EXPECT_EQ(c.effective_bind(), "127.0.0.1") << "without a key the server is loopback only";
+  ServerConfig keyed;
+  keyed.key_file = "server.key";
+  EXPECT_EQ(keyed.effective_bind(), "0.0.0.0");
+}
+
+TEST(ServerConfig, TheEnvironmentOverridesTheFile) {
+  ServerConfig c;
+  ASSERT_TRUE(parse_server_config("port = 9000\nmax_clients = 64\nworld = \"level.obj\"\n", "server.toml", c).empty());
+  EXPECT_EQ(c.port, 9000);
+  ScopedEnv port("FOOTHOLD_PORT", "9100");
+  ScopedEnv world("FOOTHOLD_WORLD", "other.obj");
+  ScopedEnv rate("FOOTHOLD_SOURCE_RATE", "2.5");
+  EXPECT_TRUE(apply_server_config_env(c).empty());
+  EXPECT_EQ(c.port, 9100);
+  EXPECT_EQ(c.world, "other.obj");
+  EXPECT_EQ(c.source_rate, 2.5);
+  EXPECT_EQ(c.max_clients, 64) << "a key the environment does not set keeps the file's value";
+}
+
+TEST(ServerConfig, BadEnvironmentValuesAreErrorsNamingTheVariable) {
+  ServerConfig c;
+  {
+    ScopedEnv port("FOOTHOLD_PORT", "seventy");
+    const auto errors = apply_server_config_env(c);
+    EXPECT_TRUE(mentions(errors, "FOOTHOLD_PORT")) << (errors.empty() ? "no error" : errors[0]);
+  }
+  {
+    ScopedEnv port("FOOTHOLD_PORT", "70000");
+    ServerConfig d;
+    auto errors = apply_server_config_env(d);
+    for (const auto& e : d.validate()) errors.push_back(e);
+    EXPECT_TRUE(mentions(errors, "port")) << "out of range, by the environment or validation";
+  }
+  EXPECT_EQ(env_name("max_clients_per_address"), "FOOTHOLD_MAX_CLIENTS_PER_ADDRESS");
+}
+
+TEST(ServerConfig, FileErrorsNameTheFileLineAndKey) {
+  ServerConfig c;
+  const auto errors = parse_server_config("port = 1\nprot = 2\n", "server.toml", c);
+  ASSERT_FALSE(errors.empty());
+  EXPECT_TRUE(mentions(errors, "server.toml:2")) << errors[0];
+  EXPECT_TRUE(mentions(errors, "prot")) << errors[0];
+  EXPECT_FALSE(load_server_config_file("/nonexistent/server.toml", c).empty());
+}
+
+}  // namespace
+}  // namespace foothold::server
