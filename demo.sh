@@ -81,9 +81,10 @@ diff_status=0
 # The table.
 summary=$(tail -1 "$out/bots.log")
 kv() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$summary"; }
-ticks=$(sed -n 's/^verify .*: \([0-9]*\) ticks.*/\1/p' "$out/verify.log")
+verified=$(tail -1 "$out/verify.log")
+ticks=$(sed -n 's/.*\bticks=\([0-9]*\).*/\1/p' <<<"$verified")
 p99=$(grep -o 'tick_p99_us=[0-9]*' "$out/server.log" | cut -d= -f2 | sort -n | tail -1)
-diverged=$(sed -n 's/.*diverged=\([0-9]*\).*/\1/p' "$out/diff.log")
+diverged=$(tail -1 "$out/diff.log" | sed -n 's/.*\bdiverged=\([0-9]*\).*/\1/p')
 bytes=$(($(kv bytes_in_per_bot_per_s) + $(kv bytes_out_per_bot_per_s)))
 echo
 printf "  %-34s %s\n" "bots connected" "$(kv connected) of $(kv bots)"
@@ -92,9 +93,9 @@ printf "  %-34s %s\n" "corrections (bots)" "$(kv corrections)"
 printf "  %-34s %s\n" "unexplained corrections" "$(kv unexplained)"
 printf "  %-34s %s\n" "bytes per client per second" "$bytes (in $(kv bytes_in_per_bot_per_s), out $(kv bytes_out_per_bot_per_s))"
 printf "  %-34s %s\n" "server tick time p99" "$(awk -v u="${p99:-0}" 'BEGIN {printf "%.2f ms", u / 1000}')"
-printf "  %-34s %s\n" "recording verified" "$(grep -q '^OK' "$out/verify.log" && echo yes || echo NO)"
+printf "  %-34s %s\n" "recording verified" "$(grep -q '^verified=1 ' <<<"$verified" && echo yes || echo NO)"
 printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv connected) (bit-exact comparison)"
 echo
 echo "plot of every path and the error over time: $out/paths.svg"
 echo "recording: $out/server.rec (replay it: $bin/replay/foothold-replay run --replay $out/server.rec --out trace.csv)"
-[ "$diff_status" -eq 0 ] && grep -q '^OK' "$out/verify.log"
+[ "$diff_status" -eq 0 ] && grep -q '^verified=1 ' <<<"$verified"

@@ -185,10 +185,14 @@ int verify_command(const ReplayOptions& o) {
     std::printf("MISMATCH: tick %u, character %u: recorded checksum %08x, re-simulated %08x (%llu mismatch(es) in all)\n",
                 result.first.tick, result.first.id, result.first.expected, result.first.actual,
                 static_cast<unsigned long long>(result.mismatches));
-    return 1;
+  } else {
+    std::printf("OK: every checksum matches\n");
   }
-  std::printf("OK: every checksum matches\n");
-  return 0;
+  // The last line, for scripts: key=value fields that stay.
+  std::printf("verified=%d ticks=%llu characters=%zu steps=%llu mismatches=%llu\n", result.ok ? 1 : 0,
+              static_cast<unsigned long long>(rec.ticks), rec.characters.size(),
+              static_cast<unsigned long long>(result.steps), static_cast<unsigned long long>(result.mismatches));
+  return result.ok ? 0 : 1;
 }
 
 int info_command(const ReplayOptions& o) {
@@ -244,15 +248,16 @@ int diff_command(const DiffOptions& o) {
   std::size_t diverged = 0;
   for (const auto& d : diff.characters) diverged += d.diverged;
   if (diff.characters.empty()) std::printf("no (tick, id) appears in both traces\n");
-  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s\n", diff.characters.size(),
-              diverged, static_cast<unsigned long long>(diff.rows_only_in_a), static_cast<unsigned long long>(diff.rows_only_in_b),
-              diff.within_tolerance ? "yes" : "no");
   if (!o.plot.empty()) {
     std::ofstream svg(o.plot, std::ios::binary | std::ios::trunc);
     svg << replay::render_svg(diff, o.a, o.b, o.tolerance);
     if (!svg) return usage_error("cannot write plot '" + o.plot + "'");
     std::printf("plot: %s\n", o.plot.c_str());
   }
+  // The last line, for scripts.
+  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s\n", diff.characters.size(),
+              diverged, static_cast<unsigned long long>(diff.rows_only_in_a), static_cast<unsigned long long>(diff.rows_only_in_b),
+              diff.within_tolerance ? "yes" : "no");
   return diff.within_tolerance && !diff.characters.empty() ? 0 : 1;
 }
 

@@ -72,6 +72,7 @@ class BotFleet {
  public:
   /// Keeps a reference to `world`; copies `settings` and `options`. Nothing runs until run().
   BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options);
+  BotFleet(World&&, const MoveSettings&, const FleetOptions&) = delete;  // a temporary world would dangle
   /// Closes the bots' sockets.
   ~BotFleet();
   /// Runs the fleet on the calling thread (one Asio io_context for every bot) and returns when it is

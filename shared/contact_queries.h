@@ -56,6 +56,10 @@ class ContactQueries {
       : world_(world), settings_(settings), candidates_(candidates) {
     candidates_.clear();
   }
+  /// Keeps references to the world, the settings and the candidate storage (one step's lifetime):
+  /// temporaries would dangle, so they do not compile.
+  ContactQueries(World&&, const DerivedSettings&, std::vector<uint32_t>&) = delete;
+  ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&) = delete;
 
   /// Collects the candidates for a box ahead of the queries (one BVH walk for a whole step).
   void prefetch(const Aabb& box);

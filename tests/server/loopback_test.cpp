@@ -111,6 +111,11 @@ TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit)
   const auto verify = run_command(kReplay + " verify " + dir.file("server.rec"));
   EXPECT_EQ(verify.exit_code, 0) << verify.output;
   EXPECT_NE(verify.output.find("OK: every checksum matches"), std::string::npos) << verify.output;
+  // The summary line scripts read: the last one.
+  EXPECT_NE(verify.output.find("\nverified=1 ticks="), std::string::npos) << verify.output;
+  EXPECT_NE(verify.output.find(" characters=6 "), std::string::npos) << verify.output;
+  EXPECT_EQ(verify.output.substr(verify.output.rfind('\n', verify.output.size() - 2) + 1).rfind("verified=1 ", 0), 0u)
+      << verify.output;
   const auto info = run_command(kReplay + " info " + dir.file("server.rec"));
   EXPECT_NE(info.output.find("ends: cleanly"), std::string::npos) << info.output;
   EXPECT_NE(info.output.find("characters: 6"), std::string::npos) << info.output;

@@ -1,6 +1,8 @@
 // The step's queries over its candidate triangles (contact_queries.h): sweeps and contacts, their
 // order and tie-breaking, and that answers never depend on what was gathered before.
 
+#include <type_traits>
+
 #include <gtest/gtest.h>
 
 #include "shared/contact_queries.h"
@@ -8,6 +10,11 @@
 
 namespace foothold::test {
 namespace {
+
+// The queries keep references for one step: temporaries do not compile.
+static_assert(!std::is_constructible_v<ContactQueries, World, const DerivedSettings&, std::vector<uint32_t>&>);
+static_assert(!std::is_constructible_v<ContactQueries, const World&, DerivedSettings, std::vector<uint32_t>&>);
+static_assert(std::is_constructible_v<ContactQueries, const World&, const DerivedSettings&, std::vector<uint32_t>&>);
 
 TEST(ContactQueries, ContactsAreNearestFirstWithTiesToTheLowerTriangle) {
   // Two coplanar floor triangles sharing an edge under the capsule: equal gaps, so the lower index
