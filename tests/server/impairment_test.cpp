@@ -2,6 +2,8 @@
 // connects and stays, every correction is explained, and once the network heals every client agrees
 // with the server bit for bit; the server's recording verifies.
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "replay/recording.h"
@@ -102,6 +104,52 @@ TEST(Impairment, SameSeedSameRun) {
   };
   EXPECT_EQ(run(7), run(7));
   EXPECT_NE(run(7), run(8));
+}
+
+
+// The impairer on its own: rates close to what was asked, delays within their bounds, seeds repeat.
+TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
+  server::Impairment imp;
+  imp.loss = 0.2;
+  imp.duplicate = 0.1;
+  imp.reorder = 0.05;
+  imp.latency = 40 * net::kMillisecond;
+  imp.jitter = 10 * net::kMillisecond;
+  ASSERT_EQ(imp.validate(), "");
+  const uint64_t seed = test_seed(77);
+  server::Impairer a(imp, seed), b(imp, seed);
+  int lost = 0, doubled = 0, late = 0;
+  constexpr int kN = 20000;
+  for (int i = 0; i < kN; ++i) {
+    net::Nanos da[2] = {-1, -1}, db[2] = {-1, -1};
+    const int n = a.decide(da);
+    ASSERT_EQ(n, b.decide(db)) << "the same seed, the same fate";
+    lost += n == 0;
+    doubled += n == 2;
+    for (int k = 0; k < n; ++k) {
+      ASSERT_EQ(da[k], db[k]);
+      ASSERT_GE(da[k], imp.latency - imp.jitter);
+      ASSERT_LE(da[k], imp.latency + 2 * imp.jitter + 25 * net::kMillisecond);
+      late += da[k] > imp.latency + imp.jitter;
+    }
+  }
+  // Binomial counts within five standard deviations of what was asked.
+  EXPECT_NEAR(lost, 0.2 * kN, 5 * std::sqrt(0.2 * 0.8 * kN));
+  EXPECT_NEAR(doubled, 0.1 * 0.8 * kN, 5 * std::sqrt(0.08 * 0.92 * kN));
+  EXPECT_GT(late, 0) << "some datagrams are held back behind later ones";
+}
+
+TEST(Impairer, BadSettingsNameTheirFlag) {
+  server::Impairment imp;
+  imp.loss = 1.5;
+  EXPECT_NE(imp.validate().find("--loss"), std::string::npos);
+  imp = {};
+  imp.latency = -1;
+  EXPECT_NE(imp.validate().find("--latency"), std::string::npos);
+  imp = {};
+  imp.jitter = 11 * net::kSecond;
+  EXPECT_NE(imp.validate().find("--jitter"), std::string::npos);
+  EXPECT_FALSE(server::Impairment{}.active());
 }
 
 }  // namespace
