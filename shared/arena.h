@@ -7,54 +7,57 @@
 
 namespace foothold {
 
+/// Layout of the embedded arena, metres, world axes (Y up, floor at y = 0).
 namespace arena {
 
 inline constexpr double kHalfSize = 32;     ///< the floor spans [-32, 32] m in X and Z, at y = 0
 inline constexpr double kFloorCell = 2;     ///< floor triangles: 2 m cells
-inline constexpr double kWallHeight = 3;    ///< perimeter walls
+inline constexpr double kWallHeight = 3;    ///< height of the perimeter walls and of row C's walls, metres
 
 // Row A (z in [kSlopeZ0, kSlopeZ1]): slopes rising toward +X, each a solid wedge.
-inline constexpr double kSlopeZ0 = -28, kSlopeZ1 = -24;
+inline constexpr double kSlopeZ0 = -28, kSlopeZ1 = -24;  ///< row A's extent in Z, metres
+/// One slope of row A: a wedge from x = foot_x (on the floor) to foot_x + run, rising toward +X.
 struct Slope {
-  double foot_x;  ///< where the slope meets the floor
+  double foot_x;  ///< where the slope meets the floor, metres (X)
   double run;     ///< horizontal length, metres
-  double degrees; ///< inclination
+  double degrees; ///< inclination from the horizontal, degrees
 };
-inline constexpr Slope kSlope30{-28, 4, 30};
-inline constexpr Slope kSlope40{-20, 4, 40};
-inline constexpr Slope kSlope50{-12, 4, 50};
-inline constexpr Slope kSlope70{-4, 1.5, 70};
+inline constexpr Slope kSlope30{-28, 4, 30};  ///< walkable at the default 45° limit
+inline constexpr Slope kSlope40{-20, 4, 40};  ///< walkable at the default 45° limit
+inline constexpr Slope kSlope50{-12, 4, 50};  ///< too steep at the default 45° limit
+inline constexpr Slope kSlope70{-4, 1.5, 70}; ///< too steep at the default 45° limit
 inline constexpr Slope kTaggedSlope60{4, 2, 60};   ///< its face is tagged always_ground
-inline constexpr double kNeverPadX0 = 12, kNeverPadX1 = 16, kNeverPadHeight = 0.1;  ///< top tagged never_ground
+inline constexpr double kNeverPadX0 = 12, kNeverPadX1 = 16, kNeverPadHeight = 0.1;  ///< a low pad in row A; top tagged never_ground
 
 // Row B (z in [kStairZ0, kStairZ1]): stairs up to a ledge.
-inline constexpr double kStairZ0 = -16, kStairZ1 = -12;
+inline constexpr double kStairZ0 = -16, kStairZ1 = -12;  ///< row B's extent in Z, metres
 inline constexpr double kStairX0 = -28;      ///< foot of the first riser
-inline constexpr double kStairRise = 0.25, kStairTread = 0.4;
-inline constexpr int kStairCount = 8;
+inline constexpr double kStairRise = 0.25, kStairTread = 0.4;  ///< each step's height and depth, metres
+inline constexpr int kStairCount = 8;                          ///< steps up to the ledge
 inline constexpr double kLedgeX0 = kStairX0 + kStairCount * kStairTread;  ///< the platform the stairs reach
 inline constexpr double kLedgeX1 = kLedgeX0 + 4;                          ///< its far edge: a 2 m drop
-inline constexpr double kLedgeHeight = kStairCount * kStairRise;
+inline constexpr double kLedgeHeight = kStairCount * kStairRise;         ///< the ledge's top, metres
 
 // Row C (z in [kWallZ0, kWallZ1]): walls facing -X, 3 m tall.
-inline constexpr double kWallZ0 = -4, kWallZ1 = 4;
-inline constexpr double kUprightWallX = -20;      ///< its face
+inline constexpr double kWallZ0 = -4, kWallZ1 = 4;  ///< row C's extent in Z, metres
+inline constexpr double kUprightWallX = -20;      ///< its face (X, metres); the wall is 1 m thick
 inline constexpr double kLeaningWallX = -10;      ///< its foot; leans away from -X at 80 degrees
-inline constexpr double kLeaningWallDegrees = 80;
+inline constexpr double kLeaningWallDegrees = 80;  ///< the leaning wall's face, from the horizontal
 inline constexpr double kOverhangX = 0;           ///< its foot; overhangs toward -X by 20 degrees
-inline constexpr double kOverhangDegrees = 20;
+inline constexpr double kOverhangDegrees = 20;     ///< the overhang's face, from the vertical
 
 // Row D: a V crevice of two 70-degree faces (crease along Z at y = 0) and a pit of three.
-inline constexpr double kCreviceX = -20, kCreviceZ0 = 12, kCreviceZ1 = 18;
-inline constexpr double kWedgeDegrees = 70, kWedgeHeight = 2.5;
-inline constexpr double kPitX = -8, kPitZ = 15;
+inline constexpr double kCreviceX = -20, kCreviceZ0 = 12, kCreviceZ1 = 18;  ///< the crease's X, and its extent in Z
+inline constexpr double kWedgeDegrees = 70, kWedgeHeight = 2.5;  ///< every wedge face's inclination and top, metres
+inline constexpr double kPitX = -8, kPitZ = 15;                   ///< the pit's apex, on the floor
 
-/// A free spot on the floor, away from every feature.
+/// A free spot on the floor, away from every feature: a point of the floor surface (y = 0), not a
+/// capsule centre (a character standing there has its centre height / 2 + rest_gap higher).
 inline constexpr Vec3 kOpenFloor{12, 0, 12};
 
 }  // namespace arena
 
-/// Builds the arena mesh.
+/// Builds the arena mesh ("--world arena", load_world("arena")).
 TriangleMesh build_arena_mesh();
 
 }  // namespace foothold

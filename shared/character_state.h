@@ -18,28 +18,31 @@ enum class GroundKind : uint8_t {
   kCrevice = 3,   ///< wedged between two steep faces whose crease does not descend steeply
   kPit = 4,       ///< wedged between three steep faces
 };
+/// Number of GroundKind values (they are 0 .. kGroundKindCount - 1).
 inline constexpr int kGroundKindCount = 5;
 
-/// "none", "walkable", "tagged", "crevice" or "pit".
+/// "none", "walkable", "tagged", "crevice" or "pit" ("invalid" for a value out of range).
 std::string_view to_string(GroundKind kind);
-/// The inverse of to_string().
+/// The inverse of to_string(); nothing for any other text (including "invalid").
 std::optional<GroundKind> parse_ground_kind(std::string_view text);
+/// True for every kind but kNone (a crevice or a pit is grounded too, movement.md §3.4).
 constexpr bool is_grounded(GroundKind k) { return k != GroundKind::kNone; }
 
 /// A character between ticks. Position is the capsule centre. The ground state (kind and floor
 /// normal) is what grounding found at exactly this position; the next step starts from it.
 struct CharacterState {
   FixedVec3 position;               ///< capsule centre, 1/1024 m
-  FixedVec3 velocity;               ///< 1/65536 m/s
-  GroundKind ground = GroundKind::kNone;
-  FixedNormal floor_normal;         ///< unit contact normal of the floor when walkable or tagged; else zero
+  FixedVec3 velocity;               ///< 1/65536 m/s, world axes
+  GroundKind ground = GroundKind::kNone;  ///< what grounding found at `position` (kNone while rising)
+  FixedNormal floor_normal;         ///< unit contact normal of the floor (1/16384) when walkable or tagged; else zero
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory).
   uint64_t hash() const;
 };
 static_assert(std::is_trivially_copyable_v<CharacterState>);
 
-/// A character at rest at `position` (metres, rounded to the grid), airborne until its first step.
+/// A character at rest with its capsule centre at `position` (metres, rounded to the grid and clamped
+/// to +-kWorldLimit), airborne until its first step.
 CharacterState spawn_state(const Vec3& position);
 
 }  // namespace foothold

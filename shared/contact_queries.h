@@ -15,23 +15,28 @@ namespace foothold {
 
 /// A contact with one triangle, as seen from a capsule position.
 struct Contact {
-  uint32_t triangle = 0;
-  Vec3 point;        ///< closest point on the triangle
+  uint32_t triangle = 0;  ///< the World's triangle index
+  Vec3 point;        ///< closest point on the triangle, metres
   Vec3 normal;       ///< unit, from the triangle toward the capsule's core segment
-  Vec3 core_point;   ///< closest point on the capsule's core segment
+  Vec3 core_point;   ///< closest point on the capsule's core segment, metres
   double gap = 0;    ///< metres from the capsule's surface; negative when penetrating
-  SurfaceTag tag = SurfaceTag::kByNormal;
+  SurfaceTag tag = SurfaceTag::kByNormal;  ///< the triangle's ground tag
 };
 
 /// A fixed-capacity list of contacts, nearest first (ties by triangle index); no heap.
 class ContactList {
  public:
+  /// Most contacts kept; beyond it the farthest are dropped.
   static constexpr int kCapacity = 32;
+  /// Number of contacts held.
   int size() const { return count_; }
+  /// Contact i, nearest first. Precondition: 0 <= i < size() (not checked).
   const Contact& operator[](int i) const { return items_[size_t(i)]; }
+  /// Empties the list.
   void clear() { count_ = 0; }
   /// Inserts in order; when full, the farthest contact is dropped.
   void insert(const Contact& c);
+  /// Removes contact i, keeping the order of the rest. Precondition: 0 <= i < size().
   void remove(int i);
 
  private:
@@ -41,12 +46,15 @@ class ContactList {
 
 /// The first contact along a sweep.
 struct SweepHit {
-  bool hit = false;
-  double fraction = 1;  ///< of the motion, [0, 1]
-  uint32_t triangle = 0;
-  Vec3 normal;          ///< unit contact normal at the time of impact
+  bool hit = false;     ///< false: the whole motion is free (the other fields keep their defaults)
+  double fraction = 1;  ///< of the motion, [0, 1]; 1 when nothing was hit
+  uint32_t triangle = 0;  ///< the World's triangle index hit (ties: the lowest index)
+  Vec3 normal;          ///< unit contact normal at the time of impact, toward the capsule; only when hit
 };
 
+/// The world queries of one step, over the candidates it has collected (movement.md §2, §4.3).
+/// Keeps references to `world`, `settings` and `candidates`: all three must outlive this object.
+/// Positions are capsule centres in metres, world axes.
 class ContactQueries {
  public:
   /// `candidates` is scratch storage: the triangles collected so far (the caller reuses it across
@@ -61,7 +69,8 @@ class ContactQueries {
   ContactQueries(World&&, const DerivedSettings&, std::vector<uint32_t>&) = delete;
   ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&) = delete;
 
-  /// Collects the candidates for a box ahead of the queries (one BVH walk for a whole step).
+  /// Collects the candidates for `box` (metres) ahead of the queries: one BVH walk for a whole step.
+  /// Replaces what was collected before; a later query outside `box` still collects again.
   void prefetch(const Aabb& box);
 
   /// The character's capsule centred at `center`, grown by `inflate` metres.
@@ -76,13 +85,16 @@ class ContactQueries {
   /// Sweeps an arbitrary capsule (e.g. a sphere, for contact-point validation) over the candidates.
   SweepHit sweep_shape(const Capsule& shape, const Vec3& motion);
 
-  /// Contacts of the character's capsule with a gap of at most `max_gap`.
+  /// Replaces `out` with the contacts of the character's capsule centred at `center` whose gap is at
+  /// most `max_gap` metres (one-sided: triangles facing away are skipped), nearest first.
   void contacts(const Vec3& center, double max_gap, ContactList& out);
 
-  /// Gap between the character at `center` and one triangle (+infinity when it faces away).
+  /// Gap (metres) between the character at `center` and one triangle (+infinity when it faces away).
   double gap_to(uint32_t triangle, const Vec3& center) const;
 
+  /// The world the queries run in.
   const World& world() const { return world_; }
+  /// The settings the capsule and margins come from.
   const DerivedSettings& settings() const { return settings_; }
 
  private:

@@ -6,13 +6,14 @@
 
 namespace foothold {
 
+/// pi, rounded to the nearest double.
 inline constexpr double kPi = 3.14159265358979323846;
 
-/// sin(x) for |x| <= pi/2, accurate to a few ulp.
+/// sin(x), x in radians, for |x| <= pi/2 (a Taylor series, smallest term first), accurate to a few ulp.
 double det_sin(double x);
-/// cos(x) for |x| <= pi/2, accurate to a few ulp.
+/// cos(x), x in radians, for |x| <= pi/2 (a Taylor series, smallest term first), accurate to a few ulp.
 double det_cos(double x);
-/// Degrees to radians.
+/// Degrees to radians (one multiplication by the rounded constant pi/180).
 constexpr double det_radians(double degrees) { return degrees * (kPi / 180.0); }
 
 }  // namespace foothold

@@ -11,31 +11,36 @@ namespace foothold {
 
 /// A triangle with its unit front normal (counter-clockwise a, b, c seen from the front).
 struct Triangle {
-  Vec3 a, b, c;
-  Vec3 normal;
+  Vec3 a, b, c;  ///< vertices, metres, world axes
+  Vec3 normal;   ///< unit, normalize(cross(b - a, c - a)); the front is the side it points to
 };
 
 /// An upright capsule: the segment centre +- half_segment along Y, swept by a sphere of `radius`.
+/// Its bottom and top extremes lie half_segment + radius below and above `center`.
 struct Capsule {
-  Vec3 center;
+  Vec3 center;              ///< centre of the core segment (the capsule's centre), metres
   double half_segment = 0;  ///< metres, >= 0 (0 makes it a sphere)
   double radius = 0;        ///< metres, > 0
+  /// The core segment's lower end: the centre of the lower cap sphere (not the capsule's foot).
   Vec3 bottom() const { return {center.x, center.y - half_segment, center.z}; }
+  /// The core segment's upper end: the centre of the upper cap sphere.
   Vec3 top() const { return {center.x, center.y + half_segment, center.z}; }
 };
 
-/// The point of triangle abc closest to p.
+/// The point of triangle abc closest to p, metres (two-sided: p may lie on either side).
 Vec3 closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
 
 /// Closest points between a segment and a triangle.
 struct SegmentTriangleClosest {
-  Vec3 on_segment;
-  Vec3 on_triangle;
+  Vec3 on_segment;   ///< closest point on the segment, metres
+  Vec3 on_triangle;  ///< closest point on the triangle, metres (the same point when it pierces)
   double distance = 0;  ///< metres; 0 when the segment pierces the triangle
 };
+/// Closest points between segment p0-p1 and `tri`, two-sided. An upright segment against a triangle
+/// that is not vertical takes a faster exact path (movement.md §2).
 SegmentTriangleClosest closest_segment_triangle(const Vec3& p0, const Vec3& p1, const Triangle& tri);
 
-/// Signed distance of the capsule's centre from the triangle's plane (positive in front).
+/// Signed distance (metres) of the capsule's centre from the triangle's plane (positive in front).
 inline double center_plane_distance(const Vec3& center, const Triangle& tri) {
   return dot(center - tri.a, tri.normal);
 }
@@ -60,7 +65,7 @@ std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, c
 /// surface at distance 0). A capsule that already touches or overlaps the triangle at the start
 /// reports fraction 0 when the motion approaches the contact, and nothing when it leaves it.
 struct SweepContact {
-  double fraction = 0;
+  double fraction = 0;  ///< share of `motion` travelled at impact, [0, 1]
 };
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
 

@@ -8,7 +8,7 @@ namespace foothold {
 
 /// What grounding found at one capsule position.
 struct GroundResult {
-  GroundKind kind = GroundKind::kNone;
+  GroundKind kind = GroundKind::kNone;  ///< why the character is grounded, or kNone (movement.md §3)
   /// Contacts within contact_distance, nearest first. Inner points are pruned whenever they could
   /// matter, that is whenever the nearest contact does not itself support the character.
   ContactList contacts;
@@ -17,12 +17,15 @@ struct GroundResult {
   /// The deepest penetration among the contacts (metres, > 0), or 0 when nothing penetrates.
   double penetration = 0;
 
+  /// True for any kind but kNone (crevices and pits included).
   bool grounded() const { return is_grounded(kind); }
+  /// True when a contact supports the character (kWalkable, kTagged): it has a floor to walk along.
   bool on_floor() const { return floor >= 0; }
+  /// The supporting floor contact. Precondition: on_floor().
   const Contact& floor_contact() const { return contacts[floor]; }
 };
 
-/// True when a unit contact normal is walkable: n.y >= cos(max_slope).
+/// True when a unit contact normal is walkable: n.y >= cos(max_slope). Ignores tags; see supports().
 inline bool walkable_normal(const Vec3& n, const DerivedSettings& s) { return n.y >= s.cos_max_slope; }
 
 /// True when a contact supports the character (movement.md §3.2): its normal points up and its
@@ -41,6 +44,7 @@ inline bool supports(const Contact& c, const DerivedSettings& s) {
 ///     cos(max_slope)), or when its triangle is tagged always_ground; never_ground triangles never do;
 ///  4. otherwise the character is wedged, and grounded, when two normals form a crevice whose crease
 ///     descends no steeper than max_slope, or three normals form a pit.
+/// `center` is the capsule centre, metres; the result does not depend on the queries' earlier use.
 GroundResult evaluate_ground(ContactQueries& queries, const Vec3& center);
 
 }  // namespace foothold

@@ -10,7 +10,7 @@ namespace foothold {
 
 /// Button bits of InputCmd::buttons.
 enum Button : uint8_t {
-  kButtonJump = 1u << 0,
+  kButtonJump = 1u << 0,  ///< jump, when grounded at the start of the tick (movement.md §5.2)
 };
 /// The button bits the step knows; others are ignored (and cleared by decoders).
 inline constexpr uint8_t kKnownButtons = kButtonJump;
@@ -30,10 +30,10 @@ struct InputCmd {
 };
 
 /// Turns a wished direction (x, z in world axes, each in [-1, 1]; longer vectors are normalised) into
-/// the stick values a client sends. Non-finite values count as 0.
+/// the stick values a client sends. Non-finite values count as 0; unknown bits of `buttons` are cleared.
 InputCmd encode_move(double x, double z, uint8_t buttons, uint32_t tick);
 
-/// The horizontal wish vector of an input: length at most 1, Y = 0.
+/// The horizontal wish vector of an input in world axes: length at most 1 (full stick), Y = 0.
 Vec3 wish_direction(const InputCmd& input);
 
 }  // namespace foothold

@@ -11,17 +11,21 @@
 
 namespace foothold {
 
+/// The recent positions of remote characters, by id, and their interpolation. Owns its samples.
 class RemoteInterpolator {
  public:
-  /// Samples kept per character.
+  /// Samples kept per character; when full, the oldest is dropped.
   static constexpr int kSamples = 32;
 
-  /// Records where character `id` was after server tick `tick`.
+  /// Records where character `id` was after server tick `tick`: `position` is its capsule centre,
+  /// 1/1024 m. A late sample is slotted in by tick, a repeated tick replaces the old sample, and one
+  /// older than every kept sample of a full track is dropped.
   void add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground);
 
+  /// A character at one moment.
   struct Sample {
-    Vec3 position;       ///< metres
-    GroundKind ground = GroundKind::kNone;
+    Vec3 position;       ///< capsule centre, metres
+    GroundKind ground = GroundKind::kNone;  ///< the ground kind of the nearer of the two samples
   };
   /// Character `id` at the (fractional) server tick `tick`: interpolated between the samples around
   /// it; held at the nearest sample outside them (no extrapolation). Nothing for an unknown id.
@@ -30,6 +34,7 @@ class RemoteInterpolator {
   /// Forgets characters with no sample at or after `tick` (they left, or are out of view).
   void forget_before(uint32_t tick);
 
+  /// Number of characters tracked.
   std::size_t size() const { return tracks_.size(); }
 
  private:

@@ -12,18 +12,21 @@
 
 namespace foothold {
 
+/// Result of reading an OBJ file or text.
 struct MeshLoad {
-  TriangleMesh mesh;
+  TriangleMesh mesh;                  ///< the triangles read (empty on error)
   std::string error;                  ///< "FILE:LINE: what is wrong"; empty on success
   std::vector<std::string> warnings;  ///< e.g. how many degenerate triangles were skipped
   std::size_t degenerate_skipped = 0; ///< zero-area triangles left out
+  /// True when there is no error.
   bool ok() const { return error.empty(); }
 };
 
-/// Parses OBJ text; `source` names it in messages. Never throws on bad data.
+/// Parses OBJ text; `source` names it in messages. Never throws on bad data: a malformed line, a bad
+/// index, a coordinate beyond +-kWorldLimit or a file without a usable triangle is an error.
 MeshLoad parse_obj(std::string_view text, std::string_view source);
 
-/// Reads and parses an OBJ file.
+/// Reads and parses an OBJ file; `path` names it in messages. An unreadable file is an error.
 MeshLoad load_obj_file(const std::string& path);
 
 }  // namespace foothold

@@ -13,6 +13,8 @@
 
 namespace foothold {
 
+/// Predicts one character on a client and reconciles it with the server's states (see above).
+/// Keeps references to `world` and `settings` (see the constructor). Call reset() before predict().
 class Predictor {
  public:
   /// Ticks of history kept: inputs and predictions older than the newest by this much are gone.
@@ -28,43 +30,51 @@ class Predictor {
   void reset(uint32_t tick, const CharacterState& state);
 
   /// Predicts the next tick (latest_tick() + 1) with `input`; its tick field is set to that tick.
-  /// Returns the predicted state.
+  /// Returns the predicted state: a reference into the history, which later calls may overwrite.
   const CharacterState& predict(InputCmd input);
 
+  /// The newest tick predicted (or given to reset()).
   uint32_t latest_tick() const { return latest_; }
+  /// The state after latest_tick().
   const CharacterState& latest_state() const { return at(latest_).state; }
   /// The newest tick the server has confirmed (its state is the base of every prediction since).
+  /// When predictions would run kHistory ticks past it, predict() moves it up to the oldest tick still
+  /// kept, which the server has not confirmed.
   uint32_t acknowledged_tick() const { return base_; }
 
+  /// What reconcile() did with a server state.
   enum class Outcome : uint8_t {
     kMatched,    ///< the prediction for that tick equals the server's state bit for bit
     kCorrected,  ///< it did not: rewound to the server's state and replayed the inputs since
     kAhead,      ///< the server is past every tick predicted: restarted from its state
     kStale,      ///< not newer than what the server already confirmed: ignored
   };
+  /// The result of one reconcile().
   struct Reconciliation {
-    Outcome outcome = Outcome::kStale;
+    Outcome outcome = Outcome::kStale;  ///< what was done
     /// For kCorrected and kAhead: true when the server used a different input than ours for a tick
     /// since the last confirmed one (it repeated one for a late or lost packet). False means the same
     /// inputs gave a different state: a determinism bug.
     bool explained = false;
-    double position_error = 0;  ///< metres between the prediction and the server's state
-    uint32_t replayed = 0;      ///< ticks re-simulated after the correction
+    double position_error = 0;  ///< metres between the prediction and the server's state (kCorrected, kAhead)
+    uint32_t replayed = 0;      ///< ticks re-simulated after the correction (kCorrected)
   };
 
   /// Takes the server's state after tick `tick`. Bit i of `repeated_mask` says the server repeated
-  /// an earlier input for tick `tick - i` instead of using ours.
+  /// an earlier input for tick `tick - i` instead of using ours. States for ticks not newer than
+  /// acknowledged_tick() are ignored (kStale).
   Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask);
 
   /// Running totals.
   struct Counters {
-    uint64_t predicted = 0;
-    uint64_t matched = 0;
-    uint64_t corrections = 0;
-    uint64_t unexplained = 0;
-    uint64_t replayed_ticks = 0;
-    double max_error = 0;  ///< metres
+    uint64_t predicted = 0;       ///< predict() calls
+    uint64_t matched = 0;         ///< reconciliations that matched (kMatched)
+    uint64_t corrections = 0;     ///< kCorrected and kAhead reconciliations
+    uint64_t unexplained = 0;     ///< kCorrected ones not explained by a repeated input: determinism bugs
+    uint64_t replayed_ticks = 0;  ///< ticks re-simulated by corrections
+    double max_error = 0;  ///< metres: the largest position_error of a kCorrected reconciliation
   };
+  /// The totals since construction (reset() does not clear them).
   const Counters& counters() const { return counters_; }
 
  private:

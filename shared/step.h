@@ -16,28 +16,30 @@ namespace foothold {
 /// Reusable working memory for step(). Its contents never influence a result (each step starts by
 /// clearing it); keeping one per thread just means the steady state allocates nothing.
 struct StepScratch {
+  /// Reserves room for 4096 candidates up front.
   StepScratch() { candidates.reserve(4096); }
-  std::vector<uint32_t> candidates;
+  std::vector<uint32_t> candidates;  ///< the step's candidate triangle indices (ContactQueries' storage)
 };
 
 /// What happened inside a step, for tests, tools and the debugging of desyncs. Not part of the state.
 struct StepDiagnostics {
   GroundKind ground_at_start = GroundKind::kNone;  ///< the state's ground kind
-  bool jumped = false;
+  bool jumped = false;       ///< grounded at the start with jump held: jumped this tick (§5.2)
   bool rising = false;       ///< moving up through the air at the end: never grounded (§5.2)
-  int slide_iterations = 0;  ///< sweeps run by collide-and-slide (§6)
+  int slide_iterations = 0;  ///< SlideResult::iterations: sweeps that hit and slid on (§6); 0 for a free move
   bool stepped_up = false;   ///< climbed a stair (§7)
-  bool snapped_down = false; ///< §9
-  bool locked_to_floor = false;  ///< moved by the floor lock (§10)
-  int pushout_iterations = 0;    ///< §8
-  bool pushout_unresolved = false;
-  Vec3 position;             ///< end position, metres (on the grid)
+  bool snapped_down = false; ///< snapped down onto walkable ground after leaving the floor (§9)
+  bool locked_to_floor = false;  ///< the floor lock ran: its offset exceeded one quantum (§10)
+  int pushout_iterations = 0;    ///< push-out iterations run, 0 when nothing overlapped (§8)
+  bool pushout_unresolved = false;  ///< push-out hit its cap still overlapping; the character stays there (§8)
+  Vec3 position;             ///< end position (capsule centre), metres (on the grid)
 };
 
+/// Everything step() returns.
 struct StepResult {
   CharacterState state;       ///< the character after the tick: all that crosses to the next one
   TouchList touches;          ///< what it touched this tick (a report; never read by the step)
-  StepDiagnostics diagnostics;
+  StepDiagnostics diagnostics;  ///< how it got there (never part of the state)
 };
 
 /// Advances one character by one tick. Its phases, each a function in step.cpp and a section of

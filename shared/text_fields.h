@@ -8,7 +8,8 @@
 
 namespace foothold {
 
-/// The fields of a line separated by spaces, tabs or carriage returns.
+/// The fields of a line separated by spaces, tabs or carriage returns (empty fields are skipped).
+/// The views point into `line`'s characters: those must outlive them.
 std::vector<std::string_view> split_fields(std::string_view line);
 
 /// The field as a finite number, or nothing when it is not exactly one (trailing junk, NaN, inf,

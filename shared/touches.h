@@ -19,9 +19,9 @@ enum class TouchKind : uint8_t {
 
 /// One thing the character touched during a step (movement.md §12).
 struct Touch {
-  TouchKind kind = TouchKind::kSurface;
+  TouchKind kind = TouchKind::kSurface;  ///< what was touched
   uint32_t triangle = 0;                 ///< the World's triangle index (kSurface)
-  SurfaceTag tag = SurfaceTag::kByNormal;
+  SurfaceTag tag = SurfaceTag::kByNormal;  ///< the triangle's ground tag
   Vec3 normal;                           ///< unit contact normal, pointing toward the character
   bool floor = false;                    ///< the character stands on it at the end of the tick
   bool blocked = false;                  ///< it stopped the character's motion during the tick
@@ -30,10 +30,14 @@ struct Touch {
 /// What a step touched: unique per triangle, sorted by triangle index; fixed capacity, no heap.
 class TouchList {
  public:
+  /// Most touches kept per step.
   static constexpr int kCapacity = 16;
+  /// Number of touches held.
   int size() const { return count_; }
+  /// Touch i, in ascending triangle order. Precondition: 0 <= i < size() (not checked).
   const Touch& operator[](int i) const { return items_[size_t(i)]; }
-  /// Touches that did not fit (the list keeps the lowest triangle indices); 0 almost always.
+  /// How many times add() had to drop a touch because the list was full (the list keeps the lowest
+  /// triangle indices; a triangle dropped twice counts twice); 0 almost always.
   int dropped() const { return dropped_; }
   /// Adds a touch, or merges its flags into the entry for the same triangle (the earlier normal stays).
   void add(const Touch& touch);

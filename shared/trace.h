@@ -24,26 +24,30 @@ inline constexpr std::string_view kTraceHeader = "tick,id,x,y,z,vx,vy,vz,grounde
 /// The header Foothold writes.
 inline constexpr std::string_view kTraceHeaderWritten = "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz";
 
+/// One row of a trace: one character after one tick.
 struct TraceRow {
-  uint32_t tick = 0;
-  uint32_t id = 0;
-  CharacterState state;
+  uint32_t tick = 0;     ///< the simulation tick the state is after
+  uint32_t id = 0;       ///< the character's id
+  CharacterState state;  ///< its state, exactly as the step left it
   bool operator==(const TraceRow&) const = default;
 };
 
-/// One CSV line (no newline).
+/// One CSV line (no newline), all thirteen columns.
 std::string format_trace_row(const TraceRow& row);
 
-/// Parses one CSV line; columns after the thirteenth are ignored. On failure returns nothing and says why.
+/// Parses one CSV line (a trailing '\r' is ignored); columns after the thirteenth are ignored, and a
+/// row with fewer than thirteen keeps a zero floor normal. On failure returns nothing and sets `error`.
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error);
 
-/// True when a header line starts with the trace columns.
+/// True when a header line starts with the ten trace columns (kTraceHeader), whatever follows them.
 bool is_trace_header(std::string_view line);
 
-/// Writes a header and rows to a stream.
+/// Writes a header and rows to a stream. Keeps a reference to `out`: it must outlive the writer.
 class TraceWriter {
  public:
+  /// Writes the header line (kTraceHeaderWritten) at once.
   explicit TraceWriter(std::ostream& out) : out_(out) { out_ << kTraceHeaderWritten << '\n'; }
+  /// Writes one row and a newline.
   void write(const TraceRow& row) { out_ << format_trace_row(row) << '\n'; }
 
  private:

@@ -19,42 +19,50 @@ enum class SurfaceTag : uint8_t {
 
 /// The tag a material name selects: always_ground, never_ground, or (any other name) by normal.
 SurfaceTag tag_from_material(std::string_view material);
+/// "always_ground", "never_ground" or "by_normal".
 std::string_view to_string(SurfaceTag tag);
 
 /// Triangles over shared vertices. Y up, metres; a face's front is counter-clockwise.
 struct TriangleMesh {
+  /// One triangle.
   struct Face {
-    std::array<uint32_t, 3> v{};
-    SurfaceTag tag = SurfaceTag::kByNormal;
+    std::array<uint32_t, 3> v{};             ///< indices into `vertices`, counter-clockwise seen from the front
+    SurfaceTag tag = SurfaceTag::kByNormal;  ///< ground tag of the triangle
   };
-  std::vector<Vec3> vertices;
-  std::vector<Face> faces;
+  std::vector<Vec3> vertices;  ///< positions, metres, world axes
+  std::vector<Face> faces;     ///< triangles, in order (a World keeps this order as triangle indices)
 };
 
 /// Builds meshes in code: the embedded arena and the tests' small worlds. Every shape is closed
 /// where it is a solid, with fronts facing out, so that one-sided collision sees what a player sees.
+/// Coordinates are metres, world axes (Y up). Every triangle gets its own vertices (none are shared).
 class MeshBuilder {
  public:
   /// One triangle; a, b, c counter-clockwise seen from the front.
   void triangle(const Vec3& a, const Vec3& b, const Vec3& c, SurfaceTag tag = SurfaceTag::kByNormal);
-  /// A planar quad as two triangles; corners counter-clockwise seen from the front.
+  /// A planar quad as the triangles (a, b, c) and (a, c, d); corners counter-clockwise seen from the front.
   void quad(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, SurfaceTag tag = SurfaceTag::kByNormal);
-  /// One triangle whose winding is chosen so that its front faces along `toward`.
+  /// One triangle whose winding is chosen so that its front faces along `toward` (a, b, c kept when
+  /// `toward` is parallel to the plane).
   void triangle_facing(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& toward,
                        SurfaceTag tag = SurfaceTag::kByNormal);
   /// A planar quad whose winding is chosen so that its front faces along `toward`.
   void quad_facing(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, const Vec3& toward,
                    SurfaceTag tag = SurfaceTag::kByNormal);
   /// A closed prism: a convex profile in the XY plane (counter-clockwise seen from +Z) extruded
-  /// from z0 to z1. `face_tags[i]` tags the side face from profile[i] to profile[i + 1].
+  /// from z0 to z1 (the profile's own z is ignored). `face_tags[i]` tags the side face from profile[i]
+  /// to profile[(i + 1) % n]; missing tags and both end caps are kByNormal.
   void prism_z(const std::vector<Vec3>& profile, double z0, double z1, const std::vector<SurfaceTag>& face_tags = {});
-  /// A horizontal floor at height y facing up, split into cells of `cell` metres (many internal edges).
+  /// A horizontal floor over [x0, x1] x [z0, z1] at height y facing up, split into cells of about `cell`
+  /// metres (the count per axis rounded, at least one): many internal edges.
   void floor_grid(double x0, double z0, double x1, double z1, double y, double cell,
                   SurfaceTag tag = SurfaceTag::kByNormal);
-  /// A closed axis-aligned box with outward faces.
+  /// A closed axis-aligned box from corner `min` to corner `max`, with outward faces. Only the top face
+  /// gets `tag` (it is hexahedron()'s top_tag); the others are kByNormal.
   void box(const Vec3& min, const Vec3& max, SurfaceTag tag = SurfaceTag::kByNormal);
   /// A closed convex solid given by its 8 corners: bottom face b0..b3 and top face t0..t3, each
   /// counter-clockwise seen from above (so walls lean, overhang or slope as the corners say).
+  /// Only the top face gets `top_tag`; the bottom and the sides are kByNormal.
   void hexahedron(const std::array<Vec3, 4>& bottom, const std::array<Vec3, 4>& top,
                   SurfaceTag top_tag = SurfaceTag::kByNormal);
 

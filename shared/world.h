@@ -20,37 +20,45 @@ namespace foothold {
 
 /// One triangle of the world, ready for the exact tests.
 struct WorldTriangle {
-  Triangle tri;
+  Triangle tri;  ///< vertices (metres, world axes) and unit front normal
   Vec3 lo, hi;  ///< axis-aligned bounds, metres
-  SurfaceTag tag = SurfaceTag::kByNormal;
+  SurfaceTag tag = SurfaceTag::kByNormal;  ///< ground tag (movement.md §3.2)
 };
 
 /// An axis-aligned box, metres.
 struct Aabb {
-  Vec3 lo, hi;
+  Vec3 lo, hi;  ///< minimum and maximum corners, metres, world axes
 };
 
+/// The static triangle world (movement.md §2): immutable once built, shared read-only by every step.
+/// Owns its triangles and its Bullet objects; not copyable or movable (hold it by the unique_ptr).
 class World {
  public:
-  /// Builds a world from a mesh. Degenerate triangles are dropped (and counted); vertex indices out
-  /// of range and coordinates beyond kWorldLimit are errors. `name` is used in messages.
+  /// Result of create().
   struct Build {
-    std::unique_ptr<World> world;
-    std::string error;
-    std::size_t degenerate_skipped = 0;
+    std::unique_ptr<World> world;        ///< the world; null on error
+    std::string error;                   ///< "NAME: what is wrong"; empty on success
+    std::size_t degenerate_skipped = 0;  ///< triangles dropped as degenerate (tolerance::kDegenerateTwiceArea)
   };
+  /// Builds a world from a mesh. Degenerate triangles are dropped (and counted); vertex indices out
+  /// of range, coordinates beyond kWorldLimit (or not finite) and a mesh with no usable triangle are
+  /// errors. `name` is used in messages. The mesh is copied: it need not outlive the world.
+  /// Triangle indices are the mesh's face order with the dropped faces left out.
   static Build create(const TriangleMesh& mesh, std::string name);
 
   ~World();
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
+  /// The name given to create() (for load_world(): "arena" or the file path).
   const std::string& name() const { return name_; }
+  /// Number of triangles; indices run from 0 to triangle_count() - 1.
   std::size_t triangle_count() const { return triangles_.size(); }
+  /// One triangle by index. Precondition: index < triangle_count() (not checked).
   const WorldTriangle& triangle(uint32_t index) const { return triangles_[index]; }
-  /// Bounds of all triangles.
+  /// Bounds of all triangles, metres.
   const Aabb& bounds() const { return bounds_; }
-  /// Content hash of every triangle (exact coordinates and tag, in order); peers compare it.
+  /// Content hash of every triangle (exact coordinates and tag, in order; not the name); peers compare it.
   uint64_t hash() const { return hash_; }
 
   /// Replaces `out` with the indices of the triangles whose bounds overlap `box`, ascending.
@@ -58,6 +66,7 @@ class World {
   void collect(const Aabb& box, std::vector<uint32_t>& out) const;
 
   /// The Bullet collision world holding the mesh (for tools and the Bullet comparison benchmark).
+  /// Owned by this World: the reference is valid as long as the World is.
   btCollisionWorld& collision_world() const;
 
  private:
@@ -70,13 +79,14 @@ class World {
   std::unique_ptr<Bullet> bullet_;
 };
 
-/// Loads a world by name: "arena" selects the embedded arena, anything else is an OBJ file path.
-/// Warnings (e.g. skipped degenerate triangles) are appended to `warnings`.
+/// Result of load_world().
 struct WorldLoad {
-  std::unique_ptr<World> world;
-  std::string error;
-  std::vector<std::string> warnings;
+  std::unique_ptr<World> world;       ///< the world; null on error
+  std::string error;                  ///< what went wrong, naming the file; empty on success
+  std::vector<std::string> warnings;  ///< e.g. skipped degenerate triangles
 };
+/// Loads a world by name: "arena" selects the embedded arena, anything else is an OBJ file path.
+/// Warnings (e.g. skipped degenerate triangles) go to the result's `warnings`.
 WorldLoad load_world(const std::string& name_or_path);
 
 }  // namespace foothold
