@@ -55,7 +55,7 @@ namespace {
 class Solver {
  public:
   Solver(ContactQueries& q, const SlideInput& in, TouchList& touches)
-      : q_(q), s_(q.settings()), in_(in), touches_(touches) {}
+      : q_(q), s_(q.settings()), in_(in), touches_(touches), floor_(in.floor_normal.y > 0 ? in.floor_normal : kUp) {}
 
   SlideResult run() {
     SlideResult out;
@@ -89,12 +89,23 @@ class Solver {
       // Forget surfaces we have slid away from; remember the one just hit.
       for (int i = touching_count_ - 1; i >= 0; --i)
         if (q_.gap_to(touching_[i].triangle, p) > 2 * s_.safety_margin) forget(i);
-      remember({hit.triangle, hit.normal});
+      Vec3 n = hit.normal;
+      if (in_.grounded) {
+        // Walking (§6.3): a walkable face ahead becomes the floor; anything steeper is met as the
+        // upright wall it rises into, so that it stops the character at its foot instead of lifting it.
+        if (walkable(n)) {
+          floor_ = n;
+        } else {
+          n = as_wall(n);
+        }
+      }
+      remember({hit.triangle, n});
 
       if (!respond(v)) {
         v = {};
         break;
       }
+      if (in_.grounded) v = along_floor_plane(v);
     }
     out.position = p;
     out.velocity = v;
@@ -103,6 +114,20 @@ class Solver {
 
  private:
   bool walkable(const Vec3& n) const { return walkable_normal(n, s_); }
+
+  // The upright wall a steep face rises into: its normal without the vertical part (a face with no
+  // horizontal extent stays as it is).
+  static Vec3 as_wall(const Vec3& n) {
+    const Vec3 nh = horizontal(n);
+    const double len_sq = length_sq(nh);
+    return len_sq < tolerance::kFlatPlaneHorizontalSq ? n : nh / std::sqrt(len_sq);
+  }
+
+  // A walking character's velocity stays on its floor: the horizontal part the touching rules left,
+  // with the vertical speed the floor plane gives it. It never climbs or leaves the floor by sliding.
+  Vec3 along_floor_plane(const Vec3& v) const {
+    return {v.x, -(v.x * floor_.x + v.z * floor_.z) / floor_.y, v.z};
+  }
 
   // The touching rules (movement.md §6.2). Returns false when the character must stop (an acute pit).
   bool respond(Vec3& v) {
@@ -232,8 +257,10 @@ class Solver {
   }
 
   void remember(const Touching& t) {
+    // The same triangle, or a plane within kCoplanarDot of one already touched, replaces it: one
+    // plane, never a crease between near-coplanar faces (movement.md §6.2).
     for (int i = 0; i < touching_count_; ++i) {
-      if (touching_[i].triangle == t.triangle) {
+      if (touching_[i].triangle == t.triangle || dot(touching_[i].normal, t.normal) >= tolerance::kCoplanarDot) {
         forget(i);
         break;
       }
@@ -254,6 +281,7 @@ class Solver {
   const DerivedSettings& s_;
   const SlideInput& in_;
   TouchList& touches_;
+  Vec3 floor_;  ///< the plane a walking character moves along (up without a floor: a crevice, a pit)
   std::array<Touching, 3> touching_{};
   int touching_count_ = 0;
 };

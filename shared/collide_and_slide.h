@@ -14,6 +14,7 @@ struct SlideInput {
   double time = 0;      ///< seconds to move for (one tick)
   bool grounded = false;///< grounded at the start and not jumping: climbs stairs, never climbs steep faces
   double support_y = 0; ///< world Y of the supporting ground point, metres: stairs rise at most step_height above it (§7)
+  Vec3 floor_normal;    ///< unit normal of the floor a grounded character walks along; zero: none (it walks level)
 };
 
 /// Where collide_and_slide() left the character.

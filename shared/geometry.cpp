@@ -295,10 +295,13 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   };
   const Vec3 up_off{0, hl, 0};
 
+  // A motion that approaches a face by no more than rounding noise runs along it: it never enters
+  // the face (movement.md §6.2), or a slide along a plane would be stopped by its own rounding.
+  const double parallel = -tolerance::kApproachCosine * length(motion);
   // Caps: the triangle shifted up or down by hl, whichever faces the front; both for a vertical one.
   auto cap = [&](const Vec3& off) {
     const double denom = dot(motion, n);
-    if (denom >= 0) return;
+    if (denom >= parallel) return;
     const double t = (r - dot(o - (tri.a + off), n)) / denom;
     if (t < 0 || t >= t_hit) return;
     const Vec3 x = o + motion * t - n * r - off;
@@ -332,7 +335,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
         m = -m;  // vertical triangle: the face on the front side
       }
       const double denom = dot(motion, m);
-      if (denom >= 0) continue;
+      if (denom >= parallel) continue;
       const double t = (r - dot(o - p, m)) / denom;
       if (t < 0 || t >= t_hit) continue;
       const Vec3 local = o + motion * t - m * r - p;

@@ -9,8 +9,9 @@ namespace foothold {
 namespace {
 
 // A contact point is an inner point when a sphere moving from the capsule's core straight at it
-// reaches a different triangle first (movement.md §3.3). Such points are hidden behind the true contact, and
-// counting them would invent crevices and bumps at internal edges.
+// reaches a different triangle first, and the point lies behind that triangle's plane or on it
+// (movement.md §3.3). Such points are hidden behind the true contact, and counting them would invent
+// crevices and bumps at internal edges.
 void prune_inner_points(ContactQueries& q, ContactList& contacts) {
   const double r = q.settings().radius;
   bool keep[ContactList::kCapacity];
@@ -27,7 +28,17 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
     const double travel = c.gap * (1 + tolerance::kCastOvershoot) + tolerance::kCastOvershoot;
     for (int j = 0; j < contacts.size(); ++j) {
       if (j == i) continue;
-      const auto hit = sweep_capsule_triangle(sphere, dir * travel, q.world().triangle(contacts[j].triangle).tri);
+      const Triangle& other = q.world().triangle(contacts[j].triangle).tri;
+      // Only a triangle the point lies behind can hide it, or one it lies on that continues its own
+      // plane (a shared edge of a flat floor). In a concave corner the cast toward the floor grazes
+      // the wall first, but the floor's point is in front of the wall, or on the crease they share:
+      // both are real contacts.
+      const double side = center_plane_distance(c.point, other);
+      const bool behind = side < -tolerance::kDistanceNoise ||
+                          (side <= tolerance::kDistanceNoise &&
+                           dot(q.world().triangle(c.triangle).tri.normal, other.normal) >= tolerance::kCoplanarDot);
+      if (!behind) continue;
+      const auto hit = sweep_capsule_triangle(sphere, dir * travel, other);
       // Strictly earlier by more than rounding noise: a shared edge reached at the same moment is
       // not in front.
       if (hit && hit->fraction * travel < c.gap - tolerance::kDistanceNoise) {
@@ -56,6 +67,7 @@ GroundKind wedge_kind(const ContactList& c, const DerivedSettings& s) {
     for (int j = 0; j < c.size(); ++j) {
       if (j == i || c[j].tag == SurfaceTag::kNeverGround) continue;
       const Vec3& nj = c[j].normal;
+      if (dot(ni, nj) >= tolerance::kCoplanarDot) continue;  // one plane: no crease (§3.4)
       if (dot(nj, slide) >= kOppose) continue;
       Vec3 crease = normalized_or_zero(cross(ni, nj));
       if (length_sq(crease) == 0) continue;

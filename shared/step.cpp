@@ -102,6 +102,7 @@ SlideResult slide(ContactQueries& q, const Vec3& start, const Vec3& v, bool move
   // The supporting point of a character locked on its floor lies (radius + rest_gap) along the
   // floor normal below the lower sphere's centre (§7's stair-height limit is measured from it).
   in.support_y = start.y - s.half_segment - (s.radius + s.rest_gap) * (length_sq(floor_normal) > 0 ? floor_normal.y : 1.0);
+  in.floor_normal = floor_normal;
   return collide_and_slide(q, in, touches);
 }
 
@@ -163,10 +164,13 @@ void lock_to_floor(ContactQueries& q, Settled& at, bool rising, StepDiagnostics&
 // starts, so that rounding can never flip it. Airborne characters get the second half of gravity;
 // grounded ones lose any velocity into their floor. The surfaces within contact distance join the
 // touches.
-void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, const DerivedSettings& s,
-                 StepResult& out) {
+void finish_tick(const Settled& at, Vec3 v, bool rising, bool move_grounded, const Vec3& start,
+                 const DerivedSettings& s, StepResult& out) {
   const GroundKind ground = rising ? GroundKind::kNone : at.ground.kind;
   if (!is_grounded(ground)) {
+    // §11: walking off the ground never turns along-slope speed into upward speed (no launch off
+    // the top of a ramp or at a kink).
+    if (move_grounded && v.y > 0) v.y = 0;
     apply_gravity(v, s, s.dt / 2);
   } else if (at.ground.on_floor()) {
     const Vec3& n = at.ground.floor_contact().normal;
@@ -223,7 +227,7 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const bool rising = !move_grounded && v.y > 0;  // §5.2: never grounded
   diag.rising = rising;
   lock_to_floor(q, at, rising, diag);
-  finish_tick(at, v, rising, start, s, out);
+  finish_tick(at, v, rising, move_grounded, start, s, out);
   return out;
 }
 

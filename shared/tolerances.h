@@ -69,6 +69,12 @@ inline constexpr double kSpeedNoise = 1e-12;
 /// (docs/movement.md §6.2: a right angle counts as acute, with rounding on the acute side).
 inline constexpr double kAcuteDot = 1e-9;
 
+/// Dot product of unit normals: planes within 1 degree of each other are one plane for the touching
+/// set and for crevices and pits (movement.md §6.2, §3.4). Real levels exported through float32 have
+/// seams between faces meant to be coplanar that differ by up to ~0.02 degrees; a crease between them
+/// would point nowhere useful. cos(1 degree).
+inline constexpr double kCoplanarDot = 0.9998476951563913;
+
 /// Dot product of a unit normal and a unit direction. A normal opposes a slide direction (a crevice
 /// or a pit, §3.4) when their dot product is below minus this: a face parallel to the slide does not.
 inline constexpr double kOpposeDot = 1e-6;

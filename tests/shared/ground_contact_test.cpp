@@ -1,0 +1,199 @@
+// Ground contact on harder ground (docs/movement.md §9, §6.2, §5.2): down stairs and over crests
+// without leaving the ground, stopping at slope kinks without a hop, sliding along walls whose quads
+// are only almost coplanar, and jumps as players expect them.
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "support/scenario_support.h"
+#include "support/test_seed.h"
+
+namespace foothold::test {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// Stairs rising toward +X from a floor at y = 0: `count` steps of `rise` and `tread`, then a 4 m
+// landing. Each step its own block, as level tools export them.
+std::unique_ptr<World> stairs(double rise, int count = 6, double tread = 0.4) {
+  MeshBuilder b;
+  b.quad({-8, 0, -12}, {-8, 0, 12}, {0, 0, 12}, {0, 0, -12});
+  for (int i = 0; i < count; ++i) b.box({i * tread, 0, -12}, {(i + 1) * tread, (i + 1) * rise, 12});
+  b.box({count * tread, 0, -12}, {count * tread + 4, count * rise, 12});
+  return make_world(b.take(), "stairs");
+}
+
+// The fraction of ticks in [from, to) that are grounded.
+int airborne_ticks(const replay::ScenarioRun& run, size_t from, size_t to) {
+  int n = 0;
+  for (size_t i = from; i < to && i < run.rows.size(); ++i) n += !is_grounded(run.rows[i].state.ground);
+  return n;
+}
+
+// Walks down the stairs from the landing in direction (dx, dz) until on the floor below.
+void expect_grounded_down_stairs(double rise, double dx, double dz) {
+  SCOPED_TRACE("rise " + std::to_string(rise) + " direction " + std::to_string(dx) + "," + std::to_string(dz));
+  const int count = 6;
+  const auto world = stairs(rise, count);
+  const double top = count * rise;
+  const Vec3 spawn{count * 0.4 + 1.5, top + rest_height() + 0.3, -4};
+  const auto run = run_script(*world, spawn, "40 0 0 -\n150 " + std::to_string(dx) + " " + std::to_string(dz) + " -\n");
+  const int landed = first_grounded(run);
+  ASSERT_GE(landed, 0);
+  ASSERT_LT(landed, 40);
+  // From landing on the top until the character is well past the foot of the stairs.
+  size_t end = run.rows.size();
+  for (size_t i = 40; i < run.rows.size(); ++i)
+    if (pos(run.rows[i]).x < -1.0) {
+      end = i;
+      break;
+    }
+  ASSERT_LT(end, run.rows.size()) << "never reached the floor below";
+  int airborne = 0;
+  std::ostringstream where;
+  for (size_t i = size_t(landed); i < end; ++i) {
+    if (is_grounded(run.rows[i].state.ground)) continue;
+    if (++airborne <= 12) where << " " << i << "@x=" << pos(run.rows[i]).x;
+  }
+  EXPECT_EQ(airborne, 0) << "airborne ticks:" << where.str();
+  EXPECT_NEAR(pos(run.rows[end]).y, rest_height(), 1e-3);
+  // Its speed along the path: the horizontal walk speed, not slowed by the descent.
+  const MoveSettings s;
+  const double horizontal_speed = length(horizontal(pos(run.rows[end]) - pos(run.rows[41]))) / (double(end - 41) / s.tick_rate);
+  EXPECT_NEAR(horizontal_speed, s.walk_speed * std::min(1.0, std::hypot(dx, dz)), 0.05 * s.walk_speed);
+}
+
+TEST(GroundContact, DownStairsStaysGroundedEveryTickStraightAndDiagonal) {
+  for (const double rise : {0.15, 0.25, 0.35}) {
+    expect_grounded_down_stairs(rise, -1, 0);
+    expect_grounded_down_stairs(rise, -0.7071, 0.7071);
+  }
+}
+
+TEST(GroundContact, ALedgeHigherThanAStepStillFalls) {
+  const MoveSettings s;
+  const auto world = stairs(s.step_height + 0.05, 1);
+  const auto run = run_script(*world, {2.0, s.step_height + 0.05 + rest_height() + 0.2, 0}, "30 0 0 -\n60 -1 0 -\n");
+  EXPECT_GT(airborne_ticks(run, 30, run.rows.size()), 0) << "walked off a ledge above step_height: it falls";
+  EXPECT_NEAR(pos(run.rows.back()).y, rest_height(), 1e-3);
+}
+
+TEST(GroundContact, AJumpIsNeverSnappedBackDown) {
+  const auto world = stairs(0.25);
+  // Down the stairs, jumping on every sixth tick: every jump leaves the ground.
+  const auto run = run_script(*world, {6 * 0.4 + 1.5, 1.5 + rest_height() + 0.3, 0}, "40 0 0 -\n10 -1 0 -\n1 -1 0 jump\n30 -1 0 -\n");
+  const size_t jump_tick = 51;  // row of the tick the jump was pressed
+  EXPECT_GT(vel(run.rows[jump_tick]).y, 0);
+  EXPECT_FALSE(is_grounded(run.rows[jump_tick].state.ground));
+  EXPECT_FALSE(is_grounded(run.rows[jump_tick + 1].state.ground));
+}
+
+// A ramp of `degrees` rising toward +X from x = 0, with flat ground before it and a flat top after.
+std::unique_ptr<World> ramp_with_top(double degrees, double run_len) {
+  const double h = run_len * std::tan(degrees * kPi / 180);
+  MeshBuilder b;
+  b.quad({-8, 0, -4}, {-8, 0, 4}, {0, 0, 4}, {0, 0, -4});
+  b.quad({0, 0, -4}, {0, 0, 4}, {run_len, h, 4}, {run_len, h, -4});
+  b.quad({run_len, h, -4}, {run_len, h, 4}, {run_len + 8, h, 4}, {run_len + 8, h, -4});
+  return make_world(b.take(), "ramp");
+}
+
+TEST(GroundContact, OverACrestAndOntoADownwardSlopeStaysGrounded) {
+  for (const double deg : {20.0, 30.0, 40.0}) {
+    SCOPED_TRACE(deg);
+    const auto world = ramp_with_top(deg, 3);
+    // Up the ramp and over its crest onto the top.
+    auto run = run_script(*world, {-2, rest_height() + 0.2, 0}, "30 0 0 -\n120 1 0 -\n");
+    int landed = first_grounded(run);
+    ASSERT_GE(landed, 0);
+    EXPECT_EQ(airborne_ticks(run, size_t(landed), run.rows.size()), 0);
+    // Back: off the top's edge onto the ramp going down, and onto the floor.
+    const double h = 3 * std::tan(deg * kPi / 180);
+    run = run_script(*world, {7, h + rest_height() + 0.2, 0}, "30 0 0 -\n150 -1 0 -\n");
+    landed = first_grounded(run);
+    ASSERT_GE(landed, 0);
+    EXPECT_EQ(airborne_ticks(run, size_t(landed), run.rows.size()), 0);
+    EXPECT_LT(pos(run.rows.back()).x, -1);
+  }
+}
+
+// A walkable ramp of `a` degrees turning into a steeper one of `b` degrees at x = 3.
+std::unique_ptr<World> kink(double a, double b_deg) {
+  const double ha = 3 * std::tan(a * kPi / 180);
+  const double hb = ha + 3 * std::tan(b_deg * kPi / 180);
+  MeshBuilder b;
+  b.quad({-8, 0, -4}, {-8, 0, 4}, {0, 0, 4}, {0, 0, -4});
+  b.quad({0, 0, -4}, {0, 0, 4}, {3, ha, 4}, {3, ha, -4});
+  b.quad({3, ha, -4}, {3, ha, 4}, {6, hb, 4}, {6, hb, -4});
+  return make_world(b.take(), "kink");
+}
+
+TEST(GroundContact, WalkingIntoASteeperSlopeStopsAtTheKinkWithoutLeavingTheGround) {
+  for (const auto& [a, b] : {std::pair{30.0, 60.0}, std::pair{40.0, 50.0}, std::pair{0.0, 70.0}, std::pair{44.0, 46.0}}) {
+    SCOPED_TRACE(std::to_string(a) + " into " + std::to_string(b));
+    const auto world = kink(a, b);
+    const auto run = run_script(*world, {-2, rest_height() + 0.2, 0}, "30 0 0 -\n240 1 0 -\n");
+    const int landed = first_grounded(run);
+    ASSERT_GE(landed, 0);
+    EXPECT_EQ(airborne_ticks(run, size_t(landed), run.rows.size()), 0);
+    double max_vy = 0;
+    for (size_t i = size_t(landed); i < run.rows.size(); ++i)
+      if (pos(run.rows[i]).x > 2.5) max_vy = std::max(max_vy, vel(run.rows[i]).y);
+    // Stopped: the last second moves less than a centimetre.
+    const size_t n = run.rows.size();
+    EXPECT_LT(length(pos(run.rows[n - 1]) - pos(run.rows[n - 61])), 0.01);
+    EXPECT_GT(pos(run.rows.back()).x, 2.3) << "reached the kink";
+    EXPECT_LT(pos(run.rows.back()).x, 3.5) << "and not beyond it";
+  }
+}
+
+// A wall along X facing -Z at z = 1, made of unwelded quads `width` long whose vertices are moved off
+// the plane by up to `amplitude` (as float32 exports of real levels are).
+std::unique_ptr<World> jittered_wall(double amplitude, double length_m, double width, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> j(-amplitude, amplitude);
+  MeshBuilder b;
+  b.quad({-4, 0, -4}, {-4, 0, 4}, {length_m + 4, 0, 4}, {length_m + 4, 0, -4});
+  for (double x = 0; x < length_m; x += width) {
+    const Vec3 p0{x, -0.5, 1 + j(rng)}, p1{x + width, -0.5, 1 + j(rng)}, p2{x + width, 3, 1 + j(rng)}, p3{x, 3, 1 + j(rng)};
+    b.quad_facing(p0, p1, p2, p3, {0, 0, -1});
+  }
+  return make_world(b.take(), "jittered wall");
+}
+
+TEST(GroundContact, SlidesAlongAWallOfAlmostCoplanarQuadsAtConstantSpeed) {
+  const MoveSettings s;
+  const uint64_t seed = test_seed(19);
+  for (const double amplitude : {1e-6, 1e-5, 1e-4}) {
+    for (const double width : {0.5, 1.3}) {
+      SCOPED_TRACE("amplitude " + std::to_string(amplitude) + " quad width " + std::to_string(width));
+      const double len = 12;
+      const auto world = jittered_wall(amplitude, len, width, seed);
+      // Walk along the wall, pushing into it at 45 degrees: the along-wall speed is walk_speed/sqrt2.
+      const auto run = run_script(*world, {0.5, rest_height() + 0.1, 0.3}, "20 0 0 -\n120 1 1 -\n");
+      const double expected = s.walk_speed * std::sqrt(0.5) * 120 / s.tick_rate;
+      const double moved = pos(run.rows.back()).x - pos(run.rows[20]).x;
+      EXPECT_NEAR(moved, expected, 0.05 * expected) << "stuck or slowed at a seam";
+      for (size_t i = 30; i < run.rows.size(); ++i) {
+        const double dx = pos(run.rows[i]).x - pos(run.rows[i - 1]).x;
+        if (!(dx > 0.5 * s.walk_speed * std::sqrt(0.5) / s.tick_rate)) {
+          for (size_t k = i - 3; k < i + 3; ++k) {
+            const auto& d = run.diagnostics[k - 1];
+            std::printf("DBG tick %zu p=%.6f,%.6f,%.6f v=%.4f,%.4f,%.4f ground=%d slide_it=%d stepped=%d snapped=%d locked=%d po=%d\n", k,
+              pos(run.rows[k]).x, pos(run.rows[k]).y, pos(run.rows[k]).z, vel(run.rows[k]).x, vel(run.rows[k]).y, vel(run.rows[k]).z,
+              int(run.rows[k].state.ground), d.slide_iterations, d.stepped_up, d.snapped_down, d.locked_to_floor, d.pushout_iterations);
+          }
+        }
+        ASSERT_GT(dx, 0.5 * s.walk_speed * std::sqrt(0.5) / s.tick_rate) << "stalled at tick " << i << " x " << pos(run.rows[i]).x;
+        EXPECT_LE(pos(run.rows[i]).z, 1 - s.radius) << "never into the wall";
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace foothold::test
