@@ -76,7 +76,7 @@ wire::CharacterStateW to_wire(const CharacterState& s) {
   return wire::CharacterStateW(wire::Vec3i(s.position.x, s.position.y, s.position.z),
                                wire::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
                                wire::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
-                               static_cast<uint8_t>(s.ground));
+                               static_cast<uint8_t>(s.ground), s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0);
 }
 
 CharacterState from_wire(const wire::CharacterStateW& w) {
@@ -85,6 +85,9 @@ CharacterState from_wire(const wire::CharacterStateW& w) {
   s.velocity = {w.velocity().x(), w.velocity().y(), w.velocity().z()};
   s.floor_normal = {w.floor_normal().x(), w.floor_normal().y(), w.floor_normal().z()};
   s.ground = w.ground() < kGroundKindCount ? static_cast<GroundKind>(w.ground()) : GroundKind::kNone;
+  s.air_ticks = w.air_ticks();
+  s.jump_buffer = w.jump_buffer();
+  s.jump_held = w.jump_held() != 0;
   return s;
 }
 

@@ -14,7 +14,8 @@ namespace {
 
 rec::State to_rec(const CharacterState& s) {
   return rec::State(rec::Vec3i(s.position.x, s.position.y, s.position.z), rec::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
-                    rec::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z), static_cast<uint8_t>(s.ground));
+                    rec::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z), static_cast<uint8_t>(s.ground),
+                    s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0);
 }
 
 CharacterState from_rec(const rec::State& r) {
@@ -23,6 +24,9 @@ CharacterState from_rec(const rec::State& r) {
   s.velocity = {r.velocity().x(), r.velocity().y(), r.velocity().z()};
   s.floor_normal = {r.floor_normal().x(), r.floor_normal().y(), r.floor_normal().z()};
   s.ground = r.ground() < kGroundKindCount ? static_cast<GroundKind>(r.ground()) : GroundKind::kNone;
+  s.air_ticks = r.air_ticks();
+  s.jump_buffer = r.jump_buffer();
+  s.jump_held = r.jump_held() != 0;
   return s;
 }
 

@@ -31,6 +31,9 @@ uint64_t CharacterState::hash() const {
   h.add_u32(uint16_t(floor_normal.x));
   h.add_u32(uint16_t(floor_normal.y));
   h.add_u32(uint16_t(floor_normal.z));
+  h.add_u8(air_ticks);
+  h.add_u8(jump_buffer);
+  h.add_u8(jump_held ? 1 : 0);
   return h.value();
 }
 

@@ -35,6 +35,13 @@ struct CharacterState {
   FixedVec3 velocity;               ///< 1/65536 m/s, world axes
   GroundKind ground = GroundKind::kNone;  ///< what grounding found at `position` (kNone while rising)
   FixedNormal floor_normal;         ///< unit contact normal of the floor (1/16384) when walkable or tagged; else zero
+  /// Ticks since the character last stood on the ground (0: it stands now), for coyote time
+  /// (movement.md §5.2); 255: longer than that matters, or it jumped since.
+  uint8_t air_ticks = 255;
+  /// Ticks since a jump was pressed that has not happened yet, for the jump buffer (§5.2); 255: none.
+  uint8_t jump_buffer = 255;
+  /// The jump button was down on the previous tick: a jump needs a fresh press (§5.2).
+  bool jump_held = false;
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory).
   uint64_t hash() const;

@@ -65,7 +65,15 @@ class Solver {
     for (; out.iterations < s_.max_iterations; ++out.iterations) {
       const Vec3 motion = v * time_left;
       if (length_sq(motion) < tolerance::kNegligibleMotionSq) break;
-      const SweepHit hit = q_.sweep(p, motion);
+      SweepHit hit = q_.sweep(p, motion);
+      bool grazed = false;
+      if (hit.hit && hit.fraction == 0 && dot(motion, hit.normal) > -tolerance::kGrazeSine * length(motion)) {
+        // §6.1: blocked at the very start by a face the motion only grazes (within a degree: rounding,
+        // or a near-coplanar neighbour of the plane being slid along). The margin is there to absorb
+        // exactly this: the bare capsule moves on, and a later hit backs it off again.
+        hit = q_.sweep_shape(q_.capsule(p), motion);
+        grazed = true;
+      }
       if (!hit.hit) {
         p += motion;
         time_left = 0;
@@ -84,7 +92,7 @@ class Solver {
       }
       p += motion * hit.fraction;
       time_left *= 1 - hit.fraction;
-      if (hit.fraction == 0) p = back_off(p, hit);
+      if (hit.fraction == 0 || grazed) p = back_off(p, hit);
 
       // Forget surfaces we have slid away from; remember the one just hit.
       for (int i = touching_count_ - 1; i >= 0; --i)
@@ -222,7 +230,7 @@ class Solver {
       if (!down.hit) return false;  // nothing underneath: not a stair
       const Vec3 landed = p_fwd + Vec3{0, -down_len * down.fraction, 0};
       const GroundResult g = evaluate_ground(q_, landed);
-      if (g.on_floor()) {
+      if (g.on_floor() && supports(g.floor_contact(), s_)) {  // on the tread, not perched on its nosing
         const double rise = g.floor_contact().point.y - in_.support_y;
         if (rise > s_.step_height + tolerance::kDistanceNoise) return false;
         // Blocked at the raised height too and no higher than before: the obstacle is a wall, not

@@ -89,7 +89,8 @@ double ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, double r, double 
   const double a = dot(d, d);
   const double b = dot(m, d);
   const double cc = dot(m, m) - r * r;
-  if (b >= 0 || a <= 0) return t_max;  // moving away from (or not toward) the centre
+  // Moving away from the centre, or past it tangentially within rounding noise (a graze never enters).
+  if (a <= 0 || b >= -tolerance::kApproachCosine * std::sqrt(a * dot(m, m))) return t_max;
   const double disc = b * b - a * cc;
   if (disc < 0) return t_max;
   const double t = (-b - std::sqrt(disc)) / a;
@@ -110,7 +111,7 @@ double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, 
   const double a = dot(d_perp, d_perp);
   if (a <= tolerance::kZeroLengthSq) return t_max;  // moving along the axis: only the ends can be hit
   const double b = dot(m_perp, d_perp);
-  if (b >= 0) return t_max;
+  if (b >= -tolerance::kApproachCosine * std::sqrt(a * dot(m_perp, m_perp))) return t_max;  // away, or a graze
   const double cc = dot(m_perp, m_perp) - r * r;
   const double disc = b * b - a * cc;
   if (disc < 0) return t_max;

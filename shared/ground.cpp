@@ -1,6 +1,7 @@
 #include "shared/ground.h"
 
 #include <cmath>
+#include <limits>
 
 #include "shared/tolerances.h"
 
@@ -82,6 +83,45 @@ GroundKind wedge_kind(const ContactList& c, const DerivedSettings& s) {
   return pit ? GroundKind::kPit : GroundKind::kNone;
 }
 
+// §3.5 Perching: a character whose round base has rolled over the edge of walkable ground (a
+// stair's nosing, a kerb) touches that edge with a normal too steep to stand on, though it will be on
+// the ground below the edge within a tick or two. The edge holds it when the edge's own face is
+// walkable and walkable ground lies no more than step_height below its standing height; then the
+// step follows the edge's contact normal down over the nosing, and the stored ground never flickers.
+// A real ledge (deeper than step_height) holds nothing: the character falls.
+int perch(ContactQueries& q, const Vec3& center, const ContactList& contacts) {
+  const DerivedSettings& s = q.settings();
+  for (int i = 0; i < contacts.size(); ++i) {
+    const Contact& c = contacts[i];
+    if (c.normal.y <= 0 || c.tag == SurfaceTag::kNeverGround) continue;
+    const Vec3& face = q.world().triangle(c.triangle).tri.normal;
+    // The edge of a face that is itself walkable (or tagged so), touched on its edge.
+    if (!(c.tag == SurfaceTag::kAlwaysGround || walkable_normal(face, s))) continue;
+    if (dot(face, c.normal) >= tolerance::kCoplanarDot) continue;  // a face contact: not an edge
+    // Walkable ground no more than step_height below the edge, under the part of the character's
+    // base that is past the edge: a sphere on the axis just narrower than the edge's horizontal
+    // distance, swept down. On stairs narrower than the capsule it finds the next tread even when
+    // the axis is already over the one after.
+    const Vec3 foot{center.x, center.y - s.half_segment, center.z};
+    const double rho = std::fmax(std::fmin(s.radius, length(horizontal(c.point - foot))) - s.safety_margin, s.safety_margin);
+    // Deep enough for the sphere's side to reach a tread edge at that depth; the contact point's
+    // height decides.
+    const double floor_y = c.point.y - s.step_height - tolerance::kDistanceNoise;
+    const double depth = foot.y - floor_y;
+    if (!(depth > 0)) return -1;
+    const SweepHit below = q.sweep_shape(Capsule{foot, 0, rho}, Vec3{0, -depth, 0});
+    if (!below.hit) return -1;
+    const WorldTriangle& hit = q.world().triangle(below.triangle);
+    const bool ground =
+        hit.tag == SurfaceTag::kAlwaysGround || (hit.tag == SurfaceTag::kByNormal && walkable_normal(hit.tri.normal, s));
+    if (!ground) return -1;
+    const auto touch = capsule_triangle_contact(Capsule{foot + Vec3{0, -depth * below.fraction, 0}, 0, rho}, hit.tri,
+                                                std::numeric_limits<double>::infinity());
+    return touch && touch->point.y >= floor_y ? i : -1;
+  }
+  return -1;
+}
+
 }  // namespace
 
 GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
@@ -97,6 +137,7 @@ GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
     if (-c.gap > g.penetration) g.penetration = -c.gap;
     if (g.floor < 0 && supports(c, s)) g.floor = i;  // the nearest supporting contact wins
   }
+  if (g.floor < 0) g.floor = perch(q, center, g.contacts);
   if (g.floor >= 0) {
     g.kind = g.contacts[g.floor].tag == SurfaceTag::kAlwaysGround ? GroundKind::kTagged : GroundKind::kWalkable;
   } else {

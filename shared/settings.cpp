@@ -66,6 +66,10 @@ const Key kKeys[] = {
     {"safety_margin", &MoveSettings::safety_margin, nullptr, "m", at(0.002),
      share(&MoveSettings::contact_distance, "contact_distance", 0.5, true), "[0.002, contact_distance / 2)",
      "gap the solver keeps from every surface"},
+    {"coyote_time", &MoveSettings::coyote_time, nullptr, "s", at(0), at(1), "[0, 1]",
+     "a jump still works this long after walking off the ground; 0 turns it off"},
+    {"jump_buffer", &MoveSettings::jump_buffer, nullptr, "s", at(0), at(1), "[0, 1]",
+     "a jump pressed this long before landing happens on landing; 0 turns it off"},
     {"max_iterations", nullptr, &MoveSettings::max_iterations, "", at(1), at(64), "[1, 64]",
      "collide-and-slide iterations per tick"},
     {"max_pushout_iterations", nullptr, &MoveSettings::max_pushout_iterations, "", at(1), at(64), "[1, 64]",
@@ -139,6 +143,9 @@ DerivedSettings derive(const MoveSettings& s) {
   d.sin_max_slope = det_sin(slope);
   d.tan_max_slope = d.sin_max_slope / d.cos_max_slope;
   d.rest_gap = s.contact_distance / 2;
+  // Whole ticks, rounded to nearest (llround is exact): 0.1 s at 60 Hz is 6 ticks.
+  d.coyote_ticks = int(std::llround(s.coyote_time * s.tick_rate));
+  d.buffer_ticks = int(std::llround(s.jump_buffer * s.tick_rate));
   return d;
 }
 

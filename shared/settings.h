@@ -28,6 +28,8 @@ struct MoveSettings {
                                       ///< [0.008, 0.5]; grounded characters rest at half of it
   double safety_margin = 0.01;        ///< gap the solver keeps from every surface, metres
                                       ///< [0.002, contact_distance / 2)
+  double coyote_time = 0.1;           ///< seconds after walking off the ground a jump still works [0, 1]; 0: off
+  double jump_buffer = 0.1;           ///< seconds a jump pressed before landing waits for it [0, 1]; 0: off
   int max_iterations = 16;            ///< collide-and-slide iterations per tick [1, 64]
   int max_pushout_iterations = 8;     ///< push-out iterations per tick [1, 64]
 
@@ -49,6 +51,8 @@ struct DerivedSettings : MoveSettings {
   double sin_max_slope = 0;    ///< the steepest walkable direction's rise per metre of travel
   double tan_max_slope = 0;    ///< the steepest walkable rise per metre of horizontal travel
   double rest_gap = 0;         ///< metres: the gap a grounded character is locked at, contact_distance / 2 (§10)
+  int coyote_ticks = 0;        ///< coyote_time in whole ticks (rounded): airborne ticks a jump still works (§5.2)
+  int buffer_ticks = 0;        ///< jump_buffer in whole ticks (rounded): how old a press may be and still jump (§5.2)
 };
 
 /// One row of the README's settings table: a key's TOML name, default, unit, range and meaning.

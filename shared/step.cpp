@@ -54,13 +54,29 @@ Vec3 along_floor(const Vec3& wish_velocity, const Vec3& n) {
   return on_plane * (speed / length(on_plane));
 }
 
+// §5.2: whether this tick jumps, and the buffered press it leaves. A jump needs a fresh press (not a
+// held button); a press waits up to buffer_ticks for ground to jump from, and ground means standing
+// now or having stood no more than coyote_ticks ago without jumping since.
+struct JumpDecision {
+  bool jump = false;
+  uint8_t buffer = 255;  ///< the age of the press still waiting, or 255
+};
+JumpDecision decide_jump(const CharacterState& state, const InputCmd& input, const DerivedSettings& s) {
+  const bool held = (input.buttons & kButtonJump) != 0;
+  const int age = held && !state.jump_held ? 0 : state.jump_buffer == 255 ? 255 : state.jump_buffer + 1;
+  const bool wants = age <= s.buffer_ticks;
+  const bool can = is_grounded(state.ground) || (state.air_ticks >= 1 && state.air_ticks <= s.coyote_ticks);
+  if (wants && can) return {true, 255};
+  return {false, uint8_t(wants ? age : 255)};
+}
+
 // §5: walking along the floor, jumping, or steering in the air with the first half of gravity.
-Vec3 velocity_for_tick(const Vec3& v_in, const StartGround& ground, const InputCmd& input, const DerivedSettings& s,
-                       StepDiagnostics& diag) {
+Vec3 velocity_for_tick(const Vec3& v_in, const StartGround& ground, bool jump, const InputCmd& input,
+                       const DerivedSettings& s, StepDiagnostics& diag) {
   const Vec3 wish = wish_direction(input);
   const Vec3 wish_velocity = wish * s.walk_speed;
   Vec3 v = v_in;
-  if (ground.grounded && (input.buttons & kButtonJump)) {
+  if (jump) {
     v = wish_velocity + Vec3{0, s.jump_speed, 0};
     diag.jumped = true;
     apply_gravity(v, s, s.dt / 2);
@@ -141,7 +157,7 @@ double lock_offset(const GroundResult& g, const DerivedSettings& s) {
   double dy = 0;
   for (int i = 0; i < g.contacts.size(); ++i) {
     const Contact& c = g.contacts[i];
-    if (!supports(c, s)) continue;
+    if (!supports(c, s) && i != g.floor) continue;  // the floor may be a perch (§3.5)
     const double need = (s.rest_gap - c.gap) / c.normal.y;
     dy = any ? std::fmax(dy, need) : need;
     any = true;
@@ -211,7 +227,8 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
 
   const StartGround ground = start_ground(state);
   diag.ground_at_start = state.ground;
-  Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, input, s, diag);
+  const JumpDecision jump = decide_jump(state, input, s);
+  Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
   gather_candidates(q, start, v, s);
 
@@ -228,6 +245,13 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   diag.rising = rising;
   lock_to_floor(q, at, rising, diag);
   finish_tick(at, v, rising, move_grounded, start, s, out);
+  // §5.2: the jump state the next tick starts from.
+  out.state.air_ticks = diag.jumped                          ? uint8_t(255)
+                        : is_grounded(out.state.ground)      ? uint8_t(0)
+                        : state.air_ticks >= 254             ? uint8_t(255)
+                                                             : uint8_t(state.air_ticks + 1);
+  out.state.jump_buffer = jump.buffer;
+  out.state.jump_held = (input.buttons & kButtonJump) != 0;
   return out;
 }
 

@@ -75,6 +75,10 @@ inline constexpr double kAcuteDot = 1e-9;
 /// would point nowhere useful. cos(1 degree).
 inline constexpr double kCoplanarDot = 0.9998476951563913;
 
+/// Sine of one degree. A motion blocked at its very start by a face it approaches at less than
+/// this angle only grazes it (movement.md §6.1): the bare capsule moves on within the safety margin.
+inline constexpr double kGrazeSine = 0.01745240643728351;
+
 /// Dot product of a unit normal and a unit direction. A normal opposes a slide direction (a crevice
 /// or a pit, §3.4) when their dot product is below minus this: a face parallel to the slide does not.
 inline constexpr double kOpposeDot = 1e-6;

@@ -27,6 +27,11 @@ std::string format_trace_row(const TraceRow& row) {
     s += ',';
     s += format_fixed(c, kNormalFracBits);
   }
+  s += ',';
+  s += std::to_string(row.state.air_ticks);
+  s += ',';
+  s += std::to_string(row.state.jump_buffer);
+  s += row.state.jump_held ? ",1" : ",0";
   return s;
 }
 
@@ -38,9 +43,9 @@ bool is_trace_header(std::string_view line) {
 
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::string_view cols[13];
+  std::string_view cols[16];
   size_t n = 0, pos = 0;
-  while (n < 13) {
+  while (n < 16) {
     const size_t comma = line.find(',', pos);
     cols[n++] = line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     if (comma == std::string_view::npos) break;
@@ -91,6 +96,20 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
       }
       *normal[i] = int16_t(*v);
     }
+  }
+  if (n >= 16) {
+    uint32_t air = 0, buffer = 0;
+    if (!parse_u32(cols[13], air, "air") || air > 255 || !parse_u32(cols[14], buffer, "buffer") || buffer > 255) {
+      if (error.empty()) error = "bad jump state '" + std::string(cols[13]) + "," + std::string(cols[14]) + "'";
+      return std::nullopt;
+    }
+    if (cols[15] != "0" && cols[15] != "1") {
+      error = "bad held '" + std::string(cols[15]) + "'";
+      return std::nullopt;
+    }
+    row.state.air_ticks = uint8_t(air);
+    row.state.jump_buffer = uint8_t(buffer);
+    row.state.jump_held = cols[15] == "1";
   }
   return row;
 }

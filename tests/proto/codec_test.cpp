@@ -244,7 +244,7 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
 }
 
 TEST(Codec, WireValuesAreClampedToWhatTheStepKnows) {
-  const wire::CharacterStateW bad(wire::Vec3i(1, 2, 3), wire::Vec3i(4, 5, 6), wire::Normal3s(0, 0, 0), 200);
+  const wire::CharacterStateW bad(wire::Vec3i(1, 2, 3), wire::Vec3i(4, 5, 6), wire::Normal3s(0, 0, 0), 200, 0, 0, 0);
   EXPECT_EQ(from_wire(bad).ground, GroundKind::kNone);
   const InputCmd in = from_wire(wire::InputW(5, -128, 127, 0xff));
   EXPECT_EQ(in.move_x, -127);

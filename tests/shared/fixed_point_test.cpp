@@ -77,9 +77,12 @@ TEST(Trace, RowsRoundTripExactly) {
   row.state.velocity = {-65536 * 3 - 1, 7, 0};
   row.state.ground = GroundKind::kWalkable;
   row.state.floor_normal = {-8192, 14189, 0};
+  row.state.air_ticks = 0;
+  row.state.jump_buffer = 4;
+  row.state.jump_held = true;
   const std::string line = format_trace_row(row);
   EXPECT_EQ(line, "77,3,-12.0556640625,0.0009765625,97.6552734375,-3.0000152587890625,0.0001068115234375,0,1,walkable,"
-                  "-0.5,0.86602783203125,0");
+                  "-0.5,0.86602783203125,0,0,4,1");
   std::string err;
   const auto back = parse_trace_row(line + ",extra,columns", err);
   ASSERT_TRUE(back) << err;
@@ -89,6 +92,10 @@ TEST(Trace, RowsRoundTripExactly) {
   const auto short_row = parse_trace_row("1,0,0,0,0,0,0,0,0,none", err);
   ASSERT_TRUE(short_row) << "the normal columns are optional";
   EXPECT_EQ(short_row->state.floor_normal, FixedNormal{});
+  EXPECT_EQ(short_row->state.air_ticks, 255) << "without the jump columns: a spawned character's jump state";
+  EXPECT_EQ(short_row->state.jump_buffer, 255);
+  EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,256,0,0", err)) << "air is a byte";
+  EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,3,0,2", err)) << "held is 0 or 1";
   EXPECT_TRUE(is_trace_header("tick,id,x,y,z,vx,vy,vz,grounded,ground,more"));
   EXPECT_FALSE(is_trace_header("tick,id,x,y"));
 }

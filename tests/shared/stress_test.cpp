@@ -54,6 +54,11 @@ std::unique_ptr<World> clutter_world(std::mt19937& rng) {
     } else if (kind < 0.7) {  // ramps from gentle to far too steep
       const double run = uni(0.5, 4), deg = uni(5, 80), h = run * std::tan(deg * 3.14159265358979 / 180);
       b.prism_z({{0, 0, 0}, {run, 0, 0}, {run, std::min(h, 4.0), 0}}, -uni(0.5, 2), uni(0.5, 2));
+    } else if (kind < 0.78) {  // a flat wall of unwelded quads, each corner off the plane by up to 0.1 mm
+      const double amp = uni(1e-6, 1e-4), width = uni(0.3, 1.5), len = uni(2, 8);
+      std::uniform_real_distribution<double> j(-amp, amp);
+      for (double x = 0; x < len; x += width)
+        b.quad_facing({x, -0.2, j(rng)}, {x + width, -0.2, j(rng)}, {x + width, 3, j(rng)}, {x, 3, j(rng)}, {0, 0, -1});
     } else if (kind < 0.85) {  // leaning and overhanging walls
       const double lean = uni(-1.2, 1.2), h = uni(1, 3.5), w = uni(1, 4);
       b.hexahedron({Vec3{0, 0, 0}, {0, 0, w}, {0.6, 0, w}, {0.6, 0, 0}},
@@ -123,6 +128,66 @@ void run_seed(uint32_t seed, int ticks) {
                                   std::to_string(worst) + " at tick " + std::to_string(worst_tick));
 }
 
+// A random staircase (rise up to step_height) walked down in a random direction, and a random
+// near-coplanar wall pushed along at a random angle: the character is grounded on every tick of the
+// descent and never stalls against the wall.
+void run_ground_contact_seed(uint32_t seed) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with FOOTHOLD_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937 rng(seed);
+  auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const MoveSettings settings;
+  const DerivedSettings s = derive(settings);
+  StepScratch scratch;
+  {
+    const double rise = uni(0.05, settings.step_height), tread = uni(0.28, 0.6);
+    const int count = 5;
+    MeshBuilder b;
+    b.floor_grid(-10, -10, 0, 10, 0, 1);
+    for (int i = 0; i < count; ++i) b.box({i * tread, 0, -10}, {(i + 1) * tread, (i + 1) * rise, 10});
+    b.box({count * tread, 0, -10}, {count * tread + 4, count * rise, 10});
+    TriangleMesh mesh;
+    append(mesh, b.take(), 0, {});
+    const auto world = make_world(std::move(mesh), "stairs");
+    const double angle = uni(-1.0, 1.0);  // radians off straight down the stairs
+    const InputCmd walk = encode_move(-std::cos(angle), std::sin(angle), 0, 0);
+    CharacterState state = spawn_state({count * tread + 2, count * rise + s.height / 2 + s.rest_gap, 0});
+    for (int t = 1; t <= 20; ++t) state = step(state, encode_move(0, 0, 0, uint32_t(t)), *world, s, scratch).state;
+    ASSERT_TRUE(is_grounded(state.ground));
+    for (int t = 21; t <= 200 && to_position(state.position).x > -1; ++t) {
+      InputCmd in = walk;
+      in.tick = uint32_t(t);
+      state = step(state, in, *world, s, scratch).state;
+      ASSERT_TRUE(is_grounded(state.ground)) << "airborne at tick " << t << " going down stairs of rise " << rise
+                                             << ", tread " << tread << ", at x " << to_position(state.position).x;
+    }
+  }
+  {
+    const double amp = uni(1e-6, 1e-4), width = uni(0.3, 1.5), push = uni(0.2, 1.2);
+    std::uniform_real_distribution<double> j(-amp, amp);
+    MeshBuilder b;
+    b.floor_grid(-2, -4, 16, 4, 0, 2);
+    for (double x = -2; x < 16; x += width)
+      b.quad_facing({x, -0.2, 1 + j(rng)}, {x + width, -0.2, 1 + j(rng)}, {x + width, 3, 1 + j(rng)}, {x, 3, 1 + j(rng)},
+                    {0, 0, -1});
+    TriangleMesh mesh;
+    append(mesh, b.take(), 0, {});
+    const auto world = make_world(std::move(mesh), "wall");
+    CharacterState state = spawn_state({0, s.height / 2 + s.rest_gap, 0.5});
+    const InputCmd walk = encode_move(std::cos(push), std::sin(push), 0, 0);
+    double last_x = 0;
+    for (int t = 1; t <= 150; ++t) {
+      InputCmd in = walk;
+      in.tick = uint32_t(t);
+      state = step(state, in, *world, s, scratch).state;
+      const double x = to_position(state.position).x;
+      if (t > 20) {
+        ASSERT_GT(x - last_x, 0.5 * s.walk_speed * std::cos(push) * s.dt) << "stalled at tick " << t << ", x " << x;
+      }
+      last_x = x;
+    }
+  }
+}
+
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v ? std::atoi(v) : fallback;
@@ -136,6 +201,16 @@ TEST(Stress, RandomWalksThroughClutterNeverPenetrateOrFallThrough) {
   }
   const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
   for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_seed(uint32_t(seed), 600);
+}
+
+TEST(Stress, RandomStairsAreWalkedDownGroundedAndRandomSeamedWallsNeverStall) {
+  const int only = env_int("FOOTHOLD_TEST_SEED", -1);
+  if (only >= 0) {
+    run_ground_contact_seed(uint32_t(only));
+    return;
+  }
+  const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
+  for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_ground_contact_seed(uint32_t(seed));
 }
 
 }  // namespace
