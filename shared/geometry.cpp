@@ -83,6 +83,13 @@ bool inside_triangle(const Vec3& x, const Triangle& tri) {
          dot(cross(tri.a - tri.c, x - tri.c), tri.normal) >= 0;
 }
 
+// True when a dot product `d` of a motion with a unit direction (or, generally, of two vectors whose
+// squared lengths multiply to `len_sq`) says the motion approaches: negative by more than rounding
+// noise, a cosine of kApproachCosine. Squared, so that the common case costs no square root.
+inline bool approaches(double d, double len_sq) {
+  return d < 0 && d * d > tolerance::kApproachCosine * tolerance::kApproachCosine * len_sq;
+}
+
 // Entry time of the ray o + t*d (t in [0, t_max)) into the sphere (c, r); t_max when it misses.
 double ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, double r, double t_max) {
   const Vec3 m = o - c;
@@ -90,7 +97,7 @@ double ray_sphere(const Vec3& o, const Vec3& d, const Vec3& c, double r, double 
   const double b = dot(m, d);
   const double cc = dot(m, m) - r * r;
   // Moving away from the centre, or past it tangentially within rounding noise (a graze never enters).
-  if (a <= 0 || b >= -tolerance::kApproachCosine * std::sqrt(a * dot(m, m))) return t_max;
+  if (a <= 0 || !approaches(b, a * dot(m, m))) return t_max;
   const double disc = b * b - a * cc;
   if (disc < 0) return t_max;
   const double t = (-b - std::sqrt(disc)) / a;
@@ -111,7 +118,7 @@ double ray_cylinder(const Vec3& o, const Vec3& d, const Vec3& p, const Vec3& q, 
   const double a = dot(d_perp, d_perp);
   if (a <= tolerance::kZeroLengthSq) return t_max;  // moving along the axis: only the ends can be hit
   const double b = dot(m_perp, d_perp);
-  if (b >= -tolerance::kApproachCosine * std::sqrt(a * dot(m_perp, m_perp))) return t_max;  // away, or a graze
+  if (!approaches(b, a * dot(m_perp, m_perp))) return t_max;  // away, or a graze
   const double cc = dot(m_perp, m_perp) - r * r;
   const double disc = b * b - a * cc;
   if (disc < 0) return t_max;
@@ -298,11 +305,11 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
 
   // A motion that approaches a face by no more than rounding noise runs along it: it never enters
   // the face (movement.md §6.2), or a slide along a plane would be stopped by its own rounding.
-  const double parallel = -tolerance::kApproachCosine * length(motion);
+  const double motion_sq = length_sq(motion);
   // Caps: the triangle shifted up or down by hl, whichever faces the front; both for a vertical one.
   auto cap = [&](const Vec3& off) {
     const double denom = dot(motion, n);
-    if (denom >= parallel) return;
+    if (!approaches(denom, motion_sq)) return;
     const double t = (r - dot(o - (tri.a + off), n)) / denom;
     if (t < 0 || t >= t_hit) return;
     const Vec3 x = o + motion * t - n * r - off;
@@ -336,7 +343,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
         m = -m;  // vertical triangle: the face on the front side
       }
       const double denom = dot(motion, m);
-      if (denom >= parallel) continue;
+      if (!approaches(denom, motion_sq)) continue;
       const double t = (r - dot(o - p, m)) / denom;
       if (t < 0 || t >= t_hit) continue;
       const Vec3 local = o + motion * t - m * r - p;

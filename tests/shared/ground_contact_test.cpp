@@ -203,5 +203,84 @@ TEST(GroundContact, SlidesAlongAWallOfAlmostCoplanarQuadsAtConstantSpeed) {
   }
 }
 
+
+// ---- Jumps (movement.md §5.2) ----------------------------------------------------------------
+
+// Ticks (rows) on which a jump began: the velocity turned upward from not rising.
+std::vector<size_t> jumps(const replay::ScenarioRun& run) {
+  std::vector<size_t> out;
+  for (size_t i = 1; i < run.diagnostics.size() + 1 && i < run.rows.size(); ++i)
+    if (run.diagnostics[i - 1].jumped) out.push_back(i);
+  return out;
+}
+
+TEST(Jump, HoldingTheButtonJumpsOnce) {
+  const auto run = run_script(arena_world(), arena::kOpenFloor + Vec3{0, rest_height(), 0}, "10 0 0 -\n180 0 0 jump\n");
+  const auto j = jumps(run);
+  ASSERT_EQ(j.size(), 1u) << "held through several landings";
+  EXPECT_EQ(j[0], 11u);
+  // Released and pressed again: a second jump.
+  const auto again = run_script(arena_world(), arena::kOpenFloor + Vec3{0, rest_height(), 0},
+                                "10 0 0 -\n5 0 0 jump\n80 0 0 -\n1 0 0 jump\n20 0 0 -\n");
+  EXPECT_EQ(jumps(again).size(), 2u);
+}
+
+// Walks off a 2 m ledge (the arena's) and presses jump `after` ticks after the last grounded tick.
+bool coyote_jump(int after, const MoveSettings& s) {
+  // From the ledge's middle toward its far edge (+X): find the last grounded tick, then replay with
+  // the press placed relative to it.
+  const Vec3 start{arena::kLedgeX1 - 1.0, arena::kLedgeHeight + rest_height(), (arena::kStairZ0 + arena::kStairZ1) / 2};
+  const auto probe = run_script(arena_world(), start, "10 0 0 -\n60 1 0 -\n", s);
+  size_t last_grounded = 0;
+  for (size_t i = 10; i < probe.rows.size(); ++i)
+    if (is_grounded(probe.rows[i].state.ground)) last_grounded = i;
+    else break;
+  const int walk_before = int(last_grounded) - 10 + after;  // rows 11.. are walking ticks
+  const auto run = run_script(arena_world(), start,
+                              "10 0 0 -\n" + std::to_string(walk_before) + " 1 0 -\n1 1 0 jump\n30 1 0 -\n", s);
+  return !jumps(run).empty();
+}
+
+TEST(Jump, CoyoteTimeAllowsAJumpJustAfterWalkingOffAndNotLater) {
+  MoveSettings s;  // coyote_time 0.1 s: 6 ticks at 60 Hz
+  EXPECT_TRUE(coyote_jump(1, s)) << "the first airborne tick";
+  EXPECT_TRUE(coyote_jump(6, s)) << "the last tick of the window";
+  EXPECT_FALSE(coyote_jump(7, s)) << "one tick too late";
+  s.coyote_time = 0;
+  EXPECT_FALSE(coyote_jump(1, s)) << "coyote_time 0 turns it off";
+}
+
+// Falls from `height` above the floor and presses jump `before` ticks before the first grounded tick.
+bool buffered_jump(int before, const MoveSettings& s) {
+  const Vec3 start = arena::kOpenFloor + Vec3{0, rest_height() + 1.5, 0};
+  const int landed = first_grounded(run_script(arena_world(), start, "120 0 0 -\n", s));
+  EXPECT_GT(landed, before);
+  const int press_row = landed - before;  // the tick whose input holds the press
+  const auto run = run_script(arena_world(), start,
+                              std::to_string(press_row - 1) + " 0 0 -\n1 0 0 jump\n60 0 0 -\n", s);
+  return !jumps(run).empty();
+}
+
+TEST(Jump, AJumpPressedJustBeforeLandingHappensOnLanding) {
+  MoveSettings s;  // jump_buffer 0.1 s: 6 ticks
+  EXPECT_TRUE(buffered_jump(1, s));
+  EXPECT_TRUE(buffered_jump(5, s)) << "the oldest press the buffer keeps";
+  EXPECT_FALSE(buffered_jump(6, s)) << "one tick too early";
+  s.jump_buffer = 0;
+  EXPECT_FALSE(buffered_jump(1, s)) << "jump_buffer 0 turns it off";
+}
+
+TEST(Jump, APressOnAnyTickOfAStairDescentJumps) {
+  const auto world = stairs(0.25);
+  const Vec3 spawn{6 * 0.4 + 1.5, 1.5 + rest_height() + 0.3, 0};
+  for (int t = 0; t < 40; t += 3) {
+    SCOPED_TRACE(t);
+    const auto run = run_script(*world, spawn, "40 0 0 -\n" + std::to_string(t + 1) + " -1 0 -\n1 -1 0 jump\n20 -1 0 -\n");
+    const auto j = jumps(run);
+    ASSERT_EQ(j.size(), 1u);
+    EXPECT_EQ(j[0], size_t(40 + t + 2));
+  }
+}
+
 }  // namespace
 }  // namespace foothold::test
