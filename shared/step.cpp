@@ -180,13 +180,10 @@ void lock_to_floor(ContactQueries& q, Settled& at, bool rising, StepDiagnostics&
 // starts, so that rounding can never flip it. Airborne characters get the second half of gravity;
 // grounded ones lose any velocity into their floor. The surfaces within contact distance join the
 // touches.
-void finish_tick(const Settled& at, Vec3 v, bool rising, bool move_grounded, const Vec3& start,
-                 const DerivedSettings& s, StepResult& out) {
+void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, const DerivedSettings& s,
+                 StepResult& out) {
   const GroundKind ground = rising ? GroundKind::kNone : at.ground.kind;
   if (!is_grounded(ground)) {
-    // §11: walking off the ground never turns along-slope speed into upward speed (no launch off
-    // the top of a ramp or at a kink).
-    if (move_grounded && v.y > 0) v.y = 0;
     apply_gravity(v, s, s.dt / 2);
   } else if (at.ground.on_floor()) {
     const Vec3& n = at.ground.floor_contact().normal;
@@ -244,7 +241,7 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const bool rising = !move_grounded && v.y > 0;  // §5.2: never grounded
   diag.rising = rising;
   lock_to_floor(q, at, rising, diag);
-  finish_tick(at, v, rising, move_grounded, start, s, out);
+  finish_tick(at, v, rising, start, s, out);
   // §5.2: the jump state the next tick starts from.
   out.state.air_ticks = diag.jumped                          ? uint8_t(255)
                         : is_grounded(out.state.ground)      ? uint8_t(0)

@@ -82,6 +82,57 @@ TEST(GroundContact, DownStairsStaysGroundedEveryTickStraightAndDiagonal) {
   }
 }
 
+TEST(GroundContact, DownStairsAtRunningSpeedAndAlongANosingStaysGrounded) {
+  MoveSettings fast;
+  fast.walk_speed = 9;
+  const auto world = stairs(0.25);
+  const auto run = run_script(*world, {6 * 0.4 + 1.5, 1.5 + rest_height() + 0.3, -4}, "40 0 0 -\n60 -1 0.3 -\n", fast);
+  const int landed = first_grounded(run);
+  ASSERT_GE(landed, 0);
+  size_t end = run.rows.size();
+  for (size_t i = 40; i < run.rows.size(); ++i)
+    if (pos(run.rows[i]).x < -1.0) {
+      end = i;
+      break;
+    }
+  ASSERT_LT(end, run.rows.size());
+  EXPECT_EQ(airborne_ticks(run, size_t(landed), end), 0) << "at 9 m/s";
+  // Standing with the capsule's base over a nosing (the axis just past the edge), then walking along it.
+  const double x = 3 * 0.4 - 0.2;  // 0.2 m past the nosing of the fourth step (its edge at x = 1.2)
+  const auto along = run_script(*world, {x, 4 * 0.25 + rest_height() + 0.1, -4}, "20 0 0 -\n60 0 1 -\n");
+  const int held = first_grounded(along);
+  ASSERT_GE(held, 0);
+  EXPECT_EQ(airborne_ticks(along, size_t(held), along.rows.size()), 0) << "walking along the nosings";
+}
+
+TEST(GroundContact, WalkingOffTheTopOfARampNeverLaunches) {
+  // A 30-degree ramp whose crest falls away at 80 degrees to a floor 2 m below: nothing to snap onto
+  // past the crest, so the character leaves the ground there, with its along-slope velocity.
+  MeshBuilder b;
+  b.quad({-8, 0, -4}, {-8, 0, 4}, {0, 0, 4}, {0, 0, -4});
+  const double h = 2 * std::tan(30 * kPi / 180);
+  const double foot = 2 + (h + 2) * std::tan(10 * kPi / 180);
+  b.quad({0, 0, -4}, {0, 0, 4}, {2, h, 4}, {2, h, -4});
+  b.quad_facing({2, h, -4}, {2, h, 4}, {foot, -2, 4}, {foot, -2, -4}, {1, 0.2, 0});
+  b.quad({foot, -2, -4}, {foot, -2, 4}, {foot + 8, -2, 4}, {foot + 8, -2, -4});
+  const auto world = make_world(b.take(), "ramp and drop");
+  MoveSettings fast;  // fast enough to pass the edge within a tick
+  fast.walk_speed = 20;
+  const auto run = run_script(*world, {-2, rest_height() + 0.2, 0}, "30 0 0 -\n80 1 0 -\n", fast);
+  bool left = false;
+  for (size_t i = 30; i < run.rows.size(); ++i) {
+    if (pos(run.rows[i]).x < 2) continue;
+    // Past the edge: never above the height it stood at on the edge, and once airborne, never rising.
+    EXPECT_LE(pos(run.rows[i]).y, h + rest_height() + kPositionQuantum) << "tick " << i << ": hopped off the edge";
+    if (is_grounded(run.rows[i].state.ground)) continue;
+    left = true;
+    EXPECT_LE(vel(run.rows[i]).y, 0) << "tick " << i << ": along-slope speed turned into a launch; ground "
+                                      << to_string(run.rows[i].state.ground) << " x " << pos(run.rows[i]).x << " y "
+                                      << pos(run.rows[i]).y;
+  }
+  EXPECT_TRUE(left);
+}
+
 TEST(GroundContact, ALedgeHigherThanAStepStillFalls) {
   const MoveSettings s;
   const auto world = stairs(s.step_height + 0.05, 1);
