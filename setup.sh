@@ -10,14 +10,14 @@ set -euo pipefail
 build_packages=(
   build-essential cmake pkg-config git ca-certificates
   libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
-  libcli11-dev libtinyobjloader-dev libtomlplusplus-dev libsodium-dev
+  libcli11-dev libtinyobjloader-dev libtinygltf-dev libtomlplusplus-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 test_packages=(
   clang libclang-rt-14-dev
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
-  libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64
+  libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
   libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
 )
 

@@ -18,6 +18,7 @@
 #include "replay/resimulate.h"
 #include "replay/trace_diff.h"
 #include "replay/scenario.h"
+#include "shared/gltf_loader.h"
 #include "shared/settings.h"
 #include "shared/text_fields.h"
 #include "shared/world.h"
@@ -195,6 +196,34 @@ int verify_command(const ReplayOptions& o) {
   return result.ok ? 0 : 1;
 }
 
+struct WorldOptions {
+  std::string world = "arena";
+  std::string export_path;
+};
+
+// Loads a world and describes it; with --export, writes it as binary glTF (tags as materials).
+int world_command(const WorldOptions& o) {
+  auto loaded = load_world(o.world);
+  if (!loaded.world) return usage_error(loaded.error);
+  for (const auto& w : loaded.warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  const World& w = *loaded.world;
+  const Aabb& b = w.bounds();
+  std::printf("world %s: %zu triangles, hash %016llx, bounds (%g, %g, %g) to (%g, %g, %g) m\n", o.world.c_str(),
+              w.triangle_count(), static_cast<unsigned long long>(w.hash()), b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z);
+  if (o.export_path.empty()) return 0;
+  TriangleMesh mesh;
+  mesh.vertices.reserve(w.triangle_count() * 3);
+  for (uint32_t i = 0; i < w.triangle_count(); ++i) {
+    const WorldTriangle& t = w.triangle(i);
+    const uint32_t base = uint32_t(mesh.vertices.size());
+    mesh.vertices.insert(mesh.vertices.end(), {t.tri.a, t.tri.b, t.tri.c});
+    mesh.faces.push_back({{base, base + 1, base + 2}, t.tag});
+  }
+  if (const std::string err = write_glb(mesh, o.export_path); !err.empty()) return usage_error(err);
+  std::printf("exported: %s\n", o.export_path.c_str());
+  return 0;
+}
+
 int info_command(const ReplayOptions& o) {
   replay::LoadedRecording rec;
   std::string err;
@@ -269,7 +298,7 @@ int main(int argc, char** argv) {
 
   RunOptions run_opts;
   auto* run = app.add_subcommand("run", "Simulate a character through an input script and write its trace");
-  run->add_option("--world", run_opts.world, "OBJ file, or 'arena' for the embedded arena")->capture_default_str();
+  run->add_option("--world", run_opts.world, "'arena' (embedded), an OBJ file, or a glTF file (.gltf, .glb)")->capture_default_str();
   run->add_option("--settings", run_opts.settings_path, "movement settings (TOML)");
   run->add_option("--spawn", run_opts.spawn, "spawn position X,Y,Z (capsule centre, metres)");
   run->add_option("--inputs", run_opts.inputs, "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'");
@@ -288,6 +317,11 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Describe a recording: header, duration, characters, size, whether it ends cleanly");
   ReplayOptions info_opts;
   info->add_option("recording", info_opts.recording, "the recording")->required();
+
+  auto* world_cmd = app.add_subcommand("world", "Describe a world (triangles, hash, bounds); --export writes it as glTF");
+  WorldOptions world_opts;
+  world_cmd->add_option("--world", world_opts.world, "'arena', an OBJ file, or a glTF file (.gltf, .glb)")->capture_default_str();
+  world_cmd->add_option("--export", world_opts.export_path, "write the world as binary glTF (.glb), tags as materials");
 
   auto* diff = app.add_subcommand("diff", "Compare two traces (exit 0 within tolerance, 1 beyond)");
   DiffOptions diff_opts;
@@ -324,6 +358,7 @@ int main(int argc, char** argv) {
       return usage_error("run: --spawn and --inputs are required (or --replay FILE)");
     return run_scenario_command(run_opts);
   }
+  if (*world_cmd) return world_command(world_opts);
   if (*verify) {
     if (verify_opts.threads < 1 || verify_opts.threads > 64) return usage_error("--threads must be in [1, 64]");
     return verify_command(verify_opts);

@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
   app.add_option("--reorder", reorder, "probability each datagram is held back behind later ones (default 0)");
   app.add_option("--latency", latency_ms, "one-way delay added to every datagram, milliseconds (default 0)");
   app.add_option("--jitter", jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
-  app.add_option("--world", world_name, "the world the server runs: 'arena' (default) or an OBJ file");
+  app.add_option("--world", world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
   app.add_option("--key-file", key_file, "the server's private key: mint connect tokens with it (default: the public "
                                          "development key, which loopback servers without a key file use)");

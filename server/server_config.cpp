@@ -101,7 +101,7 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "max_clients_per_address", max_clients_per_address, 1, 4096);
   range(e, "port", port, 0, 65535);
   range(e, "max_clients", max_clients, 1, 4096);
-  if (world.empty()) e.push_back("world must name 'arena' or an OBJ file");
+  if (world.empty()) e.push_back("world must name 'arena', a glTF file or an OBJ file");
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
   range(e, "snapshot_interval", snapshot_interval, 1, 60);
   range(e, "client_timeout", client_timeout, 0.5, 600);

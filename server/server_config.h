@@ -20,7 +20,7 @@ struct ServerConfig {
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   /// Sessions at once.
   int max_clients = 1024;            ///< [1, 4096]
-  std::string world = "arena";       ///< "arena" or an OBJ file
+  std::string world = "arena";       ///< "arena", a glTF file (.gltf, .glb) or an OBJ file
   std::string settings;              ///< movement settings TOML file; empty: defaults
   int tick_rate = 0;                 ///< ticks per second [10, 240]; 0: the movement settings' tick_rate
   int snapshot_interval = 1;         ///< send snapshots every N ticks [1, 60]

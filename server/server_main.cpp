@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   opt("max-clients-per-address", &ServerConfig::max_clients_per_address, "sessions one IP address may hold (default 8)");
   opt("port", &ServerConfig::port, "UDP port (default 7777)");
   opt("max-clients", &ServerConfig::max_clients, "most clients at once (default 1024)");
-  opt("world", &ServerConfig::world, "'arena' (default) or an OBJ file");
+  opt("world", &ServerConfig::world, "'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   opt("settings", &ServerConfig::settings, "movement settings TOML file (default: built-in defaults)");
   opt("tick-rate", &ServerConfig::tick_rate, "ticks per second (default: the settings' tick_rate, 60)");
   opt("snapshot-interval", &ServerConfig::snapshot_interval, "send snapshots every N ticks (default 1)");

@@ -100,8 +100,10 @@ void add_triangle(Builder& b, uint32_t i0, uint32_t i1, uint32_t i2) {
   b.mesh.faces.push_back({{i0, i1, i2}, b.tag});
 }
 
-// Ear clipping in the polygon's own plane (Newell normal), so concave polygons triangulate correctly;
-// falls back to a fan where no ear is found (a self-intersecting polygon).
+// A convex polygon is split as a fan from its first vertex, as tinyobjloader, RecastDemo and most
+// engines split it: on a non-planar quad the surface is then the one the level's own tools show.
+// A concave one is ear-clipped in its own plane (Newell normal); where no ear is found (a
+// self-intersecting polygon) the rest is a fan.
 void triangulate(Builder& b, const std::vector<uint32_t>& poly) {
   const auto& v = b.mesh.vertices;
   Vec3 n{};
@@ -110,8 +112,18 @@ void triangulate(Builder& b, const std::vector<uint32_t>& poly) {
     const Vec3& q = v[poly[(i + 1) % poly.size()]];
     n += Vec3{(p.y - q.y) * (p.z + q.z), (p.z - q.z) * (p.x + q.x), (p.x - q.x) * (p.y + q.y)};
   }
-  std::vector<uint32_t> rest = poly;
   auto convex = [&](const Vec3& a, const Vec3& p, const Vec3& c) { return dot(cross(p - a, c - p), n) > 0; };
+  bool all_convex = true;
+  for (size_t i = 0; i < poly.size() && all_convex; ++i) {
+    const Vec3& a = v[poly[(i + poly.size() - 1) % poly.size()]];
+    const Vec3& c = v[poly[(i + 1) % poly.size()]];
+    all_convex = dot(cross(v[poly[i]] - a, c - v[poly[i]]), n) >= 0;  // a straight corner is not concave
+  }
+  if (all_convex) {
+    for (size_t i = 1; i + 1 < poly.size(); ++i) add_triangle(b, poly[0], poly[i], poly[i + 1]);
+    return;
+  }
+  std::vector<uint32_t> rest = poly;
   auto inside = [&](const Vec3& x, const Vec3& a, const Vec3& p, const Vec3& c) {
     return dot(cross(p - a, x - a), n) >= 0 && dot(cross(c - p, x - p), n) >= 0 && dot(cross(a - c, x - c), n) >= 0;
   };

@@ -8,6 +8,7 @@
 #include "shared/arena.h"
 #include "shared/fixed_point.h"
 #include "shared/hash.h"
+#include "shared/gltf_loader.h"
 #include "shared/obj_loader.h"
 #include "shared/tolerances.h"
 
@@ -154,7 +155,7 @@ WorldLoad load_world(const std::string& name_or_path) {
   if (name_or_path == "arena") {
     mesh = build_arena_mesh();
   } else {
-    auto loaded = load_obj_file(name_or_path);
+    auto loaded = is_gltf_path(name_or_path) ? load_gltf_file(name_or_path) : load_obj_file(name_or_path);
     if (!loaded.ok()) {
       out.error = loaded.error;
       return out;

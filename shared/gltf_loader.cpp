@@ -1,0 +1,426 @@
+#include "shared/gltf_loader.h"
+
+#include <array>
+#include <cmath>
+#include <cctype>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <tiny_gltf.h>
+
+#include "shared/fixed_point.h"
+
+namespace foothold {
+
+namespace {
+
+constexpr int kModeTriangles = 4, kModeStrip = 5, kModeFan = 6;
+
+// A 4x4 matrix, column-major as glTF writes it.
+using Mat4 = std::array<double, 16>;
+constexpr Mat4 kIdentity{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+
+Mat4 multiply(const Mat4& a, const Mat4& b) {
+  Mat4 r{};
+  for (int c = 0; c < 4; ++c)
+    for (int row = 0; row < 4; ++row) {
+      double sum = 0;
+      for (int k = 0; k < 4; ++k) sum += a[size_t(k * 4 + row)] * b[size_t(c * 4 + k)];
+      r[size_t(c * 4 + row)] = sum;
+    }
+  return r;
+}
+
+Vec3 transform_point(const Mat4& m, const Vec3& p) {
+  return {m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+          m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]};
+}
+
+// The determinant of the upper 3x3: negative when the transform mirrors (and so flips winding).
+double determinant3(const Mat4& m) {
+  return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+}
+
+// T * R * S, as glTF composes a node's TRS (rotation a unit quaternion x, y, z, w: no trigonometry).
+Mat4 local_matrix(const tinygltf::Node& n) {
+  if (n.matrix.size() == 16) {
+    Mat4 m{};
+    for (size_t i = 0; i < 16; ++i) m[i] = n.matrix[i];
+    return m;
+  }
+  const double tx = n.translation.size() == 3 ? n.translation[0] : 0, ty = n.translation.size() == 3 ? n.translation[1] : 0,
+               tz = n.translation.size() == 3 ? n.translation[2] : 0;
+  const double qx = n.rotation.size() == 4 ? n.rotation[0] : 0, qy = n.rotation.size() == 4 ? n.rotation[1] : 0,
+               qz = n.rotation.size() == 4 ? n.rotation[2] : 0, qw = n.rotation.size() == 4 ? n.rotation[3] : 1;
+  const double sx = n.scale.size() == 3 ? n.scale[0] : 1, sy = n.scale.size() == 3 ? n.scale[1] : 1,
+               sz = n.scale.size() == 3 ? n.scale[2] : 1;
+  // Rotation matrix columns, each scaled by its axis's scale.
+  const double r00 = 1 - 2 * (qy * qy + qz * qz), r10 = 2 * (qx * qy + qz * qw), r20 = 2 * (qx * qz - qy * qw);
+  const double r01 = 2 * (qx * qy - qz * qw), r11 = 1 - 2 * (qx * qx + qz * qz), r21 = 2 * (qy * qz + qx * qw);
+  const double r02 = 2 * (qx * qz + qy * qw), r12 = 2 * (qy * qz - qx * qw), r22 = 1 - 2 * (qx * qx + qy * qy);
+  return {r00 * sx, r10 * sx, r20 * sx, 0, r01 * sy, r11 * sy, r21 * sy, 0, r02 * sz, r12 * sz, r22 * sz, 0, tx, ty, tz, 1};
+}
+
+// extras {"foothold": {...}} of a node or material.
+const tinygltf::Value* foothold_extras(const tinygltf::Value& extras, const char* key) {
+  if (!extras.IsObject() || !extras.Has("foothold")) return nullptr;
+  const tinygltf::Value& f = extras.Get("foothold");
+  if (!f.IsObject() || !f.Has(key)) return nullptr;
+  return &f.Get(key);
+}
+
+class Reader {
+ public:
+  Reader(const tinygltf::Model& model, std::string name, MeshLoad& out) : model_(model), name_(std::move(name)), out_(out) {}
+
+  void run() {
+    if (model_.scenes.empty()) return fail("the file has no scene");
+    const int scene = model_.defaultScene >= 0 ? model_.defaultScene : 0;
+    if (scene >= int(model_.scenes.size())) return fail("scene " + std::to_string(scene) + " does not exist");
+    std::vector<bool> on_path(model_.nodes.size(), false);
+    for (int root : model_.scenes[size_t(scene)].nodes) {
+      visit(root, kIdentity, SurfaceTag::kByNormal, on_path);
+      if (!out_.error.empty()) return;
+    }
+    if (skipped_modes_ > 0)
+      out_.warnings.push_back(name_ + ": skipped " + std::to_string(skipped_modes_) +
+                              " primitive(s) that are not triangles (points or lines)");
+    if (out_.mesh.faces.empty()) fail("the scene has no triangle to collide with");
+  }
+
+ private:
+  void fail(const std::string& what) {
+    if (out_.error.empty()) out_.error = name_ + ": " + what;
+  }
+
+  void visit(int index, const Mat4& parent, SurfaceTag inherited, std::vector<bool>& on_path) {
+    if (index < 0 || index >= int(model_.nodes.size())) return fail("a scene or node refers to node " + std::to_string(index) + ", which does not exist");
+    if (on_path[size_t(index)]) return fail("nodes[" + std::to_string(index) + "] is its own ancestor");
+    const tinygltf::Node& node = model_.nodes[size_t(index)];
+    const std::string where = "nodes[" + std::to_string(index) + "]";
+    if (const auto* collide = foothold_extras(node.extras, "collide"); collide && collide->IsBool() && !collide->Get<bool>())
+      return;  // decoration: neither it nor its children collide
+    SurfaceTag tag = inherited;
+    if (const auto* ground = foothold_extras(node.extras, "ground")) {
+      if (!parse_ground(*ground, tag)) return fail(where + ".extras.foothold.ground must be \"always\" or \"never\"");
+    }
+    if (!node.matrix.empty() && node.matrix.size() != 16) return fail(where + ".matrix must have 16 numbers");
+    const Mat4 world = multiply(parent, local_matrix(node));
+    for (double v : world)
+      if (!std::isfinite(v)) return fail(where + ": its transform is not finite");
+    on_path[size_t(index)] = true;
+    if (node.mesh >= 0) {
+      if (node.mesh >= int(model_.meshes.size())) return fail(where + ".mesh refers to mesh " + std::to_string(node.mesh) + ", which does not exist");
+      add_mesh(node.mesh, world, tag);
+      if (!out_.error.empty()) return;
+    }
+    for (int child : node.children) {
+      visit(child, world, tag, on_path);
+      if (!out_.error.empty()) return;
+    }
+    on_path[size_t(index)] = false;
+  }
+
+  bool parse_ground(const tinygltf::Value& v, SurfaceTag& tag) {
+    if (!v.IsString()) return false;
+    const std::string& s = v.Get<std::string>();
+    if (s == "always") tag = SurfaceTag::kAlwaysGround;
+    else if (s == "never") tag = SurfaceTag::kNeverGround;
+    else return false;
+    return true;
+  }
+
+  void add_mesh(int mesh_index, const Mat4& m, SurfaceTag node_tag) {
+    const tinygltf::Mesh& mesh = model_.meshes[size_t(mesh_index)];
+    const bool mirrored = determinant3(m) < 0;
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+      const tinygltf::Primitive& prim = mesh.primitives[p];
+      const std::string where = "meshes[" + std::to_string(mesh_index) + "].primitives[" + std::to_string(p) + "]";
+      if (prim.mode != kModeTriangles && prim.mode != kModeStrip && prim.mode != kModeFan) {
+        ++skipped_modes_;
+        continue;
+      }
+      SurfaceTag tag = node_tag;
+      if (prim.material >= 0) {
+        if (prim.material >= int(model_.materials.size())) return fail(where + ".material refers to a material that does not exist");
+        const tinygltf::Material& mat = model_.materials[size_t(prim.material)];
+        if (mat.name == "always_ground") tag = SurfaceTag::kAlwaysGround;
+        if (mat.name == "never_ground") tag = SurfaceTag::kNeverGround;
+        if (const auto* ground = foothold_extras(mat.extras, "ground")) {
+          if (!parse_ground(*ground, tag))
+            return fail("materials[" + std::to_string(prim.material) + "].extras.foothold.ground must be \"always\" or \"never\"");
+        }
+      }
+      const auto pos = prim.attributes.find("POSITION");
+      if (pos == prim.attributes.end()) return fail(where + " has no POSITION attribute");
+      std::vector<Vec3> points;
+      if (!read_positions(pos->second, points)) return;
+      const uint32_t base = uint32_t(out_.mesh.vertices.size());
+      for (const Vec3& q : points) {
+        const Vec3 w = transform_point(m, q);
+        if (!(std::isfinite(w.x) && std::isfinite(w.y) && std::isfinite(w.z)))
+          return fail(where + ": a transformed position is not finite");
+        out_.mesh.vertices.push_back(w);
+      }
+      std::vector<uint32_t> idx;
+      if (prim.indices >= 0) {
+        if (!read_indices(prim.indices, points.size(), idx)) return;
+      } else {
+        idx.resize(points.size());
+        for (size_t i = 0; i < idx.size(); ++i) idx[i] = uint32_t(i);
+      }
+      auto emit = [&](uint32_t a, uint32_t b, uint32_t c) {
+        if (mirrored) std::swap(b, c);
+        out_.mesh.faces.push_back({{base + a, base + b, base + c}, tag});
+      };
+      if (prim.mode == kModeTriangles) {
+        for (size_t i = 0; i + 2 < idx.size(); i += 3) emit(idx[i], idx[i + 1], idx[i + 2]);
+      } else if (prim.mode == kModeStrip) {
+        // glTF: triangle i is {i, i + 1 + i % 2, i + 2 - i % 2}, so every triangle keeps the winding.
+        for (size_t i = 0; i + 2 < idx.size(); ++i) emit(idx[i], idx[i + 1 + i % 2], idx[i + 2 - i % 2]);
+      } else {
+        for (size_t i = 1; i + 1 < idx.size(); ++i) emit(idx[i], idx[i + 1], idx[0]);
+      }
+    }
+  }
+
+  // The bytes of accessor `index`: its element count, the start and the stride. False (with the
+  // error set) when anything lies outside its buffer.
+  bool locate(int index, int want_type, int component_size, const unsigned char*& start, std::size_t& stride,
+              std::size_t& count) {
+    const std::string where = "accessors[" + std::to_string(index) + "]";
+    if (index < 0 || index >= int(model_.accessors.size())) return fail(where + " does not exist"), false;
+    const tinygltf::Accessor& acc = model_.accessors[size_t(index)];
+    if (acc.type != want_type) return fail(where + " has the wrong type for its use"), false;
+    if (acc.sparse.isSparse) return fail(where + " is sparse (not supported)"), false;
+    count = acc.count;
+    if (acc.bufferView < 0) return fail(where + " has no bufferView"), false;
+    if (acc.bufferView >= int(model_.bufferViews.size())) return fail(where + ".bufferView does not exist"), false;
+    const tinygltf::BufferView& view = model_.bufferViews[size_t(acc.bufferView)];
+    const std::string vwhere = "bufferViews[" + std::to_string(acc.bufferView) + "]";
+    if (view.buffer < 0 || view.buffer >= int(model_.buffers.size())) return fail(vwhere + ".buffer does not exist"), false;
+    const std::vector<unsigned char>& data = model_.buffers[size_t(view.buffer)].data;
+    const std::size_t elem = std::size_t(component_size) * (want_type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
+    stride = view.byteStride ? view.byteStride : elem;
+    if (stride < elem) return fail(vwhere + ".byteStride is smaller than an element"), false;
+    if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
+      return fail(vwhere + " lies outside buffers[" + std::to_string(view.buffer) + "] (a missing or short buffer)"), false;
+    if (count == 0) {
+      start = data.data();
+      return true;
+    }
+    // Last element's end within the view, computed without overflow.
+    const std::size_t off = acc.byteOffset;
+    if (off > view.byteLength || (count - 1) > (view.byteLength - off) / stride ||
+        (count - 1) * stride + elem > view.byteLength - off)
+      return fail(where + " reaches beyond " + vwhere + " (" + std::to_string(count) + " elements)"), false;
+    start = data.data() + view.byteOffset + off;
+    return true;
+  }
+
+  bool read_positions(int index, std::vector<Vec3>& out) {
+    const std::string where = "accessors[" + std::to_string(index) + "]";
+    if (index >= 0 && index < int(model_.accessors.size()) &&
+        model_.accessors[size_t(index)].componentType != TINYGLTF_COMPONENT_TYPE_FLOAT)
+      return fail(where + ": POSITION must be float (quantized positions are not supported)"), false;
+    const unsigned char* p = nullptr;
+    std::size_t stride = 0, count = 0;
+    if (!locate(index, TINYGLTF_TYPE_VEC3, 4, p, stride, count)) return false;
+    out.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      float f[3];
+      std::memcpy(f, p + i * stride, sizeof f);  // little-endian, as glTF and every target is
+      out[i] = {double(f[0]), double(f[1]), double(f[2])};
+      if (!(std::isfinite(f[0]) && std::isfinite(f[1]) && std::isfinite(f[2])))
+        return fail(where + ": position " + std::to_string(i) + " is not finite"), false;
+    }
+    return true;
+  }
+
+  bool read_indices(int index, std::size_t vertex_count, std::vector<uint32_t>& out) {
+    const std::string where = "accessors[" + std::to_string(index) + "]";
+    if (index < 0 || index >= int(model_.accessors.size())) return fail(where + " does not exist"), false;
+    const int type = model_.accessors[size_t(index)].componentType;
+    const int size = type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE    ? 1
+                     : type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT ? 2
+                     : type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT   ? 4
+                                                                      : 0;
+    if (size == 0) return fail(where + ": indices must be unsigned byte, short or int"), false;
+    const unsigned char* p = nullptr;
+    std::size_t stride = 0, count = 0;
+    if (!locate(index, TINYGLTF_TYPE_SCALAR, size, p, stride, count)) return false;
+    out.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      uint32_t v = 0;
+      const unsigned char* e = p + i * stride;
+      if (size == 1) v = e[0];
+      if (size == 2) v = uint32_t(e[0] | (e[1] << 8));
+      if (size == 4) v = uint32_t(e[0]) | (uint32_t(e[1]) << 8) | (uint32_t(e[2]) << 16) | (uint32_t(e[3]) << 24);
+      if (v >= vertex_count)
+        return fail(where + ": index " + std::to_string(i) + " refers to vertex " + std::to_string(v) + " of " +
+                    std::to_string(vertex_count)),
+               false;
+      out[i] = v;
+    }
+    return true;
+  }
+
+  const tinygltf::Model& model_;
+  std::string name_;
+  MeshLoad& out_;
+  std::size_t skipped_modes_ = 0;
+};
+
+// Images are never needed: collision only.
+bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+  return true;
+}
+
+MeshLoad finish(bool loaded, const tinygltf::Model& model, const std::string& err, const std::string& warn,
+                const std::string& name) {
+  MeshLoad out;
+  if (!loaded) {
+    std::string why = err.empty() ? "not a valid glTF file" : err;
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    out.error = name + ": " + why;
+    return out;
+  }
+  (void)warn;  // tinygltf warns about images we never decode; nothing in it concerns collision
+  Reader(model, name, out).run();
+  if (!out.error.empty()) out.mesh = {};
+  return out;
+}
+
+}  // namespace
+
+bool is_gltf_path(const std::string& path) {
+  auto ends = [&](const char* ext) {
+    const std::size_t n = std::strlen(ext);
+    if (path.size() < n) return false;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::tolower(static_cast<unsigned char>(path[path.size() - n + i])) != ext[i]) return false;
+    return true;
+  };
+  return ends(".gltf") || ends(".glb");
+}
+
+MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, const std::string& name,
+                          const std::string& base_dir) {
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(skip_image, nullptr);
+  tinygltf::Model model;
+  std::string err, warn;
+  bool ok = false;
+  try {
+    ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, data, unsigned(size), base_dir)
+                : loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(data), unsigned(size), base_dir);
+  } catch (const std::exception& e) {
+    err = e.what();
+    ok = false;
+  }
+  return finish(ok, model, err, warn, name);
+}
+
+MeshLoad load_gltf_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    MeshLoad out;
+    out.error = path + ": cannot open glTF file";
+    return out;
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  const std::string data = bytes.str();
+  if (data.size() > 0xffffffffu) {
+    MeshLoad out;
+    out.error = path + ": larger than 4 GiB";
+    return out;
+  }
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  const bool binary = data.size() >= 4 && std::memcmp(data.data(), "glTF", 4) == 0;
+  return load_gltf_memory(reinterpret_cast<const uint8_t*>(data.data()), data.size(), binary, path, dir);
+}
+
+std::string write_glb(const TriangleMesh& mesh, const std::string& path) {
+  tinygltf::Model model;
+  model.asset.version = "2.0";
+  model.asset.generator = "foothold-replay world --export";
+  static const char* const kNames[3] = {"by_normal", "always_ground", "never_ground"};
+  for (const char* n : kNames) {
+    tinygltf::Material m;
+    m.name = n;
+    model.materials.push_back(m);
+  }
+  tinygltf::Buffer buffer;
+  tinygltf::Mesh gmesh;
+  // Positions once (float32, glTF's position type: coordinates not exact in float32 are rounded).
+  const std::size_t vbytes = mesh.vertices.size() * 12;
+  buffer.data.resize(vbytes);
+  float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < mesh.vertices.size(); ++i) {
+    const float f[3] = {float(mesh.vertices[i].x), float(mesh.vertices[i].y), float(mesh.vertices[i].z)};
+    std::memcpy(buffer.data.data() + i * 12, f, 12);
+    for (int k = 0; k < 3; ++k) {
+      if (i == 0 || f[k] < lo[k]) lo[k] = f[k];
+      if (i == 0 || f[k] > hi[k]) hi[k] = f[k];
+    }
+  }
+  tinygltf::BufferView pview;
+  pview.buffer = 0;
+  pview.byteOffset = 0;
+  pview.byteLength = vbytes;
+  pview.target = TINYGLTF_TARGET_ARRAY_BUFFER;
+  model.bufferViews.push_back(pview);
+  tinygltf::Accessor pacc;
+  pacc.bufferView = 0;
+  pacc.componentType = TINYGLTF_COMPONENT_TYPE_FLOAT;
+  pacc.count = mesh.vertices.size();
+  pacc.type = TINYGLTF_TYPE_VEC3;
+  pacc.minValues = {lo[0], lo[1], lo[2]};
+  pacc.maxValues = {hi[0], hi[1], hi[2]};
+  model.accessors.push_back(pacc);
+  // One primitive of indices per tag.
+  for (int tag = 0; tag < 3; ++tag) {
+    std::vector<uint32_t> idx;
+    for (const auto& f : mesh.faces)
+      if (int(f.tag) == tag) idx.insert(idx.end(), f.v.begin(), f.v.end());
+    if (idx.empty()) continue;
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = buffer.data.size();
+    view.byteLength = idx.size() * 4;
+    view.target = TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER;
+    buffer.data.resize(buffer.data.size() + idx.size() * 4);
+    std::memcpy(buffer.data.data() + view.byteOffset, idx.data(), idx.size() * 4);
+    model.bufferViews.push_back(view);
+    tinygltf::Accessor acc;
+    acc.bufferView = int(model.bufferViews.size() - 1);
+    acc.componentType = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT;
+    acc.count = idx.size();
+    acc.type = TINYGLTF_TYPE_SCALAR;
+    model.accessors.push_back(acc);
+    tinygltf::Primitive prim;
+    prim.attributes["POSITION"] = 0;
+    prim.indices = int(model.accessors.size() - 1);
+    prim.material = tag;
+    prim.mode = kModeTriangles;
+    gmesh.primitives.push_back(prim);
+  }
+  model.buffers.push_back(buffer);
+  model.meshes.push_back(gmesh);
+  tinygltf::Node node;
+  node.mesh = 0;
+  node.name = "world";
+  model.nodes.push_back(node);
+  tinygltf::Scene scene;
+  scene.nodes = {0};
+  model.scenes.push_back(scene);
+  model.defaultScene = 0;
+  tinygltf::TinyGLTF writer;
+  if (!writer.WriteGltfSceneToFile(&model, path, false, true, false, true)) return path + ": cannot write the glTF file";
+  return "";
+}
+
+}  // namespace foothold
