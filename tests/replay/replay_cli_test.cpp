@@ -42,6 +42,28 @@ TEST(ReplayRun, WritesATraceAndASummary) {
   EXPECT_EQ(rows, 91) << "the spawn row and one row per tick";
 }
 
+TEST(ReplayWorld, DescribesAWorldAndExportsItAsGlbThatLoadsBack) {
+  TempDir dir;
+  const auto r = run_command(kReplay + " world --world arena --export " + dir.file("arena.glb"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("world arena: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("exported: " + dir.file("arena.glb")), std::string::npos) << r.output;
+  const auto back = run_command(kReplay + " world --world " + dir.file("arena.glb"));
+  ASSERT_EQ(back.exit_code, 0) << back.output;
+  // The same triangle count, read from the arena's own line.
+  const auto count = [](const std::string& out) { return out.substr(out.find(": ") + 2, out.find(" triangles") - out.find(": ") - 2); };
+  EXPECT_EQ(count(back.output), count(r.output));
+  // A run on the exported world works like on any other.
+  const auto script = dir.write("idle.txt", "30 0 0 -\n");
+  EXPECT_EQ(run_command(kReplay + " run --world " + dir.file("arena.glb") + " --spawn 12,2,12 --inputs " + script + " --out " +
+                        dir.file("t.csv")).exit_code,
+            0);
+  // Bad worlds are usage errors naming the file.
+  const auto bad = run_command(kReplay + " world --world " + dir.write("broken.gltf", "{not json"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("broken.gltf"), std::string::npos) << bad.output;
+}
+
 TEST(ReplayRun, SettingsFileChangesTheMovement) {
   TempDir dir;
   const auto script = dir.write("walk.txt", "60 0 0 -\n60 1 0 -\n");
