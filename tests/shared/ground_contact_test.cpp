@@ -34,6 +34,13 @@ int airborne_ticks(const replay::ScenarioRun& run, size_t from, size_t to) {
   return n;
 }
 
+// The first row from `from` on whose position is west of x (metres); the row count when none is.
+size_t first_row_past(const replay::ScenarioRun& run, size_t from, double x) {
+  for (size_t i = from; i < run.rows.size(); ++i)
+    if (pos(run.rows[i]).x < x) return i;
+  return run.rows.size();
+}
+
 // Walks down the stairs from the landing in direction (dx, dz) until on the floor below.
 void expect_grounded_down_stairs(double rise, double dx, double dz) {
   SCOPED_TRACE("rise " + std::to_string(rise) + " direction " + std::to_string(dx) + "," + std::to_string(dz));
@@ -46,12 +53,7 @@ void expect_grounded_down_stairs(double rise, double dx, double dz) {
   ASSERT_GE(landed, 0);
   ASSERT_LT(landed, 40);
   // From landing on the top until the character is well past the foot of the stairs.
-  size_t end = run.rows.size();
-  for (size_t i = 40; i < run.rows.size(); ++i)
-    if (pos(run.rows[i]).x < -1.0) {
-      end = i;
-      break;
-    }
+  const size_t end = first_row_past(run, 40, -1.0);
   ASSERT_LT(end, run.rows.size()) << "never reached the floor below";
   int airborne = 0;
   std::ostringstream where;
@@ -89,12 +91,7 @@ TEST(GroundContact, DownStairsAtRunningSpeedAndAlongANosingStaysGrounded) {
   const auto run = run_script(*world, {6 * 0.4 + 1.5, 1.5 + rest_height() + 0.3, -4}, "40 0 0 -\n60 -1 0.3 -\n", fast);
   const int landed = first_grounded(run);
   ASSERT_GE(landed, 0);
-  size_t end = run.rows.size();
-  for (size_t i = 40; i < run.rows.size(); ++i)
-    if (pos(run.rows[i]).x < -1.0) {
-      end = i;
-      break;
-    }
+  const size_t end = first_row_past(run, 40, -1.0);
   ASSERT_LT(end, run.rows.size());
   EXPECT_EQ(airborne_ticks(run, size_t(landed), end), 0) << "at 9 m/s";
   // Standing with the capsule's base over a nosing (the axis just past the edge), then walking along it.
