@@ -110,3 +110,24 @@ BEGIN {
   caption(10, 20, "Stairs (movement.md §7): up by at most step_height, forward, then down onto walkable ground.")
   tail()
 }' >"$out/stairs.svg"
+
+# §3.5 Perching: the round base past a nosing touches the edge at a steep normal; a probe finds the
+# tread below within step_height, so the edge holds the character.
+awk "$lib"'
+BEGIN {
+  k = 200; ox = 360; oy = 250; pi = atan2(0, -1); r = 0.4; g = 0.02; rise = 0.25
+  head(620, 300)
+  surface(0, rise, 1.3, rise); surface(0, rise, 0, 0); surface(-1.75, 0, 0, 0)
+  a = 55 * pi / 180
+  cx = -(r + g) * sin(a); cy = rise + (r + g) * cos(a)
+  circle(cx, cy, r, "fill=\"#cde\" stroke=\"#357\" stroke-width=\"2\"")
+  dot(0, rise, "#393")
+  arrow(0, rise, -0.3 * sin(a), rise + 0.3 * cos(a), "#393"); label(0.06, rise + 0.42, "edge normal: 55 degrees (too steep)")
+  rho = -cx - 0.02
+  circle(cx, cy - 0.3, rho, "fill=\"none\" stroke=\"#c33\" stroke-dasharray=\"4 3\"")
+  arrow(cx, cy, cx, cy - 0.3 + 0.02, "#c33")
+  label(-1.75, -0.1, "the probe: walkable ground within step_height below the edge")
+  label(0.06, rise + 0.05, "edge of a walkable face: perched")
+  caption(10, 20, "Perching (movement.md §3.5): down the stairs without leaving the ground.")
+  tail()
+}' >"$out/perch.svg"
