@@ -479,7 +479,9 @@ void ServerCore::tick(net::Nanos now) {
       const InputBuffer::Consumed in = c.inputs.consume(tick_);
       c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
       ws.counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
+      ws.step.cache = &c.candidates;
       c.state = step(c.state, in.input, world_, derived_, ws.step).state;
+      ws.step.cache = nullptr;
       tick_characters_[i] = {c.id, in.input, in.repeated, c.state};
     }
   });

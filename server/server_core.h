@@ -132,6 +132,7 @@ class ServerCore {
     uint64_t send_sequence = 0;
     std::vector<uint8_t> accept_datagram;    // sent again, byte for byte, if the Connect is repeated
     CharacterState state;
+    CandidateCache candidates;   // the character's triangles from step to step (speed only)
     InputBuffer inputs;
     uint32_t repeated_bits = 0;  // bit i: tick (current - i) was simulated with a repeated input
     net::Nanos last_heard = 0;

@@ -86,10 +86,25 @@ void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& o
   }
 }
 
-void ContactQueries::prefetch(const Aabb& box) {
-  covered_ = box;
+void ContactQueries::prefetch(const Aabb& box, CandidateCache* cache) {
   any_ = true;
-  world_.collect(box, candidates_);
+  if (!cache) {
+    covered_ = box;
+    world_.collect(box, candidates_);
+    return;
+  }
+  const Aabb& c = cache->covered;
+  if (!(cache->valid && box.lo.x >= c.lo.x && box.lo.y >= c.lo.y && box.lo.z >= c.lo.z && box.hi.x <= c.hi.x &&
+        box.hi.y <= c.hi.y && box.hi.z <= c.hi.z)) {
+    // Grown so that the next few steps of a walking character fall inside it.
+    constexpr double kSlack = tolerance::kCacheSlack;
+    cache->covered = {{box.lo.x - kSlack, box.lo.y - kSlack, box.lo.z - kSlack}, {box.hi.x + kSlack, box.hi.y + kSlack, box.hi.z + kSlack}};
+    world_.collect(cache->covered, cache->candidates);
+    cache->valid = true;
+  }
+  covered_ = cache->covered;
+  candidates_.assign(cache->candidates.begin(), cache->candidates.end());
+
 }
 
 void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {

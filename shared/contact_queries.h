@@ -55,6 +55,16 @@ struct SweepHit {
 /// The world queries of one step, over the candidates it has collected (movement.md §2, §4.3).
 /// Keeps references to `world`, `settings` and `candidates`: all three must outlive this object.
 /// Positions are capsule centres in metres, world axes.
+/// One character's candidate triangles kept from one step to the next (optional, owned by the caller,
+/// one per character): while a step's gather box lies inside the box they were gathered for, the BVH
+/// is not walked again. They are exactly the triangles overlapping `covered`, so reusing them
+/// changes no result, only where the memory reads go.
+struct CandidateCache {
+  Aabb covered;                     ///< the box the candidates were gathered for, metres
+  std::vector<uint32_t> candidates; ///< every triangle overlapping `covered`, ascending
+  bool valid = false;
+};
+
 class ContactQueries {
  public:
   /// `candidates` is scratch storage: the triangles collected so far (the caller reuses it across
@@ -70,8 +80,10 @@ class ContactQueries {
   ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&) = delete;
 
   /// Collects the candidates for `box` (metres) ahead of the queries: one BVH walk for a whole step.
-  /// Replaces what was collected before; a later query outside `box` still collects again.
-  void prefetch(const Aabb& box);
+  /// Replaces what was collected before; a later query outside `box` still collects again. With a
+  /// `cache` that covers `box`, its candidates are taken instead (and a cache that does not is
+  /// refilled, for `box` grown by kCacheSlack).
+  void prefetch(const Aabb& box, CandidateCache* cache = nullptr);
 
   /// The character's capsule centred at `center`, grown by `inflate` metres.
   Capsule capsule(const Vec3& center, double inflate = 0) const {

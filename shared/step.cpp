@@ -98,12 +98,14 @@ Vec3 velocity_for_tick(const Vec3& v_in, const StartGround& ground, bool jump, c
 // §4.3: one BVH walk for everything this step is likely to touch: the capsule's bounds grown by its
 // travel (and the snap after it) and the contact band, and vertically by a stair. A query beyond
 // them gathers again (contact_queries.h), so this bound affects speed only, never results.
-void gather_candidates(ContactQueries& q, const Vec3& start, const Vec3& v, const DerivedSettings& s) {
+void gather_candidates(ContactQueries& q, const Vec3& start, const Vec3& v, const DerivedSettings& s,
+                       CandidateCache* cache) {
   const double travel = length(v) * s.dt;
   const double reach = travel * (1 + s.tan_max_slope) + 2 * s.contact_distance + s.safety_margin;
   const double half_h = s.half_segment + s.radius + s.step_height;
   q.prefetch({{start.x - s.radius - reach, start.y - half_h - reach, start.z - s.radius - reach},
-              {start.x + s.radius + reach, start.y + half_h + reach, start.z + s.radius + reach}});
+              {start.x + s.radius + reach, start.y + half_h + reach, start.z + s.radius + reach}},
+             cache);
 }
 
 // §6, §7: collide and slide, climbing stairs when moving grounded.
@@ -227,7 +229,7 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const JumpDecision jump = decide_jump(state, input, s);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
-  gather_candidates(q, start, v, s);
+  gather_candidates(q, start, v, s, scratch.cache);
 
   const SlideResult slid = slide(q, start, v, move_grounded, ground.floor_normal, out.touches);
   v = slid.velocity;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "shared/character_state.h"
+#include "shared/contact_queries.h"
 #include "shared/input.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
@@ -19,6 +20,9 @@ struct StepScratch {
   /// Reserves room for 4096 candidates up front.
   StepScratch() { candidates.reserve(4096); }
   std::vector<uint32_t> candidates;  ///< the step's candidate triangle indices (ContactQueries' storage)
+  /// Optional: the stepped character's own candidate cache (see CandidateCache). Set it before each
+  /// step to that character's cache, or leave it null; results are the same either way.
+  CandidateCache* cache = nullptr;
 };
 
 /// What happened inside a step, for tests, tools and the debugging of desyncs. Not part of the state.

@@ -114,6 +114,10 @@ inline constexpr double kNosingSpare = 0.9;
 /// character by more than this share: less is within the floor lock's reach anyway.
 inline constexpr double kPushOutRiseShare = 0.25;
 
+/// m. Slack around the box a character's candidate cache is gathered for (CandidateCache): a walking
+/// character's next steps stay inside it. Affects speed only, never results.
+inline constexpr double kCacheSlack = 0.5;
+
 /// m. Slack added around a query that reaches outside the step's gathered candidates (§4.3), so
 /// that a wandering step gathers again rarely. Affects speed only, never results.
 inline constexpr double kGatherSlack = 1.0;

@@ -82,6 +82,7 @@ void BM_FootholdStep(benchmark::State& bstate) {
   std::vector<double> per_step_us;
   for (auto _ : bstate) {
     std::vector<CharacterState> chars;
+    std::vector<CandidateCache> caches(static_cast<size_t>(n));
     std::vector<Walker> walkers;
     for (int i = 0; i < n; ++i) {
       chars.push_back(spawn_state(spawn_point(i, n)));
@@ -105,6 +106,7 @@ void BM_FootholdStep(benchmark::State& bstate) {
         walkers[size_t(i)].tick(t);
         const double a = walkers[size_t(i)].angle;
         const InputCmd in = encode_move(std::cos(a), std::sin(a), walkers[size_t(i)].jump(t) ? kButtonJump : 0, uint32_t(t));
+        scratch.cache = &caches[size_t(i)];
         chars[size_t(i)] = step(chars[size_t(i)], in, world, s, scratch).state;
       }
       const auto t1 = std::chrono::steady_clock::now();

@@ -188,6 +188,30 @@ void run_ground_contact_seed(uint32_t seed) {
   }
 }
 
+// A character stepped with its own candidate cache and one stepped without: the same state on every
+// tick of a long random walk through clutter (the cache refills many times on the way).
+void run_cache_seed(uint32_t seed) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with FOOTHOLD_TEST_SEED=" + std::to_string(seed) + ")");
+  std::mt19937 rng(seed);
+  const auto world = clutter_world(rng);
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch plain, cached;
+  CandidateCache cache;
+  cached.cache = &cache;
+  std::uniform_real_distribution<double> uni(-1, 1);
+  CharacterState a = spawn_state({uni(rng) * (kHalf - 2), 7, uni(rng) * (kHalf - 2)});
+  CharacterState b = a;
+  InputCmd input;
+  for (int t = 1; t <= 600; ++t) {
+    if (t % 45 == 1) input = encode_move(uni(rng), uni(rng), 0, 0);
+    input.buttons = (uni(rng) > 0.9) ? kButtonJump : 0;
+    input.tick = uint32_t(t);
+    a = step(a, input, *world, s, plain).state;
+    b = step(b, input, *world, s, cached).state;
+    ASSERT_EQ(a, b) << "the cache changed the result at tick " << t;
+  }
+}
+
 int env_int(const char* name, int fallback) {
   const char* v = std::getenv(name);
   return v ? std::atoi(v) : fallback;
@@ -211,6 +235,16 @@ TEST(Stress, RandomStairsAreWalkedDownGroundedAndRandomSeamedWallsNeverStall) {
   }
   const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
   for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_ground_contact_seed(uint32_t(seed));
+}
+
+TEST(Stress, ACandidateCacheNeverChangesAResult) {
+  const int only = env_int("FOOTHOLD_TEST_SEED", -1);
+  if (only >= 0) {
+    run_cache_seed(uint32_t(only));
+    return;
+  }
+  const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
+  for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_cache_seed(uint32_t(seed));
 }
 
 }  // namespace
