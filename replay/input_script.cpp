@@ -5,8 +5,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 namespace foothold::replay {
 
@@ -69,15 +67,13 @@ InputScript parse_input_script(std::string_view text, std::string_view source) {
 }
 
 InputScript load_input_script(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const auto text = read_whole_file(path);
+  if (!text) {
     InputScript out;
     out.error = path + ": cannot open input script";
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_input_script(text.str(), path);
+  return parse_input_script(*text, path);
 }
 
 }  // namespace foothold::replay

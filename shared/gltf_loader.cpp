@@ -4,12 +4,11 @@
 #include <cmath>
 #include <cctype>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <tiny_gltf.h>
 
 #include "shared/fixed_point.h"
+#include "shared/text_fields.h"
 
 namespace foothold {
 
@@ -277,8 +276,8 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
   return true;
 }
 
-MeshLoad finish(bool loaded, const tinygltf::Model& model, const std::string& err, const std::string& warn,
-                const std::string& name) {
+// tinygltf's warnings are about images, which are never decoded: nothing in them concerns collision.
+MeshLoad finish(bool loaded, const tinygltf::Model& model, const std::string& err, const std::string& name) {
   MeshLoad out;
   if (!loaded) {
     std::string why = err.empty() ? "not a valid glTF file" : err;
@@ -286,7 +285,6 @@ MeshLoad finish(bool loaded, const tinygltf::Model& model, const std::string& er
     out.error = name + ": " + why;
     return out;
   }
-  (void)warn;  // tinygltf warns about images we never decode; nothing in it concerns collision
   Reader(model, name, out).run();
   if (!out.error.empty()) out.mesh = {};
   return out;
@@ -319,19 +317,17 @@ MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, co
     err = e.what();
     ok = false;
   }
-  return finish(ok, model, err, warn, name);
+  return finish(ok, model, err, name);
 }
 
 MeshLoad load_gltf_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const auto read = read_whole_file(path);
+  if (!read) {
     MeshLoad out;
     out.error = path + ": cannot open glTF file";
     return out;
   }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  const std::string data = bytes.str();
+  const std::string& data = *read;
   if (data.size() > 0xffffffffu) {
     MeshLoad out;
     out.error = path + ": larger than 4 GiB";

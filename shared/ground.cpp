@@ -25,6 +25,7 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
     if (dist <= r) continue;
     const Vec3 dir = to_point / dist;
     const Capsule sphere{c.core_point, 0, r};
+    const Vec3& own_normal = q.world().triangle(c.triangle).tri.normal;
     // Travel a hair past the contact so that its own triangle is reached within the cast.
     const double travel = c.gap * (1 + tolerance::kCastOvershoot) + tolerance::kCastOvershoot;
     for (int j = 0; j < contacts.size(); ++j) {
@@ -37,7 +38,7 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
       const double side = center_plane_distance(c.point, other);
       const bool behind = side < -tolerance::kDistanceNoise ||
                           (side <= tolerance::kDistanceNoise &&
-                           dot(q.world().triangle(c.triangle).tri.normal, other.normal) >= tolerance::kCoplanarDot);
+                           dot(own_normal, other.normal) >= tolerance::kCoplanarDot);
       if (!behind) continue;
       const auto hit = sweep_capsule_triangle(sphere, dir * travel, other);
       // Strictly earlier by more than rounding noise: a shared edge reached at the same moment is

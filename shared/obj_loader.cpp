@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 // The tinyobjloader_double target defines TINYOBJLOADER_USE_DOUBLE, matching the library it links.
@@ -246,15 +245,13 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
 }
 
 MeshLoad load_obj_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const auto text = read_whole_file(path);
+  if (!text) {
     MeshLoad out;
     out.error = path + ": cannot open world file";
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_obj(text.str(), path);
+  return parse_obj(*text, path);
 }
 
 }  // namespace foothold

@@ -3,7 +3,6 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include <toml++/toml.h>
@@ -11,6 +10,7 @@
 #include "shared/det_math.h"
 #include "shared/fixed_point.h"
 #include "shared/hash.h"
+#include "shared/text_fields.h"
 
 namespace foothold {
 
@@ -205,15 +205,13 @@ SettingsLoad parse_settings(std::string_view toml_text, std::string_view source)
 }
 
 SettingsLoad load_settings_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  const auto text = read_whole_file(path);
+  if (!text) {
     SettingsLoad out;
     out.errors.push_back(path + ": cannot open settings file");
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_settings(text.str(), path);
+  return parse_settings(*text, path);
 }
 
 std::string settings_to_toml(const MoveSettings& s) {

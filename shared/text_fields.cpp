@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace foothold {
@@ -30,6 +32,15 @@ std::optional<double> parse_finite(std::string_view field) {
   const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), v, std::chars_format::general);
   if (field.empty() || ec != std::errc() || end != field.data() + field.size() || !std::isfinite(v)) return std::nullopt;
   return v;
+}
+
+std::optional<std::string> read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return bytes.str();
 }
 
 }  // namespace foothold

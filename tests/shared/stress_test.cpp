@@ -217,34 +217,29 @@ int env_int(const char* name, int fallback) {
   return v ? std::atoi(v) : fallback;
 }
 
-TEST(Stress, RandomWalksThroughClutterNeverPenetrateOrFallThrough) {
+// Runs `run` for FOOTHOLD_TEST_SEED alone when it is set, else for seeds 1..FOOTHOLD_STRESS_SEEDS
+// (default 24), stopping at the first fatal failure.
+template <typename Run>
+void for_each_seed(Run run) {
   const int only = env_int("FOOTHOLD_TEST_SEED", -1);
   if (only >= 0) {
-    run_seed(uint32_t(only), 600);
+    run(uint32_t(only));
     return;
   }
   const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
-  for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_seed(uint32_t(seed), 600);
+  for (int seed = 1; seed <= seeds && !::testing::Test::HasFatalFailure(); ++seed) run(uint32_t(seed));
+}
+
+TEST(Stress, RandomWalksThroughClutterNeverPenetrateOrFallThrough) {
+  for_each_seed([](uint32_t seed) { run_seed(seed, 600); });
 }
 
 TEST(Stress, RandomStairsAreWalkedDownGroundedAndRandomSeamedWallsNeverStall) {
-  const int only = env_int("FOOTHOLD_TEST_SEED", -1);
-  if (only >= 0) {
-    run_ground_contact_seed(uint32_t(only));
-    return;
-  }
-  const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
-  for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_ground_contact_seed(uint32_t(seed));
+  for_each_seed([](uint32_t seed) { run_ground_contact_seed(seed); });
 }
 
 TEST(Stress, ACandidateCacheNeverChangesAResult) {
-  const int only = env_int("FOOTHOLD_TEST_SEED", -1);
-  if (only >= 0) {
-    run_cache_seed(uint32_t(only));
-    return;
-  }
-  const int seeds = env_int("FOOTHOLD_STRESS_SEEDS", 24);
-  for (int seed = 1; seed <= seeds && !HasFatalFailure(); ++seed) run_cache_seed(uint32_t(seed));
+  for_each_seed([](uint32_t seed) { run_cache_seed(seed); });
 }
 
 }  // namespace
