@@ -76,7 +76,9 @@ wire::CharacterStateW to_wire(const CharacterState& s) {
   return wire::CharacterStateW(wire::Vec3i(s.position.x, s.position.y, s.position.z),
                                wire::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
                                wire::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
-                               static_cast<uint8_t>(s.ground), s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0);
+                               static_cast<uint8_t>(s.ground), s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0,
+                               s.crouched ? 1 : 0, s.platform,
+                               wire::Vec3i(s.platform_offset.x, s.platform_offset.y, s.platform_offset.z));
 }
 
 CharacterState from_wire(const wire::CharacterStateW& w) {
@@ -88,6 +90,9 @@ CharacterState from_wire(const wire::CharacterStateW& w) {
   s.air_ticks = w.air_ticks();
   s.jump_buffer = w.jump_buffer();
   s.jump_held = w.jump_held() != 0;
+  s.crouched = w.crouched() != 0;
+  s.platform = w.platform();
+  s.platform_offset = {w.platform_offset().x(), w.platform_offset().y(), w.platform_offset().z()};
   return s;
 }
 

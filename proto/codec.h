@@ -23,7 +23,7 @@
 namespace foothold::proto {
 
 inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a little-endian uint32
-inline constexpr uint16_t kProtocolVersion = 3;  ///< 2: connect tokens and encrypted sessions; 3: jump state
+inline constexpr uint16_t kProtocolVersion = 4;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.

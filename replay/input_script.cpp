@@ -55,8 +55,12 @@ InputScript parse_input_script(std::string_view text, std::string_view source) {
     uint8_t buttons = 0;
     if (t[3] == "jump") {
       buttons = kButtonJump;
+    } else if (t[3] == "crouch") {
+      buttons = kButtonCrouch;
+    } else if (t[3] == "jump,crouch" || t[3] == "crouch,jump") {
+      buttons = kButtonJump | kButtonCrouch;
     } else if (t[3] != "-") {
-      return fail("BUTTONS '" + std::string(t[3]) + "' must be '-' or 'jump'");
+      return fail("BUTTONS '" + std::string(t[3]) + "' must be '-', 'jump', 'crouch' or 'jump,crouch'");
     }
     total += ticks;
     if (total > kMaxTicks) return fail("the script is longer than " + std::to_string(kMaxTicks) + " ticks");

@@ -15,7 +15,8 @@ namespace {
 rec::State to_rec(const CharacterState& s) {
   return rec::State(rec::Vec3i(s.position.x, s.position.y, s.position.z), rec::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
                     rec::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z), static_cast<uint8_t>(s.ground),
-                    s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0);
+                    s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0, s.crouched ? 1 : 0, s.platform,
+                    rec::Vec3i(s.platform_offset.x, s.platform_offset.y, s.platform_offset.z));
 }
 
 CharacterState from_rec(const rec::State& r) {
@@ -27,6 +28,9 @@ CharacterState from_rec(const rec::State& r) {
   s.air_ticks = r.air_ticks();
   s.jump_buffer = r.jump_buffer();
   s.jump_held = r.jump_held() != 0;
+  s.crouched = r.crouched() != 0;
+  s.platform = r.platform();
+  s.platform_offset = {r.platform_offset().x(), r.platform_offset().y(), r.platform_offset().z()};
   return s;
 }
 
@@ -63,7 +67,8 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
   const MoveSettings& m = h.settings;
   const auto settings = rec::CreateSettings(fbb, m.tick_rate, m.radius, m.height, m.max_slope_deg, m.step_height, m.walk_speed,
                                             m.gravity, m.jump_speed, m.air_acceleration, m.max_fall_speed, m.contact_distance,
-                                            m.safety_margin, m.max_iterations, m.max_pushout_iterations);
+                                            m.safety_margin, m.max_iterations, m.max_pushout_iterations, m.coyote_time,
+                                            m.jump_buffer, m.crouch_height, m.crouch_speed);
   const auto header = rec::CreateHeader(fbb, h.format_version, fbb.CreateString(h.source), fbb.CreateString(h.world),
                                         h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
@@ -246,6 +251,10 @@ bool RecordingReader::read_header() {
     m.safety_margin = s->safety_margin();
     m.max_iterations = s->max_iterations();
     m.max_pushout_iterations = s->max_pushout_iterations();
+    m.coyote_time = s->coyote_time();
+    m.jump_buffer = s->jump_buffer();
+    m.crouch_height = s->crouch_height();
+    m.crouch_speed = s->crouch_speed();
   } else {
     error_ = name_ + ": the header has no movement settings";
     return false;

@@ -25,7 +25,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written and the only one read.
-inline constexpr uint16_t kRecordingFormat = 2;  ///< 2: states carry the jump state
+inline constexpr uint16_t kRecordingFormat = 3;  ///< 2: states carry the jump state; 3: posture, platform, every setting
 /// The largest record accepted (a tick of 4096 characters is well below it).
 inline constexpr uint32_t kMaxRecordSize = 16u << 20;
 

@@ -471,6 +471,9 @@ void ServerCore::tick(net::Nanos now) {
   }
   std::sort(step_order_.begin(), step_order_.end());
   tick_characters_.resize(clients_.size());
+  // The movers at this tick: placed once, read by every step (movement.md §15.1).
+  movers_.build(world_, tick_, derived_.tick_rate);
+  const Surroundings around{&movers_};
   pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[size_t(w)];
     for (std::size_t k = begin; k < end; ++k) {
@@ -480,7 +483,7 @@ void ServerCore::tick(net::Nanos now) {
       c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
       ws.counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
       ws.step.cache = &c.candidates;
-      c.state = step(c.state, in.input, world_, derived_, ws.step).state;
+      c.state = step(c.state, in.input, world_, derived_, ws.step, around).state;
       ws.step.cache = nullptr;
       tick_characters_[i] = {c.id, in.input, in.repeated, c.state};
     }

@@ -224,6 +224,7 @@ class ServerCore {
   std::vector<uint32_t> tick_leaves_;
   std::vector<CharacterTick> tick_characters_;
   std::vector<std::pair<int64_t, uint32_t>> step_order_;  // (cell, clients_ index): the order steps run in
+  MoverFrame movers_;  // the world's movers at the current tick
   struct GridEntry {
     int64_t key;      // cell
     uint32_t index;   // into clients_

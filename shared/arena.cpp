@@ -60,6 +60,52 @@ void pit(MeshBuilder& b) {
   b.triangle_facing(outer_low[0], outer_low[1], outer_low[2], Vec3{0, -1, 0});
 }
 
+// A slab mover: a box from `lo` to `hi` in its own axes, moved by one link of `channels`.
+MoverMesh slab(const char* name, const Vec3& lo, const Vec3& hi, std::vector<Channel> channels) {
+  MoverMesh m;
+  m.name = name;
+  MeshBuilder b;
+  b.box(lo, hi);
+  m.mesh = b.take();
+  m.chain.push_back(Link{Pose{}, std::move(channels)});
+  return m;
+}
+
+Channel translation_keys(std::vector<double> times, std::vector<Vec3> points) {
+  Channel c;
+  c.path = Channel::Path::kTranslation;
+  c.times = std::move(times);
+  for (const Vec3& p : points) c.values.insert(c.values.end(), {p.x, p.y, p.z});
+  c.period = c.times.back();
+  return c;
+}
+
+void movers(TriangleMesh& mesh) {
+  using namespace arena;
+  const double t = kMoverThickness;
+  // The elevator: its slab's top is at 0.2 m at rest, kElevatorRise higher at the top.
+  const Vec3 low{kLedgeX0, 0, kStairZ1}, high{kLedgeX0, kElevatorRise, kStairZ1};
+  mesh.movers.push_back(slab("elevator", {0, 0, 0}, {kLedgeX1 - kLedgeX0, t, kElevatorWidth},
+                             {translation_keys({0, 2, 5, 7, 10}, {low, low, high, high, low})}));
+  // The shuttle: 1 s waiting at each end, the run between at kShuttleSpeed.
+  const double run = (kShuttleX1 - kShuttleX0) / kShuttleSpeed;
+  const Vec3 a{kShuttleX0, 0, kShuttleZ}, b{kShuttleX1, 0, kShuttleZ};
+  mesh.movers.push_back(slab("shuttle", {-1.5, 0, -1.5}, {1.5, t, 1.5},
+                             {translation_keys({0, 1, 1 + run, 2 + run, 2 + 2 * run}, {a, a, b, b, a})}));
+  // The turntable: a quarter turn every 2 s (45°/s), a key at each quarter so that LINEAR (slerp)
+  // turns at a constant rate.
+  Channel turn;
+  turn.path = Channel::Path::kRotation;
+  const double h = std::sqrt(0.5);  // sin and cos of 45°: exact to the last bit everywhere
+  const double quarter = 90 / kTurntableDegreesPerSecond;
+  turn.times = {0, quarter, 2 * quarter, 3 * quarter, 4 * quarter};
+  turn.values = {0, 0, 0, 1, 0, h, 0, h, 0, 1, 0, 0, 0, h, 0, -h, 0, 0, 0, -1};
+  turn.period = turn.times.back();
+  MoverMesh table = slab("turntable", {-2, 0, -2}, {2, t, 2}, {turn});
+  table.chain.front().rest.translation = {kTurntableX, 0, kTurntableZ};
+  mesh.movers.push_back(std::move(table));
+}
+
 }  // namespace
 
 TriangleMesh build_arena_mesh() {
@@ -102,7 +148,9 @@ TriangleMesh build_arena_mesh() {
   // Row D: wedges.
   crevice(b);
   pit(b);
-  return b.take();
+  TriangleMesh mesh = b.take();
+  movers(mesh);
+  return mesh;
 }
 
 }  // namespace foothold

@@ -51,6 +51,22 @@ inline constexpr double kCreviceX = -20, kCreviceZ0 = 12, kCreviceZ1 = 18;  ///<
 inline constexpr double kWedgeDegrees = 70, kWedgeHeight = 2.5;  ///< every wedge face's inclination and top, metres
 inline constexpr double kPitX = -8, kPitZ = 15;                   ///< the pit's apex, on the floor
 
+// Movers (movement.md §15.1), each a 0.2 m thick slab animated in a loop.
+/// The elevator: a 4 x 2.5 m slab along the ledge's +Z side (x over the ledge's extent, z from
+/// kStairZ1), its top rising from 0.2 m (a low step from the floor) to the ledge's top. Keys: 2 s
+/// below, 3 s up, 2 s above, 3 s down.
+inline constexpr double kElevatorWidth = 2.5;  ///< along Z, metres
+inline constexpr double kElevatorRise = kLedgeHeight - 0.2;  ///< metres travelled
+inline constexpr double kElevatorPeriod = 10;                 ///< seconds per loop
+/// The shuttle: a 3 x 3 m slab whose centre runs along X at z = kShuttleZ from kShuttleX0 to kShuttleX1
+/// at 3 m/s, waiting 1 s at each end.
+inline constexpr double kShuttleZ = 26, kShuttleX0 = -8, kShuttleX1 = 10;
+inline constexpr double kShuttleSpeed = 3;  ///< m/s between the ends
+/// The turntable: a 4 x 4 m slab centred on (kTurntableX, 0, kTurntableZ), turning about Y at 45°/s.
+inline constexpr double kTurntableX = 20, kTurntableZ = -20;
+inline constexpr double kTurntableDegreesPerSecond = 45;
+inline constexpr double kMoverThickness = 0.2;  ///< every mover's slab, metres
+
 /// A free spot on the floor, away from every feature: a point of the floor surface (y = 0), not a
 /// capsule centre (a character standing there has its centre height / 2 + rest_gap higher).
 inline constexpr Vec3 kOpenFloor{12, 0, 12};

@@ -34,6 +34,11 @@ uint64_t CharacterState::hash() const {
   h.add_u8(air_ticks);
   h.add_u8(jump_buffer);
   h.add_u8(jump_held ? 1 : 0);
+  h.add_u8(crouched ? 1 : 0);
+  h.add_u32(platform);
+  h.add_i32(platform_offset.x);
+  h.add_i32(platform_offset.y);
+  h.add_i32(platform_offset.z);
   return h.value();
 }
 

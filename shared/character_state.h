@@ -42,6 +42,14 @@ struct CharacterState {
   uint8_t jump_buffer = 255;
   /// The jump button was down on the previous tick: a jump needs a fresh press (§5.2).
   bool jump_held = false;
+  /// Crouched: the capsule is crouch_height tall, its feet where the standing one's are (§5.4).
+  bool crouched = false;
+  /// The mover the character stands on, as its index + 1 (0: none, it stands on static ground or is
+  /// airborne). While it is set, `platform_offset` is where the character is, and `position` is only
+  /// that place in world axes, rounded (movement.md §15.2).
+  uint16_t platform = 0;
+  /// The capsule centre in the platform's own axes, 1/1024 m; zero when `platform` is 0.
+  FixedVec3 platform_offset;
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory).
   uint64_t hash() const;

@@ -252,13 +252,14 @@ class Solver {
 
   Vec3 down_contact_point(const Vec3& center, uint32_t triangle) const {
     const Capsule c = q_.capsule(center);
-    return closest_segment_triangle(c.bottom(), c.top(), q_.world().triangle(triangle).tri).on_triangle;
+    return closest_segment_triangle(c.bottom(), c.top(), q_.triangle(triangle).tri).on_triangle;
   }
 
   void report(const SweepHit& hit) {
     Touch t;
     t.triangle = hit.triangle;
-    t.tag = q_.world().triangle(hit.triangle).tag;
+    t.tag = q_.triangle(hit.triangle).tag;
+    mark_mover(t, q_.mover_of(hit.triangle));
     t.normal = hit.normal;
     t.blocked = true;
     touches_.add(t);

@@ -11,9 +11,10 @@ namespace {
 bool nearer(const Contact& a, const Contact& b) {
   return a.gap < b.gap || (a.gap == b.gap && a.triangle < b.triangle);
 }
-bool overlaps(const WorldTriangle& t, const Vec3& lo, const Vec3& hi) {
-  return t.lo.x <= hi.x && t.hi.x >= lo.x && t.lo.y <= hi.y && t.hi.y >= lo.y && t.lo.z <= hi.z && t.hi.z >= lo.z;
+bool overlaps(const Vec3& a_lo, const Vec3& a_hi, const Vec3& lo, const Vec3& hi) {
+  return a_lo.x <= hi.x && a_hi.x >= lo.x && a_lo.y <= hi.y && a_hi.y >= lo.y && a_lo.z <= hi.z && a_hi.z >= lo.z;
 }
+bool overlaps(const WorldTriangle& t, const Vec3& lo, const Vec3& hi) { return overlaps(t.lo, t.hi, lo, hi); }
 }  // namespace
 
 void ContactList::insert(const Contact& c) {
@@ -43,8 +44,9 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
                 std::fmax(shape.center.z, end.z) + ext.z};
   ensure(lo, hi);
   for (uint32_t i : candidates_) {
-    const WorldTriangle& t = world_.triangle(i);
+    const WorldTriangle& t = triangle(i);
     if (!overlaps(t, lo, hi)) continue;
+    if (ignored_mover_ >= 0 && mover_of(i) == ignored_mover_) continue;
     const auto hit = sweep_capsule_triangle(shape, motion, t.tri);
     if (hit && hit->fraction < best.fraction) {
       best.hit = true;
@@ -55,7 +57,7 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
   if (best.hit) {
     // The normal of the contact the shape makes where it stops (a hit is always in front of the
     // triangle, so the contact exists; the face normal stands in should rounding say otherwise).
-    const Triangle& tri = world_.triangle(best.triangle).tri;
+    const Triangle& tri = triangle(best.triangle).tri;
     const Capsule at{shape.center + motion * best.fraction, shape.half_segment, shape.radius};
     const auto c = capsule_triangle_contact(at, tri, std::numeric_limits<double>::infinity());
     best.normal = c ? c->normal : tri.normal;
@@ -71,7 +73,7 @@ void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& o
   const Vec3 hi{center.x + reach, center.y + cap.half_segment + reach, center.z + reach};
   ensure(lo, hi);
   for (uint32_t i : candidates_) {
-    const WorldTriangle& t = world_.triangle(i);
+    const WorldTriangle& t = triangle(i);
     if (!overlaps(t, lo, hi)) continue;
     const auto found = capsule_triangle_contact(cap, t.tri, max_gap);
     if (!found) continue;
@@ -91,6 +93,7 @@ void ContactQueries::prefetch(const Aabb& box, CandidateCache* cache) {
   if (!cache) {
     covered_ = box;
     world_.collect(box, candidates_);
+    add_mover_candidates(box);
     return;
   }
   const Aabb& c = cache->covered;
@@ -104,7 +107,18 @@ void ContactQueries::prefetch(const Aabb& box, CandidateCache* cache) {
   }
   covered_ = cache->covered;
   candidates_.assign(cache->candidates.begin(), cache->candidates.end());
+  add_mover_candidates(covered_);
+}
 
+// Movers are few and move every tick: their triangles are tested against the box directly (the
+// whole mover's bounds first), after the static ones, so the list stays ascending.
+void ContactQueries::add_mover_candidates(const Aabb& box) {
+  if (!movers_) return;
+  for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
+    if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, box.lo, box.hi)) continue;
+    for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
+      if (overlaps(movers_->triangle(i), box.lo, box.hi)) candidates_.push_back(static_count_ + i);
+  }
 }
 
 void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
@@ -121,8 +135,34 @@ void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
   prefetch(box);
 }
 
+bool ContactQueries::first_crossing_above(const Vec3& point, double reach, bool& faces_up) {
+  const Vec3 lo = point, hi = point + Vec3{0, reach, 0};
+  ensure(lo, hi);
+  bool found = false;
+  double best = 0;
+  for (uint32_t i : candidates_) {
+    const WorldTriangle& t = triangle(i);
+    if (!overlaps(t, lo, hi) || t.tri.normal.y == 0) continue;
+    // Inside the triangle's shadow on the XZ plane (edges included): the three edge cross products
+    // agree in sign.
+    const Triangle& tri = t.tri;
+    auto edge = [&](const Vec3& a, const Vec3& b) { return (b.x - a.x) * (point.z - a.z) - (b.z - a.z) * (point.x - a.x); };
+    const double e0 = edge(tri.a, tri.b), e1 = edge(tri.b, tri.c), e2 = edge(tri.c, tri.a);
+    if (!((e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0))) continue;
+    const Vec3& n = tri.normal;
+    const double y = tri.a.y - (n.x * (point.x - tri.a.x) + n.z * (point.z - tri.a.z)) / n.y;
+    if (!(y >= point.y && y <= hi.y)) continue;
+    if (!found || y < best) {
+      found = true;
+      best = y;
+      faces_up = n.y > 0;
+    }
+  }
+  return found;
+}
+
 double ContactQueries::gap_to(uint32_t triangle, const Vec3& center) const {
-  const auto c = capsule_triangle_contact(capsule(center), world_.triangle(triangle).tri,
+  const auto c = capsule_triangle_contact(capsule(center), this->triangle(triangle).tri,
                                           std::numeric_limits<double>::infinity());
   return c ? c->gap : std::numeric_limits<double>::infinity();
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shared/geometry.h"
+#include "shared/mover_frame.h"
 #include "shared/settings.h"
 #include "shared/world.h"
 
@@ -70,14 +71,29 @@ class ContactQueries {
   /// `candidates` is scratch storage: the triangles collected so far (the caller reuses it across
   /// steps so that its capacity stays). Queries outside the bounds collected so far collect again, so
   /// every answer depends only on the world and the query, never on what was collected before.
-  ContactQueries(const World& world, const DerivedSettings& settings, std::vector<uint32_t>& candidates)
-      : world_(world), settings_(settings), candidates_(candidates) {
+  /// `movers` (null for a world without movers) places the world's movers at this tick: their
+  /// triangles are candidates like static ones, with indices from world.triangle_count() on.
+  ContactQueries(const World& world, const DerivedSettings& settings, std::vector<uint32_t>& candidates,
+                 const MoverFrame* movers = nullptr)
+      : world_(world), settings_(settings), candidates_(candidates), movers_(movers),
+        static_count_(uint32_t(world.triangle_count())) {
     candidates_.clear();
   }
   /// Keeps references to the world, the settings and the candidate storage (one step's lifetime):
   /// temporaries would dangle, so they do not compile.
-  ContactQueries(World&&, const DerivedSettings&, std::vector<uint32_t>&) = delete;
-  ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&) = delete;
+  ContactQueries(World&&, const DerivedSettings&, std::vector<uint32_t>&, const MoverFrame* = nullptr) = delete;
+  ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&, const MoverFrame* = nullptr) = delete;
+
+  /// Triangle i: a static one (i < world().triangle_count()) or a mover's, placed at this tick.
+  const WorldTriangle& triangle(uint32_t i) const {
+    return i < static_count_ ? world_.triangle(i) : movers_->triangle(i - static_count_);
+  }
+  /// The mover triangle i belongs to, or -1 for a static triangle.
+  int mover_of(uint32_t i) const { return i < static_count_ ? -1 : int(movers_->mover_of(i - static_count_)); }
+  /// The movers at this tick (null without).
+  const MoverFrame* movers() const { return movers_; }
+  /// Makes sweeps pass through mover m's triangles (-1: none), for carrying a character with it.
+  void ignore_mover(int m) { ignored_mover_ = m; }
 
   /// Collects the candidates for `box` (metres) ahead of the queries: one BVH walk for a whole step.
   /// Replaces what was collected before; a later query outside `box` still collects again. With a
@@ -101,6 +117,11 @@ class ContactQueries {
   /// most `max_gap` metres (one-sided: triangles facing away are skipped), nearest first.
   void contacts(const Vec3& center, double max_gap, ContactList& out);
 
+  /// The first triangle the vertical line through `point` crosses going up, within `reach` metres:
+  /// true with `faces_up` set to whether that triangle's front faces up; false when none is crossed.
+  /// A point whose first crossing above faces up is inside a closed solid (movement.md §15.3).
+  bool first_crossing_above(const Vec3& point, double reach, bool& faces_up);
+
   /// Gap (metres) between the character at `center` and one triangle (+infinity when it faces away).
   double gap_to(uint32_t triangle, const Vec3& center) const;
 
@@ -113,7 +134,11 @@ class ContactQueries {
   const World& world_;
   const DerivedSettings& settings_;
   void ensure(const Vec3& lo, const Vec3& hi);
+  void add_mover_candidates(const Aabb& box);
   std::vector<uint32_t>& candidates_;
+  const MoverFrame* movers_;
+  uint32_t static_count_;
+  int ignored_mover_ = -1;
   Aabb covered_;
   bool any_ = false;
 };

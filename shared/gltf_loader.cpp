@@ -75,11 +75,14 @@ class Reader {
 
   void run() {
     if (model_.scenes.empty()) return fail("the file has no scene");
+    read_animations();
+    if (!out_.error.empty()) return;
     const int scene = model_.defaultScene >= 0 ? model_.defaultScene : 0;
     if (scene >= int(model_.scenes.size())) return fail("scene " + std::to_string(scene) + " does not exist");
     std::vector<bool> on_path(model_.nodes.size(), false);
     for (int root : model_.scenes[size_t(scene)].nodes) {
-      visit(root, kIdentity, SurfaceTag::kByNormal, on_path);
+      std::vector<Link> path;
+      visit(root, kIdentity, SurfaceTag::kByNormal, on_path, path, -1);
       if (!out_.error.empty()) return;
     }
     if (skipped_modes_ > 0)
@@ -93,7 +96,11 @@ class Reader {
     if (out_.error.empty()) out_.error = name_ + ": " + what;
   }
 
-  void visit(int index, const Mat4& parent, SurfaceTag inherited, std::vector<bool>& on_path) {
+  // `parent` places the node in the axes of `target` (-1: the static mesh; else the innermost mover's
+  // index, its own axes); `path` holds the rest pose and channels of every ancestor, root first (a
+  // mover's chain).
+  void visit(int index, const Mat4& parent, SurfaceTag inherited, std::vector<bool>& on_path, std::vector<Link>& path,
+             int target) {
     if (index < 0 || index >= int(model_.nodes.size())) return fail("a scene or node refers to node " + std::to_string(index) + ", which does not exist");
     if (on_path[size_t(index)]) return fail("nodes[" + std::to_string(index) + "] is its own ancestor");
     const tinygltf::Node& node = model_.nodes[size_t(index)];
@@ -105,20 +112,172 @@ class Reader {
       if (!parse_ground(*ground, tag)) return fail(where + ".extras.foothold.ground must be \"always\" or \"never\"");
     }
     if (!node.matrix.empty() && node.matrix.size() != 16) return fail(where + ".matrix must have 16 numbers");
-    const Mat4 world = multiply(parent, local_matrix(node));
+    Mat4 world = multiply(parent, local_matrix(node));
+    // This node's link in a mover's chain: its rigid part (a mover moves rigidly, so a node above one
+    // may not scale), and its channels.
+    Link link;
+    link.channels = channels_[size_t(index)];
+    const bool animated = !link.channels.empty();
+    const bool rigid = rigid_part(node, link.rest, animated);
+    if (animated && !rigid) return fail(where + ": an animated node may not have a matrix");
+    path.push_back(link);
+    path_rigid_.push_back(rigid);
+    if (animated) {
+      for (std::size_t k = 0; k + 1 < path_rigid_.size(); ++k)
+        if (!path_rigid_[k]) return fail(where + " is animated, but an ancestor of it scales or shears (a mover moves rigidly)");
+      // A new mover: its own axes are this node's (its scale stays in its mesh), its chain the path.
+      if (out_.mesh.movers.size() >= kMaxMovers) return fail("more than " + std::to_string(kMaxMovers) + " animated nodes");
+      MoverMesh m;
+      m.name = node.name.empty() ? where : node.name;
+      m.chain = path;
+      out_.mesh.movers.push_back(std::move(m));
+      target = int(out_.mesh.movers.size() - 1);
+      world = scale_matrix(node);
+    }
     for (double v : world)
       if (!std::isfinite(v)) return fail(where + ": its transform is not finite");
     on_path[size_t(index)] = true;
     if (node.mesh >= 0) {
       if (node.mesh >= int(model_.meshes.size())) return fail(where + ".mesh refers to mesh " + std::to_string(node.mesh) + ", which does not exist");
-      add_mesh(node.mesh, world, tag);
+      add_mesh(node.mesh, world, tag, target < 0 ? out_.mesh : out_.mesh.movers[size_t(target)].mesh);
       if (!out_.error.empty()) return;
     }
     for (int child : node.children) {
-      visit(child, world, tag, on_path);
+      visit(child, world, tag, on_path, path, target);
       if (!out_.error.empty()) return;
     }
+    path.pop_back();
+    path_rigid_.pop_back();
     on_path[size_t(index)] = false;
+  }
+
+  // The node's translation and rotation (a matrix must be rigid: orthonormal, no mirror). When the
+  // node is `animated`, a matrix is refused (glTF forbids animating one) and its scale may be
+  // anything (it stays in its mover's mesh); otherwise its scale must be 1.
+  bool rigid_part(const tinygltf::Node& n, Pose& rest, bool animated) {
+    if (n.matrix.size() == 16) {
+      if (animated) return false;
+      const auto& m = n.matrix;
+      const double c[3][3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+          const double d = c[i][0] * c[j][0] + c[i][1] * c[j][1] + c[i][2] * c[j][2];
+          if (!(std::fabs(d - (i == j ? 1.0 : 0.0)) <= 1e-6)) return false;
+        }
+      if (determinant3(Mat4{m[0], m[1], m[2], 0, m[4], m[5], m[6], 0, m[8], m[9], m[10], 0, 0, 0, 0, 1}) < 0) return false;
+      rest.translation = {m[12], m[13], m[14]};
+      rest.rotation = quat_from_columns(c);
+      return true;
+    }
+    if (n.translation.size() == 3) rest.translation = {n.translation[0], n.translation[1], n.translation[2]};
+    if (n.rotation.size() == 4) rest.rotation = normalized({n.rotation[0], n.rotation[1], n.rotation[2], n.rotation[3]});
+    if (!animated && n.scale.size() == 3)
+      for (double v : n.scale)
+        if (!(std::fabs(v - 1) <= 1e-9)) return false;
+    return true;
+  }
+
+  // A rotation matrix (columns) to a unit quaternion (Shepperd's method: sqrt only).
+  static Quat quat_from_columns(const double c[3][3]) {
+    const double m00 = c[0][0], m11 = c[1][1], m22 = c[2][2];
+    const double m01 = c[1][0], m10 = c[0][1], m02 = c[2][0], m20 = c[0][2], m12 = c[2][1], m21 = c[1][2];
+    const double trace = m00 + m11 + m22;
+    Quat q;
+    if (trace > 0) {
+      const double r = std::sqrt(1 + trace) * 2;
+      q = {(m21 - m12) / r, (m02 - m20) / r, (m10 - m01) / r, r / 4};
+    } else if (m00 > m11 && m00 > m22) {
+      const double r = std::sqrt(1 + m00 - m11 - m22) * 2;
+      q = {r / 4, (m01 + m10) / r, (m02 + m20) / r, (m21 - m12) / r};
+    } else if (m11 > m22) {
+      const double r = std::sqrt(1 + m11 - m00 - m22) * 2;
+      q = {(m01 + m10) / r, r / 4, (m12 + m21) / r, (m02 - m20) / r};
+    } else {
+      const double r = std::sqrt(1 + m22 - m00 - m11) * 2;
+      q = {(m02 + m20) / r, (m12 + m21) / r, r / 4, (m10 - m01) / r};
+    }
+    return normalized(q);
+  }
+
+  // Only the node's scale: an animated node's own axes are its translation and rotation.
+  static Mat4 scale_matrix(const tinygltf::Node& n) {
+    Mat4 m = kIdentity;
+    if (n.scale.size() == 3) m[0] = n.scale[0], m[5] = n.scale[1], m[10] = n.scale[2];
+    return m;
+  }
+
+  // Every animation's translation and rotation channels, by target node. Each loops over its
+  // animation's longest channel. Scale channels would deform a mover: refused. Morph weights do not
+  // move geometry Foothold collides with: ignored.
+  void read_animations() {
+    channels_.assign(model_.nodes.size(), {});
+    for (size_t a = 0; a < model_.animations.size(); ++a) {
+      const tinygltf::Animation& anim = model_.animations[a];
+      const std::string where = "animations[" + std::to_string(a) + "]";
+      std::vector<std::pair<int, Channel>> read;
+      double longest = 0;
+      for (size_t k = 0; k < anim.channels.size(); ++k) {
+        const tinygltf::AnimationChannel& ch = anim.channels[k];
+        const std::string at = where + ".channels[" + std::to_string(k) + "]";
+        if (ch.target_path == "weights") continue;
+        if (ch.target_path == "scale") return fail(at + ": scale is animated, but a mover moves rigidly");
+        if (ch.target_path != "translation" && ch.target_path != "rotation")
+          return fail(at + ".target.path '" + ch.target_path + "' is not translation, rotation, scale or weights");
+        if (ch.target_node < 0 || ch.target_node >= int(model_.nodes.size()))
+          return fail(at + ".target.node does not exist");
+        if (ch.sampler < 0 || ch.sampler >= int(anim.samplers.size())) return fail(at + ".sampler does not exist");
+        const tinygltf::AnimationSampler& sm = anim.samplers[size_t(ch.sampler)];
+        Channel c;
+        c.path = ch.target_path == "rotation" ? Channel::Path::kRotation : Channel::Path::kTranslation;
+        if (sm.interpolation == "LINEAR" || sm.interpolation.empty()) c.interpolation = Channel::Interpolation::kLinear;
+        else if (sm.interpolation == "STEP") c.interpolation = Channel::Interpolation::kStep;
+        else if (sm.interpolation == "CUBICSPLINE") c.interpolation = Channel::Interpolation::kCubicSpline;
+        else return fail(where + ".samplers[" + std::to_string(ch.sampler) + "].interpolation '" + sm.interpolation + "' is unknown");
+        const std::string sw = where + ".samplers[" + std::to_string(ch.sampler) + "]";
+        if (!read_floats(sm.input, TINYGLTF_TYPE_SCALAR, 1, c.times, sw + ".input")) return;
+        const int n = c.path == Channel::Path::kRotation ? 4 : 3;
+        if (!read_floats(sm.output, n == 4 ? TINYGLTF_TYPE_VEC4 : TINYGLTF_TYPE_VEC3, n, c.values, sw + ".output")) return;
+        if (c.times.empty()) return fail(sw + ".input has no keyframe");
+        if (!c.times.empty()) longest = std::max(longest, c.times.back());
+        read.push_back({ch.target_node, std::move(c)});
+      }
+      for (auto& [node, c] : read) {
+        c.period = longest;
+        if (c.path == Channel::Path::kRotation) {
+          // Unit quaternions, as glTF requires (a spline's tangents are left alone).
+          const std::size_t per_key = c.interpolation == Channel::Interpolation::kCubicSpline ? 12 : 4;
+          const std::size_t at = c.interpolation == Channel::Interpolation::kCubicSpline ? 4 : 0;
+          for (std::size_t k = 0; k + per_key <= c.values.size(); k += per_key) {
+            double* v = &c.values[k + at];
+            const Quat q = normalized({v[0], v[1], v[2], v[3]});
+            v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+          }
+        }
+        if (std::string why = validate_chain({Link{{}, {c}}}); !why.empty())
+          return fail(where + " (node " + std::to_string(node) + "): " + why.substr(why.find(':') + 2));
+        channels_[size_t(node)].push_back(std::move(c));
+      }
+    }
+  }
+
+  // A float accessor of `type` (`n` components) into `out`; false (with the error set) otherwise.
+  bool read_floats(int index, int type, int n, std::vector<double>& out, const std::string& what) {
+    if (index < 0 || index >= int(model_.accessors.size())) return fail(what + " refers to an accessor that does not exist"), false;
+    if (model_.accessors[size_t(index)].componentType != TINYGLTF_COMPONENT_TYPE_FLOAT)
+      return fail(what + ": animation data must be float"), false;
+    const unsigned char* p = nullptr;
+    std::size_t stride = 0, count = 0;
+    if (!locate(index, type, 4, p, stride, count)) return false;
+    out.resize(count * std::size_t(n));
+    for (std::size_t i = 0; i < count; ++i) {
+      for (int k = 0; k < n; ++k) {
+        float f;
+        std::memcpy(&f, p + i * stride + std::size_t(k) * 4, sizeof f);
+        if (!std::isfinite(f)) return fail(what + ": value " + std::to_string(i) + " is not finite"), false;
+        out[i * std::size_t(n) + std::size_t(k)] = double(f);
+      }
+    }
+    return true;
   }
 
   bool parse_ground(const tinygltf::Value& v, SurfaceTag& tag) {
@@ -130,7 +289,7 @@ class Reader {
     return true;
   }
 
-  void add_mesh(int mesh_index, const Mat4& m, SurfaceTag node_tag) {
+  void add_mesh(int mesh_index, const Mat4& m, SurfaceTag node_tag, TriangleMesh& target) {
     const tinygltf::Mesh& mesh = model_.meshes[size_t(mesh_index)];
     const bool mirrored = determinant3(m) < 0;
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
@@ -155,12 +314,12 @@ class Reader {
       if (pos == prim.attributes.end()) return fail(where + " has no POSITION attribute");
       std::vector<Vec3> points;
       if (!read_positions(pos->second, points)) return;
-      const uint32_t base = uint32_t(out_.mesh.vertices.size());
+      const uint32_t base = uint32_t(target.vertices.size());
       for (const Vec3& q : points) {
         const Vec3 w = transform_point(m, q);
         if (!(std::isfinite(w.x) && std::isfinite(w.y) && std::isfinite(w.z)))
           return fail(where + ": a transformed position is not finite");
-        out_.mesh.vertices.push_back(w);
+        target.vertices.push_back(w);
       }
       std::vector<uint32_t> idx;
       if (prim.indices >= 0) {
@@ -171,7 +330,7 @@ class Reader {
       }
       auto emit = [&](uint32_t a, uint32_t b, uint32_t c) {
         if (mirrored) std::swap(b, c);
-        out_.mesh.faces.push_back({{base + a, base + b, base + c}, tag});
+        target.faces.push_back({{base + a, base + b, base + c}, tag});
       };
       if (prim.mode == kModeTriangles) {
         for (size_t i = 0; i + 2 < idx.size(); i += 3) emit(idx[i], idx[i + 1], idx[i + 2]);
@@ -200,7 +359,8 @@ class Reader {
     const std::string vwhere = "bufferViews[" + std::to_string(acc.bufferView) + "]";
     if (view.buffer < 0 || view.buffer >= int(model_.buffers.size())) return fail(vwhere + ".buffer does not exist"), false;
     const std::vector<unsigned char>& data = model_.buffers[size_t(view.buffer)].data;
-    const std::size_t elem = std::size_t(component_size) * (want_type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
+    const std::size_t elem =
+        std::size_t(component_size) * (want_type == TINYGLTF_TYPE_VEC4 ? 4 : want_type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
     stride = view.byteStride ? view.byteStride : elem;
     if (stride < elem) return fail(vwhere + ".byteStride is smaller than an element"), false;
     if (view.byteOffset > data.size() || view.byteLength > data.size() - view.byteOffset)
@@ -269,6 +429,8 @@ class Reader {
   std::string name_;
   MeshLoad& out_;
   std::size_t skipped_modes_ = 0;
+  std::vector<std::vector<Channel>> channels_;  // by node index
+  std::vector<bool> path_rigid_;                // along visit()'s path: whether each node is rigid
 };
 
 // Images are never needed: collision only.

@@ -25,12 +25,12 @@ void prune_inner_points(ContactQueries& q, ContactList& contacts) {
     if (dist <= r) continue;
     const Vec3 dir = to_point / dist;
     const Capsule sphere{c.core_point, 0, r};
-    const Vec3& own_normal = q.world().triangle(c.triangle).tri.normal;
+    const Vec3& own_normal = q.triangle(c.triangle).tri.normal;
     // Travel a hair past the contact so that its own triangle is reached within the cast.
     const double travel = c.gap * (1 + tolerance::kCastOvershoot) + tolerance::kCastOvershoot;
     for (int j = 0; j < contacts.size(); ++j) {
       if (j == i) continue;
-      const Triangle& other = q.world().triangle(contacts[j].triangle).tri;
+      const Triangle& other = q.triangle(contacts[j].triangle).tri;
       // Only a triangle the point lies behind can hide it, or one it lies on that continues its own
       // plane (a shared edge of a flat floor). In a concave corner the cast toward the floor grazes
       // the wall first, but the floor's point is in front of the wall, or on the crease they share:
@@ -95,7 +95,7 @@ int perch(ContactQueries& q, const Vec3& center, const ContactList& contacts) {
   for (int i = 0; i < contacts.size(); ++i) {
     const Contact& c = contacts[i];
     if (c.normal.y <= 0 || c.tag == SurfaceTag::kNeverGround) continue;
-    const Vec3& face = q.world().triangle(c.triangle).tri.normal;
+    const Vec3& face = q.triangle(c.triangle).tri.normal;
     // The edge of a face that is itself walkable (or tagged so), touched on its edge.
     if (!(c.tag == SurfaceTag::kAlwaysGround || walkable_normal(face, s))) continue;
     if (dot(face, c.normal) >= tolerance::kCoplanarDot) continue;  // a face contact: not an edge
@@ -112,7 +112,7 @@ int perch(ContactQueries& q, const Vec3& center, const ContactList& contacts) {
     if (!(depth > 0)) return -1;
     const SweepHit below = q.sweep_shape(Capsule{foot, 0, rho}, Vec3{0, -depth, 0});
     if (!below.hit) return -1;
-    const WorldTriangle& hit = q.world().triangle(below.triangle);
+    const WorldTriangle& hit = q.triangle(below.triangle);
     const bool ground =
         hit.tag == SurfaceTag::kAlwaysGround || (hit.tag == SurfaceTag::kByNormal && walkable_normal(hit.tri.normal, s));
     if (!ground) return -1;

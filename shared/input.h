@@ -10,10 +10,11 @@ namespace foothold {
 
 /// Button bits of InputCmd::buttons.
 enum Button : uint8_t {
-  kButtonJump = 1u << 0,  ///< jump, when grounded at the start of the tick (movement.md §5.2)
+  kButtonJump = 1u << 0,    ///< jump, when grounded at the start of the tick (movement.md §5.2)
+  kButtonCrouch = 1u << 1,  ///< crouch while held; released, stand up where there is room (movement.md §5.4)
 };
 /// The button bits the step knows; others are ignored (and cleared by decoders).
-inline constexpr uint8_t kKnownButtons = kButtonJump;
+inline constexpr uint8_t kKnownButtons = kButtonJump | kButtonCrouch;
 
 /// One tick of input. move_x and move_z are world-axis stick values in [-127, 127], where 127 is full
 /// speed; a vector longer than 127 is treated as unit length. -128 is read as -127.

@@ -70,6 +70,10 @@ const Key kKeys[] = {
      "a jump still works this long after walking off the ground; 0 turns it off"},
     {"jump_buffer", &MoveSettings::jump_buffer, nullptr, "s", at(0), at(1), "[0, 1]",
      "a jump pressed this long before landing happens on landing; 0 turns it off"},
+    {"crouch_height", &MoveSettings::crouch_height, nullptr, "m", share(&MoveSettings::radius, "radius", 2, true),
+     share(&MoveSettings::height, "height", 1, false), "(2 * radius, height]", "capsule total height while crouched"},
+    {"crouch_speed", &MoveSettings::crouch_speed, nullptr, "m/s", at(0), at(100), "[0, 100]",
+     "ground speed at full input while crouched"},
     {"max_iterations", nullptr, &MoveSettings::max_iterations, "", at(1), at(64), "[1, 64]",
      "collide-and-slide iterations per tick"},
     {"max_pushout_iterations", nullptr, &MoveSettings::max_pushout_iterations, "", at(1), at(64), "[1, 64]",
@@ -146,6 +150,10 @@ DerivedSettings derive(const MoveSettings& s) {
   // Whole ticks, rounded to nearest (llround is exact): 0.1 s at 60 Hz is 6 ticks.
   d.coyote_ticks = int(std::llround(s.coyote_time * s.tick_rate));
   d.buffer_ticks = int(std::llround(s.jump_buffer * s.tick_rate));
+  // On the position grid (llround is exact), never more than the standing capsule's core segment.
+  d.crouch_drop = std::fmin(double(std::llround((s.height - s.crouch_height) / 2 * kPositionScale)) / kPositionScale,
+                            2 * d.half_segment);
+  d.crouch_half_segment = d.half_segment - d.crouch_drop;
   return d;
 }
 

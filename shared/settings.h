@@ -30,6 +30,8 @@ struct MoveSettings {
                                       ///< [0.002, contact_distance / 2)
   double coyote_time = 0.1;           ///< seconds after walking off the ground a jump still works [0, 1]; 0: off
   double jump_buffer = 0.1;           ///< seconds a jump pressed before landing waits for it [0, 1]; 0: off
+  double crouch_height = 1.2;         ///< capsule total height while crouched, metres (> 2 * radius, <= height)
+  double crouch_speed = 2.5;          ///< ground speed at full input while crouched, metres per second [0, 100]
   int max_iterations = 16;            ///< collide-and-slide iterations per tick [1, 64]
   int max_pushout_iterations = 8;     ///< push-out iterations per tick [1, 64]
 
@@ -53,6 +55,10 @@ struct DerivedSettings : MoveSettings {
   double rest_gap = 0;         ///< metres: the gap a grounded character is locked at, contact_distance / 2 (§10)
   int coyote_ticks = 0;        ///< coyote_time in whole ticks (rounded): airborne ticks a jump still works (§5.2)
   int buffer_ticks = 0;        ///< jump_buffer in whole ticks (rounded): how old a press may be and still jump (§5.2)
+  /// How far the capsule centre drops on crouching, metres: (height - crouch_height) / 2 rounded to
+  /// the position grid, so that crouching and standing keep a character on the grid (§5.4).
+  double crouch_drop = 0;
+  double crouch_half_segment = 0;  ///< half_segment - crouch_drop: the crouched capsule's, metres
 };
 
 /// One row of the README's settings table: a key's TOML name, default, unit, range and meaning.

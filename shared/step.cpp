@@ -14,14 +14,37 @@ namespace foothold {
 
 namespace {
 
+// The grid a position is kept on (movement.md §1): the world's, or for a character riding a mover
+// the same 1/1024 m grid in the mover's own axes, so that riding never drifts by rounding (§15.2).
+struct Grid {
+  int mover = -1;  ///< -1: the world's grid
+  Pose pose;       ///< the mover's pose at this tick (mover >= 0)
+  Pose to_local;   ///< its inverse
+
+  static Grid of(const MoverFrame& frame, int m) {
+    Grid g;
+    g.mover = m;
+    g.pose = frame.pose(std::size_t(m));
+    g.to_local = inverse(g.pose);
+    return g;
+  }
+  /// The grid point nearest to `p` (in the grid's axes), in world axes.
+  Vec3 round(const Vec3& p) const {
+    if (mover < 0) return to_position(quantize_position(p));
+    return apply(pose, to_position(quantize_position(apply(to_local, p))));
+  }
+  /// `p` (a grid point from round()) as the integers the state keeps, in the grid's own axes.
+  FixedVec3 local(const Vec3& p) const { return quantize_position(mover < 0 ? p : apply(to_local, p)); }
+};
+
 // A candidate position as the grid will keep it, and what grounding finds there (movement.md §1).
 struct Settled {
   Vec3 position;
   GroundResult ground;
 };
-Settled settle(ContactQueries& q, const Vec3& p) {
+Settled settle(ContactQueries& q, const Grid& grid, const Vec3& p) {
   Settled out;
-  out.position = to_position(quantize_position(p));
+  out.position = grid.round(p);
   out.ground = evaluate_ground(q, out.position);
   return out;
 }
@@ -43,6 +66,71 @@ StartGround start_ground(const CharacterState& state) {
   g.floor_normal = to_normal(state.floor_normal);
   if (g.floor_normal.y <= 0) g.floor_normal = {};
   return g;
+}
+
+// §5.4: a crouched character is the same step with a shorter capsule (the same bottom) and its own
+// ground speed.
+DerivedSettings crouched_settings(const DerivedSettings& s) {
+  DerivedSettings c = s;
+  c.half_segment = s.crouch_half_segment;
+  c.walk_speed = s.crouch_speed;
+  return c;
+}
+
+// §5.4: the posture this tick runs in and where it starts. Crouching drops the centre by
+// crouch_drop, so the feet stay where they were (the crouched capsule lies inside the standing one,
+// so there is always room). Standing up sweeps the crouched capsule up by crouch_drop: the top
+// sphere's path covers exactly what the standing capsule adds. Anything in the way keeps it crouched.
+struct Posture {
+  bool crouched = false;
+  Vec3 start;
+};
+Posture choose_posture(const CharacterState& state, const InputCmd& input, const Vec3& start, const World& world,
+                       const DerivedSettings& crouching, std::vector<uint32_t>& candidates, const MoverFrame* frame) {
+  const bool wants = (input.buttons & kButtonCrouch) != 0;
+  if (wants == state.crouched) return {state.crouched, start};
+  const Vec3 rise{0, crouching.crouch_drop, 0};
+  if (wants) return {true, start - rise};
+  ContactQueries q(world, crouching, candidates, frame);
+  if (q.sweep(start, rise).hit) return {true, start};
+  return {false, start + rise};
+}
+
+// §15.1: the movers at this tick: the caller's frame when it was built for this tick, else one
+// built here (the same poses, only slower).
+const MoverFrame* movers_for_tick(const World& world, const InputCmd& input, const DerivedSettings& s,
+                                  const MoverFrame* given, StepScratch& scratch) {
+  if (world.movers().empty()) return nullptr;
+  if (given && given->tick() == input.tick && given->mover_count() == world.movers().size()) return given;
+  scratch.frame.build(world, input.tick, s.tick_rate);
+  return &scratch.frame;
+}
+
+// §15.2: a character standing on a mover at the end of the last tick goes with it first: from where
+// its offset was then to where it is now, swept through everything but that mover (a ceiling stops
+// it; the crush rule may follow).
+struct Carry {
+  Vec3 start;         ///< where the tick starts, metres
+  int mover = -1;     ///< the mover it rode in on, or -1
+  Vec3 velocity;      ///< that mover's velocity at its offset this tick, m/s
+};
+Carry carry_with_platform(const CharacterState& state, const World& world, const MoverFrame* frame,
+                          const DerivedSettings& s, std::vector<uint32_t>& candidates) {
+  Carry c;
+  c.start = to_position(state.position);
+  if (!frame || state.platform == 0 || state.platform > frame->mover_count()) return c;
+  c.mover = state.platform - 1;
+  const Vec3 offset = to_position(state.platform_offset);
+  const Vec3 before = apply(frame->previous_pose(std::size_t(c.mover)), offset);
+  const Vec3 after = apply(frame->pose(std::size_t(c.mover)), offset);
+  c.velocity = (after - before) / s.dt;
+  DerivedSettings posture_settings;
+  const DerivedSettings& ps = state.crouched ? (posture_settings = crouched_settings(s)) : s;
+  ContactQueries q(world, ps, candidates, frame);
+  q.ignore_mover(c.mover);
+  const SweepHit hit = q.sweep(before, after - before);
+  c.start = hit.hit ? before + (after - before) * hit.fraction : after;
+  return c;
 }
 
 // §5.1: the wished horizontal velocity turned to run along the floor plane, keeping its heading
@@ -129,23 +217,24 @@ SlideResult slide(ContactQueries& q, const Vec3& start, const Vec3& v, bool move
 
 // §8: the solver never enters geometry, but a spawn, a teleport or a changed world can leave the
 // character inside it.
-void push_out_if_inside(ContactQueries& q, Settled& at, bool move_grounded, StepDiagnostics& diag) {
+void push_out_if_inside(ContactQueries& q, const Grid& grid, Settled& at, bool move_grounded, StepDiagnostics& diag) {
   if (!(at.ground.penetration > 0)) return;
   const PushOutResult po = push_out(q, at.position, move_grounded);
   diag.pushout_iterations = po.iterations;
   diag.pushout_unresolved = !po.resolved;
-  at = settle(q, po.position);
+  at = settle(q, grid, po.position);
 }
 
 // §9: after walking off the floor, down onto walkable ground within reach.
-void snap_down(ContactQueries& q, Settled& at, const Vec3& start, bool move_grounded, StepDiagnostics& diag) {
+void snap_down(ContactQueries& q, const Grid& grid, Settled& at, const Vec3& start, bool move_grounded,
+               StepDiagnostics& diag) {
   if (!move_grounded || at.ground.grounded()) return;
   const DerivedSettings& s = q.settings();
   const double moved = length(horizontal(at.position - start));
   const double limit = s.step_height + moved * s.tan_max_slope + s.contact_distance;
   const SweepHit hit = q.sweep(at.position, Vec3{0, -limit, 0});
   if (!hit.hit) return;
-  Settled landed = settle(q, at.position + Vec3{0, -limit * hit.fraction, 0});
+  Settled landed = settle(q, grid, at.position + Vec3{0, -limit * hit.fraction, 0});
   if (!landed.ground.on_floor()) return;
   diag.snapped_down = true;
   at = landed;
@@ -168,22 +257,76 @@ double lock_offset(const GroundResult& g, const DerivedSettings& s) {
 }
 
 // §10: on the floor, the lock to rest_gap above it, by a sweep so that it never enters anything.
-void lock_to_floor(ContactQueries& q, Settled& at, bool rising, StepDiagnostics& diag) {
+void lock_to_floor(ContactQueries& q, const Grid& grid, Settled& at, bool rising, StepDiagnostics& diag) {
   if (!at.ground.on_floor() || rising) return;
   const double dy = lock_offset(at.ground, q.settings());
   if (!(std::fabs(dy) > tolerance::kLockTolerance)) return;
   const Vec3 move{0, dy, 0};
   const SweepHit hit = q.sweep(at.position, move);
   diag.locked_to_floor = true;
-  at = settle(q, at.position + move * (hit.hit ? hit.fraction : 1.0));
+  at = settle(q, grid, at.position + move * (hit.hit ? hit.fraction : 1.0));
+}
+
+// §15.3: a mover that moved into the character this tick pushes it out before it moves.
+void pushed_by_movers(ContactQueries& q, Vec3& start, bool grounded, StepDiagnostics& diag) {
+  const GroundResult at = evaluate_ground(q, start);
+  if (!(at.penetration > 0)) return;
+  bool by_mover = false;
+  for (int i = 0; i < at.contacts.size(); ++i) by_mover |= at.contacts[i].gap < 0 && q.mover_of(at.contacts[i].triangle) >= 0;
+  if (!by_mover) return;
+  const PushOutResult po = push_out(q, start, grounded);
+  diag.pushed_by_mover = true;
+  diag.pushout_iterations += po.iterations;
+  start = po.position;
+}
+
+// §15.3, the crush rule: a character that still overlaps something at the end of a tick in a world
+// with movers (a mover pressed it into a wall or a ceiling, where no push gets it out) goes to the
+// nearest spot straight above where no surface lies within the safety margin and its centre is not
+// inside a solid (the first surface above it does not face up), searched in steps of a quarter
+// radius up to kCrushSearchHeight.
+void crush_rule(ContactQueries& q, const Grid& grid, Settled& at, StepDiagnostics& diag) {
+  if (!(at.ground.penetration > 0)) return;
+  const DerivedSettings& s = q.settings();
+  diag.crushed = true;
+  const double step_up = s.radius / 4;
+  ContactList near;
+  for (int k = 1; k * step_up <= tolerance::kCrushSearchHeight; ++k) {
+    const Vec3 p = grid.round(at.position + Vec3{0, k * step_up, 0});
+    q.contacts(p, s.safety_margin, near);
+    if (near.size() > 0 && near[0].gap < s.safety_margin) continue;
+    bool faces_up = false;
+    if (q.first_crossing_above(p, tolerance::kCrushSearchHeight, faces_up) && faces_up) continue;
+    at = settle(q, grid, p);
+    return;
+  }
+}
+
+// §15.2: which grid the character ends the tick on. Standing on a mover's triangle, that mover's;
+// else the world's. A change of grid rounds again and grounds again there; when a mover's grid
+// would not leave the character standing on that mover, the world's grid is taken instead.
+Grid end_grid(ContactQueries& q, const Grid& grid, Settled& at, bool rising) {
+  const int mover = !rising && at.ground.on_floor() ? q.mover_of(at.ground.floor_contact().triangle) : -1;
+  if (mover == grid.mover) return grid;
+  if (mover >= 0) {
+    const Grid g = Grid::of(*q.movers(), mover);
+    Settled there = settle(q, g, at.position);
+    if (there.ground.on_floor() && q.mover_of(there.ground.floor_contact().triangle) == mover) {
+      at = there;
+      return g;
+    }
+  }
+  if (grid.mover < 0) return grid;
+  at = settle(q, Grid{}, at.position);
+  return Grid{};
 }
 
 // §11, §12: the ground state is what grounding finds at the rounded position, where the next tick
 // starts, so that rounding can never flip it. Airborne characters get the second half of gravity;
 // grounded ones lose any velocity into their floor. The surfaces within contact distance join the
 // touches.
-void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, const DerivedSettings& s,
-                 StepResult& out) {
+void finish_tick(const ContactQueries& q, const Grid& grid, const Settled& at, Vec3 v, bool rising, const Vec3& start,
+                 const DerivedSettings& s, StepResult& out) {
   const GroundKind ground = rising ? GroundKind::kNone : at.ground.kind;
   if (!is_grounded(ground)) {
     apply_gravity(v, s, s.dt / 2);
@@ -200,6 +343,10 @@ void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, cons
   }
   out.diagnostics.position = position;
   out.state.position = quantize_position(position);
+  if (grid.mover >= 0) {
+    out.state.platform = uint16_t(grid.mover + 1);
+    out.state.platform_offset = grid.local(position);
+  }
   out.state.velocity = quantize_velocity(v);
   out.state.ground = ground;
   const bool has_floor = (ground == GroundKind::kWalkable || ground == GroundKind::kTagged) && at.ground.on_floor();
@@ -209,6 +356,7 @@ void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, cons
     Touch t;
     t.triangle = c.triangle;
     t.tag = c.tag;
+    mark_mover(t, q.mover_of(c.triangle));
     t.normal = c.normal;
     t.floor = has_floor && i == at.ground.floor;
     out.touches.add(t);
@@ -217,15 +365,29 @@ void finish_tick(const Settled& at, Vec3 v, bool rising, const Vec3& start, cons
 
 }  // namespace
 
-StepResult step(const CharacterState& state, const InputCmd& input, const World& world, const DerivedSettings& s,
-                StepScratch& scratch) {
+StepResult step(const CharacterState& state, const InputCmd& input, const World& world,
+                const DerivedSettings& standing, StepScratch& scratch, const Surroundings& around) {
   StepResult out;
   StepDiagnostics& diag = out.diagnostics;
-  ContactQueries q(world, s, scratch.candidates);
-  const Vec3 start = to_position(state.position);
+  const MoverFrame* frame = movers_for_tick(world, input, standing, around.movers, scratch);
+  // §15.2: a rider goes with its mover first.
+  const Carry carry = carry_with_platform(state, world, frame, standing, scratch.candidates);
+  // §5.4: the posture; every later phase runs with its capsule.
+  const bool posture_matters = state.crouched || (input.buttons & kButtonCrouch) != 0;
+  const DerivedSettings crouching = posture_matters ? crouched_settings(standing) : DerivedSettings{};
+  const Posture posture = posture_matters
+                              ? choose_posture(state, input, carry.start, world, crouching, scratch.candidates, frame)
+                              : Posture{false, carry.start};
+  const DerivedSettings& s = posture.crouched ? crouching : standing;
+  out.state.crouched = posture.crouched;
+  ContactQueries q(world, s, scratch.candidates, frame);
+  // A rider's positions round on its mover's grid (§15.2); everyone else's on the world's.
+  Grid grid = carry.mover >= 0 ? Grid::of(*frame, carry.mover) : Grid{};
+  Vec3 start = posture.start;
 
   const StartGround ground = start_ground(state);
   diag.ground_at_start = state.ground;
+  if (frame) pushed_by_movers(q, start, ground.grounded, diag);
   const JumpDecision jump = decide_jump(state, input, s);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
@@ -237,13 +399,19 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   diag.stepped_up = slid.stepped_up;
 
   // From here on every position is judged where the grid will keep it.
-  Settled at = settle(q, slid.position);
-  push_out_if_inside(q, at, move_grounded, diag);
-  snap_down(q, at, start, move_grounded, diag);
+  Settled at = settle(q, grid, slid.position);
+  push_out_if_inside(q, grid, at, move_grounded, diag);
+  snap_down(q, grid, at, start, move_grounded, diag);
   const bool rising = !move_grounded && v.y > 0;  // §5.2: never grounded
   diag.rising = rising;
-  lock_to_floor(q, at, rising, diag);
-  finish_tick(at, v, rising, start, s, out);
+  lock_to_floor(q, grid, at, rising, diag);
+  if (frame) {
+    crush_rule(q, grid, at, diag);
+    grid = end_grid(q, grid, at, rising);
+    // §15.2: stepping or jumping off a mover keeps its velocity.
+    if (carry.mover >= 0 && grid.mover != carry.mover) v += carry.velocity;
+  }
+  finish_tick(q, grid, at, v, rising, start, s, out);
   // §5.2: the jump state the next tick starts from.
   out.state.air_ticks = diag.jumped                          ? uint8_t(255)
                         : is_grounded(out.state.ground)      ? uint8_t(0)

@@ -8,6 +8,7 @@
 #include "shared/character_state.h"
 #include "shared/contact_queries.h"
 #include "shared/input.h"
+#include "shared/mover_frame.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
 #include "shared/world.h"
@@ -23,6 +24,16 @@ struct StepScratch {
   /// Optional: the stepped character's own candidate cache (see CandidateCache). Set it before each
   /// step to that character's cache, or leave it null; results are the same either way.
   CandidateCache* cache = nullptr;
+  /// The movers' frame a step builds when it was not given one for its tick (Surroundings::movers).
+  MoverFrame frame;
+};
+
+/// What a step sees besides the static world: the movers at its tick.
+struct Surroundings {
+  /// The movers placed at the step's tick (MoverFrame::build() with the input's tick). Optional: when
+  /// null, or built for another tick, the step builds its own (the same result, slower). Ignored in a
+  /// world without movers.
+  const MoverFrame* movers = nullptr;
 };
 
 /// What happened inside a step, for tests, tools and the debugging of desyncs. Not part of the state.
@@ -36,6 +47,8 @@ struct StepDiagnostics {
   bool locked_to_floor = false;  ///< the floor lock ran: its offset exceeded one quantum (§10)
   int pushout_iterations = 0;    ///< push-out iterations run, 0 when nothing overlapped (§8)
   bool pushout_unresolved = false;  ///< push-out hit its cap still overlapping; the character stays there (§8)
+  bool pushed_by_mover = false;  ///< a mover moved into the character and pushed it out (§15.3)
+  bool crushed = false;          ///< the crush rule ran: it still overlapped something at the end (§15.3)
   Vec3 position;             ///< end position (capsule centre), metres (on the grid)
 };
 
@@ -62,6 +75,6 @@ struct StepResult {
 /// ground state is exactly what grounding finds at the stored position: rounding never flips it
 /// (§1). `world` and `settings` are only read during the call; `scratch` is working memory only.
 StepResult step(const CharacterState& state, const InputCmd& input, const World& world,
-                const DerivedSettings& settings, StepScratch& scratch);
+                const DerivedSettings& settings, StepScratch& scratch, const Surroundings& around = {});
 
 }  // namespace foothold

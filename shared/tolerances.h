@@ -114,6 +114,10 @@ inline constexpr double kNosingSpare = 0.9;
 /// character by more than this share: less is within the floor lock's reach anyway.
 inline constexpr double kPushOutRiseShare = 0.25;
 
+/// Metres: how far above a crushed character the crush rule looks for a free spot (movement.md
+/// §15.3). Higher than any mover a level would crush a character under; beyond it the character stays.
+inline constexpr double kCrushSearchHeight = 16;
+
 /// m. Slack around the box a character's candidate cache is gathered for (CandidateCache): a walking
 /// character's next steps stay inside it. Affects speed only, never results.
 inline constexpr double kCacheSlack = 0.5;

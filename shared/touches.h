@@ -11,21 +11,29 @@
 
 namespace foothold {
 
-/// What kind of thing a touch is. Surfaces of the static world are the only kind today; movers
-/// and other characters join them with docs/movement.md §15.
+/// What kind of thing a touch is.
 enum class TouchKind : uint8_t {
-  kSurface = 0,  ///< a triangle of the World
+  kSurface = 0,  ///< a static triangle of the World
+  kMover = 1,    ///< a triangle of a mover (movement.md §15.1)
 };
 
 /// One thing the character touched during a step (movement.md §12).
 struct Touch {
   TouchKind kind = TouchKind::kSurface;  ///< what was touched
-  uint32_t triangle = 0;                 ///< the World's triangle index (kSurface)
+  uint32_t triangle = 0;                 ///< the triangle index (ContactQueries::triangle(); movers' from World::triangle_count() on)
+  uint16_t mover = 0;                    ///< kMover: the mover's index
   SurfaceTag tag = SurfaceTag::kByNormal;  ///< the triangle's ground tag
   Vec3 normal;                           ///< unit contact normal, pointing toward the character
   bool floor = false;                    ///< the character stands on it at the end of the tick
   bool blocked = false;                  ///< it stopped the character's motion during the tick
 };
+
+/// Marks `t` as a mover's triangle when `mover` (ContactQueries::mover_of()) is not -1.
+inline void mark_mover(Touch& t, int mover) {
+  if (mover < 0) return;
+  t.kind = TouchKind::kMover;
+  t.mover = uint16_t(mover);
+}
 
 /// What a step touched: unique per triangle, sorted by triangle index; fixed capacity, no heap.
 class TouchList {

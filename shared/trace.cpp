@@ -32,6 +32,13 @@ std::string format_trace_row(const TraceRow& row) {
   s += ',';
   s += std::to_string(row.state.jump_buffer);
   s += row.state.jump_held ? ",1" : ",0";
+  s += row.state.crouched ? ",1," : ",0,";
+  s += std::to_string(row.state.platform);
+  const auto& o = row.state.platform_offset;
+  for (int32_t c : {o.x, o.y, o.z}) {
+    s += ',';
+    s += format_fixed(c, kPositionFracBits);
+  }
   return s;
 }
 
@@ -43,9 +50,9 @@ bool is_trace_header(std::string_view line) {
 
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  std::string_view cols[16];
+  std::string_view cols[kTraceColumns];
   size_t n = 0, pos = 0;
-  while (n < 16) {
+  while (n < kTraceColumns) {
     const size_t comma = line.find(',', pos);
     cols[n++] = line.substr(pos, comma == std::string_view::npos ? std::string_view::npos : comma - pos);
     if (comma == std::string_view::npos) break;
@@ -110,6 +117,28 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
     row.state.air_ticks = uint8_t(air);
     row.state.jump_buffer = uint8_t(buffer);
     row.state.jump_held = cols[15] == "1";
+  }
+  if (n >= 21) {
+    uint32_t platform = 0;
+    if (cols[16] != "0" && cols[16] != "1") {
+      error = "bad crouched '" + std::string(cols[16]) + "'";
+      return std::nullopt;
+    }
+    if (!parse_u32(cols[17], platform, "platform") || platform > 65535) {
+      if (error.empty()) error = "bad platform '" + std::string(cols[17]) + "'";
+      return std::nullopt;
+    }
+    int32_t* offset[3] = {&row.state.platform_offset.x, &row.state.platform_offset.y, &row.state.platform_offset.z};
+    for (int i = 0; i < 3; ++i) {
+      const auto v = parse_fixed(cols[18 + i], kPositionFracBits);
+      if (!v) {
+        error = "bad platform offset '" + std::string(cols[18 + i]) + "' (not an exact fixed-point value)";
+        return std::nullopt;
+      }
+      *offset[i] = *v;
+    }
+    row.state.crouched = cols[16] == "1";
+    row.state.platform = uint16_t(platform);
   }
   return row;
 }

@@ -1,15 +1,17 @@
 #pragma once
 // The trajectory trace: one CSV row per character per tick, exact enough to compare bit for bit.
 //
-//   tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held[,extra columns]
+//   tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz[,extra]
 //
 // x,y,z are the capsule centre in metres and vx,vy,vz the velocity in m/s, each printed as the exact
 // decimal value of its fixed-point integer (1/1024 m, 1/65536 m/s), so reading a trace back gives the
 // very same integers. grounded is 0 or 1; ground is none, walkable, tagged, crevice or pit; nx,ny,nz
 // is the floor normal (1/16384 steps; 0,0,0 when there is no floor); air, buffer and held are the jump
 // state (ticks since standing, ticks since an unfulfilled jump press, each 255 for none; the button
-// held: 0 or 1). Readers need only the first ten columns; a row without the normal reads as having
-// none, a row without the jump state as a spawned character's.
+// held: 0 or 1). crouched is 0 or 1; platform is the mover the character stands on (its index + 1,
+// 0 for none) and ox,oy,oz its capsule centre in the mover's axes (metres, exact; 0 without one).
+// Readers need only the first ten columns; a row without the normal reads as having none, a row
+// without the jump state or the posture and platform as a spawned character's.
 
 #include <cstdint>
 #include <optional>
@@ -24,7 +26,9 @@ namespace foothold {
 /// The columns every trace starts with.
 inline constexpr std::string_view kTraceHeader = "tick,id,x,y,z,vx,vy,vz,grounded,ground";
 /// The header Foothold writes.
-inline constexpr std::string_view kTraceHeaderWritten = "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held";
+inline constexpr std::string_view kTraceHeaderWritten = "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz";
+/// Number of columns Foothold writes (and reads; later ones are ignored).
+inline constexpr int kTraceColumns = 21;
 
 /// One row of a trace: one character after one tick.
 struct TraceRow {
@@ -34,12 +38,13 @@ struct TraceRow {
   bool operator==(const TraceRow&) const = default;
 };
 
-/// One CSV line (no newline), all sixteen columns.
+/// One CSV line (no newline), all kTraceColumns columns.
 std::string format_trace_row(const TraceRow& row);
 
-/// Parses one CSV line (a trailing '\r' is ignored); columns after the sixteenth are ignored; a row
-/// with fewer than thirteen keeps a zero floor normal, one with fewer than sixteen a spawned
-/// character's jump state. On failure returns nothing and sets `error`.
+/// Parses one CSV line (a trailing '\r' is ignored); columns after the kTraceColumns-th are ignored;
+/// a row with fewer than thirteen keeps a zero floor normal, one with fewer than sixteen a spawned
+/// character's jump state, one with fewer than twenty-one a standing character on no platform. On
+/// failure returns nothing and sets `error`.
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error);
 
 /// True when a header line starts with the ten trace columns (kTraceHeader), whatever follows them.

@@ -6,6 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include <string>
+
+#include "shared/animation.h"
 #include "shared/vec3.h"
 
 namespace foothold {
@@ -22,6 +25,8 @@ SurfaceTag tag_from_material(std::string_view material);
 /// "always_ground", "never_ground" or "by_normal".
 std::string_view to_string(SurfaceTag tag);
 
+struct MoverMesh;
+
 /// Triangles over shared vertices. Y up, metres; a face's front is counter-clockwise.
 struct TriangleMesh {
   /// One triangle.
@@ -31,6 +36,19 @@ struct TriangleMesh {
   };
   std::vector<Vec3> vertices;  ///< positions, metres, world axes
   std::vector<Face> faces;     ///< triangles, in order (a World keeps this order as triangle indices)
+  /// Geometry that moves (movement.md §15.1), in order (a World keeps it as mover indices). The
+  /// movers' own meshes have no movers of their own.
+  std::vector<MoverMesh> movers;
+};
+
+/// Most movers a world may have (CharacterState::platform holds index + 1 in 16 bits).
+inline constexpr std::size_t kMaxMovers = 4096;
+
+/// A mover: triangles in its own axes, and the chain of animated (or still) nodes that places them.
+struct MoverMesh {
+  std::string name;         ///< for messages and tools (the glTF node's name, or the arena's)
+  std::vector<Link> chain;  ///< root first; the mover's pose at a tick is chain_pose()
+  TriangleMesh mesh;        ///< in the mover's own axes
 };
 
 /// Builds meshes in code: the embedded arena and the tests' small worlds. Every shape is closed

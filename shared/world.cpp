@@ -31,58 +31,133 @@ World::~World() {
   if (bullet_ && bullet_->world && bullet_->object) bullet_->world->removeCollisionObject(bullet_->object.get());
 }
 
-World::Build World::create(const TriangleMesh& mesh, std::string name) {
-  Build out;
-  std::unique_ptr<World> w(new World());
-  w->name_ = std::move(name);
+namespace {
+
+// The world's own copy of a mesh's triangles, with normals and bounds; degenerate ones are counted
+// and dropped. Returns an error, or "".
+std::string make_triangles(const TriangleMesh& mesh, const std::string& name, std::vector<WorldTriangle>& out,
+                           std::size_t& degenerate) {
   for (const auto& v : mesh.vertices) {
-    if (!(std::fabs(v.x) <= kWorldLimit && std::fabs(v.y) <= kWorldLimit && std::fabs(v.z) <= kWorldLimit)) {
-      out.error = w->name_ + ": a vertex lies outside the fixed-point range of +-" + std::to_string(long(kWorldLimit)) + " m";
-      return out;
-    }
+    if (!(std::fabs(v.x) <= kWorldLimit && std::fabs(v.y) <= kWorldLimit && std::fabs(v.z) <= kWorldLimit))
+      return name + ": a vertex lies outside the fixed-point range of +-" + std::to_string(long(kWorldLimit)) + " m";
   }
-  w->triangles_.reserve(mesh.faces.size());
+  out.reserve(mesh.faces.size());
   for (const auto& f : mesh.faces) {
     for (uint32_t i : f.v) {
-      if (i >= mesh.vertices.size()) {
-        out.error = w->name_ + ": a face refers to vertex " + std::to_string(i) + " of " + std::to_string(mesh.vertices.size());
-        return out;
-      }
+      if (i >= mesh.vertices.size())
+        return name + ": a face refers to vertex " + std::to_string(i) + " of " + std::to_string(mesh.vertices.size());
     }
-    WorldTriangle t;
-    t.tri.a = mesh.vertices[f.v[0]];
-    t.tri.b = mesh.vertices[f.v[1]];
-    t.tri.c = mesh.vertices[f.v[2]];
-    const Vec3 n = cross(t.tri.b - t.tri.a, t.tri.c - t.tri.a);
-    const double len = length(n);
-    if (!(len >= tolerance::kDegenerateTwiceArea)) {  // also NaN
-      ++out.degenerate_skipped;
+    WorldTriangle t = make_world_triangle(mesh.vertices[f.v[0]], mesh.vertices[f.v[1]], mesh.vertices[f.v[2]], f.tag);
+    if (!(length_sq(t.tri.normal) > 0)) {
+      ++degenerate;
       continue;
     }
-    t.tri.normal = n / len;
-    t.lo = {std::min({t.tri.a.x, t.tri.b.x, t.tri.c.x}), std::min({t.tri.a.y, t.tri.b.y, t.tri.c.y}),
-            std::min({t.tri.a.z, t.tri.b.z, t.tri.c.z})};
-    t.hi = {std::max({t.tri.a.x, t.tri.b.x, t.tri.c.x}), std::max({t.tri.a.y, t.tri.b.y, t.tri.c.y}),
-            std::max({t.tri.a.z, t.tri.b.z, t.tri.c.z})};
-    t.tag = f.tag;
-    w->triangles_.push_back(t);
+    out.push_back(t);
   }
-  if (w->triangles_.empty()) {
-    out.error = w->name_ + ": the world has no usable triangle";
-    return out;
-  }
+  return "";
+}
 
-  Hasher h;
-  h.add_string("foothold.world.v1");
-  h.add_u64(w->triangles_.size());
-  Aabb b{w->triangles_[0].lo, w->triangles_[0].hi};
-  for (const auto& t : w->triangles_) {
+void hash_triangles(Hasher& h, const std::vector<WorldTriangle>& triangles) {
+  h.add_u64(triangles.size());
+  for (const auto& t : triangles) {
     for (const Vec3* p : {&t.tri.a, &t.tri.b, &t.tri.c}) {
       h.add_double(p->x);
       h.add_double(p->y);
       h.add_double(p->z);
     }
     h.add_u8(uint8_t(t.tag));
+  }
+}
+
+void hash_vec(Hasher& h, const Vec3& v) {
+  h.add_double(v.x);
+  h.add_double(v.y);
+  h.add_double(v.z);
+}
+
+void hash_chain(Hasher& h, const std::vector<Link>& chain) {
+  h.add_u64(chain.size());
+  for (const Link& l : chain) {
+    hash_vec(h, l.rest.translation);
+    h.add_double(l.rest.rotation.x);
+    h.add_double(l.rest.rotation.y);
+    h.add_double(l.rest.rotation.z);
+    h.add_double(l.rest.rotation.w);
+    h.add_u64(l.channels.size());
+    for (const Channel& c : l.channels) {
+      h.add_u8(uint8_t(c.path));
+      h.add_u8(uint8_t(c.interpolation));
+      h.add_double(c.period);
+      h.add_u64(c.times.size());
+      for (double t : c.times) h.add_double(t);
+      h.add_u64(c.values.size());
+      for (double v : c.values) h.add_double(v);
+    }
+  }
+}
+
+}  // namespace
+
+WorldTriangle make_world_triangle(const Vec3& a, const Vec3& b, const Vec3& c, SurfaceTag tag) {
+  WorldTriangle t;
+  t.tri.a = a;
+  t.tri.b = b;
+  t.tri.c = c;
+  const Vec3 n = cross(b - a, c - a);
+  const double len = length(n);
+  if (len >= tolerance::kDegenerateTwiceArea) t.tri.normal = n / len;  // else (also NaN) zero: degenerate
+  t.lo = {std::min({a.x, b.x, c.x}), std::min({a.y, b.y, c.y}), std::min({a.z, b.z, c.z})};
+  t.hi = {std::max({a.x, b.x, c.x}), std::max({a.y, b.y, c.y}), std::max({a.z, b.z, c.z})};
+  t.tag = tag;
+  return t;
+}
+
+World::Build World::create(const TriangleMesh& mesh, std::string name) {
+  Build out;
+  std::unique_ptr<World> w(new World());
+  w->name_ = std::move(name);
+  out.error = make_triangles(mesh, w->name_, w->triangles_, out.degenerate_skipped);
+  if (!out.error.empty()) return out;
+  if (w->triangles_.empty()) {
+    out.error = w->name_ + ": the world has no usable triangle";
+    return out;
+  }
+  for (const MoverMesh& m : mesh.movers) {
+    const std::string where = w->name_ + ": mover '" + m.name + "'";
+    Mover mover;
+    mover.name = m.name;
+    mover.chain = m.chain;
+    if (std::string why = validate_chain(m.chain); !why.empty()) {
+      out.error = where + ": " + why;
+      return out;
+    }
+    out.error = make_triangles(m.mesh, where, mover.local, out.degenerate_skipped);
+    if (!out.error.empty()) return out;
+    if (mover.local.empty()) {
+      out.error = where + " has no usable triangle";
+      return out;
+    }
+    w->movers_.push_back(std::move(mover));
+  }
+  if (w->movers_.size() > kMaxMovers) {
+    out.error = w->name_ + ": " + std::to_string(w->movers_.size()) + " movers; at most " + std::to_string(kMaxMovers);
+    return out;
+  }
+
+  Hasher h;
+  h.add_string("foothold.world.v1");
+  hash_triangles(h, w->triangles_);
+  // A world without movers hashes as it did before movers existed.
+  if (!w->movers_.empty()) {
+    h.add_string("movers");
+    h.add_u64(w->movers_.size());
+    for (const Mover& m : w->movers_) {
+      hash_chain(h, m.chain);
+      hash_triangles(h, m.local);
+    }
+  }
+  Aabb b{w->triangles_[0].lo, w->triangles_[0].hi};
+  for (const auto& t : w->triangles_) {
     b.lo = {std::min(b.lo.x, t.lo.x), std::min(b.lo.y, t.lo.y), std::min(b.lo.z, t.lo.z)};
     b.hi = {std::max(b.hi.x, t.hi.x), std::max(b.hi.y, t.hi.y), std::max(b.hi.z, t.hi.z)};
   }

@@ -25,6 +25,17 @@ struct WorldTriangle {
   SurfaceTag tag = SurfaceTag::kByNormal;  ///< ground tag (movement.md §3.2)
 };
 
+/// A mover of the world (movement.md §15.1): its triangles in its own axes, and how it moves.
+struct Mover {
+  std::string name;                   ///< for messages and tools
+  std::vector<Link> chain;            ///< root first: its pose at a tick is chain_pose(chain, ...)
+  std::vector<WorldTriangle> local;   ///< in the mover's own axes (bounds in those axes too)
+};
+
+/// A triangle with its unit front normal (counter-clockwise seen from the front) and bounds; a
+/// degenerate one (twice its area below tolerance::kDegenerateTwiceArea, or not finite) has a zero normal.
+WorldTriangle make_world_triangle(const Vec3& a, const Vec3& b, const Vec3& c, SurfaceTag tag);
+
 /// An axis-aligned box, metres.
 struct Aabb {
   Vec3 lo, hi;  ///< minimum and maximum corners, metres, world axes
@@ -40,10 +51,12 @@ class World {
     std::string error;                   ///< "NAME: what is wrong"; empty on success
     std::size_t degenerate_skipped = 0;  ///< triangles dropped as degenerate (tolerance::kDegenerateTwiceArea)
   };
-  /// Builds a world from a mesh. Degenerate triangles are dropped (and counted); vertex indices out
-  /// of range, coordinates beyond kWorldLimit (or not finite) and a mesh with no usable triangle are
+  /// Builds a world from a mesh and its movers. Degenerate triangles are dropped (and counted);
+  /// vertex indices out of range, coordinates beyond kWorldLimit (or not finite), a mesh with no
+  /// usable static triangle, a mover without a usable triangle or with a malformed animation are
   /// errors. `name` is used in messages. The mesh is copied: it need not outlive the world.
-  /// Triangle indices are the mesh's face order with the dropped faces left out.
+  /// Triangle indices are the mesh's face order with the dropped faces left out; movers' triangles
+  /// come after them (MoverFrame), mover by mover.
   static Build create(const TriangleMesh& mesh, std::string name);
 
   ~World();
@@ -52,13 +65,16 @@ class World {
 
   /// The name given to create() (for load_world(): "arena" or the file path).
   const std::string& name() const { return name_; }
-  /// Number of triangles; indices run from 0 to triangle_count() - 1.
+  /// Number of static triangles; their indices run from 0 to triangle_count() - 1.
   std::size_t triangle_count() const { return triangles_.size(); }
   /// One triangle by index. Precondition: index < triangle_count() (not checked).
   const WorldTriangle& triangle(uint32_t index) const { return triangles_[index]; }
   /// Bounds of all triangles, metres.
   const Aabb& bounds() const { return bounds_; }
-  /// Content hash of every triangle (exact coordinates and tag, in order; not the name); peers compare it.
+  /// The movers, in the mesh's order (index m is CharacterState::platform m + 1).
+  const std::vector<Mover>& movers() const { return movers_; }
+  /// Content hash of every triangle (exact coordinates and tag, in order; not the name) and of every
+  /// mover's triangles and animation; peers compare it.
   uint64_t hash() const { return hash_; }
 
   /// Replaces `out` with the indices of the triangles whose bounds overlap `box`, ascending.
@@ -74,6 +90,7 @@ class World {
   struct Bullet;
   std::string name_;
   std::vector<WorldTriangle> triangles_;
+  std::vector<Mover> movers_;
   Aabb bounds_;
   uint64_t hash_ = 0;
   std::unique_ptr<Bullet> bullet_;
@@ -85,7 +102,8 @@ struct WorldLoad {
   std::string error;                  ///< what went wrong, naming the file; empty on success
   std::vector<std::string> warnings;  ///< e.g. skipped degenerate triangles
 };
-/// Loads a world by name: "arena" selects the embedded arena, anything else is an OBJ file path.
+/// Loads a world by name: "arena" selects the embedded arena, a path ending in .gltf or .glb a glTF
+/// file (with its movers), anything else an OBJ file path.
 /// Warnings (e.g. skipped degenerate triangles) go to the result's `warnings`.
 WorldLoad load_world(const std::string& name_or_path);
 

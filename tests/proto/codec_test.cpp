@@ -244,8 +244,12 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
 }
 
 TEST(Codec, WireValuesAreClampedToWhatTheStepKnows) {
-  const wire::CharacterStateW bad(wire::Vec3i(1, 2, 3), wire::Vec3i(4, 5, 6), wire::Normal3s(0, 0, 0), 200, 0, 0, 0);
+  const wire::CharacterStateW bad(wire::Vec3i(1, 2, 3), wire::Vec3i(4, 5, 6), wire::Normal3s(0, 0, 0), 200, 0, 0, 0, 7, 3,
+                                  wire::Vec3i(7, 8, 9));
   EXPECT_EQ(from_wire(bad).ground, GroundKind::kNone);
+  EXPECT_TRUE(from_wire(bad).crouched) << "any non-zero byte is crouched";
+  EXPECT_EQ(from_wire(bad).platform, 3);
+  EXPECT_EQ(from_wire(bad).platform_offset, (FixedVec3{7, 8, 9}));
   const InputCmd in = from_wire(wire::InputW(5, -128, 127, 0xff));
   EXPECT_EQ(in.move_x, -127);
   EXPECT_EQ(in.move_z, 127);

@@ -80,9 +80,12 @@ TEST(Trace, RowsRoundTripExactly) {
   row.state.air_ticks = 0;
   row.state.jump_buffer = 4;
   row.state.jump_held = true;
+  row.state.crouched = true;
+  row.state.platform = 3;
+  row.state.platform_offset = {-1, 2048, 5};
   const std::string line = format_trace_row(row);
   EXPECT_EQ(line, "77,3,-12.0556640625,0.0009765625,97.6552734375,-3.0000152587890625,0.0001068115234375,0,1,walkable,"
-                  "-0.5,0.86602783203125,0,0,4,1");
+                  "-0.5,0.86602783203125,0,0,4,1,1,3,-0.0009765625,2,0.0048828125");
   std::string err;
   const auto back = parse_trace_row(line + ",extra,columns", err);
   ASSERT_TRUE(back) << err;
