@@ -76,7 +76,8 @@ echo "== diff the server's trajectories against every bot's"
   for f in "$out"/traces/bot-*.csv; do tail -n +2 "$f"; done
 } >"$out/bots.csv"
 diff_status=0
-"$bin/replay/foothold-replay" diff "$out/server.csv" "$out/bots.csv" --plot "$out/paths.svg" >"$out/diff.log" || diff_status=$?
+"$bin/replay/foothold-replay" diff "$out/server.csv" "$out/bots.csv" --inputs-a "$out/server.rec" --plot "$out/paths.svg" \
+  >"$out/diff.log" || diff_status=$?
 
 # The table.
 summary=$(tail -1 "$out/bots.log")
@@ -85,16 +86,18 @@ verified=$(tail -1 "$out/verify.log")
 ticks=$(sed -n 's/.*\bticks=\([0-9]*\).*/\1/p' <<<"$verified")
 p99=$(grep -o 'tick_p99_us=[0-9]*' "$out/server.log" | cut -d= -f2 | sort -n | tail -1)
 diverged=$(tail -1 "$out/diff.log" | sed -n 's/.*\bdiverged=\([0-9]*\).*/\1/p')
+by_interaction=$(tail -1 "$out/diff.log" | sed -n 's/.*\bby_interaction=\([0-9]*\).*/\1/p')
 bytes=$(($(kv bytes_in_per_bot_per_s) + $(kv bytes_out_per_bot_per_s)))
 echo
 printf "  %-34s %s\n" "bots connected" "$(kv connected) of $(kv bots)"
 printf "  %-34s %s\n" "server ticks recorded" "$ticks"
 printf "  %-34s %s\n" "corrections (bots)" "$(kv corrections)"
+printf "  %-34s %s\n" "  of them by other characters" "$(kv interactions)"
 printf "  %-34s %s\n" "unexplained corrections" "$(kv unexplained)"
 printf "  %-34s %s\n" "bytes per client per second" "$bytes (in $(kv bytes_in_per_bot_per_s), out $(kv bytes_out_per_bot_per_s))"
 printf "  %-34s %s\n" "server tick time p99" "$(awk -v u="${p99:-0}" 'BEGIN {printf "%.2f ms", u / 1000}')"
 printf "  %-34s %s\n" "recording verified" "$(grep -q '^verified=1 ' <<<"$verified" && echo yes || echo NO)"
-printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv connected) (bit-exact comparison)"
+printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv connected) (bit-exact comparison; ${by_interaction:-?} where other characters met them)"
 echo
 echo "plot of every path and the error over time: $out/paths.svg"
 echo "recording: $out/server.rec (replay it: $bin/replay/foothold-replay run --replay $out/server.rec --out trace.csv)"

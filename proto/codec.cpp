@@ -206,7 +206,8 @@ PacketWriter::Bytes PacketWriter::snapshot(const SnapshotHeader& h, std::span<co
   const auto d = fbb_.CreateVectorOfStructs(delta.data(), delta.size());
   const wire::CharacterStateW own = to_wire(h.own);
   return finish(wire::Body::Snapshot, wire::CreateSnapshot(fbb_, h.tick, h.repeated_mask, h.input_lead,
-                                                           h.echo_time_us, h.echo_delay_us, &own, h.base_tick, f, d)
+                                                           h.echo_time_us, h.echo_delay_us, &own, h.base_tick, f, d,
+                                                           h.interaction_mask)
                                           .Union());
 }
 

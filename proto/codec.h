@@ -131,6 +131,8 @@ class PacketWriter {
     uint32_t tick = 0;
     /// Bit i: tick `tick - i` was simulated with a repeated input.
     uint32_t repeated_mask = 0;
+    /// Bit i: in tick `tick - i` the character's step met another character (movement.md §16).
+    uint32_t interaction_mask = 0;
     /// Ticks by which the newest input received is ahead of `tick` (negative: behind); clamped to int16.
     int16_t input_lead = 0;
     /// The send_time_us of the client's newest InputBatch (0 before any).

@@ -256,15 +256,19 @@ struct DiffOptions {
 
 int diff_command(const DiffOptions& o) {
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance)) return usage_error("--tolerance must be a distance of 0 or more metres");
-  if (o.inputs_a.empty() != o.inputs_b.empty()) return usage_error("--inputs-a and --inputs-b go together");
+  if (o.inputs_a.empty() && !o.inputs_b.empty()) return usage_error("--inputs-b needs --inputs-a");
   replay::Trace a, b;
   std::string err;
   if (!replay::read_trace(o.a, a, err) || !replay::read_trace(o.b, b, err)) return usage_error(err);
   auto diff = replay::diff_traces(a, b, o.tolerance);
   if (!o.inputs_a.empty()) {
+    // Without the second side's inputs, both sides are taken to have consumed the first side's (a
+    // client predicts with the inputs it sent): the causes told apart are then interaction and
+    // determinism.
     replay::LoadedRecording ra, rb;
-    if (!replay::load_recording(o.inputs_a, ra, err) || !replay::load_recording(o.inputs_b, rb, err)) return usage_error(err);
-    replay::explain_divergences(diff, ra, rb);
+    if (!replay::load_recording(o.inputs_a, ra, err)) return usage_error(err);
+    if (!o.inputs_b.empty() && !replay::load_recording(o.inputs_b, rb, err)) return usage_error(err);
+    replay::explain_divergences(diff, ra, o.inputs_b.empty() ? ra : rb);
   }
   std::printf("diff %s %s (tolerance %s)\n", o.a.c_str(), o.b.c_str(),
               o.tolerance == 0 ? "0: bit-exact" : (std::to_string(o.tolerance) + " m").c_str());
@@ -274,8 +278,11 @@ int diff_command(const DiffOptions& o) {
                 d.diverged ? std::to_string(d.first_divergent_tick).c_str() : "-", d.max_error, d.mean_error,
                 static_cast<unsigned long long>(d.ground_mismatches), d.diverged ? d.explanation.c_str() : "");
   }
-  std::size_t diverged = 0;
-  for (const auto& d : diff.characters) diverged += d.diverged;
+  std::size_t diverged = 0, by_interaction = 0;
+  for (const auto& d : diff.characters) {
+    diverged += d.diverged;
+    by_interaction += d.diverged && d.cause == replay::CharacterDiff::Cause::kInteraction;
+  }
   if (diff.characters.empty()) std::printf("no (tick, id) appears in both traces\n");
   if (!o.plot.empty()) {
     std::ofstream svg(o.plot, std::ios::binary | std::ios::trunc);
@@ -284,9 +291,9 @@ int diff_command(const DiffOptions& o) {
     std::printf("plot: %s\n", o.plot.c_str());
   }
   // The last line, for scripts.
-  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s\n", diff.characters.size(),
-              diverged, static_cast<unsigned long long>(diff.rows_only_in_a), static_cast<unsigned long long>(diff.rows_only_in_b),
-              diff.within_tolerance ? "yes" : "no");
+  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s by_interaction=%zu\n",
+              diff.characters.size(), diverged, static_cast<unsigned long long>(diff.rows_only_in_a),
+              static_cast<unsigned long long>(diff.rows_only_in_b), diff.within_tolerance ? "yes" : "no", by_interaction);
   return diff.within_tolerance && !diff.characters.empty() ? 0 : 1;
 }
 
@@ -329,7 +336,8 @@ int main(int argc, char** argv) {
   diff->add_option("b", diff_opts.b, "second trace (e.g. a client's)")->required();
   diff->add_option("--tolerance", diff_opts.tolerance, "metres of position error allowed; 0 (default) means bit-exact");
   diff->add_option("--inputs-a", diff_opts.inputs_a, "the first side's input stream (a recording), to explain divergences");
-  diff->add_option("--inputs-b", diff_opts.inputs_b, "the second side's input stream");
+  diff->add_option("--inputs-b", diff_opts.inputs_b,
+                   "the second side's input stream (without it, the first side's inputs are taken for both)");
   diff->add_option("--plot", diff_opts.plot, "write an SVG of both paths and the error over time");
 
   if (argc >= 2 && argv[1][0] != '-') {

@@ -107,7 +107,7 @@ void RecordingWriter::write_tick(const TickData& t) {
   const auto in_vec = fbb.CreateUninitializedVectorOfStructs(t.inputs.size(), &inputs);
   for (std::size_t i = 0; i < t.inputs.size(); ++i) {
     const auto& e = t.inputs[i];
-    inputs[i] = rec::Input(e.id, e.input.move_x, e.input.move_z, e.input.buttons, e.repeated);
+    inputs[i] = rec::Input(e.id, e.input.move_x, e.input.move_z, e.input.buttons, e.repeated, e.met);
   }
   rec::Checksum* sums = nullptr;
   const auto sum_vec = fbb.CreateUninitializedVectorOfStructs(t.checksums.size(), &sums);
@@ -318,7 +318,7 @@ RecordingReader::Next RecordingReader::next() {
           cmd.move_x = in->move_x() == -128 ? int8_t(-127) : in->move_x();
           cmd.move_z = in->move_z() == -128 ? int8_t(-127) : in->move_z();
           cmd.buttons = uint8_t(in->buttons() & kKnownButtons);
-          tick_.inputs.push_back({in->id(), cmd, in->repeated()});
+          tick_.inputs.push_back({in->id(), cmd, in->repeated(), in->met()});
         }
       if (t->checksums())
         for (const rec::Checksum* c : *t->checksums()) tick_.checksums.push_back({c->id(), c->hash()});

@@ -61,6 +61,8 @@ struct InputEntry {
   InputCmd input;         ///< its tick field is the record's tick
   /// The server repeated an earlier input: the client's had not arrived.
   bool repeated = false;
+  /// Its step met another character: its result depended on where the others were (movement.md §16).
+  bool met = false;
 };
 /// A character's state checksum after a tick.
 struct ChecksumEntry {

@@ -67,6 +67,7 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
       if (it == live.end()) continue;
       it->second.inputs.push_back(in.input);
       it->second.repeated.push_back(in.repeated ? 1 : 0);
+      it->second.met.push_back(in.met ? 1 : 0);
     }
     for (const auto& c : t.checksums) {
       auto it = live.find(c.id);
@@ -80,6 +81,7 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
         // Keep what is consistent: cut this character's timeline back to the previous tick.
         tl.inputs.resize(std::min(tl.inputs.size(), want - 1));
         tl.repeated.resize(tl.inputs.size());
+        tl.met.resize(tl.inputs.size());
         tl.checksums.resize(tl.inputs.size());
       }
     }
@@ -153,46 +155,70 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
   }
   if (options.keep_states) result.states.resize(n);
 
-  struct Local {
-    uint64_t steps = 0;
-    uint64_t mismatches = 0;
+  // Tick by tick, as the server ran it: every character alive in a tick steps against the others as
+  // they were at its start (movement.md §16), the movers placed once per tick (§15.1). The steps of a
+  // tick are independent of each other, so they are shared among the threads.
+  std::vector<CharacterState> state = start, next = start;
+  std::vector<std::size_t> alive;       // indices into rec.characters, ascending id
+  std::vector<OtherCharacter> seen;     // as the others see them, in `alive` order
+  Crowd crowd;
+  MoverFrame frame;
+  const int threads = std::max(1, options.threads);
+  struct Worker {
+    StepScratch scratch;
+    std::vector<OtherCharacter> near;
+    uint64_t steps = 0, mismatches = 0;
     Mismatch first{~0u, ~0u, 0, 0};
   };
-  const int threads = std::max(1, std::min(options.threads, int(std::max<std::size_t>(1, n))));
-  std::vector<Local> locals(static_cast<size_t>(threads));
-  auto work = [&](int t) {
-    StepScratch scratch;
-    Local& l = locals[size_t(t)];
-    for (std::size_t c = size_t(t); c < n; c += size_t(threads)) {
-      if (!active[c]) continue;
+  std::vector<Worker> workers(static_cast<std::size_t>(threads));
+  for (std::size_t c = 0; c < n; ++c)
+    if (active[c] && options.keep_states) result.states[c].reserve(rec.characters[c].inputs.size() - skip[c]);
+  for (uint32_t tick = result.start_tick; tick <= rec.last_tick && rec.ticks > 0; ++tick) {
+    alive.clear();
+    seen.clear();
+    for (std::size_t c = 0; c < n; ++c) {
       const Timeline& tl = rec.characters[c];
-      CharacterState s = start[c];
-      std::vector<CharacterState>* keep = options.keep_states ? &result.states[c] : nullptr;
-      if (keep) keep->reserve(tl.inputs.size() - skip[c]);
-      for (std::size_t i = skip[c]; i < tl.inputs.size(); ++i) {
+      if (!active[c] || tick < result.start_of[c] || tick > tl.last_tick()) continue;
+      alive.push_back(c);
+      seen.push_back(as_other(tl.id, state[c]));
+    }
+    if (alive.empty()) continue;
+    crowd.build(seen);
+    frame.build(world, tick, settings.tick_rate);
+    auto work = [&](int t) {
+      Worker& w = workers[size_t(t)];
+      for (std::size_t k = size_t(t); k < alive.size(); k += size_t(threads)) {
+        const std::size_t c = alive[k];
+        const Timeline& tl = rec.characters[c];
+        const std::size_t i = tick - tl.first_tick;
         InputCmd in = tl.inputs[i];
-        in.tick = tl.first_tick + uint32_t(i);
-        s = step(s, in, world, settings, scratch).state;
-        ++l.steps;
-        if (keep) keep->push_back(s);
+        in.tick = tick;
+        crowd.neighbours(k, w.near);
+        const CharacterState s = step(state[c], in, world, settings, w.scratch, {&frame, w.near, tl.id}).state;
+        next[c] = s;
+        ++w.steps;
         const uint32_t sum = state_checksum(s);
         if (sum != tl.checksums[i]) {
-          ++l.mismatches;
-          const Mismatch m{in.tick, tl.id, tl.checksums[i], sum};
-          if (m.tick < l.first.tick || (m.tick == l.first.tick && m.id < l.first.id)) l.first = m;
+          ++w.mismatches;
+          const Mismatch m{tick, tl.id, tl.checksums[i], sum};
+          if (m.tick < w.first.tick || (m.tick == w.first.tick && m.id < w.first.id)) w.first = m;
         }
       }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads && std::size_t(t) < alive.size(); ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    for (std::size_t c : alive) {
+      state[c] = next[c];
+      if (options.keep_states) result.states[c].push_back(state[c]);
     }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(work, t);
-  work(0);
-  for (auto& th : pool) th.join();
+  }
   Mismatch first{~0u, ~0u, 0, 0};
-  for (const auto& l : locals) {
-    result.steps += l.steps;
-    result.mismatches += l.mismatches;
-    if (l.first.tick < first.tick || (l.first.tick == first.tick && l.first.id < first.id)) first = l.first;
+  for (const auto& w : workers) {
+    result.steps += w.steps;
+    result.mismatches += w.mismatches;
+    if (w.first.tick < first.tick || (w.first.tick == first.tick && w.first.id < first.id)) first = w.first;
   }
   result.ok = result.mismatches == 0;
   result.first = first;

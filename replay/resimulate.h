@@ -21,6 +21,7 @@ struct Timeline {
   CharacterState start;             ///< its state going into first_tick
   std::vector<InputCmd> inputs;     ///< inputs[i] is for tick first_tick + i
   std::vector<uint8_t> repeated;    ///< repeated[i]: the server repeated an earlier input for that tick
+  std::vector<uint8_t> met;         ///< met[i]: its step of that tick met another character
   std::vector<uint32_t> checksums;  ///< after each tick
   /// The last tick it was simulated in (inputs is never empty in a loaded recording).
   uint32_t last_tick() const { return first_tick + uint32_t(inputs.size()) - 1; }

@@ -125,6 +125,19 @@ void explain_divergences(DiffResult& diff, const LoadedRecording& ra, const Load
         break;
       }
     }
+    // The same inputs: the states part in a tick where either side's step met another character.
+    const uint32_t t = d.first_divergent_tick;
+    if (!found && t >= from && t <= ta->last_tick() && t <= tb->last_tick()) {
+      const std::size_t ia = t - ta->first_tick, ib = t - tb->first_tick;
+      const bool met_a = ia < ta->met.size() && ta->met[ia], met_b = ib < tb->met.size() && tb->met[ib];
+      if (met_a || met_b) {
+        found = true;
+        d.cause = CharacterDiff::Cause::kInteraction;
+        d.cause_tick = t;
+        d.explanation = "interaction at tick " + std::to_string(t) + ": the same inputs, but the " +
+                        (met_a ? "first" : "second") + " side's step met another character, whose moves a client can only guess";
+      }
+    }
     if (!found) {
       d.cause = CharacterDiff::Cause::kDeterminism;
       d.cause_tick = d.first_divergent_tick;

@@ -41,9 +41,12 @@ struct CharacterDiff {
   uint64_t state_mismatches = 0;    ///< rows not bit-identical
   /// Why it diverged (with input streams): what happened first. kUnknown: not explained (it did not
   /// diverge, or an input stream lacks it); kInputDiffers: the two sides consumed a different input;
-  /// kDeterminism: the same inputs gave different states.
-  enum class Cause : uint8_t { kUnknown, kInputDiffers, kDeterminism } cause = Cause::kUnknown;
-  uint32_t cause_tick = 0;          ///< the first tick whose inputs differ, or (kDeterminism) the first divergent tick
+  /// kInteraction: the same inputs, but a step met another character, whose moves one side (a client)
+  /// could only guess (movement.md §16); kDeterminism: the same inputs and no other character gave
+  /// different states.
+  enum class Cause : uint8_t { kUnknown, kInputDiffers, kInteraction, kDeterminism } cause = Cause::kUnknown;
+  /// The first tick whose inputs differ, or (kInteraction, kDeterminism) the first divergent tick.
+  uint32_t cause_tick = 0;
   /// One sentence for people (also set when an input stream lacks the character).
   std::string explanation;
   /// (tick, a position, b position) of every compared row, for plotting.
@@ -73,7 +76,8 @@ struct DiffResult {
 DiffResult diff_traces(const Trace& a, const Trace& b, double tolerance);
 
 /// Fills in each divergence's cause from the two input streams (recordings of the two sides): the
-/// first tick, up to the divergence, whose commands differ (tick number aside), else determinism.
+/// first tick, up to the divergence, whose commands differ (tick number aside); else interaction when
+/// either side's step of the divergent tick met another character; else determinism.
 void explain_divergences(DiffResult& diff, const LoadedRecording& inputs_a, const LoadedRecording& inputs_b);
 
 /// An SVG: both paths from above (x to the right, z downward), and the error over time, divergences

@@ -227,7 +227,7 @@ FleetResult BotFleet::run() {
         t.joins.clear();
         if (b->first_record) t.joins.push_back({id, b->joined_state});
         b->first_record = false;
-        t.inputs.assign(1, {id, b->last_input, false});
+        t.inputs.assign(1, {id, b->last_input, false, b->session->predictor().met(tick)});
         t.checksums.assign(1, {id, replay::state_checksum(s)});
         b->recording->write_tick(t);
       }

@@ -151,7 +151,7 @@ int main(int argc, char** argv) {
   }
 
   int connected = 0, failed = 0;
-  uint64_t corrections = 0, unexplained = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0;
+  uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0;
   double max_error = 0;
   std::vector<double> rtts, connects;
   for (const auto& b : result.bots) {
@@ -163,6 +163,7 @@ int main(int argc, char** argv) {
     }
     corrections += b.prediction.corrections;
     unexplained += b.prediction.unexplained;
+    interactions += b.prediction.interactions;
     compared += b.stats.compared;
     predicted += b.prediction.predicted;
     bytes_in += b.stats.bytes_in;
@@ -174,16 +175,16 @@ int main(int argc, char** argv) {
   }
   const double secs = std::max(1e-9, result.seconds);
   std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, server_text.c_str(), secs, pattern_text.c_str());
-  std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu unexplained), "
-              "largest correction %.4f m\n",
+  std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu by other "
+              "characters, %llu unexplained), largest correction %.4f m\n",
               (unsigned long long)predicted, (unsigned long long)snapshots, (unsigned long long)compared,
-              (unsigned long long)corrections, (unsigned long long)unexplained, max_error);
+              (unsigned long long)corrections, (unsigned long long)interactions, (unsigned long long)unexplained, max_error);
   std::vector<double> r1 = rtts, r2 = rtts;
-  std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu compared=%llu rtt_ms_p50=%.2f "
+  std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
               "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
               "connect_ms_p50=%.1f connect_ms_max=%.1f\n",
               bots, connected, failed, (unsigned long long)corrections, (unsigned long long)unexplained,
-              (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
+              (unsigned long long)interactions, (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
               double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots,
               connects.empty() ? 0.0 : percentile(connects, 0.5),
               connects.empty() ? 0.0 : *std::max_element(connects.begin(), connects.end()));

@@ -235,21 +235,27 @@ void ClientSession::handle_snapshot(net::Nanos now, const wire::Snapshot& s) {
           ++stats_.missing_delta_base;
           continue;
         }
-        rec.remotes.push_back(wire::RemoteFull(d->id(), it->x() + d->dx(), it->y() + d->dy(), it->z() + d->dz(), d->ground()));
+        rec.remotes.push_back(wire::RemoteFull(d->id(), it->x() + d->dx(), it->y() + d->dy(), it->z() + d->dz(), d->ground(),
+                                               d->crouched(), d->platform()));
       }
     }
   }
   std::sort(rec.remotes.begin(), rec.remotes.end(), [](const auto& a, const auto& b) { return a.id() < b.id(); });
+  others_.clear();
   for (const auto& r : rec.remotes) {
     const int shift = ServerCore::kRemoteShift;
     const GroundKind g = r.ground() < kGroundKindCount ? GroundKind(r.ground()) : GroundKind::kNone;
-    remotes_.add(r.id(), s.tick(), {int32_t(uint32_t(r.x()) << shift), int32_t(uint32_t(r.y()) << shift),
-                                    int32_t(uint32_t(r.z()) << shift)}, g);
+    const FixedVec3 p{int32_t(uint32_t(r.x()) << shift), int32_t(uint32_t(r.y()) << shift), int32_t(uint32_t(r.z()) << shift)};
+    remotes_.add(r.id(), s.tick(), p, g);
+    others_.push_back({r.id(), p, r.crouched() != 0, r.platform()});
   }
+  // Our predictions step against the others as this snapshot shows them (movement.md §16).
+  predictor_.set_others(others_, character_id_);
   if (s.tick() > 120) remotes_.forget_before(s.tick() - 120);
 
   // Our own character: the server's word.
-  const auto rec_outcome = predictor_.reconcile(s.tick(), proto::from_wire(*s.own()), s.repeated_mask());
+  const auto rec_outcome =
+      predictor_.reconcile(s.tick(), proto::from_wire(*s.own()), s.repeated_mask(), s.interaction_mask());
   if (rec_outcome.outcome == Predictor::Outcome::kMatched || rec_outcome.outcome == Predictor::Outcome::kCorrected)
     ++stats_.compared;
   // Inputs up to the acknowledged tick are done with.

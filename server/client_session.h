@@ -153,6 +153,7 @@ class ClientSession {
   uint32_t character_id_ = 0;
   Predictor predictor_;
   RemoteInterpolator remotes_;
+  std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
   net::Nanos period_ = 0;
   net::Nanos next_tick_ = 0;
   double scale_ = 1.0;

@@ -25,7 +25,7 @@ void ServerRecorder::on_tick(const TickRecord& r) {
   tick_.checksums.clear();
   for (const auto& j : r.joins) tick_.joins.push_back({j.id, j.state});
   for (const auto& c : r.characters) {
-    tick_.inputs.push_back({c.id, c.input, c.repeated});
+    tick_.inputs.push_back({c.id, c.input, c.repeated, c.met_character});
     tick_.checksums.push_back({c.id, replay::state_checksum(c.state)});
   }
   writer_.write_tick(tick_);

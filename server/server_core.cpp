@@ -471,9 +471,12 @@ void ServerCore::tick(net::Nanos now) {
   }
   std::sort(step_order_.begin(), step_order_.end());
   tick_characters_.resize(clients_.size());
-  // The movers at this tick: placed once, read by every step (movement.md §15.1).
+  // The movers at this tick: placed once, read by every step (movement.md §15.1). Every character
+  // steps against the others as they were at the start of the tick (§16).
   movers_.build(world_, tick_, derived_.tick_rate);
-  const Surroundings around{&movers_};
+  seen_.clear();
+  for (const auto& c : clients_) seen_.push_back(as_other(c->id, c->state));
+  crowd_.build(seen_);
   pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[size_t(w)];
     for (std::size_t k = begin; k < end; ++k) {
@@ -483,9 +486,13 @@ void ServerCore::tick(net::Nanos now) {
       c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
       ws.counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
       ws.step.cache = &c.candidates;
-      c.state = step(c.state, in.input, world_, derived_, ws.step, around).state;
+      crowd_.neighbours(i, ws.others);
+      const StepResult r = step(c.state, in.input, world_, derived_, ws.step, {&movers_, ws.others, c.id});
       ws.step.cache = nullptr;
-      tick_characters_[i] = {c.id, in.input, in.repeated, c.state};
+      c.state = r.state;
+      const bool met = r.diagnostics.characters_near > 0;
+      c.interaction_bits = (c.interaction_bits << 1) | (met ? 1u : 0u);
+      tick_characters_[i] = {c.id, in.input, in.repeated, c.state, met};
     }
   });
   merge_worker_counters();
@@ -597,23 +604,26 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
                   z = o.state.position.z >> kRemoteShift;
     const uint8_t ground = static_cast<uint8_t>(o.state.ground);
-    record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground));
+    const uint8_t crouched = o.state.crouched ? 1 : 0;
+    const uint16_t platform = o.state.platform;
+    record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground, crouched, platform));
     if (base) {
       while (b != base->remotes.end() && b->id() < o.id) ++b;
       const auto it = b;
       if (it != base->remotes.end() && it->id() == o.id) {
         const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
         if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {
-          delta.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground));
+          delta.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground, crouched, platform));
           continue;
         }
       }
     }
-    full.push_back(wire::RemoteFull(o.id, x, y, z, ground));
+    full.push_back(wire::RemoteFull(o.id, x, y, z, ground, crouched, platform));
   }
   proto::PacketWriter::SnapshotHeader h;
   h.tick = tick_;
   h.repeated_mask = c.repeated_bits;
+  h.interaction_mask = c.interaction_bits;
   h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
   h.echo_time_us = c.echo_time_us;
   h.echo_delay_us = c.echo_received ? micros(now - c.echo_received) : 0;

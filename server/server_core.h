@@ -31,6 +31,7 @@
 #include "server/tick_observer.h"
 #include "server/token_bucket.h"
 #include "server/worker_pool.h"
+#include "shared/character_contacts.h"
 #include "shared/settings.h"
 #include "shared/step.h"
 #include "shared/world.h"
@@ -70,7 +71,7 @@ class ServerCore {
   /// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
   static constexpr std::size_t kMaxOthers = 48;
   /// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this.
-  static constexpr int kRemoteShift = 2;
+  static constexpr int kRemoteShift = kPublishedShift;
 
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
   /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).
@@ -135,6 +136,7 @@ class ServerCore {
     CandidateCache candidates;   // the character's triangles from step to step (speed only)
     InputBuffer inputs;
     uint32_t repeated_bits = 0;  // bit i: tick (current - i) was simulated with a repeated input
+    uint32_t interaction_bits = 0;  // bit i: in tick (current - i) its step met another character
     net::Nanos last_heard = 0;
     uint32_t acked_snapshot = 0;
     uint32_t echo_time_us = 0;
@@ -171,6 +173,7 @@ class ServerCore {
   // One worker thread's working memory (index 0 is the calling thread's).
   struct Worker {
     StepScratch step;
+    std::vector<OtherCharacter> others;  // the stepped character's neighbours
     proto::PacketWriter writer;
     proto::DatagramBuffer tx;
     std::vector<std::pair<int64_t, uint32_t>> candidates;
@@ -225,6 +228,8 @@ class ServerCore {
   std::vector<CharacterTick> tick_characters_;
   std::vector<std::pair<int64_t, uint32_t>> step_order_;  // (cell, clients_ index): the order steps run in
   MoverFrame movers_;  // the world's movers at the current tick
+  std::vector<OtherCharacter> seen_;  // every character as the others see it at the start of the tick, by index
+  Crowd crowd_;                       // seen_, by cell
   struct GridEntry {
     int64_t key;      // cell
     uint32_t index;   // into clients_

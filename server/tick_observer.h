@@ -26,6 +26,7 @@ struct CharacterTick {
   bool repeated = false;  ///< the client's own input had not arrived: the last one was repeated
   /// Its state after the tick.
   CharacterState state;
+  bool met_character = false;  ///< its step kept a fence from another character (movement.md §16)
 };
 
 /// Everything that happened in one tick, in a defined order (ids ascending). The spans point into

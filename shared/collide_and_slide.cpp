@@ -259,7 +259,7 @@ class Solver {
     Touch t;
     t.triangle = hit.triangle;
     t.tag = q_.triangle(hit.triangle).tag;
-    mark_mover(t, q_.mover_of(hit.triangle));
+    mark_owner(t, q_.mover_of(hit.triangle), q_.character_of(hit.triangle));
     t.normal = hit.normal;
     t.blocked = true;
     touches_.add(t);

@@ -73,6 +73,7 @@ void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& o
   const Vec3 hi{center.x + reach, center.y + cap.half_segment + reach, center.z + reach};
   ensure(lo, hi);
   for (uint32_t i : candidates_) {
+    if (i >= fence_base_) break;  // fences are never contacts (they come last)
     const WorldTriangle& t = triangle(i);
     if (!overlaps(t, lo, hi)) continue;
     const auto found = capsule_triangle_contact(cap, t.tri, max_gap);
@@ -110,15 +111,18 @@ void ContactQueries::prefetch(const Aabb& box, CandidateCache* cache) {
   add_mover_candidates(covered_);
 }
 
-// Movers are few and move every tick: their triangles are tested against the box directly (the
-// whole mover's bounds first), after the static ones, so the list stays ascending.
+// Movers and fences are few and change every tick: their triangles are tested against the box
+// directly (a whole mover's bounds first), after the static ones, so the list stays ascending.
 void ContactQueries::add_mover_candidates(const Aabb& box) {
-  if (!movers_) return;
-  for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
-    if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, box.lo, box.hi)) continue;
-    for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
-      if (overlaps(movers_->triangle(i), box.lo, box.hi)) candidates_.push_back(static_count_ + i);
+  if (movers_) {
+    for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
+      if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, box.lo, box.hi)) continue;
+      for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
+        if (overlaps(movers_->triangle(i), box.lo, box.hi)) candidates_.push_back(static_count_ + i);
+    }
   }
+  for (uint32_t k = 0; k < fence_count_; ++k)
+    if (overlaps(fences_[k], box.lo, box.hi)) candidates_.push_back(fence_base_ + k);
 }
 
 void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
@@ -141,6 +145,7 @@ bool ContactQueries::first_crossing_above(const Vec3& point, double reach, bool&
   bool found = false;
   double best = 0;
   for (uint32_t i : candidates_) {
+    if (i >= fence_base_) break;  // other characters are not solids
     const WorldTriangle& t = triangle(i);
     if (!overlaps(t, lo, hi) || t.tri.normal.y == 0) continue;
     // Inside the triangle's shadow on the XZ plane (edges included): the three edge cross products

@@ -84,12 +84,28 @@ class ContactQueries {
   ContactQueries(World&&, const DerivedSettings&, std::vector<uint32_t>&, const MoverFrame* = nullptr) = delete;
   ContactQueries(const World&, DerivedSettings&&, std::vector<uint32_t>&, const MoverFrame* = nullptr) = delete;
 
-  /// Triangle i: a static one (i < world().triangle_count()) or a mover's, placed at this tick.
+  /// Triangle i: a static one (i < world().triangle_count()), a mover's placed at this tick, or a
+  /// fence between this character and another (set_fences()).
   const WorldTriangle& triangle(uint32_t i) const {
-    return i < static_count_ ? world_.triangle(i) : movers_->triangle(i - static_count_);
+    if (i < static_count_) return world_.triangle(i);
+    if (i < fence_base_) return movers_->triangle(i - static_count_);
+    return fences_[i - fence_base_];
   }
-  /// The mover triangle i belongs to, or -1 for a static triangle.
-  int mover_of(uint32_t i) const { return i < static_count_ ? -1 : int(movers_->mover_of(i - static_count_)); }
+  /// The mover triangle i belongs to, or -1 for a static triangle or a fence.
+  int mover_of(uint32_t i) const {
+    return i < static_count_ || i >= fence_base_ ? -1 : int(movers_->mover_of(i - static_count_));
+  }
+  /// The other character a fence triangle stands for, or -1 for any other triangle.
+  int64_t character_of(uint32_t i) const { return i < fence_base_ ? -1 : int64_t(fence_owners_[i - fence_base_]); }
+  /// Adds `count` fence triangles (movement.md §16): sweeps stop at them as at any surface, but they
+  /// are never contacts, so they never ground, push out or wedge the character. `owners[k]` is the
+  /// other character's id for fences[k]. Both arrays must outlive the queries.
+  void set_fences(const WorldTriangle* fences, const uint32_t* owners, std::size_t count) {
+    fences_ = fences;
+    fence_owners_ = owners;
+    fence_count_ = uint32_t(count);
+    any_ = false;  // collect again, fences included
+  }
   /// The movers at this tick (null without).
   const MoverFrame* movers() const { return movers_; }
   /// Makes sweeps pass through mover m's triangles (-1: none), for carrying a character with it.
@@ -138,6 +154,10 @@ class ContactQueries {
   std::vector<uint32_t>& candidates_;
   const MoverFrame* movers_;
   uint32_t static_count_;
+  uint32_t fence_base_ = static_count_ + uint32_t(movers_ ? movers_->triangle_count() : 0);
+  const WorldTriangle* fences_ = nullptr;
+  const uint32_t* fence_owners_ = nullptr;
+  uint32_t fence_count_ = 0;
   int ignored_mover_ = -1;
   Aabb covered_;
   bool any_ = false;

@@ -2,6 +2,17 @@
 
 namespace foothold {
 
+void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id) {
+  others_.assign(others.begin(), others.end());
+  self_id_ = self_id;
+}
+
+CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& input, bool& met) {
+  const StepResult r = step(from, input, world_, settings_, scratch_, {nullptr, others_, self_id_});
+  met = r.diagnostics.characters_near > 0;
+  return r.state;
+}
+
 void Predictor::reset(uint32_t tick, const CharacterState& state) {
   base_ = tick;
   latest_ = tick;
@@ -15,14 +26,16 @@ const CharacterState& Predictor::predict(InputCmd input) {
   if (tick - base_ >= kHistory) {
     base_ = tick - kHistory + 1;
   }
-  const CharacterState next = step(at(latest_).state, input, world_, settings_, scratch_).state;
-  at(tick) = {input, next};
+  bool met = false;
+  const CharacterState next = step_from(at(latest_).state, input, met);
+  at(tick) = {input, next, met};
   latest_ = tick;
   ++counters_.predicted;
   return at(tick).state;
 }
 
-Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask) {
+Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask,
+                                               uint32_t interaction_mask) {
   Reconciliation r;
   if (tick <= base_) return r;  // kStale
 
@@ -52,12 +65,20 @@ Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterSta
   r.outcome = Outcome::kCorrected;
   r.position_error = length(to_position(server.position) - to_position(predicted.position));
   ++counters_.corrections;
-  if (!r.explained) ++counters_.unexplained;
+  if (!r.explained) {
+    // Another character met on either side since the last confirmed tick: its moves are only a
+    // guess here (movement.md §16), so a difference is expected, not a bug.
+    bool met = window > 32 || (interaction_mask & bits) != 0;
+    for (uint32_t t = tick - window + 1; t <= tick && !met; ++t) met = at(t).met;
+    r.interaction = met;
+    r.explained = met;
+    ++(met ? counters_.interactions : counters_.unexplained);
+  }
   if (r.position_error > counters_.max_error) counters_.max_error = r.position_error;
   // Rewind to the server's word and replay what it has not seen yet.
   at(tick).state = server;
   for (uint32_t t = tick + 1; t <= latest_; ++t) {
-    at(t).state = step(at(t - 1).state, at(t).input, world_, settings_, scratch_).state;
+    at(t).state = step_from(at(t - 1).state, at(t).input, at(t).met);
     ++r.replayed;
   }
   counters_.replayed_ticks += r.replayed;

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "shared/character_state.h"
 #include "shared/input.h"
@@ -26,12 +28,21 @@ class Predictor {
   Predictor(const World&, DerivedSettings&&) = delete;
   Predictor(World&&, const DerivedSettings&) = delete;
 
+  /// The other characters as this client knows them (the newest snapshot's, published positions)
+  /// and its own character's id: every later prediction and replay steps against them (movement.md
+  /// §16). Copied; allocates only when the list grows past every earlier one.
+  void set_others(std::span<const OtherCharacter> others, uint32_t self_id);
+
   /// Starts over from an authoritative state: `state` is the character after tick `tick`.
   void reset(uint32_t tick, const CharacterState& state);
 
   /// Predicts the next tick (latest_tick() + 1) with `input`; its tick field is set to that tick.
   /// Returns the predicted state: a reference into the history, which later calls may overwrite.
   const CharacterState& predict(InputCmd input);
+
+  /// Whether the newest prediction (or replay) of `tick` met another character (movement.md §16);
+  /// false for a tick no longer in the history.
+  bool met(uint32_t tick) const { return latest_ - tick < kHistory && tick <= latest_ && at(tick).met; }
 
   /// The newest tick predicted (or given to reset()).
   uint32_t latest_tick() const { return latest_; }
@@ -53,9 +64,13 @@ class Predictor {
   struct Reconciliation {
     Outcome outcome = Outcome::kStale;  ///< what was done
     /// For kCorrected and kAhead: true when the server used a different input than ours for a tick
-    /// since the last confirmed one (it repeated one for a late or lost packet). False means the same
-    /// inputs gave a different state: a determinism bug.
+    /// since the last confirmed one (it repeated one for a late or lost packet), or when another
+    /// character was met in those ticks (`interaction`). False means the same inputs and the same
+    /// surroundings gave a different state: a determinism bug.
     bool explained = false;
+    /// For kCorrected: not explained by a repeated input, but the server's step or ours met another
+    /// character since the last confirmed tick, whose moves this client can only guess.
+    bool interaction = false;
     double position_error = 0;  ///< metres between the prediction and the server's state (kCorrected, kAhead)
     uint32_t replayed = 0;      ///< ticks re-simulated after the correction (kCorrected)
   };
@@ -63,14 +78,17 @@ class Predictor {
   /// Takes the server's state after tick `tick`. Bit i of `repeated_mask` says the server repeated
   /// an earlier input for tick `tick - i` instead of using ours. States for ticks not newer than
   /// acknowledged_tick() are ignored (kStale).
-  Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask);
+  /// Bit i of `interaction_mask` says the server's step of tick `tick - i` met another character.
+  Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask,
+                           uint32_t interaction_mask = 0);
 
   /// Running totals.
   struct Counters {
     uint64_t predicted = 0;       ///< predict() calls
     uint64_t matched = 0;         ///< reconciliations that matched (kMatched)
     uint64_t corrections = 0;     ///< kCorrected and kAhead reconciliations
-    uint64_t unexplained = 0;     ///< kCorrected ones not explained by a repeated input: determinism bugs
+    uint64_t interactions = 0;    ///< kCorrected ones explained by another character, not by an input
+    uint64_t unexplained = 0;     ///< kCorrected ones explained by neither: determinism bugs
     uint64_t replayed_ticks = 0;  ///< ticks re-simulated by corrections
     double max_error = 0;  ///< metres: the largest position_error of a kCorrected reconciliation
   };
@@ -81,13 +99,17 @@ class Predictor {
   struct Entry {
     InputCmd input;        ///< the input for this tick
     CharacterState state;  ///< the predicted state after it
+    bool met = false;      ///< the predicted step met another character
   };
+  CharacterState step_from(const CharacterState& from, const InputCmd& input, bool& met);
   Entry& at(uint32_t tick) { return history_[tick % kHistory]; }
   const Entry& at(uint32_t tick) const { return history_[tick % kHistory]; }
 
   const World& world_;
   const DerivedSettings& settings_;
   StepScratch scratch_;
+  std::vector<OtherCharacter> others_;
+  uint32_t self_id_ = 0;
   std::array<Entry, kHistory> history_{};
   uint32_t base_ = 0;    // last tick confirmed by the server
   uint32_t latest_ = 0;  // last tick predicted

@@ -321,6 +321,80 @@ Grid end_grid(ContactQueries& q, const Grid& grid, Settled& at, bool rising) {
   return Grid{};
 }
 
+// §16: the other characters this tick. Each one near enough to reach within the tick becomes a
+// fence: the plane halfway between the two capsules as everyone sees them (published positions,
+// carried by their movers), which this character's capsule may not cross. The other one keeps to
+// the other side of the same plane, so whatever both do in this tick, in whatever order anyone
+// computes it, they cannot overlap. Two that overlap already (a spawn, a mover's push) are each moved
+// half the overlap apart first, the same rule from both sides.
+void meet_characters(ContactQueries& q, const CharacterState& state, const DerivedSettings& standing,
+                     const Surroundings& around, const MoverFrame* frame, const Vec3& v, Vec3& start,
+                     StepScratch& scratch, StepResult& out) {
+  scratch.fences.clear();
+  scratch.fence_owners.clear();
+  if (around.others.empty()) return;
+  const DerivedSettings& s = q.settings();
+  const double r = s.radius;
+  // How far this character can get this tick: its travel, a stair, the snap and the contact band.
+  const double reach = length(v) * s.dt * (1 + s.tan_max_slope) + s.step_height + 2 * s.contact_distance + s.safety_margin;
+  const Vec3 me = seen_centre(as_other(around.self_id, state), frame);
+  const double my_half = state.crouched ? standing.crouch_half_segment : standing.half_segment;
+  Vec3 push;
+  for (const OtherCharacter& o : around.others) {
+    if (o.id == around.self_id) continue;
+    const Vec3 c = seen_centre(o, frame);
+    const Vec3 apart = horizontal(me - c);
+    if (!(length_sq(apart) < kNeighbourRange * kNeighbourRange)) continue;
+    // The closest points of the two upright core segments: at one height where they overlap in
+    // height (the middle of the overlap), else at the nearer ends.
+    const double half = o.crouched ? standing.crouch_half_segment : standing.half_segment;
+    const double lo = std::fmax(me.y - my_half, c.y - half), hi = std::fmin(me.y + my_half, c.y + half);
+    Vec3 pa = me, pb = c;
+    if (lo <= hi) {
+      pa.y = pb.y = (lo + hi) / 2;
+    } else if (me.y > c.y) {
+      pa.y = me.y - my_half, pb.y = c.y + half;
+    } else {
+      pa.y = me.y + my_half, pb.y = c.y - half;
+    }
+    const double d = length(pa - pb);
+    const Vec3 n = d > tolerance::kDistanceNoise ? (pa - pb) / d : Vec3{around.self_id > o.id ? 1.0 : -1.0, 0, 0};
+    const double gap = d - 2 * r;
+    if (!(gap < 2 * reach)) continue;
+    ++out.diagnostics.characters_near;
+    if (gap < 0) push += n * (-gap / 2);
+    // The fence: the plane halfway between the surfaces, as a square of 2 * kFenceHalfSize facing
+    // this character, centred where it is.
+    const Vec3 mid = pb + n * (r + gap / 2);
+    const Vec3 t1 = std::fabs(n.y) < tolerance::kFenceVertical ? normalized_or_zero(cross(n, kUp)) : Vec3{1, 0, 0};
+    const Vec3 t2 = cross(n, t1);
+    const Vec3 centre = me - n * dot(me - mid, n);
+    const double h = tolerance::kFenceHalfSize;
+    const Vec3 c0 = centre - t1 * h - t2 * h, c1 = centre + t1 * h - t2 * h, c2 = centre + t1 * h + t2 * h,
+               c3 = centre - t1 * h + t2 * h;
+    scratch.fences.push_back(make_world_triangle(c0, c1, c2, SurfaceTag::kNeverGround));
+    scratch.fences.push_back(make_world_triangle(c0, c2, c3, SurfaceTag::kNeverGround));
+    scratch.fence_owners.push_back(o.id);
+    scratch.fence_owners.push_back(o.id);
+    if (gap <= s.contact_distance) {
+      Touch t;
+      t.kind = TouchKind::kCharacter;
+      t.character = o.id;
+      t.triangle = uint32_t(q.world().triangle_count() + (q.movers() ? q.movers()->triangle_count() : 0) +
+                            scratch.fences.size() - 2);
+      t.tag = SurfaceTag::kNeverGround;
+      t.normal = n;
+      out.touches.add(t);
+    }
+  }
+  q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
+  if (length_sq(push) > 0) {
+    const SweepHit hit = q.sweep(start, push);
+    start += push * (hit.hit ? hit.fraction : 1.0);
+    out.diagnostics.pushed_apart = true;
+  }
+}
+
 // §11, §12: the ground state is what grounding finds at the rounded position, where the next tick
 // starts, so that rounding can never flip it. Airborne characters get the second half of gravity;
 // grounded ones lose any velocity into their floor. The surfaces within contact distance join the
@@ -356,7 +430,7 @@ void finish_tick(const ContactQueries& q, const Grid& grid, const Settled& at, V
     Touch t;
     t.triangle = c.triangle;
     t.tag = c.tag;
-    mark_mover(t, q.mover_of(c.triangle));
+    mark_owner(t, q.mover_of(c.triangle), q.character_of(c.triangle));
     t.normal = c.normal;
     t.floor = has_floor && i == at.ground.floor;
     out.touches.add(t);
@@ -391,6 +465,7 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const JumpDecision jump = decide_jump(state, input, s);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
+  meet_characters(q, state, standing, around, frame, v, start, scratch, out);
   gather_candidates(q, start, v, s, scratch.cache);
 
   const SlideResult slid = slide(q, start, v, move_grounded, ground.floor_normal, out.touches);

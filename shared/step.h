@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "shared/character_contacts.h"
 #include "shared/character_state.h"
 #include "shared/contact_queries.h"
 #include "shared/input.h"
@@ -26,14 +27,21 @@ struct StepScratch {
   CandidateCache* cache = nullptr;
   /// The movers' frame a step builds when it was not given one for its tick (Surroundings::movers).
   MoverFrame frame;
+  std::vector<WorldTriangle> fences;    ///< the step's fence triangles (movement.md §16)
+  std::vector<uint32_t> fence_owners;   ///< the other character of each fence triangle
 };
 
-/// What a step sees besides the static world: the movers at its tick.
+/// What a step sees besides the static world: the movers at its tick and the other characters.
 struct Surroundings {
   /// The movers placed at the step's tick (MoverFrame::build() with the input's tick). Optional: when
   /// null, or built for another tick, the step builds its own (the same result, slower). Ignored in a
   /// world without movers.
   const MoverFrame* movers = nullptr;
+  /// The other characters as everyone knows them after the previous tick (at least every one within
+  /// kNeighbourRange; farther ones are ignored). The server passes Crowd::neighbours(); a client, every
+  /// remote character it knows. Entries with `self_id` are ignored.
+  std::span<const OtherCharacter> others;
+  uint32_t self_id = 0;  ///< the stepped character's own id (the tie-break when two centres coincide)
 };
 
 /// What happened inside a step, for tests, tools and the debugging of desyncs. Not part of the state.
@@ -49,6 +57,8 @@ struct StepDiagnostics {
   bool pushout_unresolved = false;  ///< push-out hit its cap still overlapping; the character stays there (§8)
   bool pushed_by_mover = false;  ///< a mover moved into the character and pushed it out (§15.3)
   bool crushed = false;          ///< the crush rule ran: it still overlapped something at the end (§15.3)
+  int characters_near = 0;       ///< other characters it kept a fence from this tick (§16)
+  bool pushed_apart = false;     ///< it overlapped another character at the start and was pushed off (§16)
   Vec3 position;             ///< end position (capsule centre), metres (on the grid)
 };
 

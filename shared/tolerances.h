@@ -118,6 +118,13 @@ inline constexpr double kPushOutRiseShare = 0.25;
 /// §15.3). Higher than any mover a level would crush a character under; beyond it the character stays.
 inline constexpr double kCrushSearchHeight = 16;
 
+/// Metres: half the side of the square that stands for a fence between two characters (movement.md
+/// §16). Far beyond anything a character reaches in one tick, so the square acts as the whole plane.
+inline constexpr double kFenceHalfSize = 8;
+/// A fence normal with |y| below this is taken as tilted enough to build its square's edges from
+/// cross(n, up); nearer vertical, from the X axis.
+inline constexpr double kFenceVertical = 0.999;
+
 /// m. Slack around the box a character's candidate cache is gathered for (CandidateCache): a walking
 /// character's next steps stay inside it. Affects speed only, never results.
 inline constexpr double kCacheSlack = 0.5;

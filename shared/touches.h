@@ -15,6 +15,7 @@ namespace foothold {
 enum class TouchKind : uint8_t {
   kSurface = 0,  ///< a static triangle of the World
   kMover = 1,    ///< a triangle of a mover (movement.md §15.1)
+  kCharacter = 2,  ///< another character's capsule (movement.md §16)
 };
 
 /// One thing the character touched during a step (movement.md §12).
@@ -22,17 +23,23 @@ struct Touch {
   TouchKind kind = TouchKind::kSurface;  ///< what was touched
   uint32_t triangle = 0;                 ///< the triangle index (ContactQueries::triangle(); movers' from World::triangle_count() on)
   uint16_t mover = 0;                    ///< kMover: the mover's index
+  uint32_t character = 0;                ///< kCharacter: the other character's id
   SurfaceTag tag = SurfaceTag::kByNormal;  ///< the triangle's ground tag
   Vec3 normal;                           ///< unit contact normal, pointing toward the character
   bool floor = false;                    ///< the character stands on it at the end of the tick
   bool blocked = false;                  ///< it stopped the character's motion during the tick
 };
 
-/// Marks `t` as a mover's triangle when `mover` (ContactQueries::mover_of()) is not -1.
-inline void mark_mover(Touch& t, int mover) {
-  if (mover < 0) return;
-  t.kind = TouchKind::kMover;
-  t.mover = uint16_t(mover);
+/// Marks `t` as a mover's triangle when `mover` (ContactQueries::mover_of()) is not -1, or as
+/// another character when `character` (ContactQueries::character_of()) is not -1.
+inline void mark_owner(Touch& t, int mover, int64_t character) {
+  if (mover >= 0) {
+    t.kind = TouchKind::kMover;
+    t.mover = uint16_t(mover);
+  } else if (character >= 0) {
+    t.kind = TouchKind::kCharacter;
+    t.character = uint32_t(character);
+  }
 }
 
 /// What a step touched: unique per triangle, sorted by triangle index; fixed capacity, no heap.

@@ -120,7 +120,7 @@ TEST(Codec, EveryMessageRoundTrips) {
     h.input_lead = -3;
     h.own = sample_state();
     h.base_tick = 97;
-    std::vector<wire::RemoteFull> full(48, wire::RemoteFull(1, -100000, 2, 3, 4));
+    std::vector<wire::RemoteFull> full(48, wire::RemoteFull(1, -100000, 2, 3, 4, 1, 3));
     std::vector<wire::RemoteDelta> delta;
     const auto b = copy(w.snapshot(h, full, delta));
     EXPECT_LE(b.size() + kSessionOverhead, kMaxDatagram) << "a sealed snapshot full of absolute remotes still fits";
@@ -218,8 +218,8 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
   const auto snapshot = [&] {
     PacketWriter::SnapshotHeader h;
     h.own = sample_state();
-    std::vector<wire::RemoteFull> full(5, wire::RemoteFull(1, 2, 3, 4, 9));
-    std::vector<wire::RemoteDelta> delta(5, wire::RemoteDelta(1, 2, 3, 4, 9));
+    std::vector<wire::RemoteFull> full(5, wire::RemoteFull(1, 2, 3, 4, 9, 0, 0));
+    std::vector<wire::RemoteDelta> delta(5, wire::RemoteDelta(1, 2, 3, 4, 9, 0, 0));
     return copy(w.snapshot(h, full, delta));
   }();
   int accepted = 0;

@@ -253,17 +253,31 @@ TEST(Recording, AlteredInputShowsInDiffAsAnInputDivergenceAtThatTick) {
     EXPECT_EQ(d.cause_tick, target_tick);
     EXPECT_NE(d.explanation.find("repeated"), std::string::npos) << d.explanation;
   }
-  // Same inputs but different states: a determinism bug.
-  replay::Trace c = b;
-  for (auto& row : c.rows)
-    if (row.id == orig.characters[2].id && row.tick == target_tick + 5) row.state.position.y += 1;
-  auto diff2 = replay::diff_traces(b, c, 0);
-  replay::explain_divergences(diff2, edited, edited);
-  for (const auto& d : diff2.characters)
-    if (d.diverged) {
-      EXPECT_EQ(d.cause, replay::CharacterDiff::Cause::kDeterminism);
-      EXPECT_EQ(d.first_divergent_tick, target_tick + 5);
+  // Same inputs but different states, in a tick where the character met no other one: a determinism
+  // bug. In one where it did: an interaction.
+  const replay::Timeline& third = orig.characters[2];
+  auto altered_at = [&](bool met) {
+    for (uint32_t t = target_tick + 5; t <= third.last_tick(); ++t)
+      if ((third.met[t - third.first_tick] != 0) == met) return t;
+    return 0u;
+  };
+  for (const bool met : {false, true}) {
+    const uint32_t at = altered_at(met);
+    if (at == 0) {
+      EXPECT_TRUE(met) << "character " << third.id << " met another one in every tick";
+      continue;
     }
+    replay::Trace c = b;
+    for (auto& row : c.rows)
+      if (row.id == third.id && row.tick == at) row.state.position.y += 1;
+    auto diff2 = replay::diff_traces(b, c, 0);
+    replay::explain_divergences(diff2, edited, edited);
+    for (const auto& d : diff2.characters)
+      if (d.diverged) {
+        EXPECT_EQ(d.cause, met ? replay::CharacterDiff::Cause::kInteraction : replay::CharacterDiff::Cause::kDeterminism);
+        EXPECT_EQ(d.first_divergent_tick, at);
+      }
+  }
   const std::string svg = replay::render_svg(diff, "a.csv", "b.csv", 0);
   EXPECT_NE(svg.find("parts at tick " + std::to_string(target_tick)), std::string::npos);
 }

@@ -225,7 +225,7 @@ TEST(MoverFrame, AGivenFrameAndABuiltOneGiveTheSameStep) {
   CharacterState other = st;
   for (uint32_t t = 1; t <= 120; ++t) {
     frame.build(w, t, s.tick_rate);
-    st = step(st, encode_move(0.5, 0, 0, t), w, s, a, {&frame}).state;
+    st = step(st, encode_move(0.5, 0, 0, t), w, s, a, {&frame, {}, 0}).state;
     other = step(other, encode_move(0.5, 0, 0, t), w, s, b).state;
     ASSERT_EQ(st, other) << "tick " << t;
   }

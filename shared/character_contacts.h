@@ -1,0 +1,60 @@
+#pragma once
+// Characters against characters (movement.md §16): what a step knows of the others, the fences it
+// keeps from them, and the crowd index the server and re-simulation find neighbours with.
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shared/character_state.h"
+#include "shared/mover_frame.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace foothold {
+
+/// Positions of other characters are seen at 1/256 m: the low kPublishedShift bits of a position's
+/// 1/1024 m counts are cleared (rounding toward minus infinity), exactly what snapshots carry, so the
+/// server's steps and every client's predictions see the same numbers.
+inline constexpr int kPublishedShift = 2;
+/// Metres: others whose centres lie farther apart horizontally (after their movers carried them)
+/// never meet a character within one tick; the step ignores them, so the answer never depends on
+/// how many farther ones a caller passed.
+inline constexpr double kNeighbourRange = 3;
+
+/// Another character as a step sees it: what every peer knows of it after the last tick.
+struct OtherCharacter {
+  uint32_t id = 0;          ///< its id (the tie-break when two centres coincide)
+  FixedVec3 position;       ///< capsule centre, 1/1024 m, published (published_position())
+  bool crouched = false;    ///< its posture: the capsule's height
+  uint16_t platform = 0;    ///< the mover it stands on (index + 1; 0: none): it is carried too
+  bool operator==(const OtherCharacter&) const = default;
+};
+
+/// `p` with its low kPublishedShift bits cleared (toward minus infinity).
+constexpr FixedVec3 published_position(const FixedVec3& p) {
+  constexpr int32_t mask = ~((int32_t(1) << kPublishedShift) - 1);
+  return {p.x & mask, p.y & mask, p.z & mask};
+}
+/// A character as the others see it.
+OtherCharacter as_other(uint32_t id, const CharacterState& state);
+/// Its capsule centre at the start of this tick as everyone computes it: the published position,
+/// carried by its mover from the previous tick's pose to this one's (`frame` may be null).
+Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame);
+
+/// The characters of one tick, indexed by 4 m cells of their published positions, for finding each
+/// one's neighbours. The server and re-simulation both use it, so both give every step the same list.
+class Crowd {
+ public:
+  /// Indexes `all` (ascending id; kept by reference until the next build()).
+  void build(std::span<const OtherCharacter> all);
+  /// Replaces `out` with every character but all[i] whose cell is within one of all[i]'s (every one
+  /// within kNeighbourRange + 1 m horizontally), ascending id.
+  void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
+
+ private:
+  std::span<const OtherCharacter> all_;
+  std::vector<std::pair<int64_t, uint32_t>> cells_;  // (cell key, index), sorted
+};
+
+}  // namespace foothold

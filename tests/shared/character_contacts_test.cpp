@@ -1,0 +1,153 @@
+// Characters against characters (docs/movement.md §16): two walking head-on stop at touching
+// distance, a crowd pushing into one spot never overlaps beyond the safety margin, overlaps are
+// pushed apart symmetrically, and nothing depends on the order the characters are stepped in.
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "shared/step.h"
+#include "support/scenario_support.h"
+
+namespace foothold::test {
+namespace {
+
+using InputFn = std::function<InputCmd(uint32_t tick, std::size_t who)>;
+
+// One tick for every character, as the server runs it: each steps against the others as they were
+// at the start of the tick (Crowd), in the order `order` gives.
+std::vector<StepResult> tick_all(const World& w, const DerivedSettings& s, std::vector<CharacterState>& states,
+                                 uint32_t t, const InputFn& input, const std::vector<std::size_t>& order) {
+  std::vector<OtherCharacter> all;
+  for (std::size_t i = 0; i < states.size(); ++i) all.push_back(as_other(uint32_t(i + 1), states[i]));
+  Crowd crowd;
+  crowd.build(all);
+  std::vector<CharacterState> next(states.size());
+  std::vector<StepResult> results(states.size());
+  StepScratch scratch;
+  std::vector<OtherCharacter> near;
+  for (std::size_t i : order) {
+    crowd.neighbours(i, near);
+    results[i] = step(states[i], input(t, i), w, s, scratch, {nullptr, near, uint32_t(i + 1)});
+    next[i] = results[i].state;
+  }
+  states = next;
+  return results;
+}
+
+std::vector<std::size_t> in_order(std::size_t n) {
+  std::vector<std::size_t> o(n);
+  for (std::size_t i = 0; i < n; ++i) o[i] = i;
+  return o;
+}
+
+// The deepest overlap between any two capsules (metres; 0 when none overlaps).
+double worst_overlap(const std::vector<CharacterState>& states, const DerivedSettings& s) {
+  double worst = 0;
+  for (std::size_t i = 0; i < states.size(); ++i)
+    for (std::size_t j = i + 1; j < states.size(); ++j) {
+      const Vec3 a = to_position(states[i].position), b = to_position(states[j].position);
+      const double ha = states[i].crouched ? s.crouch_half_segment : s.half_segment;
+      const double hb = states[j].crouched ? s.crouch_half_segment : s.half_segment;
+      const double lo = std::fmax(a.y - ha, b.y - hb), hi = std::fmin(a.y + ha, b.y + hb);
+      const double dy = lo <= hi ? 0 : lo - hi;
+      const double d = std::sqrt(length_sq(horizontal(a - b)) + dy * dy);
+      worst = std::fmax(worst, 2 * s.radius - d);
+    }
+  return worst;
+}
+
+TEST(CharacterContacts, TwoWalkingHeadOnStopAtTouchingDistance) {
+  const DerivedSettings s = derive(MoveSettings{});
+  const Vec3 o = arena::kOpenFloor;
+  std::vector<CharacterState> st{spawn_state(o + Vec3{-1.5, rest_height(), 0}), spawn_state(o + Vec3{1.5, rest_height(), 0})};
+  const InputFn walk = [](uint32_t t, std::size_t i) { return encode_move(i == 0 ? 1 : -1, 0, 0, t); };
+  double worst = 0;
+  int near_ticks = 0;
+  for (uint32_t t = 1; t <= 120; ++t) {
+    const auto r = tick_all(arena_world(), s, st, t, walk, in_order(2));
+    worst = std::fmax(worst, worst_overlap(st, s));
+    near_ticks += r[0].diagnostics.characters_near > 0;
+  }
+  EXPECT_LE(worst, s.safety_margin);
+  const double d = length(horizontal(to_position(st[0].position) - to_position(st[1].position)));
+  EXPECT_GE(d, 2 * s.radius - s.safety_margin);
+  EXPECT_LE(d, 2 * s.radius + s.contact_distance) << "they end touching, not short of each other";
+  EXPECT_GT(near_ticks, 0);
+  // Symmetric: the same distance from the spot they started either side of.
+  EXPECT_NEAR(to_position(st[0].position).x - o.x, o.x - to_position(st[1].position).x, 2 * kPositionQuantum);
+}
+
+TEST(CharacterContacts, ACrowdOfSixteenPushingIntoOneSpotNeverOverlapsBeyondTheMargin) {
+  const DerivedSettings s = derive(MoveSettings{});
+  const Vec3 o = arena::kOpenFloor;
+  std::vector<CharacterState> st;
+  for (int i = 0; i < 16; ++i) {
+    const double a = i * (2 * 3.14159265358979 / 16);
+    st.push_back(spawn_state(o + Vec3{4 * std::cos(a), rest_height(), 4 * std::sin(a)}));
+  }
+  const std::vector<CharacterState> start = st;
+  const InputFn to_centre = [&](uint32_t t, std::size_t i) {
+    const Vec3 d = o - to_position(start[i].position);
+    return encode_move(d.x, d.z, 0, t);
+  };
+  double worst = 0;
+  for (uint32_t t = 1; t <= 180; ++t) {
+    tick_all(arena_world(), s, st, t, to_centre, in_order(16));
+    worst = std::fmax(worst, worst_overlap(st, s));
+  }
+  EXPECT_LE(worst, s.safety_margin);
+  // They did crowd in from 4 m: sixteen capsules of 0.8 m side by side close a ring of 12.8 m, whose
+  // radius is 2.04 m; they jam within a few centimetres of it.
+  for (const auto& c : st) EXPECT_LT(length(horizontal(to_position(c.position) - o)), 2.2);
+}
+
+TEST(CharacterContacts, TheResultDoesNotDependOnTheOrderCharactersAreSteppedIn) {
+  const DerivedSettings s = derive(MoveSettings{});
+  const Vec3 o = arena::kOpenFloor;
+  std::vector<CharacterState> a;
+  for (int i = 0; i < 8; ++i) a.push_back(spawn_state(o + Vec3{0.5 * i, rest_height(), 0.3 * (i % 3)}));
+  std::vector<CharacterState> b = a;
+  const InputFn jostle = [](uint32_t t, std::size_t i) {
+    return encode_move(((t / 20 + i) % 3) - 1.0, ((t / 30 + 2 * i) % 3) - 1.0, (t + i) % 47 == 0 ? kButtonJump : 0, t);
+  };
+  std::vector<std::size_t> reversed = in_order(8);
+  std::reverse(reversed.begin(), reversed.end());
+  for (uint32_t t = 1; t <= 240; ++t) {
+    tick_all(arena_world(), s, a, t, jostle, in_order(8));
+    tick_all(arena_world(), s, b, t, jostle, reversed);
+    ASSERT_EQ(a, b) << "tick " << t;
+  }
+}
+
+TEST(CharacterContacts, TwoSpawnedOnTheSameSpotArePushedApartSymmetrically) {
+  const DerivedSettings s = derive(MoveSettings{});
+  const Vec3 p = arena::kOpenFloor + Vec3{0, rest_height(), 0};
+  std::vector<CharacterState> st{spawn_state(p), spawn_state(p)};
+  const InputFn idle_input = [](uint32_t t, std::size_t) { return encode_move(0, 0, 0, t); };
+  for (uint32_t t = 1; t <= 30; ++t) tick_all(arena_world(), s, st, t, idle_input, in_order(2));
+  EXPECT_LE(worst_overlap(st, s), s.safety_margin);
+  const Vec3 a = to_position(st[0].position), b = to_position(st[1].position);
+  EXPECT_NEAR(a.x - p.x, p.x - b.x, 2 * kPositionQuantum);
+  EXPECT_GT(b.x, a.x) << "the higher id (2, the second) goes toward +X";
+}
+
+TEST(CharacterContacts, TouchingAnotherCharacterIsReportedAsACharacterTouch) {
+  const DerivedSettings s = derive(MoveSettings{});
+  const Vec3 o = arena::kOpenFloor;
+  std::vector<CharacterState> st{spawn_state(o + Vec3{-1, rest_height(), 0}), spawn_state(o + Vec3{1, rest_height(), 0})};
+  const InputFn walk = [](uint32_t t, std::size_t i) { return encode_move(i == 0 ? 1 : 0, 0, 0, t); };
+  bool touched = false;
+  for (uint32_t t = 1; t <= 60; ++t) {
+    const auto r = tick_all(arena_world(), s, st, t, walk, in_order(2));
+    for (int k = 0; k < r[0].touches.size(); ++k)
+      touched |= r[0].touches[k].kind == TouchKind::kCharacter && r[0].touches[k].character == 2;
+  }
+  EXPECT_TRUE(touched);
+}
+
+}  // namespace
+}  // namespace foothold::test
