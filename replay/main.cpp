@@ -50,17 +50,28 @@ bool parse_vec3(const std::string& text, Vec3& out) {
   return true;
 }
 
+// More characters than this in one scenario is a mistake, not a test: the runner is quadratic nowhere,
+// but the trace grows with every one.
+constexpr std::size_t kMaxScenarioCharacters = 4096;
+
 struct RunOptions {
   std::string world = "arena";
   std::string settings_path;
-  std::string spawn;
-  std::string inputs;
+  std::vector<std::string> spawns;
+  std::vector<std::string> inputs;
   std::string out;
 };
 
 int run_scenario_command(const RunOptions& o) {
-  Vec3 spawn;
-  if (!parse_vec3(o.spawn, spawn)) return usage_error("--spawn '" + o.spawn + "' must be X,Y,Z in metres (three finite numbers)");
+  std::vector<Vec3> spawns(o.spawns.size());
+  for (std::size_t i = 0; i < o.spawns.size(); ++i)
+    if (!parse_vec3(o.spawns[i], spawns[i]))
+      return usage_error("--spawn '" + o.spawns[i] + "' must be X,Y,Z in metres (three finite numbers)");
+  if (o.inputs.size() != 1 && o.inputs.size() != o.spawns.size())
+    return usage_error("give one --inputs for every character, or one for all (" + std::to_string(o.spawns.size()) +
+                       " --spawn, " + std::to_string(o.inputs.size()) + " --inputs)");
+  if (spawns.size() > kMaxScenarioCharacters)
+    return usage_error("at most " + std::to_string(kMaxScenarioCharacters) + " characters (--spawn)");
   MoveSettings settings;
   if (!o.settings_path.empty()) {
     auto loaded = load_settings_file(o.settings_path);
@@ -70,8 +81,12 @@ int run_scenario_command(const RunOptions& o) {
     }
     settings = loaded.settings;
   }
-  auto script = replay::load_input_script(o.inputs);
-  if (!script.ok()) return usage_error(script.error);
+  std::vector<replay::InputScript> scripts;
+  for (const auto& path : o.inputs) {
+    auto script = replay::load_input_script(path);
+    if (!script.ok()) return usage_error(script.error);
+    scripts.push_back(std::move(script));
+  }
   auto world = load_world(o.world);
   if (!world.world) return usage_error(world.error);
   for (const auto& w : world.warnings) std::fprintf(stderr, "foothold-replay: warning: %s\n", w.c_str());
@@ -80,15 +95,18 @@ int run_scenario_command(const RunOptions& o) {
   if (!out) return usage_error("cannot write trace file '" + o.out + "'");
 
   const auto t0 = std::chrono::steady_clock::now();
-  const auto run = replay::run_scenario(*world.world, settings, spawn, script);
+  const auto runs = replay::run_scenarios(*world.world, settings, spawns, scripts);
   const auto t1 = std::chrono::steady_clock::now();
 
+  // Tick by tick, characters in spawn order within a tick.
   TraceWriter writer(out);
-  for (const auto& row : run.rows) writer.write(row);
+  for (std::size_t t = 0; t < runs[0].rows.size(); ++t)
+    for (const auto& run : runs) writer.write(run.rows[t]);
   out.flush();
   if (!out) return usage_error("writing trace file '" + o.out + "' failed");
 
-  // Summary.
+  // Summary: the first character's path, every character's steps and ground.
+  const replay::ScenarioRun& run = runs[0];
   int counts[kGroundKindCount] = {};
   double travelled = 0, max_y = -1e300;
   for (size_t i = 1; i < run.rows.size(); ++i) {
@@ -96,23 +114,25 @@ int run_scenario_command(const RunOptions& o) {
     const Vec3 b = to_position(run.rows[i].state.position);
     travelled += length(b - a);
     max_y = std::max(max_y, b.y);
-    ++counts[static_cast<int>(run.rows[i].state.ground)];
   }
+  for (const auto& r : runs)
+    for (size_t i = 1; i < r.rows.size(); ++i) ++counts[static_cast<int>(r.rows[i].state.ground)];
   const size_t ticks = run.rows.size() - 1;
+  const size_t steps = ticks * runs.size();
   const Vec3 first = to_position(run.rows.front().state.position);
   const Vec3 last = to_position(run.rows.back().state.position);
   const double us = std::chrono::duration<double, std::micro>(t1 - t0).count();
   std::printf("world %s: %zu triangles, hash %016llx\n", o.world.c_str(), world.world->triangle_count(),
               static_cast<unsigned long long>(world.world->hash()));
   std::printf("settings hash %016llx\n", static_cast<unsigned long long>(settings.hash()));
-  std::printf("%zu ticks at %d Hz (%.2f s of play) in %.1f ms (%.2f us per step)\n", ticks, settings.tick_rate,
-              double(ticks) / settings.tick_rate, us / 1000, ticks ? us / double(ticks) : 0.0);
-  std::printf("from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f): travelled %.2f m, highest y %.3f m\n", first.x, first.y,
-              first.z, last.x, last.y, last.z, travelled, max_y);
+  std::printf("%zu ticks at %d Hz (%.2f s of play), %zu character(s), in %.1f ms (%.2f us per step)\n", ticks,
+              settings.tick_rate, double(ticks) / settings.tick_rate, runs.size(), us / 1000, steps ? us / double(steps) : 0.0);
+  std::printf("character 0 from (%.3f, %.3f, %.3f) to (%.3f, %.3f, %.3f): travelled %.2f m, highest y %.3f m\n", first.x,
+              first.y, first.z, last.x, last.y, last.z, travelled, max_y);
   std::printf("ground:");
   for (int k = 0; k < kGroundKindCount; ++k)
-    std::printf(" %s %.1f%%", std::string(to_string(GroundKind(k))).c_str(), ticks ? 100.0 * counts[k] / double(ticks) : 0.0);
-  std::printf("\ntrace: %s (%zu rows)\n", o.out.c_str(), run.rows.size());
+    std::printf(" %s %.1f%%", std::string(to_string(GroundKind(k))).c_str(), steps ? 100.0 * counts[k] / double(steps) : 0.0);
+  std::printf("\ntrace: %s (%zu rows)\n", o.out.c_str(), run.rows.size() * runs.size());
   return 0;
 }
 
@@ -307,8 +327,11 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "Simulate a character through an input script and write its trace");
   run->add_option("--world", run_opts.world, "'arena' (embedded), an OBJ file, or a glTF file (.gltf, .glb)")->capture_default_str();
   run->add_option("--settings", run_opts.settings_path, "movement settings (TOML)");
-  run->add_option("--spawn", run_opts.spawn, "spawn position X,Y,Z (capsule centre, metres)");
-  run->add_option("--inputs", run_opts.inputs, "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'");
+  run->add_option("--spawn", run_opts.spawns, "spawn position X,Y,Z (capsule centre, metres); repeat for more characters")
+      ->allow_extra_args(false);
+  run->add_option("--inputs", run_opts.inputs,
+                  "input script: lines of 'TICKS MOVE_X MOVE_Z BUTTONS'; repeat for one per character, or one for all")
+      ->allow_extra_args(false);
   run->add_option("--out", run_opts.out, "trace CSV to write")->required();
   ReplayOptions replay_opts;
   run->add_option("--replay", replay_opts.recording, "re-simulate this recording instead of a script");
@@ -356,13 +379,13 @@ int main(int argc, char** argv) {
   }
   if (*run) {
     if (!replay_opts.recording.empty()) {
-      if (!run_opts.spawn.empty() || !run_opts.inputs.empty()) return usage_error("run: give either --replay or --spawn with --inputs");
+      if (!run_opts.spawns.empty() || !run_opts.inputs.empty()) return usage_error("run: give either --replay or --spawn with --inputs");
       replay_opts.world = run_opts.world == "arena" ? "" : run_opts.world;
       replay_opts.out = run_opts.out;
       if (replay_opts.threads < 1 || replay_opts.threads > 64) return usage_error("--threads must be in [1, 64]");
       return replay_command(replay_opts);
     }
-    if (run_opts.spawn.empty() || run_opts.inputs.empty())
+    if (run_opts.spawns.empty() || run_opts.inputs.empty())
       return usage_error("run: --spawn and --inputs are required (or --replay FILE)");
     return run_scenario_command(run_opts);
   }

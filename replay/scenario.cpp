@@ -1,5 +1,7 @@
 #include "replay/scenario.h"
 
+#include <algorithm>
+
 namespace foothold::replay {
 
 ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const Vec3& spawn, const InputScript& script,
@@ -25,6 +27,49 @@ ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const
     }
   }
   return run;
+}
+
+std::vector<ScenarioRun> run_scenarios(const World& world, const MoveSettings& settings, const std::vector<Vec3>& spawns,
+                                       const std::vector<InputScript>& scripts) {
+  const DerivedSettings derived = derive(settings);
+  const std::size_t n = spawns.size();
+  auto script_of = [&](std::size_t i) -> const InputScript& { return scripts.size() == 1 ? scripts[0] : scripts[i]; };
+  // Every script flattened to one command per tick.
+  std::vector<std::vector<InputCmd>> commands(n);
+  uint64_t ticks = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (const auto& line : script_of(i).lines) commands[i].insert(commands[i].end(), line.ticks, line.command);
+    ticks = std::max<uint64_t>(ticks, commands[i].size());
+  }
+  std::vector<ScenarioRun> runs(n);
+  std::vector<CharacterState> state(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    state[i] = spawn_state(spawns[i]);
+    runs[i].rows.reserve(ticks + 1);
+    runs[i].diagnostics.reserve(ticks);
+    runs[i].rows.push_back({0, uint32_t(i), state[i]});
+  }
+  StepScratch scratch;
+  MoverFrame frame;
+  Crowd crowd;
+  std::vector<OtherCharacter> seen(n), near;
+  std::vector<CharacterState> next(n);
+  for (uint32_t tick = 1; tick <= ticks; ++tick) {
+    for (std::size_t i = 0; i < n; ++i) seen[i] = as_other(uint32_t(i), state[i]);
+    crowd.build(seen);
+    frame.build(world, tick, derived.tick_rate);
+    for (std::size_t i = 0; i < n; ++i) {
+      InputCmd input = tick <= commands[i].size() ? commands[i][tick - 1] : InputCmd{};
+      input.tick = tick;
+      crowd.neighbours(i, near);
+      const StepResult r = step(state[i], input, world, derived, scratch, {&frame, near, uint32_t(i)});
+      next[i] = r.state;
+      runs[i].rows.push_back({tick, uint32_t(i), r.state});
+      runs[i].diagnostics.push_back(r.diagnostics);
+    }
+    state.swap(next);
+  }
+  return runs;
 }
 
 }  // namespace foothold::replay

@@ -1,6 +1,6 @@
 #pragma once
-// Runs one character through an input script: the scenario runner behind `foothold-replay run`,
-// and the harness of the scenario tests.
+// Runs characters through input scripts: the scenario runner behind `foothold-replay run`, and the
+// harness of the scenario tests.
 
 #include <vector>
 
@@ -23,5 +23,13 @@ struct ScenarioRun {
 /// Nothing is kept: `world` and `settings` are used during the call only.
 ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const Vec3& spawn, const InputScript& script,
                          uint32_t id = 0);
+
+/// Simulates several characters together, as the server would (movement.md §16: each steps against
+/// the others as they were at the start of the tick; movers and all): character i starts at
+/// spawns[i] and follows scripts[i], or scripts[0] when there is only one script. Its id is i. The
+/// run lasts as long as the longest script; a character whose script has ended stands still.
+/// Precondition: scripts.size() is 1 or spawns.size(); spawns is not empty.
+std::vector<ScenarioRun> run_scenarios(const World& world, const MoveSettings& settings, const std::vector<Vec3>& spawns,
+                                       const std::vector<InputScript>& scripts);
 
 }  // namespace foothold::replay

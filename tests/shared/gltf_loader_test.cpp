@@ -3,6 +3,7 @@
 // OBJ polygon split the way the level's tools split it.
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -52,6 +53,17 @@ class Doc {
     for (uint32_t v : idx) append(&v, std::size_t(bytes));
     const char* type = bytes == 1 ? "5121" : bytes == 2 ? "5123" : "5125";
     return accessor(off, bin_.size() - off, type, idx.size(), "SCALAR");
+  }
+  // A float accessor of `values` read as `shape` ("SCALAR", "VEC3" or "VEC4"); returns its index.
+  int floats(const std::vector<double>& values, const char* shape) {
+    while (bin_.size() % 4) bin_.push_back(0);
+    const std::size_t off = bin_.size();
+    for (double v : values) {
+      const float f = float(v);
+      append(&f, sizeof f);
+    }
+    const std::size_t per = std::string(shape) == "VEC4" ? 4 : std::string(shape) == "VEC3" ? 3 : 1;
+    return accessor(off, bin_.size() - off, "5126", values.size() / per, shape);
   }
   std::string json(const std::string& rest) const {
     std::string views, accs;
@@ -306,6 +318,132 @@ TEST(ObjPolygons, AConvexPolygonIsAFanFromItsFirstVertex) {
     Vec3 c{};
     for (uint32_t i : f.v) c += l.mesh.vertices[i] / 3;
     EXPECT_FALSE(c.x > 1 && c.z < 1) << "a triangle covers the notch";
+  }
+}
+
+// A level with a static floor (node 0) and an animated platform (node 1, with a child floor of its
+// own at node 2) whose channels are `channels` (JSON, samplers given by `samplers`), `times` and
+// `values` the sampler accessors the caller made with `d`.
+std::string animated_level(Doc& d, const std::string& platform_extra, const std::string& samplers,
+                           const std::string& channels) {
+  const int floor = d.positions(kFloor);
+  return d.json(R"("meshes":[{"primitives":[{"attributes":{"POSITION":)" + std::to_string(floor) + R"(}}]}],
+    "nodes":[{"mesh":0,"scale":[20,1,20]},
+             {"mesh":0,"translation":[0,1,0])" + platform_extra + R"(,"children":[2]},
+             {"mesh":0,"translation":[0,0,3]}],
+    "animations":[{"samplers":[)" + samplers + R"(],"channels":[)" + channels + R"(]}],
+    "scenes":[{"nodes":[0,1]}],"scene":0)");
+}
+
+std::string sampler(int in, int out, const char* interpolation) {
+  return R"({"input":)" + std::to_string(in) + R"(,"output":)" + std::to_string(out) + R"(,"interpolation":")" +
+         interpolation + R"("})";
+}
+std::string channel(int sampler, int node, const char* path) {
+  return R"({"sampler":)" + std::to_string(sampler) + R"(,"target":{"node":)" + std::to_string(node) + R"(,"path":")" +
+         path + R"("}})";
+}
+
+TEST(GltfMovers, AnAnimatedNodeAndItsChildrenBecomeOneMoverPosedByTick) {
+  Doc d;
+  const int t = d.floats({0, 2, 4}, "SCALAR");
+  const int v = d.floats({0, 1, 0, 4, 1, 0, 0, 1, 0}, "VEC3");
+  const MeshLoad loaded = load_json(animated_level(d, "", sampler(t, v, "LINEAR"), channel(0, 1, "translation")));
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  ASSERT_EQ(loaded.mesh.movers.size(), 1u);
+  EXPECT_EQ(loaded.mesh.movers[0].mesh.faces.size(), 4u) << "the node's floor and its child's";
+  EXPECT_EQ(loaded.mesh.faces.size(), 2u) << "the static floor only";
+  const auto world = make_world(loaded.mesh, "animated");
+  const auto& chain = world->movers()[0].chain;
+  // LINEAR: at 1 s (tick 60 at 60 Hz) a quarter of the way to x = 4, at 3 s half way back; a loop of 4 s.
+  EXPECT_NEAR(chain_pose(chain, 60, 60).translation.x, 2, 1e-6);
+  EXPECT_NEAR(chain_pose(chain, 180, 60).translation.x, 2, 1e-6);
+  EXPECT_EQ(chain_pose(chain, 60, 60), chain_pose(chain, 60 + 240, 60));
+  // The child's floor rides along: placed at the pose, 3 m along Z from the node.
+  MoverFrame frame;
+  frame.build(*world, 60, 60);
+  bool child_seen = false;
+  for (std::size_t i = 0; i < frame.triangle_count(); ++i) child_seen |= frame.triangle(i).lo.z >= 2 - 1e-6;
+  EXPECT_TRUE(child_seen);
+  // A character dropped on it at rest rides it.
+  const auto run = run_script(*world, {0, 1 + rest_height() + 0.1, 0}, "120 0 0 -\n");
+  EXPECT_EQ(run.rows.back().state.platform, 1);
+  // Where it landed (the platform had moved on while it fell), carried to x = 4 at 2 s.
+  const double offset_x = to_position(run.rows.back().state.platform_offset).x;
+  EXPECT_LT(std::fabs(offset_x), 0.3);
+  EXPECT_NEAR(to_position(run.rows.back().state.position).x, chain_pose(chain, 120, 60).translation.x + offset_x, 0.001);
+}
+
+TEST(GltfMovers, StepHoldsAndCubicSplineFollowsItsTangents) {
+  Doc d;
+  const int t = d.floats({0, 1, 2}, "SCALAR");
+  const int step_v = d.floats({0, 1, 0, 2, 1, 0, 0, 1, 0}, "VEC3");
+  // CUBICSPLINE: in-tangent, value, out-tangent per key; zero tangents make a smoothstep.
+  const int cubic_v = d.floats({0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 4, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0}, "VEC3");
+  for (const char* kind : {"STEP", "CUBICSPLINE"}) {
+    Doc dd = d;
+    const MeshLoad loaded = load_json(
+        animated_level(dd, "", sampler(t, std::string(kind) == "STEP" ? step_v : cubic_v, kind), channel(0, 1, "translation")));
+    ASSERT_TRUE(loaded.ok()) << kind << ": " << loaded.error;
+    const auto& chain = loaded.mesh.movers.at(0).chain;
+    if (std::string(kind) == "STEP") {
+      EXPECT_EQ(chain_pose(chain, 59, 60).translation.x, 0);  // holds the first key until the second
+      EXPECT_EQ(chain_pose(chain, 60, 60).translation.z, 0);
+      EXPECT_EQ(chain_pose(chain, 60, 60).translation.x, 2);
+    } else {
+      // Half way from key 0 (z = 0) to key 1 (z = 4) with zero tangents: smoothstep(0.5) = 0.5.
+      EXPECT_NEAR(chain_pose(chain, 30, 60).translation.z, 2, 1e-6);
+      // A quarter of the way: 3u^2 - 2u^3 = 0.15625.
+      EXPECT_NEAR(chain_pose(chain, 15, 60).translation.z, 4 * 0.15625, 1e-6);
+    }
+  }
+}
+
+TEST(GltfMovers, RotationChannelsSlerpAlongTheShorterArc) {
+  Doc d;
+  const int t = d.floats({0, 2}, "SCALAR");
+  const double h = std::sqrt(0.5);
+  const int v = d.floats({0, 0, 0, 1, 0, h, 0, h}, "VEC4");  // 0 to 90 degrees about Y
+  const MeshLoad loaded = load_json(animated_level(d, "", sampler(t, v, "LINEAR"), channel(0, 1, "rotation")));
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const Pose half = chain_pose(loaded.mesh.movers.at(0).chain, 60, 60);
+  const Vec3 x = rotate(half.rotation, {1, 0, 0});
+  EXPECT_NEAR(x.x, std::cos(3.14159265358979 / 4), 1e-6);  // 45 degrees after 1 s
+  EXPECT_NEAR(x.z, -std::sin(3.14159265358979 / 4), 1e-6);
+  EXPECT_NEAR(half.translation.y, 1, 1e-12) << "the node's own translation stays";
+}
+
+TEST(GltfMovers, WhatAMoverCannotBeIsAnErrorNamingIt) {
+  struct Case {
+    std::string platform_extra, path, want;
+  };
+  const Case cases[] = {
+      {"", "scale", "scale is animated"},
+      {R"(,"matrix":[1,0,0,0,0,1,0,0,0,0,1,0,0,1,0,1])", "translation", "may not have a matrix"},
+  };
+  for (const Case& c : cases) {
+    Doc d;
+    const int t = d.floats({0, 1}, "SCALAR");
+    const int v = d.floats({0, 0, 0, 1, 1, 1}, "VEC3");
+    const MeshLoad loaded = load_json(animated_level(d, c.platform_extra, sampler(t, v, "LINEAR"), channel(0, 1, c.path.c_str())));
+    EXPECT_FALSE(loaded.ok()) << c.want;
+    EXPECT_NE(loaded.error.find(c.want), std::string::npos) << loaded.error;
+  }
+  {
+    // Key times that do not increase.
+    Doc d;
+    const int t = d.floats({0, 1, 1}, "SCALAR");
+    const int v = d.floats({0, 0, 0, 1, 1, 1, 2, 2, 2}, "VEC3");
+    const MeshLoad loaded = load_json(animated_level(d, "", sampler(t, v, "LINEAR"), channel(0, 1, "translation")));
+    EXPECT_NE(loaded.error.find("increase strictly"), std::string::npos) << loaded.error;
+  }
+  {
+    // An animated child of a scaled node: it would not move rigidly.
+    Doc d;
+    const int t = d.floats({0, 1}, "SCALAR");
+    const int v = d.floats({0, 0, 0, 1, 1, 1}, "VEC3");
+    const MeshLoad loaded = load_json(animated_level(d, R"(,"scale":[2,2,2])", sampler(t, v, "LINEAR"), channel(0, 2, "translation")));
+    EXPECT_NE(loaded.error.find("ancestor of it scales"), std::string::npos) << loaded.error;
   }
 }
 

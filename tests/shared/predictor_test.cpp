@@ -50,6 +50,72 @@ TEST(Predictor, AMatchingSnapshotChangesNothingButTheAcknowledgedTick) {
   EXPECT_EQ(f.p.counters().corrections, 0u);
 }
 
+// Movement.md §16: a client predicts its character against the others as its snapshots show them.
+// Walking into one that stands still, it knows exactly where that one is: not one correction.
+TEST(Predictor, WalkingIntoACharacterThatStandsStillPredictsExactly) {
+  Fixture f;
+  const Vec3 o = arena::kOpenFloor;
+  // The server: character 1 walks into character 2, who stands still; both step as the server does.
+  CharacterState a = spawn_state(o + Vec3{-2, rest_height(), 0}), b = spawn_state(o + Vec3{0, rest_height(), 0});
+  StepScratch server_scratch;
+  f.p.reset(0, a);
+  int met = 0;
+  for (uint32_t t = 1; t <= 120; ++t) {
+    const InputCmd walk = encode_move(1, 0, 0, t);
+    // The client's view of character 2: the last snapshot's (one tick old, as after tick t - 1).
+    const OtherCharacter seen_b = as_other(2, b);
+    f.p.set_others(std::span(&seen_b, 1), 1);
+    f.p.predict(walk);
+    const OtherCharacter seen_a = as_other(1, a);
+    const StepResult ra = step(a, walk, arena_world(), f.s, server_scratch, {nullptr, std::span(&seen_b, 1), 1});
+    b = step(b, encode_move(0, 0, 0, t), arena_world(), f.s, server_scratch, {nullptr, std::span(&seen_a, 1), 2}).state;
+    a = ra.state;
+    met += ra.diagnostics.characters_near > 0;
+    const auto r = f.p.reconcile(t, a, 0, ra.diagnostics.characters_near > 0 ? 1u : 0u);
+    ASSERT_EQ(r.outcome, Predictor::Outcome::kMatched) << "tick " << t;
+  }
+  EXPECT_GT(met, 30) << "it walked into the other one and stayed against it";
+  EXPECT_EQ(f.p.counters().corrections, 0u);
+  // Touching: each keeps the safety margin from the fence halfway between them, as seen at 1/256 m.
+  const double apart = length(horizontal(to_position(a.position) - to_position(b.position)));
+  EXPECT_GE(apart, 2 * f.s.radius);
+  EXPECT_LE(apart, 2 * f.s.radius + 2 * f.s.safety_margin + 4 * kPositionQuantum);
+}
+
+// A correction that neither a repeated input explains but another character's move does is an
+// interaction, not a determinism bug.
+TEST(Predictor, ACorrectionWhereAnotherCharacterWasMetIsAnInteraction) {
+  Fixture f;
+  const Vec3 o = arena::kOpenFloor;
+  const CharacterState a = spawn_state(o + Vec3{-1, rest_height(), 0});
+  f.p.reset(0, a);
+  // The client believes character 2 is far away; on the server it stepped in front.
+  const OtherCharacter far{2, quantize_position(o + Vec3{20, rest_height(), 0}), false, 0};
+  f.p.set_others(std::span(&far, 1), 1);
+  for (uint32_t t = 1; t <= 30; ++t) f.p.predict(encode_move(1, 0, 0, t));
+  const OtherCharacter near{2, published_position(quantize_position(o + Vec3{-0.1, rest_height(), 0})), false, 0};
+  CharacterState server = a;
+  StepScratch scratch;
+  uint32_t mask = 0;
+  for (uint32_t t = 1; t <= 10; ++t) {
+    const StepResult r = step(server, encode_move(1, 0, 0, t), arena_world(), f.s, scratch, {nullptr, std::span(&near, 1), 1});
+    server = r.state;
+    mask = (mask << 1) | (r.diagnostics.characters_near > 0 ? 1u : 0u);
+  }
+  const auto r = f.p.reconcile(10, server, 0, mask);
+  EXPECT_EQ(r.outcome, Predictor::Outcome::kCorrected);
+  EXPECT_TRUE(r.interaction);
+  EXPECT_EQ(f.p.counters().interactions, 1u);
+  EXPECT_EQ(f.p.counters().unexplained, 0u);
+  // Without the server's word that it met someone (and with no one near in the prediction), the
+  // same correction is unexplained.
+  Fixture g;
+  g.p.reset(0, a);
+  for (uint32_t t = 1; t <= 30; ++t) g.p.predict(encode_move(1, 0, 0, t));
+  g.p.reconcile(10, server, 0, 0);
+  EXPECT_EQ(g.p.counters().unexplained, 1u);
+}
+
 TEST(Predictor, CorrectionRewindsAndReplaysAndIsExplainedByARepeatedInput) {
   Fixture f;
   f.p.reset(0, f.start);
