@@ -101,4 +101,5 @@ printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv 
 echo
 echo "plot of every path and the error over time: $out/paths.svg"
 echo "recording: $out/server.rec (replay it: $bin/replay/foothold-replay run --replay $out/server.rec --out trace.csv)"
-[ "$diff_status" -eq 0 ] && grep -q '^verified=1 ' <<<"$verified"
+# Bit-exact, but where other characters met a bot (its client can only guess their moves).
+{ [ "$diff_status" -eq 0 ] || [ "${diverged:-x}" = "${by_interaction:-y}" ]; } && grep -q '^verified=1 ' <<<"$verified"

@@ -4,8 +4,9 @@
 //   # comment
 //   TICKS MOVE_X MOVE_Z BUTTONS
 //
-// MOVE_X and MOVE_Z are world-axis wishes in [-1, 1] (a longer vector is normalised); BUTTONS is "-"
-// or "jump". Each line becomes exactly the integer input a client would send, repeated TICKS times.
+// MOVE_X and MOVE_Z are world-axis wishes in [-1, 1] (a longer vector is normalised); BUTTONS is "-",
+// "jump", "crouch" or "jump,crouch". Each line becomes exactly the integer input a client would send,
+// repeated TICKS times.
 
 #include <cstdint>
 #include <string>

@@ -125,6 +125,17 @@ void explain_divergences(DiffResult& diff, const LoadedRecording& ra, const Load
         break;
       }
     }
+    // One recording for both sides (a client's inputs not given): its commands agree with themselves,
+    // but where that side repeated an earlier input, the other side had its own.
+    for (uint32_t t = from; !found && &ra == &rb && t <= d.first_divergent_tick && t <= ta->last_tick(); ++t) {
+      if (!ta->repeated[t - ta->first_tick]) continue;
+      found = true;
+      d.cause = CharacterDiff::Cause::kInputDiffers;
+      d.cause_tick = t;
+      d.explanation = "input divergence at tick " + std::to_string(t) +
+                      ": the first side repeated an earlier input for a late or lost packet" +
+                      (t == d.first_divergent_tick ? "" : "; the states parted later");
+    }
     // The same inputs: the states part in a tick where either side's step met another character.
     const uint32_t t = d.first_divergent_tick;
     if (!found && t >= from && t <= ta->last_tick() && t <= tb->last_tick()) {

@@ -86,6 +86,47 @@ class Script final : public InputSource {
   uint32_t used_ = 0;
 };
 
+// Rides a mover: heads for its middle (where the mover is now: a pure function of the tick), and
+// once aboard keeps pushing toward the middle, so that the bots on one mover crowd each other.
+class Ride final : public InputSource {
+ public:
+  Ride(uint64_t seed, int tick_rate, const World& world, std::size_t mover)
+      : rng_{seed}, rate_(tick_rate), mover_(world.movers()[mover]), platform_(uint16_t(mover + 1)) {
+    // The middle of the mover's own bounds, in its axes.
+    Vec3 lo = mover_.local[0].lo, hi = mover_.local[0].hi;
+    for (const auto& t : mover_.local) {
+      lo = {std::fmin(lo.x, t.lo.x), std::fmin(lo.y, t.lo.y), std::fmin(lo.z, t.lo.z)};
+      hi = {std::fmax(hi.x, t.hi.x), std::fmax(hi.y, t.hi.y), std::fmax(hi.z, t.hi.z)};
+    }
+    middle_ = (lo + hi) * 0.5;
+  }
+  InputCmd next(uint32_t tick, const CharacterState& s) override {
+    const Vec3 target = apply(chain_pose(mover_.chain, tick, rate_), middle_);
+    Vec3 to = horizontal(target - to_position(s.position));
+    const bool aboard = s.platform == platform_;
+    // Aboard and near the middle: a little jostle; now and then a crouch or a hop.
+    if (aboard && length(to) < 0.3) to = {rng_.uniform() - 0.5, 0, rng_.uniform() - 0.5};
+    // Beside a mover that is up out of reach (an elevator at the top): wait for it to come down.
+    // (The reference character's feet are 0.9 m below its centre.)
+    if (!aboard && length(to) < 4 && target.y - (to_position(s.position).y - 0.9) > 0.5) to = {};
+    const double len = length(to);
+    const double speed = aboard ? 0.5 : 1.0;
+    if (crouch_left_ > 0) --crouch_left_;
+    if (aboard && rng_.uniform() < 0.3 / rate_) crouch_left_ = uint32_t(rate_);
+    const bool jump = rng_.uniform() < (aboard ? 0.2 : 0.6) / rate_;
+    const uint8_t buttons = uint8_t((jump ? kButtonJump : 0) | (crouch_left_ > 0 ? kButtonCrouch : 0));
+    return len > 0 ? encode_move(speed * to.x / len, speed * to.z / len, buttons, tick) : encode_move(0, 0, buttons, tick);
+  }
+
+ private:
+  Rng rng_;
+  int rate_;
+  const Mover& mover_;
+  uint16_t platform_;
+  Vec3 middle_;
+  uint32_t crouch_left_ = 0;
+};
+
 }  // namespace
 
 bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error) {
@@ -95,6 +136,8 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
     out.pattern = Pattern::kCircle;
   } else if (text == "jump") {
     out.pattern = Pattern::kJump;
+  } else if (text == "ride") {
+    out.pattern = Pattern::kRide;
   } else if (text.rfind("script:", 0) == 0) {
     out.pattern = Pattern::kScript;
     out.script = replay::load_input_script(text.substr(7));
@@ -103,19 +146,24 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
       return false;
     }
   } else {
-    error = "--pattern '" + text + "' is not wander, circle, jump or script:FILE";
+    error = "--pattern '" + text + "' is not wander, circle, jump, ride or script:FILE";
     return false;
   }
   return true;
 }
 
-std::unique_ptr<InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate) {
+std::unique_ptr<InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate,
+                                        const World* world) {
   const uint64_t s = Rng{seed ^ (uint64_t(bot_index) * 0xd1342543de82ef95ull)}.next();
   switch (spec.pattern) {
     case Pattern::kWander: return std::make_unique<Wander>(s, tick_rate);
     case Pattern::kCircle: return std::make_unique<Circle>(s, tick_rate);
     case Pattern::kJump: return std::make_unique<Jumper>(s);
     case Pattern::kScript: return std::make_unique<Script>(spec.script);
+    case Pattern::kRide:
+      if (world && !world->movers().empty())
+        return std::make_unique<Ride>(s, tick_rate, *world, bot_index % world->movers().size());
+      return std::make_unique<Wander>(s, tick_rate);
   }
   return std::make_unique<Wander>(s, tick_rate);
 }

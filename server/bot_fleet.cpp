@@ -190,7 +190,7 @@ FleetResult BotFleet::run() {
       return result;
     }
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, options_.server, token, options_.session);
-    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate);
+    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_);
     Bot* b = bot.get();
     b->session->on_connected = [this, b](uint32_t id) {
       if (!options_.trace_dir.empty()) {

@@ -1,6 +1,6 @@
 // foothold-bot: simulated players for load and correctness testing, and a status probe.
 //
-//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|script:FILE
+//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
 //   foothold-bot --probe HOST:PORT [--key-file KEY]
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   app.add_option("--probe", probe_text, "ask the server at HOST:PORT for its status, print it and exit");
   app.add_option("--bots", bots, "number of bots (default 1)");
   app.add_option("--duration", duration, "seconds to play before disconnecting (default 10)");
-  app.add_option("--pattern", pattern_text, "wander (default), circle, jump or script:FILE");
+  app.add_option("--pattern", pattern_text, "wander (default), circle, jump, ride (onto the movers) or script:FILE");
   app.add_option("--connect-timeout", connect_timeout, "seconds to keep trying to connect (default 5)");
   app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
   app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");

@@ -5,8 +5,8 @@
 namespace foothold::server {
 
 CharacterState spawn_state_for(const World& world, uint32_t id) {
-  // A 16 x 16 grid of spots, 1.5 m apart; characters do not collide with each other, so sharing a
-  // spot is harmless.
+  // A 16 x 16 grid of spots, 1.5 m apart (1.2 m in the arena). Past 256 characters spots are shared:
+  // characters that overlap are pushed apart half each by their first steps (movement.md §16).
   const double col = double(id % 16), row = double((id / 16) % 16);
   if (world.name() == "arena") {
     // The open north-east quarter of the arena, clear of every feature.

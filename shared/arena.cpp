@@ -86,7 +86,7 @@ void movers(TriangleMesh& mesh) {
   // The elevator: its slab's top is at 0.2 m at rest, kElevatorRise higher at the top.
   const Vec3 low{kLedgeX0, 0, kStairZ1}, high{kLedgeX0, kElevatorRise, kStairZ1};
   mesh.movers.push_back(slab("elevator", {0, 0, 0}, {kLedgeX1 - kLedgeX0, t, kElevatorWidth},
-                             {translation_keys({0, 2, 5, 7, 10}, {low, low, high, high, low})}));
+                             {translation_keys({0, 1, 3, 4, kElevatorPeriod}, {low, low, high, high, low})}));
   // The shuttle: 1 s waiting at each end, the run between at kShuttleSpeed.
   const double run = (kShuttleX1 - kShuttleX0) / kShuttleSpeed;
   const Vec3 a{kShuttleX0, 0, kShuttleZ}, b{kShuttleX1, 0, kShuttleZ};

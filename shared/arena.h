@@ -53,11 +53,11 @@ inline constexpr double kPitX = -8, kPitZ = 15;                   ///< the pit's
 
 // Movers (movement.md §15.1), each a 0.2 m thick slab animated in a loop.
 /// The elevator: a 4 x 2.5 m slab along the ledge's +Z side (x over the ledge's extent, z from
-/// kStairZ1), its top rising from 0.2 m (a low step from the floor) to the ledge's top. Keys: 2 s
-/// below, 3 s up, 2 s above, 3 s down.
+/// kStairZ1), its top rising from 0.2 m (a low step from the floor) to the ledge's top. Keys: 1 s
+/// below, 2 s up, 1 s above, 2 s down.
 inline constexpr double kElevatorWidth = 2.5;  ///< along Z, metres
 inline constexpr double kElevatorRise = kLedgeHeight - 0.2;  ///< metres travelled
-inline constexpr double kElevatorPeriod = 10;                 ///< seconds per loop
+inline constexpr double kElevatorPeriod = 6;                  ///< seconds per loop
 /// The shuttle: a 3 x 3 m slab whose centre runs along X at z = kShuttleZ from kShuttleX0 to kShuttleX1
 /// at 3 m/s, waiting 1 s at each end.
 inline constexpr double kShuttleZ = 26, kShuttleX0 = -8, kShuttleX1 = 10;

@@ -121,7 +121,9 @@ class Reader {
     const bool rigid = rigid_part(node, link.rest, animated);
     if (animated && !rigid) return fail(where + ": an animated node may not have a matrix");
     path.push_back(link);
-    path_rigid_.push_back(rigid);
+    // An animated node's own scale stays in its mesh, but under it a child would be scaled too: for
+    // its descendants it is rigid only without one.
+    path_rigid_.push_back(rigid && (!animated || unit_scale(node)));
     if (animated) {
       for (std::size_t k = 0; k + 1 < path_rigid_.size(); ++k)
         if (!path_rigid_[k]) return fail(where + " is animated, but an ancestor of it scales or shears (a mover moves rigidly)");
@@ -197,6 +199,13 @@ class Reader {
       q = {(m02 + m20) / r, (m12 + m21) / r, r / 4, (m10 - m01) / r};
     }
     return normalized(q);
+  }
+
+  static bool unit_scale(const tinygltf::Node& n) {
+    if (n.scale.size() != 3) return true;
+    for (double v : n.scale)
+      if (!(std::fabs(v - 1) <= 1e-9)) return false;
+    return true;
   }
 
   // Only the node's scale: an animated node's own axes are its translation and rotation.

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <memory>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -91,6 +92,43 @@ TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
   const std::string log = server.output();
   EXPECT_NE(log.find("stats: clients=16"), std::string::npos) << log;
   EXPECT_NE(log.find("stopped at tick"), std::string::npos) << log;
+}
+
+// Movement.md §15, §16: sixteen bots ride the arena's movers and crowd on them. Corrections come only
+// from other characters' moves; the recording re-simulates bit for bit; the bots did ride.
+TEST(Loopback, SixteenBotsRideAndCrowdTheMoversWithNoUnexplainedCorrection) {
+  TempDir dir;
+  std::string address;
+  auto server_process = start_server(dir, "server", {"--record", dir.file("server.rec"), "--threads", "2"}, address);
+  Spawned& server = *server_process;
+  ASSERT_FALSE(address.empty()) << server.output();
+  ASSERT_TRUE(wait_ready(address)) << server.output();
+  // 14 s: the elevator is the farthest mover from where the arena spawns bots, past row C's walls.
+  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 14 --pattern ride --seed " +
+                                std::to_string(test_seed(5)));
+  ASSERT_EQ(bots.exit_code, 0) << bots.output;
+  const auto kv = summary(bots.output);
+  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
+  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
+  EXPECT_GT(std::stoi(kv.at("interactions")), 0) << "crowded bots meet: " << bots.output;
+  server.signal(SIGTERM);
+  ASSERT_EQ(server.wait(5), 0) << server.output();
+  const auto verify = run_command(kReplay + " verify " + dir.file("server.rec"));
+  EXPECT_EQ(verify.exit_code, 0) << verify.output;
+  const auto run = run_command(kReplay + " run --replay " + dir.file("server.rec") + " --out " + dir.file("server.csv"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // Riders: rows whose platform column (the 18th) is not 0, for every mover.
+  std::ifstream trace(dir.file("server.csv"));
+  std::string line;
+  std::set<std::string> platforms;
+  std::getline(trace, line);
+  while (std::getline(trace, line)) {
+    std::size_t pos = 0;
+    for (int col = 0; col < 17 && pos != std::string::npos; ++col) pos = line.find(',', pos) + 1;
+    const std::string platform = line.substr(pos, line.find(',', pos) - pos);
+    if (platform != "0") platforms.insert(platform);
+  }
+  EXPECT_EQ(platforms, (std::set<std::string>{"1", "2", "3"})) << "every mover carried someone";
 }
 
 TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit) {

@@ -108,7 +108,7 @@ TEST(Riding, IdleOnTheShuttleStaysGroundedWithoutDrift) {
 TEST(Riding, IdleOnTheElevatorThroughItsReversalsStaysGroundedWithoutDrift) {
   const World& w = arena_world();
   const int m = mover_index(w, "elevator");
-  // 10 s: up, wait, down (the reversal at the top), and back at the bottom.
+  // 10 s: up, wait, down (the reversal at the top), back at the bottom, and up again.
   const Ride r = ride(w, on_mover(w, m, {2, arena::kMoverThickness + rest_height(), 1.25}), 600, idle);
   EXPECT_EQ(r.ungrounded_after_landing, 0);
   EXPECT_GE(r.on_platform_ticks, 595);

@@ -57,7 +57,7 @@ void SimHarness::make_client(int i) {
                                                       server_endpoint(), mint(client_id(i)));
   server::PatternSpec spec;
   spec.pattern = options_.pattern;
-  c.brain = server::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate);
+  c.brain = server::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);
   server::ClientSession* s = c.session.get();
   net_.attach(client_endpoint(i), [s](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {
     if (from == server_endpoint()) s->on_datagram(t, b);
