@@ -125,9 +125,27 @@ void explain_divergences(DiffResult& diff, const LoadedRecording& ra, const Load
         break;
       }
     }
+    // The same inputs: the states part in a tick where either side's step met another character.
+    const uint32_t parted = d.first_divergent_tick;
+    if (!found && parted >= from && parted <= ta->last_tick() && parted <= tb->last_tick()) {
+      const std::size_t ia = parted - ta->first_tick, ib = parted - tb->first_tick;
+      const bool met_a = ia < ta->met.size() && ta->met[ia], met_b = ib < tb->met.size() && tb->met[ib];
+      if (met_a || met_b) {
+        found = true;
+        d.cause = CharacterDiff::Cause::kInteraction;
+        d.cause_tick = parted;
+        d.explanation = "interaction at tick " + std::to_string(parted) + ": the same inputs, but the " +
+                        (met_a ? "first" : "second") + " side's step met another character, whose moves a client can only guess";
+      }
+    }
     // One recording for both sides (a client's inputs not given): its commands agree with themselves,
-    // but where that side repeated an earlier input, the other side had its own.
-    for (uint32_t t = from; !found && &ra == &rb && t <= d.first_divergent_tick && t <= ta->last_tick(); ++t) {
+    // but where that side repeated an earlier input, the other side may have had another. It is the
+    // weaker clue (the client's own command is unknown), so a meeting at the divergent tick wins.
+    // Only a repeat within
+    // the 32 ticks before the states part counts (a snapshot's repeated_mask reach): an older one
+    // would have parted them sooner.
+    const uint32_t recent = std::max(from, d.first_divergent_tick > 32 ? d.first_divergent_tick - 32 : 0u);
+    for (uint32_t t = recent; !found && &ra == &rb && t <= d.first_divergent_tick && t <= ta->last_tick(); ++t) {
       if (!ta->repeated[t - ta->first_tick]) continue;
       found = true;
       d.cause = CharacterDiff::Cause::kInputDiffers;
@@ -135,19 +153,6 @@ void explain_divergences(DiffResult& diff, const LoadedRecording& ra, const Load
       d.explanation = "input divergence at tick " + std::to_string(t) +
                       ": the first side repeated an earlier input for a late or lost packet" +
                       (t == d.first_divergent_tick ? "" : "; the states parted later");
-    }
-    // The same inputs: the states part in a tick where either side's step met another character.
-    const uint32_t t = d.first_divergent_tick;
-    if (!found && t >= from && t <= ta->last_tick() && t <= tb->last_tick()) {
-      const std::size_t ia = t - ta->first_tick, ib = t - tb->first_tick;
-      const bool met_a = ia < ta->met.size() && ta->met[ia], met_b = ib < tb->met.size() && tb->met[ib];
-      if (met_a || met_b) {
-        found = true;
-        d.cause = CharacterDiff::Cause::kInteraction;
-        d.cause_tick = t;
-        d.explanation = "interaction at tick " + std::to_string(t) + ": the same inputs, but the " +
-                        (met_a ? "first" : "second") + " side's step met another character, whose moves a client can only guess";
-      }
     }
     if (!found) {
       d.cause = CharacterDiff::Cause::kDeterminism;

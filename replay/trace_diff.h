@@ -77,8 +77,8 @@ DiffResult diff_traces(const Trace& a, const Trace& b, double tolerance);
 
 /// Fills in each divergence's cause from the two input streams (recordings of the two sides): the
 /// first tick, up to the divergence, whose commands differ (tick number aside); else interaction when
-/// either side's step of the divergent tick met another character; else determinism. Given the same
-/// recording for both sides, a tick that recording repeated an input for is an input divergence.
+/// either side's step of the divergent tick met another character; else, given the same recording for
+/// both sides, a tick within 32 before the divergence that it repeated an input for; else determinism.
 void explain_divergences(DiffResult& diff, const LoadedRecording& inputs_a, const LoadedRecording& inputs_b);
 
 /// An SVG: both paths from above (x to the right, z downward), and the error over time, divergences
