@@ -256,9 +256,11 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   const double s0 = dc - reach;
   if (s0 > 0 && (dn >= 0 || s0 + dn > 0)) return std::nullopt;
 
-  // Already touching: block only a motion that approaches the contact.
+  // Already touching: block only a motion that approaches the contact. A start that a sweep left
+  // exactly touching may sit a rounding error outside: that counts as touching too, or the entry
+  // time below would come out a hair negative and the motion would pass through.
   const auto cp = closest_segment_triangle(capsule.bottom(), capsule.top(), tri);
-  if (cp.distance <= r) {
+  if (cp.distance <= r + tolerance::kDistanceNoise) {
     const Vec3 nc = cp.distance > tolerance::kContactDirection ? (cp.on_segment - cp.on_triangle) / cp.distance : n;
     const double approach = dot(motion, nc);
     if (approach < -tolerance::kApproachCosine * length(motion)) return SweepContact{0.0};

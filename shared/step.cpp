@@ -1,6 +1,7 @@
 #include "shared/step.h"
 
 #include <cmath>
+#include <optional>
 
 #include "shared/collide_and_slide.h"
 #include "shared/ground.h"
@@ -77,6 +78,39 @@ DerivedSettings crouched_settings(const DerivedSettings& s) {
   return c;
 }
 
+// §16: the plane halfway between this character's capsule and another's, as everyone sees both:
+// `normal` points from the other toward this one, `gap` is surface to surface. Nothing when the
+// other is beyond kNeighbourRange.
+struct FencePlane {
+  Vec3 mid;     ///< a point of the plane, metres
+  Vec3 normal;  ///< unit, toward this character
+  double gap = 0;
+};
+std::optional<FencePlane> fence_plane(const Vec3& me, double my_half, uint32_t self_id, const OtherCharacter& o,
+                                      const MoverFrame* frame, const DerivedSettings& standing) {
+  const Vec3 c = seen_centre(o, frame);
+  const Vec3 apart = horizontal(me - c);
+  if (!(length_sq(apart) < kNeighbourRange * kNeighbourRange)) return std::nullopt;
+  // The closest points of the two upright core segments: at one height where they overlap in
+  // height (the middle of the overlap), else at the nearer ends.
+  const double half = o.crouched ? standing.crouch_half_segment : standing.half_segment;
+  const double lo = std::fmax(me.y - my_half, c.y - half), hi = std::fmin(me.y + my_half, c.y + half);
+  Vec3 pa = me, pb = c;
+  if (lo <= hi) {
+    pa.y = pb.y = (lo + hi) / 2;
+  } else if (me.y > c.y) {
+    pa.y = me.y - my_half, pb.y = c.y + half;
+  } else {
+    pa.y = me.y + my_half, pb.y = c.y - half;
+  }
+  const double d = length(pa - pb);
+  FencePlane f;
+  f.normal = d > tolerance::kDistanceNoise ? (pa - pb) / d : Vec3{self_id > o.id ? 1.0 : -1.0, 0, 0};
+  f.gap = d - 2 * standing.radius;
+  f.mid = pb + f.normal * (standing.radius + f.gap / 2);
+  return f;
+}
+
 // §5.4: the posture this tick runs in and where it starts. Crouching drops the centre by
 // crouch_drop, so the feet stay where they were (the crouched capsule lies inside the standing one,
 // so there is always room). Standing up sweeps the crouched capsule up by crouch_drop: the top
@@ -86,12 +120,15 @@ struct Posture {
   Vec3 start;
 };
 Posture choose_posture(const CharacterState& state, const InputCmd& input, const Vec3& start, const World& world,
-                       const DerivedSettings& crouching, std::vector<uint32_t>& candidates, const MoverFrame* frame) {
+                       const DerivedSettings& crouching, StepScratch& scratch, const MoverFrame* frame) {
   const bool wants = (input.buttons & kButtonCrouch) != 0;
   if (wants == state.crouched) return {state.crouched, start};
   const Vec3 rise{0, crouching.crouch_drop, 0};
   if (wants) return {true, start - rise};
-  ContactQueries q(world, crouching, candidates, frame);
+  // The fences too (§16): the others see this one crouched this tick and keep to their side of the
+  // plane between the crouched capsules, so standing up may not cross it.
+  ContactQueries q(world, crouching, scratch.candidates, frame);
+  q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
   if (q.sweep(start, rise).hit) return {true, start};
   return {false, start + rise};
 }
@@ -114,22 +151,33 @@ struct Carry {
   int mover = -1;     ///< the mover it rode in on, or -1
   Vec3 velocity;      ///< that mover's velocity at its offset this tick, m/s
 };
-Carry carry_with_platform(const CharacterState& state, const World& world, const MoverFrame* frame,
-                          const DerivedSettings& s, std::vector<uint32_t>& candidates) {
+struct CarryMotion {
+  int mover = -1;  ///< -1: not riding
+  Vec3 before, after;
+};
+CarryMotion carry_motion(const CharacterState& state, const MoverFrame* frame) {
+  CarryMotion m;
+  if (!frame || state.platform == 0 || state.platform > frame->mover_count()) return m;
+  m.mover = state.platform - 1;
+  const Vec3 offset = to_position(state.platform_offset);
+  m.before = apply(frame->previous_pose(std::size_t(m.mover)), offset);
+  m.after = apply(frame->pose(std::size_t(m.mover)), offset);
+  return m;
+}
+Carry carry_with_platform(const CharacterState& state, const CarryMotion& m, const World& world, const MoverFrame* frame,
+                          const DerivedSettings& s, StepScratch& scratch) {
   Carry c;
   c.start = to_position(state.position);
-  if (!frame || state.platform == 0 || state.platform > frame->mover_count()) return c;
-  c.mover = state.platform - 1;
-  const Vec3 offset = to_position(state.platform_offset);
-  const Vec3 before = apply(frame->previous_pose(std::size_t(c.mover)), offset);
-  const Vec3 after = apply(frame->pose(std::size_t(c.mover)), offset);
-  c.velocity = (after - before) / s.dt;
+  if (m.mover < 0) return c;
+  c.mover = m.mover;
+  c.velocity = (m.after - m.before) / s.dt;
   DerivedSettings posture_settings;
   const DerivedSettings& ps = state.crouched ? (posture_settings = crouched_settings(s)) : s;
-  ContactQueries q(world, ps, candidates, frame);
+  ContactQueries q(world, ps, scratch.candidates, frame);
+  q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
   q.ignore_mover(c.mover);
-  const SweepHit hit = q.sweep(before, after - before);
-  c.start = hit.hit ? before + (after - before) * hit.fraction : after;
+  const SweepHit hit = q.sweep(m.before, m.after - m.before);
+  c.start = hit.hit ? m.before + (m.after - m.before) * hit.fraction : m.after;
   return c;
 }
 
@@ -325,47 +373,37 @@ Grid end_grid(ContactQueries& q, const Grid& grid, Settled& at, bool rising) {
 // fence: the plane halfway between the two capsules as everyone sees them (published positions,
 // carried by their movers), which this character's capsule may not cross. The other one keeps to
 // the other side of the same plane, so whatever both do in this tick, in whatever order anyone
-// computes it, they cannot overlap. Two that overlap already (a spawn, a mover's push) are each moved
-// half the overlap apart first, the same rule from both sides.
-void meet_characters(ContactQueries& q, const CharacterState& state, const DerivedSettings& standing,
-                     const Surroundings& around, const MoverFrame* frame, const Vec3& v, Vec3& start,
-                     StepScratch& scratch, StepResult& out) {
+// computes it, they cannot overlap; a mover carrying its rider is stopped by them too. Returns the
+// push that moves this character half of every overlap it starts the tick in (a spawn, a mover's
+// push), the same rule from both sides.
+Vec3 build_fences(const CharacterState& state, const DerivedSettings& standing, const Surroundings& around,
+                  const MoverFrame* frame, const World& world, const CarryMotion& carry, StepScratch& scratch,
+                  StepResult& out) {
   scratch.fences.clear();
   scratch.fence_owners.clear();
-  if (around.others.empty()) return;
-  const DerivedSettings& s = q.settings();
-  const double r = s.radius;
-  // How far this character can get this tick: its travel, a stair, the snap and the contact band.
-  const double reach = length(v) * s.dt * (1 + s.tan_max_slope) + s.step_height + 2 * s.contact_distance + s.safety_margin;
+  if (around.others.empty()) return {};
+  const DerivedSettings& s = standing;
+  // The farthest this character can get this tick, before its velocity is known: its mover's carry,
+  // the fastest it can move (its speed now, plus a walk and a jump), a stair, the snap and the
+  // contact band.
+  const double speed = length(to_velocity(state.velocity)) + s.walk_speed + s.jump_speed;
+  const double reach = length(carry.after - carry.before) + speed * s.dt * (1 + s.tan_max_slope) + s.step_height +
+                       2 * s.contact_distance + s.safety_margin;
   const Vec3 me = seen_centre(as_other(around.self_id, state), frame);
   const double my_half = state.crouched ? standing.crouch_half_segment : standing.half_segment;
   Vec3 push;
   for (const OtherCharacter& o : around.others) {
     if (o.id == around.self_id) continue;
-    const Vec3 c = seen_centre(o, frame);
-    const Vec3 apart = horizontal(me - c);
-    if (!(length_sq(apart) < kNeighbourRange * kNeighbourRange)) continue;
-    // The closest points of the two upright core segments: at one height where they overlap in
-    // height (the middle of the overlap), else at the nearer ends.
-    const double half = o.crouched ? standing.crouch_half_segment : standing.half_segment;
-    const double lo = std::fmax(me.y - my_half, c.y - half), hi = std::fmin(me.y + my_half, c.y + half);
-    Vec3 pa = me, pb = c;
-    if (lo <= hi) {
-      pa.y = pb.y = (lo + hi) / 2;
-    } else if (me.y > c.y) {
-      pa.y = me.y - my_half, pb.y = c.y + half;
-    } else {
-      pa.y = me.y + my_half, pb.y = c.y - half;
-    }
-    const double d = length(pa - pb);
-    const Vec3 n = d > tolerance::kDistanceNoise ? (pa - pb) / d : Vec3{around.self_id > o.id ? 1.0 : -1.0, 0, 0};
-    const double gap = d - 2 * r;
+    const auto plane = fence_plane(me, my_half, around.self_id, o, frame, standing);
+    if (!plane) continue;
+    const Vec3& n = plane->normal;
+    const double gap = plane->gap;
     if (!(gap < 2 * reach)) continue;
     ++out.diagnostics.characters_near;
     if (gap < 0) push += n * (-gap / 2);
     // The fence: the plane halfway between the surfaces, as a square of 2 * kFenceHalfSize facing
     // this character, centred where it is.
-    const Vec3 mid = pb + n * (r + gap / 2);
+    const Vec3& mid = plane->mid;
     const Vec3 t1 = std::fabs(n.y) < tolerance::kFenceVertical ? normalized_or_zero(cross(n, kUp)) : Vec3{1, 0, 0};
     const Vec3 t2 = cross(n, t1);
     const Vec3 centre = me - n * dot(me - mid, n);
@@ -380,19 +418,21 @@ void meet_characters(ContactQueries& q, const CharacterState& state, const Deriv
       Touch t;
       t.kind = TouchKind::kCharacter;
       t.character = o.id;
-      t.triangle = uint32_t(q.world().triangle_count() + (q.movers() ? q.movers()->triangle_count() : 0) +
-                            scratch.fences.size() - 2);
+      t.triangle = uint32_t(world.triangle_count() + (frame ? frame->triangle_count() : 0) + scratch.fences.size() - 2);
       t.tag = SurfaceTag::kNeverGround;
       t.normal = n;
       out.touches.add(t);
     }
   }
-  q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
-  if (length_sq(push) > 0) {
-    const SweepHit hit = q.sweep(start, push);
-    start += push * (hit.hit ? hit.fraction : 1.0);
-    out.diagnostics.pushed_apart = true;
-  }
+  return push;
+}
+
+// §16: characters that overlap are each moved half the overlap apart, by a sweep (a wall stops it).
+void push_apart(ContactQueries& q, const Vec3& push, Vec3& start, StepDiagnostics& diag) {
+  if (!(length_sq(push) > 0)) return;
+  const SweepHit hit = q.sweep(start, push);
+  start += push * (hit.hit ? hit.fraction : 1.0);
+  diag.pushed_apart = true;
 }
 
 // §11, §12: the ground state is what grounding finds at the rounded position, where the next tick
@@ -444,20 +484,24 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   StepResult out;
   StepDiagnostics& diag = out.diagnostics;
   const MoverFrame* frame = movers_for_tick(world, input, standing, around.movers, scratch);
+  // §16: the fences from the other characters, which every sweep from here on respects.
+  const CarryMotion motion = carry_motion(state, frame);
+  const Vec3 push = build_fences(state, standing, around, frame, world, motion, scratch, out);
   // §15.2: a rider goes with its mover first.
-  const Carry carry = carry_with_platform(state, world, frame, standing, scratch.candidates);
+  const Carry carry = carry_with_platform(state, motion, world, frame, standing, scratch);
   // §5.4: the posture; every later phase runs with its capsule.
   const bool posture_matters = state.crouched || (input.buttons & kButtonCrouch) != 0;
   const DerivedSettings crouching = posture_matters ? crouched_settings(standing) : DerivedSettings{};
-  const Posture posture = posture_matters
-                              ? choose_posture(state, input, carry.start, world, crouching, scratch.candidates, frame)
-                              : Posture{false, carry.start};
+  const Posture posture = posture_matters ? choose_posture(state, input, carry.start, world, crouching, scratch, frame)
+                                          : Posture{false, carry.start};
   const DerivedSettings& s = posture.crouched ? crouching : standing;
   out.state.crouched = posture.crouched;
   ContactQueries q(world, s, scratch.candidates, frame);
+  q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
   // A rider's positions round on its mover's grid (§15.2); everyone else's on the world's.
   Grid grid = carry.mover >= 0 ? Grid::of(*frame, carry.mover) : Grid{};
   Vec3 start = posture.start;
+  push_apart(q, push, start, diag);
 
   const StartGround ground = start_ground(state);
   diag.ground_at_start = state.ground;
@@ -465,7 +509,6 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const JumpDecision jump = decide_jump(state, input, s);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
-  meet_characters(q, state, standing, around, frame, v, start, scratch, out);
   gather_candidates(q, start, v, s, scratch.cache);
 
   const SlideResult slid = slide(q, start, v, move_grounded, ground.floor_normal, out.touches);

@@ -230,6 +230,100 @@ void for_each_seed(Run run) {
   for (int seed = 1; seed <= seeds && !::testing::Test::HasFatalFailure(); ++seed) run(uint32_t(seed));
 }
 
+// Movement.md §15, §16: sixteen characters crowding on the arena's shuttle and turntable with random
+// walks, jumps and crouches. No tick leaves one inside a mover or the world, no two overlap beyond the
+// safety margin, and the whole run is the same stepped in any order, with or without a shared frame.
+void run_crowd_seed(uint32_t seed) {
+  SCOPED_TRACE("seed " + std::to_string(seed) + " (FOOTHOLD_TEST_SEED=" + std::to_string(seed) + " runs it alone)");
+  std::mt19937 rng(seed);
+  const World& w = arena_world();
+  const DerivedSettings s = derive(MoveSettings{});
+  auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  constexpr int kCharacters = 16, kTicks = 300;
+  // Metres: the most a point of the shuttle or the turntable moves in a tick (3 m/s; 45°/s at the
+  // table's corner, 2.83 m out).
+  constexpr double kMoverTravel = 0.05;
+  std::vector<CharacterState> forward, backward;
+  for (int i = 0; i < kCharacters; ++i) {
+    // Half on the shuttle's run, half on the turntable, each on or beside its mover at tick 0.
+    const Vec3 centre = i % 2 ? Vec3{arena::kShuttleX0, 0, arena::kShuttleZ} : Vec3{arena::kTurntableX, 0, arena::kTurntableZ};
+    forward.push_back(spawn_state(centre + Vec3{uni(-2.5, 2.5), 0.2 + rest_height() + uni(0, 1), uni(-2.5, 2.5)}));
+  }
+  backward = forward;
+  std::vector<std::vector<InputCmd>> inputs(kCharacters);
+  for (auto& in : inputs)
+    for (uint32_t t = 1; t <= kTicks; ++t) {
+      const double r = uni(0, 1);
+      const uint8_t buttons = uint8_t((r < 0.03 ? kButtonJump : 0) | (r > 0.9 ? kButtonCrouch : 0));
+      in.push_back(encode_move(uni(-1, 1), uni(-1, 1), buttons, t));
+    }
+  MoverFrame frame;
+  StepScratch scratch_f, scratch_b;
+  std::vector<OtherCharacter> seen(kCharacters), near;
+  Crowd crowd;
+  // The last tick a mover pushed each character (movement.md §15.3): a mover may press one character
+  // into another by up to its travel in a tick, which the push apart of §16 undoes next.
+  std::vector<uint32_t> pushed(kCharacters, 0);
+  auto tick_all = [&](std::vector<CharacterState>& st, uint32_t t, bool reverse, StepScratch& scratch, const MoverFrame* f) {
+    for (int i = 0; i < kCharacters; ++i) seen[size_t(i)] = as_other(uint32_t(i), st[size_t(i)]);
+    crowd.build(seen);
+    std::vector<CharacterState> next(st.size());
+    for (int k = 0; k < kCharacters; ++k) {
+      const int i = reverse ? kCharacters - 1 - k : k;
+      crowd.neighbours(size_t(i), near);
+      const StepResult r = step(st[size_t(i)], inputs[size_t(i)][t - 1], w, s, scratch, {f, near, uint32_t(i)});
+      next[size_t(i)] = r.state;
+      if (r.diagnostics.pushed_by_mover) pushed[size_t(i)] = t;
+    }
+    st = next;
+  };
+  std::vector<uint32_t> candidates;
+  for (uint32_t t = 1; t <= kTicks; ++t) {
+    frame.build(w, t, s.tick_rate);
+    tick_all(forward, t, false, scratch_f, &frame);
+    tick_all(backward, t, true, scratch_b, nullptr);
+    ASSERT_EQ(forward, backward) << "tick " << t;
+    ContactList contacts;
+    for (int i = 0; i < kCharacters; ++i) {
+      const CharacterState& c = forward[size_t(i)];
+      ASSERT_TRUE(std::isfinite(to_velocity(c.velocity).y));
+      const DerivedSettings posture = [&] {
+        DerivedSettings p = s;
+        if (c.crouched) p.half_segment = s.crouch_half_segment;
+        return p;
+      }();
+      ContactQueries qp(w, posture, candidates, &frame);
+      qp.contacts(to_position(c.position), 0, contacts);
+      if (contacts.size() > 0) {
+        ASSERT_GE(contacts[0].gap, -s.safety_margin) << "tick " << t << " character " << i;
+      }
+      for (int j = i + 1; j < kCharacters; ++j) {
+        const CharacterState& o = forward[size_t(j)];
+        const Vec3 a = to_position(c.position), b = to_position(o.position);
+        const double ha = c.crouched ? s.crouch_half_segment : s.half_segment;
+        const double hb = o.crouched ? s.crouch_half_segment : s.half_segment;
+        const double lo = std::fmax(a.y - ha, b.y - hb), hi = std::fmin(a.y + ha, b.y + hb);
+        const double dy = lo <= hi ? 0 : lo - hi;
+        const double d = std::sqrt(length_sq(horizontal(a - b)) + dy * dy);
+        // Overlaps come only from spawns (pushed apart within a few ticks: none past the first second)
+        // and from movers pressing one character into another (no deeper than a mover's travel in a
+        // tick, gone within a few ticks).
+        const bool pressed = t - std::max(pushed[size_t(i)], pushed[size_t(j)]) <= 4;
+        if (t > 60 && pressed) {
+          ASSERT_GE(d, 2 * s.radius - s.safety_margin - kMoverTravel) << "tick " << t << " characters " << i << ", " << j;
+        } else if (t > 60) {
+          ASSERT_GE(d, 2 * s.radius - s.safety_margin) << "tick " << t << " characters " << i << ", " << j << " platforms "
+                                                      << c.platform << "," << o.platform << " crouched " << c.crouched << "," << o.crouched;
+        }
+      }
+    }
+  }
+}
+
+TEST(Stress, CrowdsOnMovingPlatformsNeverOverlapOrPenetrateAndAreOrderFree) {
+  for_each_seed([](uint32_t seed) { run_crowd_seed(seed); });
+}
+
 TEST(Stress, RandomWalksThroughClutterNeverPenetrateOrFallThrough) {
   for_each_seed([](uint32_t seed) { run_seed(seed, 600); });
 }
