@@ -53,9 +53,9 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 
-echo "== $bots bots wandering the arena for $seconds s"
+echo "== $bots bots riding and crowding the arena's movers for $seconds s"
 "$bin/server/foothold-bot" --server "$address" --key-file "$out/server.key" --bots "$bots" --duration "$seconds" \
-  --pattern wander --seed 1 --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
+  --pattern ride --seed 1 --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
 bots_pid=$!
 bots_status=0
 wait "$bots_pid" || bots_status=$?

@@ -376,19 +376,23 @@ Grid end_grid(ContactQueries& q, const Grid& grid, Settled& at, bool rising) {
 // computes it, they cannot overlap; a mover carrying its rider is stopped by them too. Returns the
 // push that moves this character half of every overlap it starts the tick in (a spawn, a mover's
 // push), the same rule from both sides.
-Vec3 build_fences(const CharacterState& state, const DerivedSettings& standing, const Surroundings& around,
-                  const MoverFrame* frame, const World& world, const CarryMotion& carry, StepScratch& scratch,
-                  StepResult& out) {
+Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump, const DerivedSettings& standing,
+                  const Surroundings& around, const MoverFrame* frame, const World& world, const CarryMotion& carry,
+                  StepScratch& scratch, StepResult& out) {
   scratch.fences.clear();
   scratch.fence_owners.clear();
   if (around.others.empty()) return {};
   const DerivedSettings& s = standing;
   // The farthest this character can get this tick, before its velocity is known: its mover's carry,
-  // the fastest it can move (its speed now, plus a walk and a jump), a stair, the snap and the
-  // contact band.
-  const double speed = length(to_velocity(state.velocity)) + s.walk_speed + s.jump_speed;
-  const double reach = length(carry.after - carry.before) + speed * s.dt * (1 + s.tan_max_slope) + s.step_height +
-                       2 * s.contact_distance + s.safety_margin;
+  // the fastest its velocity can be (a walk, with a jump if it jumps; airborne, its speed now plus a
+  // tick of steering and gravity), a stair when it moves at all, the snap and the contact band.
+  const double fastest = std::fmax(s.walk_speed, s.crouch_speed);
+  const double speed = jump ? fastest + s.jump_speed
+                       : is_grounded(state.ground) ? fastest * length(wish_direction(input))
+                                                   : length(to_velocity(state.velocity)) + (s.air_acceleration + s.gravity) * s.dt;
+  const double travel = speed * s.dt;
+  const double reach = length(carry.after - carry.before) + travel * (1 + s.tan_max_slope) +
+                       (travel > 0 ? s.step_height : 0) + 2 * s.contact_distance + s.safety_margin;
   const Vec3 me = seen_centre(as_other(around.self_id, state), frame);
   const double my_half = state.crouched ? standing.crouch_half_segment : standing.half_segment;
   Vec3 push;
@@ -486,7 +490,8 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const MoverFrame* frame = movers_for_tick(world, input, standing, around.movers, scratch);
   // §16: the fences from the other characters, which every sweep from here on respects.
   const CarryMotion motion = carry_motion(state, frame);
-  const Vec3 push = build_fences(state, standing, around, frame, world, motion, scratch, out);
+  const JumpDecision jump = decide_jump(state, input, standing);
+  const Vec3 push = build_fences(state, input, jump.jump, standing, around, frame, world, motion, scratch, out);
   // §15.2: a rider goes with its mover first.
   const Carry carry = carry_with_platform(state, motion, world, frame, standing, scratch);
   // §5.4: the posture; every later phase runs with its capsule.
@@ -506,7 +511,6 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const StartGround ground = start_ground(state);
   diag.ground_at_start = state.ground;
   if (frame) pushed_by_movers(q, start, ground.grounded, diag);
-  const JumpDecision jump = decide_jump(state, input, s);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
   gather_candidates(q, start, v, s, scratch.cache);

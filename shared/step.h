@@ -71,22 +71,24 @@ struct StepResult {
 
 /// Advances one character by one tick. Its phases, each a function in step.cpp and a section of
 /// docs/movement.md (the table in §4):
-///  1. the movers at this tick, and a rider carried by its mover (§15.1, §15.2);
-///  2. the posture: crouch, or stand up where there is room (§5.4);
-///  3. the ground the previous tick left at this very position (§4.1), and a push out of any mover
+///  1. the movers at this tick (§15.1); whether to jump (§5.2);
+///  2. the other characters within reach, as fences every later sweep respects (§16);
+///  3. a rider carried by its mover (§15.2);
+///  4. the posture: crouch, or stand up where there is room (§5.4);
+///  5. a push half the way out of any character it overlaps (§16);
+///  6. the ground the previous tick left at this very position (§4.1), and a push out of any mover
 ///     that moved into the character (§15.3);
-///  4. velocity: a grounded character walks along its floor or jumps; an airborne one steers and
+///  7. velocity: a grounded character walks along its floor or jumps; an airborne one steers and
 ///     gets half a tick of gravity (§5);
-///  5. the other characters within reach, as fences, and a push apart from any it overlaps (§16);
-///  6. one gather of the candidate triangles (§4.3);
-///  7. collide-and-slide with stairs (§6, §7);
-///  8. push-out of anything still overlapping (§8);
-///  9. on leaving the floor, a snap down onto walkable ground (§9);
-/// 10. on the floor, the lock to rest_gap above it (§10);
-/// 11. with movers, the crush rule and the grid the character ends on (§15.2, §15.3);
-/// 12. the end of the tick: the ground state where the grid keeps the character, the second half of
+///  8. one gather of the candidate triangles (§4.3);
+///  9. collide-and-slide with stairs (§6, §7);
+/// 10. push-out of anything still overlapping (§8);
+/// 11. on leaving the floor, a snap down onto walkable ground (§9);
+/// 12. on the floor, the lock to rest_gap above it (§10);
+/// 13. with movers, the crush rule and the grid the character ends on (§15.2, §15.3);
+/// 14. the end of the tick: the ground state where the grid keeps the character, the second half of
 ///     gravity, and the touches (§11, §12).
-/// Every position from phase 8 on is judged where the fixed-point grid keeps it, so the stored
+/// Every position from phase 10 on is judged where the fixed-point grid keeps it, so the stored
 /// ground state is exactly what grounding finds at the stored position: rounding never flips it
 /// (§1). `world`, `settings` and `around` are only read during the call; `scratch` is working memory.
 StepResult step(const CharacterState& state, const InputCmd& input, const World& world,

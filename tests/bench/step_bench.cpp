@@ -172,7 +172,82 @@ void BM_BulletKinematicController(benchmark::State& bstate) {
   bstate.counters["characters"] = n;
 }
 
+// Movement.md §15, §16: 64 characters on a 40 m floor, either packed into contact range (a 8 x 8 block
+// 0.85 m apart, all pushing toward its middle) or spread 5 m apart (none within reach), in a world
+// without movers or with 8 (slabs shuttling under the block at 2 m/s). Every character steps against
+// its Crowd neighbours with the tick's MoverFrame, as the server runs it.
+std::unique_ptr<World> crowd_world(int movers) {
+  MeshBuilder b;
+  b.floor_grid(-20, -20, 20, 20, 0, 2);
+  TriangleMesh mesh = b.take();
+  for (int m = 0; m < movers; ++m) {
+    MoverMesh slab;
+    slab.name = "slab" + std::to_string(m);
+    MeshBuilder sb;
+    sb.box({-1, 0, -1}, {1, 0.2, 1});
+    slab.mesh = sb.take();
+    Channel c;
+    const double z = -3.5 + m;
+    c.times = {0, 2, 4};
+    c.values = {-4, 0, z, 4, 0, z, -4, 0, z};
+    c.period = 4;
+    slab.chain.push_back(Link{Pose{}, {c}});
+    mesh.movers.push_back(std::move(slab));
+  }
+  auto built = World::create(mesh, "crowd");
+  return std::move(built.world);
+}
+
+std::map<std::pair<int, int>, double> g_crowd_us;
+
+void BM_FootholdCrowd(benchmark::State& bstate) {
+  const bool contact = bstate.range(0) != 0;
+  const int movers = int(bstate.range(1));
+  const auto world = crowd_world(movers);
+  const DerivedSettings s = derive(MoveSettings{});
+  constexpr int n = 64;
+  StepScratch scratch;
+  MoverFrame frame;
+  Crowd crowd;
+  std::vector<OtherCharacter> seen(n), near;
+  std::vector<double> per_step_us;
+  for (auto _ : bstate) {
+    std::vector<CharacterState> chars, next(n);
+    std::vector<CandidateCache> caches(n);
+    for (int i = 0; i < n; ++i) {
+      const double spacing = contact ? 0.85 : 5;
+      chars.push_back(spawn_state({(i % 8 - 3.5) * spacing, 1.5, (i / 8 - 3.5) * spacing}));
+    }
+    per_step_us.clear();
+    for (int t = 1; t <= kTicks; ++t) {
+      const auto t0 = std::chrono::steady_clock::now();
+      frame.build(*world, uint32_t(t), s.tick_rate);
+      for (int i = 0; i < n; ++i) seen[size_t(i)] = as_other(uint32_t(i), chars[size_t(i)]);
+      crowd.build(seen);
+      for (int i = 0; i < n; ++i) {
+        const Vec3 p = to_position(chars[size_t(i)].position);
+        const InputCmd in = contact ? encode_move(-p.x, -p.z, 0, uint32_t(t)) : encode_move(0.5, 0.5, t % 180 == 179 ? kButtonJump : 0, uint32_t(t));
+        crowd.neighbours(size_t(i), near);
+        scratch.cache = &caches[size_t(i)];
+        next[size_t(i)] = step(chars[size_t(i)], in, *world, s, scratch, {&frame, near, uint32_t(i)}).state;
+      }
+      chars.swap(next);
+      const auto t1 = std::chrono::steady_clock::now();
+      per_step_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
+    }
+    benchmark::DoNotOptimize(chars.data());
+  }
+  const double med = median(per_step_us);
+  g_crowd_us[{contact ? 1 : 0, movers}] = med;
+  bstate.counters["us_per_char_step_median"] = med;
+}
+
 BENCHMARK(BM_FootholdStep)->Arg(1)->Arg(64)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FootholdCrowd)
+    ->ArgNames({"contact", "movers"})
+    ->ArgsProduct({{0, 1}, {0, 8}})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletKinematicController)->Arg(1)->Arg(64)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
@@ -193,6 +268,14 @@ int main(int argc, char** argv) {
   std::printf("scene: %s (%zu triangles)\n", g_scene.c_str(), scene().triangle_count());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  if (!g_crowd_us.empty()) {
+    std::printf("\nmedian us per character step, 64 characters, %d ticks\n", kTicks);
+    std::printf("%16s %10s %10s\n", "", "no movers", "8 movers");
+    for (int contact : {0, 1}) {
+      auto at = [&](int m) { const auto it = g_crowd_us.find({contact, m}); return it == g_crowd_us.end() ? 0.0 : it->second; };
+      std::printf("%16s %10.2f %10.2f\n", contact ? "in contact" : "apart", at(0), at(8));
+    }
+  }
   std::printf("\nmedian us per character step (standard walk, %d ticks)\n", kTicks);
   std::printf("%10s %12s %12s %8s\n", "characters", "foothold", "bullet_kcc", "ratio");
   for (const auto& [count, us] : g_foothold_us) {
