@@ -230,7 +230,17 @@ int world_command(const WorldOptions& o) {
   const Aabb& b = w.bounds();
   std::printf("world %s: %zu triangles, hash %016llx, bounds (%g, %g, %g) to (%g, %g, %g) m\n", o.world.c_str(),
               w.triangle_count(), static_cast<unsigned long long>(w.hash()), b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z);
+  // Movers (movement.md §15.1): each with its triangles and the loop of its longest channel.
+  for (std::size_t m = 0; m < w.movers().size(); ++m) {
+    const Mover& mover = w.movers()[m];
+    double loop = 0;
+    for (const Link& link : mover.chain)
+      for (const Channel& c : link.channels) loop = std::max(loop, c.period);
+    std::printf("mover %zu (platform %zu) '%s': %zu triangles, loops every %g s\n", m, m + 1, mover.name.c_str(),
+                mover.local.size(), loop);
+  }
   if (o.export_path.empty()) return 0;
+  if (!w.movers().empty()) std::fprintf(stderr, "warning: --export writes the static triangles only, not the movers\n");
   TriangleMesh mesh;
   mesh.vertices.reserve(w.triangle_count() * 3);
   for (uint32_t i = 0; i < w.triangle_count(); ++i) {

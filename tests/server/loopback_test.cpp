@@ -94,15 +94,26 @@ TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
   EXPECT_NE(log.find("stopped at tick"), std::string::npos) << log;
 }
 
+// A server on loopback recording to DIR/server.rec, stepping on two threads.
+std::unique_ptr<Spawned> start_recording_server(TempDir& dir, std::string& address) {
+  return start_server(dir, "server", {"--record", dir.file("server.rec"), "--threads", "2"}, address);
+}
+
+// The server told its address and answers a probe; says why not otherwise.
+::testing::AssertionResult ready(Spawned& server, const std::string& address) {
+  if (address.empty()) return ::testing::AssertionFailure() << "no address: " << server.output();
+  if (!wait_ready(address)) return ::testing::AssertionFailure() << "no answer at " << address << ": " << server.output();
+  return ::testing::AssertionSuccess();
+}
+
 // Movement.md §15, §16: sixteen bots ride the arena's movers and crowd on them. Corrections come only
 // from other characters' moves; the recording re-simulates bit for bit; the bots did ride.
 TEST(Loopback, SixteenBotsRideAndCrowdTheMoversWithNoUnexplainedCorrection) {
   TempDir dir;
   std::string address;
-  auto server_process = start_server(dir, "server", {"--record", dir.file("server.rec"), "--threads", "2"}, address);
+  auto server_process = start_recording_server(dir, address);
   Spawned& server = *server_process;
-  ASSERT_FALSE(address.empty()) << server.output();
-  ASSERT_TRUE(wait_ready(address)) << server.output();
+  ASSERT_TRUE(ready(server, address));
   // 14 s: the elevator is the farthest mover from where the arena spawns bots, past row C's walls.
   const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 14 --pattern ride --seed " +
                                 std::to_string(test_seed(5)));
@@ -135,10 +146,9 @@ TEST(Loopback, RecordedSessionVerifiesAndEveryBotTraceMatchesTheServerBitForBit)
   TempDir dir;
   std::string address;
   // Two threads for the steps and snapshots: re-simulation (single-threaded) and the bots must agree.
-  auto server_process = start_server(dir, "server", {"--record", dir.file("server.rec"), "--threads", "2"}, address);
+  auto server_process = start_recording_server(dir, address);
   Spawned& server = *server_process;
-  ASSERT_FALSE(address.empty()) << server.output();
-  ASSERT_TRUE(wait_ready(address)) << server.output();
+  ASSERT_TRUE(ready(server, address));
   const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 3 --pattern wander --seed " + std::to_string(test_seed(3)) + " --trace-dir " +
                                 dir.file("traces") + " --record " + dir.file("recs"));
   ASSERT_EQ(bots.exit_code, 0) << bots.output;

@@ -149,6 +149,31 @@ TEST(Riding, WalkingOnTheShuttleGoesAtWalkSpeedRelativeToIt) {
   EXPECT_NEAR(moved.x, 0, 0.002);
 }
 
+// The same on the elevator (while it rises) and on the turntable (while it turns under the walker):
+// the offset in the mover's own axes moves at walk speed, whatever the mover does.
+TEST(Riding, WalkingOnTheElevatorAndTheTurntableGoesAtWalkSpeedRelativeToThem) {
+  const World& w = arena_world();
+  const MoveSettings ms;
+  const DerivedSettings s = derive(ms);
+  for (const char* name : {"elevator", "turntable"}) {
+    SCOPED_TRACE(name);
+    const int m = mover_index(w, name);
+    const Vec3 local = std::string(name) == "elevator" ? Vec3{1, 0, 0.6} : Vec3{-1, 0, -1};
+    const Ride settled = ride(w, on_mover(w, m, local + Vec3{0, arena::kMoverThickness + rest_height(), 0}), 75, idle);
+    ASSERT_EQ(settled.state.platform, m + 1);
+    StepScratch scratch;
+    CharacterState st = settled.state;
+    for (uint32_t t = 76; t <= 95; ++t) st = step(st, encode_move(1, 0, 0, t), w, s, scratch).state;
+    ASSERT_EQ(st.platform, m + 1);
+    ASSERT_TRUE(is_grounded(st.ground));
+    const Vec3 moved = to_position(st.platform_offset) - to_position(settled.state.platform_offset);
+    // The turntable turns 15° under the walker in those 20 ticks: its path on the table is an arc,
+    // whose chord is a little shorter than the distance walked.
+    EXPECT_NEAR(length(moved), ms.walk_speed * 20 / 60, 0.02 * ms.walk_speed * 20 / 60);
+    EXPECT_NEAR(moved.y, 0, 0.002) << "its height on the mover does not change";
+  }
+}
+
 TEST(Riding, JumpingOffTheShuttleKeepsItsVelocity) {
   const World& w = arena_world();
   const int m = mover_index(w, "shuttle");
