@@ -50,9 +50,16 @@ TEST(ReplayWorld, DescribesAWorldAndExportsItAsGlbThatLoadsBack) {
   EXPECT_NE(r.output.find("exported: " + dir.file("arena.glb")), std::string::npos) << r.output;
   const auto back = run_command(kReplay + " world --world " + dir.file("arena.glb"));
   ASSERT_EQ(back.exit_code, 0) << back.output;
-  // The same triangle count, read from the arena's own line.
-  const auto count = [](const std::string& out) { return out.substr(out.find(": ") + 2, out.find(" triangles") - out.find(": ") - 2); };
+  // The same triangle count, read from the world's own line.
+  const auto count = [](const std::string& out) {
+    const std::size_t from = out.find(": ", out.find("world ")) + 2;
+    return out.substr(from, out.find(" triangles", from) - from);
+  };
   EXPECT_EQ(count(back.output), count(r.output));
+  // The arena's movers are listed; the export leaves them out, and says so.
+  EXPECT_NE(r.output.find("mover 1 (platform 2) 'shuttle': 12 triangles, loops every 14 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--export writes the static triangles only"), std::string::npos) << r.output;
+  EXPECT_EQ(back.output.find("mover "), std::string::npos) << back.output;
   // A run on the exported world works like on any other.
   const auto script = dir.write("idle.txt", "30 0 0 -\n");
   EXPECT_EQ(run_command(kReplay + " run --world " + dir.file("arena.glb") + " --spawn 12,2,12 --inputs " + script + " --out " +
