@@ -146,14 +146,9 @@ const MoverFrame* movers_for_tick(const World& world, const InputCmd& input, con
 // §15.2: a character standing on a mover at the end of the last tick goes with it first: from where
 // its offset was then to where it is now, swept through everything but that mover (a ceiling stops
 // it; the crush rule may follow).
-struct Carry {
-  Vec3 start;         ///< where the tick starts, metres
-  int mover = -1;     ///< the mover it rode in on, or -1
-  Vec3 velocity;      ///< that mover's velocity at its offset this tick, m/s
-};
 struct CarryMotion {
-  int mover = -1;  ///< -1: not riding
-  Vec3 before, after;
+  int mover = -1;      ///< the mover it rode in on, or -1
+  Vec3 before, after;  ///< its offset placed at the mover's previous and current pose, metres
 };
 CarryMotion carry_motion(const CharacterState& state, const MoverFrame* frame) {
   CarryMotion m;
@@ -164,21 +159,17 @@ CarryMotion carry_motion(const CharacterState& state, const MoverFrame* frame) {
   m.after = apply(frame->pose(std::size_t(m.mover)), offset);
   return m;
 }
-Carry carry_with_platform(const CharacterState& state, const CarryMotion& m, const World& world, const MoverFrame* frame,
-                          const DerivedSettings& s, StepScratch& scratch) {
-  Carry c;
-  c.start = to_position(state.position);
-  if (m.mover < 0) return c;
-  c.mover = m.mover;
-  c.velocity = (m.after - m.before) / s.dt;
+// Where the tick starts: the carried position, or the state's own for a character on no mover.
+Vec3 carry_with_platform(const CharacterState& state, const CarryMotion& m, const World& world, const MoverFrame* frame,
+                         const DerivedSettings& s, StepScratch& scratch) {
+  if (m.mover < 0) return to_position(state.position);
   DerivedSettings posture_settings;
   const DerivedSettings& ps = state.crouched ? (posture_settings = crouched_settings(s)) : s;
   ContactQueries q(world, ps, scratch.candidates, frame);
   q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
-  q.ignore_mover(c.mover);
+  q.ignore_mover(m.mover);
   const SweepHit hit = q.sweep(m.before, m.after - m.before);
-  c.start = hit.hit ? m.before + (m.after - m.before) * hit.fraction : m.after;
-  return c;
+  return hit.hit ? m.before + (m.after - m.before) * hit.fraction : m.after;
 }
 
 // §5.1: the wished horizontal velocity turned to run along the floor plane, keeping its heading
@@ -493,18 +484,18 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
   const JumpDecision jump = decide_jump(state, input, standing);
   const Vec3 push = build_fences(state, input, jump.jump, standing, around, frame, world, motion, scratch, out);
   // §15.2: a rider goes with its mover first.
-  const Carry carry = carry_with_platform(state, motion, world, frame, standing, scratch);
+  const Vec3 carried = carry_with_platform(state, motion, world, frame, standing, scratch);
   // §5.4: the posture; every later phase runs with its capsule.
   const bool posture_matters = state.crouched || (input.buttons & kButtonCrouch) != 0;
   const DerivedSettings crouching = posture_matters ? crouched_settings(standing) : DerivedSettings{};
-  const Posture posture = posture_matters ? choose_posture(state, input, carry.start, world, crouching, scratch, frame)
-                                          : Posture{false, carry.start};
+  const Posture posture = posture_matters ? choose_posture(state, input, carried, world, crouching, scratch, frame)
+                                          : Posture{false, carried};
   const DerivedSettings& s = posture.crouched ? crouching : standing;
   out.state.crouched = posture.crouched;
   ContactQueries q(world, s, scratch.candidates, frame);
   q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
   // A rider's positions round on its mover's grid (§15.2); everyone else's on the world's.
-  Grid grid = carry.mover >= 0 ? Grid::of(*frame, carry.mover) : Grid{};
+  Grid grid = motion.mover >= 0 ? Grid::of(*frame, motion.mover) : Grid{};
   Vec3 start = posture.start;
   push_apart(q, push, start, diag);
 
@@ -531,7 +522,7 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
     crush_rule(q, grid, at, diag);
     grid = end_grid(q, grid, at, rising);
     // §15.2: stepping or jumping off a mover keeps its velocity.
-    if (carry.mover >= 0 && grid.mover != carry.mover) v += carry.velocity;
+    if (motion.mover >= 0 && grid.mover != motion.mover) v += (motion.after - motion.before) / s.dt;
   }
   finish_tick(q, grid, at, v, rising, start, s, out);
   // §5.2: the jump state the next tick starts from.
