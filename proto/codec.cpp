@@ -17,6 +17,11 @@ std::string_view to_string(DropReason r) {
   return "invalid";
 }
 
+std::string_view to_string(wire::RejectReason r) {
+  const char* name = wire::EnumNameRejectReason(r);
+  return name && *name ? name : "Unknown";
+}
+
 namespace {
 // Which messages each side accepts, and in which layer: anything else is dropped, so that, say, a
 // Disconnect in clear (which anyone could forge) is never honoured.

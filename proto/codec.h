@@ -17,6 +17,7 @@
 #include "proto/foothold_generated.h"
 #include "proto/secure.h"
 #include "proto/token.h"
+#include "shared/character_contacts.h"
 #include "shared/character_state.h"
 #include "shared/input.h"
 
@@ -33,6 +34,11 @@ inline constexpr std::size_t kMaxInputsPerPacket = 32;
 inline constexpr std::size_t kCookieSize = 32;        ///< bytes: 8 of issue time, 8 of server salt, 16 of MAC
 
 inline constexpr std::size_t kMaxRejectMessage = 96;  ///< bytes of text in a Reject
+/// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
+inline constexpr std::size_t kMaxRemotes = 48;
+/// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this (the
+/// positions other characters step against, movement.md §16).
+inline constexpr int kRemoteShift = kPublishedShift;
 
 /// Which side a datagram is arriving at.
 enum class Direction : uint8_t { kToServer, kToClient };
@@ -51,6 +57,8 @@ enum class DropReason : uint8_t {
 };
 /// The reason's snake_case name, e.g. "wrong_direction" ("invalid" out of range).
 std::string_view to_string(DropReason r);
+/// The schema's name, e.g. "ServerFull" ("Unknown" out of range).
+std::string_view to_string(wire::RejectReason r);
 
 /// A Packet that passed decode(): views into the bytes it was decoded from.
 struct Decoded {
@@ -145,7 +153,7 @@ class PacketWriter {
     uint32_t base_tick = 0;
   };
   /// Snapshot: `full` remote characters are absolute, `delta` ones relative to the same character in
-  /// snapshot `h.base_tick`; both in 1/256 m (ServerCore::kRemoteShift).
+  /// snapshot `h.base_tick`; both in 1/256 m (kRemoteShift).
   Bytes snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full, std::span<const wire::RemoteDelta> delta);
 
   /// The raw builder, for tests that need to craft unusual packets.

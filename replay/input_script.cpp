@@ -1,6 +1,6 @@
 #include "replay/input_script.h"
 
-#include "shared/text_fields.h"
+#include "shared/formats/text_fields.h"
 
 #include <charconv>
 #include <cmath>

@@ -18,10 +18,12 @@
 #include "replay/resimulate.h"
 #include "replay/trace_diff.h"
 #include "replay/scenario.h"
-#include "shared/gltf_loader.h"
+#include "shared/formats/gltf_loader.h"
 #include "shared/settings.h"
-#include "shared/text_fields.h"
+#include "shared/formats/text_fields.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
+#include "shared/formats/settings_file.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "replay/recording.h"
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 #include "shared/world.h"
 
 namespace foothold::replay {

@@ -7,7 +7,7 @@
 #include "replay/input_script.h"
 #include "shared/settings.h"
 #include "shared/step.h"
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 #include "shared/world.h"
 
 namespace foothold::replay {

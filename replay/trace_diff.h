@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "replay/resimulate.h"
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 
 namespace foothold::replay {
 
-/// A trajectory trace (shared/trace.h's CSV) in memory.
+/// A trajectory trace (shared/formats/trace.h's CSV) in memory.
 struct Trace {
   /// Where it came from (read_trace() sets the path).
   std::string name;

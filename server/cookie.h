@@ -10,7 +10,7 @@
 #include <span>
 
 #include "proto/codec.h"
-#include "server/net_types.h"
+#include "proto/endpoint.h"
 
 namespace foothold::server {
 

@@ -27,7 +27,7 @@
 #include "server/source_limiter.h"
 #include "server/counters.h"
 #include "server/input_buffer.h"
-#include "server/net_types.h"
+#include "proto/endpoint.h"
 #include "server/tick_observer.h"
 #include "server/token_bucket.h"
 #include "server/worker_pool.h"
@@ -68,10 +68,10 @@ struct CoreConfig {
 /// WorkerPool. Times (`now`) are the server's clock in nanoseconds, one clock for every call.
 class ServerCore {
  public:
-  /// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
-  static constexpr std::size_t kMaxOthers = 48;
-  /// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this.
-  static constexpr int kRemoteShift = kPublishedShift;
+  /// Remote characters in one snapshot at most (the wire's limit).
+  static constexpr std::size_t kMaxOthers = proto::kMaxRemotes;
+  /// Remote positions are sent in 1/256 m (the wire's unit).
+  static constexpr int kRemoteShift = proto::kRemoteShift;
 
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
   /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).

@@ -25,6 +25,8 @@
 #include "server/udp_server.h"
 #include "shared/settings.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
+#include "shared/formats/settings_file.h"
 
 namespace {
 

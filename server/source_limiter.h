@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "server/net_types.h"
+#include "proto/endpoint.h"
 #include "server/token_bucket.h"
 
 namespace foothold::server {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "server/net_types.h"
+#include "proto/endpoint.h"
 
 namespace foothold::server {
 

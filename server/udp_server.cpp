@@ -14,21 +14,10 @@
 
 namespace foothold::server {
 
-net::Nanos steady_now() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 net::Nanos thread_cpu_now() {
   timespec ts{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return net::Nanos(ts.tv_sec) * net::kSecond + ts.tv_nsec;
-}
-
-double percentile(std::vector<double>& samples, double p) {
-  if (samples.empty()) return 0;
-  const size_t k = std::min(samples.size() - 1, size_t(p * double(samples.size())));
-  std::nth_element(samples.begin(), samples.begin() + long(k), samples.end());
-  return samples[k];
 }
 
 namespace {

@@ -23,17 +23,14 @@
 #include <spdlog/logger.h>
 
 #include "server/server_core.h"
+#include "shared/percentile.h"
 
 namespace foothold::server {
 
-/// The steady clock as Nanos (nanoseconds since an arbitrary origin): the server's and bots' clock.
-net::Nanos steady_now();
+using net::steady_now;
 /// CPU time the calling thread has used, as Nanos.
 net::Nanos thread_cpu_now();
 
-/// The `p` quantile (p in [0, 1], e.g. 0.99) of `samples`, by rank; 0 when there are none. The vector
-/// is reordered.
-double percentile(std::vector<double>& samples, double p);
 
 /// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued, and flush()
 /// hands the queue to a sender thread that puts it on the wire with sendmmsg (one system call for up

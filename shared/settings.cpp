@@ -3,38 +3,20 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
-
-#include <toml++/toml.h>
 
 #include "shared/det_math.h"
 #include "shared/fixed_point.h"
 #include "shared/hash.h"
-#include "shared/text_fields.h"
+#include "shared/setting_keys.h"
 
 namespace foothold {
 
 namespace {
 
 // One table drives parsing, validation, hashing, printing and the README's table: a setting is a
-// field of MoveSettings and a row here. A bound is a number, or a share of another key's value
-// (height must exceed 2 * radius); `open` excludes the bound itself.
-struct Bound {
-  double value = 0;
-  double MoveSettings::*key = nullptr;  ///< when set, the bound is scale * that key's value
-  const char* key_name = nullptr;
-  double scale = 1;
-  bool open = false;
-};
-struct Key {
-  const char* name;
-  double MoveSettings::*real = nullptr;  ///< a real-valued setting, or
-  int MoveSettings::*whole = nullptr;    ///< a whole-number one
-  const char* unit;
-  Bound lo, hi;
-  const char* range;    ///< the bounds as the README and messages write them
-  const char* meaning;
-};
+// field of MoveSettings and a row here.
+using Bound = SettingBound;
+using Key = SettingKey;
 
 constexpr Bound at(double v) { return {v, nullptr, nullptr, 1, false}; }
 constexpr Bound above(double v) { return {v, nullptr, nullptr, 1, true}; }
@@ -80,15 +62,25 @@ const Key kKeys[] = {
      "push-out iterations per tick"},
 };
 
-double value_of(const MoveSettings& s, const Key& k) { return k.real ? s.*k.real : double(s.*k.whole); }
+double value_of(const MoveSettings& s, const Key& k) { return setting_value(s, k); }
 
-std::string number(double v) {
+std::string number(double v) { return exact_number_text(v); }
+
+}  // namespace
+
+std::span<const SettingKey> setting_keys() { return kKeys; }
+
+double setting_value(const MoveSettings& s, const SettingKey& k) { return k.real ? s.*k.real : double(s.*k.whole); }
+
+std::string exact_number_text(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   std::string s = buf;
   if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
   return s;
 }
+
+namespace {
 
 // The shortest text that reads back to v ("0.4", "45"): for people, in the README.
 std::string shortest(double v) {
@@ -169,66 +161,6 @@ std::string settings_markdown_table() {
   std::string out = "| key | default | unit | range | meaning |\n|-----|---------|------|-------|---------|\n";
   for (const SettingDoc& d : setting_docs())
     out += "| `" + d.key + "` | " + d.default_value + " | " + d.unit + " | " + d.range + " | " + d.meaning + " |\n";
-  return out;
-}
-
-SettingsLoad parse_settings(std::string_view toml_text, std::string_view source) {
-  SettingsLoad out;
-  const std::string where(source);
-  toml::table table;
-  try {
-    table = toml::parse(toml_text, source);
-  } catch (const toml::parse_error& err) {
-    std::ostringstream msg;
-    msg << where << ":" << err.source().begin.line << ":" << err.source().begin.column << ": " << err.description();
-    out.errors.push_back(msg.str());
-    return out;
-  }
-  for (auto&& [key, node] : table) {
-    const std::string name(key.str());
-    const std::string at = where + ":" + std::to_string(node.source().begin.line) + ": ";
-    bool known = false;
-    for (const Key& k : kKeys) {
-      if (name != k.name) continue;
-      known = true;
-      if (k.real) {
-        // Integers are accepted where a real number is expected ("gravity = 20").
-        if (auto v = node.value<double>(); v && (node.is_floating_point() || node.is_integer())) {
-          out.settings.*k.real = *v;
-        } else {
-          out.errors.push_back(at + name + " must be a number");
-        }
-      } else if (auto v = node.as_integer(); v && v->get() >= -1000000 && v->get() <= 1000000) {
-        out.settings.*k.whole = int(v->get());
-      } else {
-        out.errors.push_back(at + name + " must be a whole number");
-      }
-    }
-    if (!known) out.errors.push_back(at + "unknown key '" + name + "'");
-  }
-  if (out.errors.empty()) {
-    for (const auto& e : out.settings.validate()) out.errors.push_back(where + ": " + e);
-  }
-  return out;
-}
-
-SettingsLoad load_settings_file(const std::string& path) {
-  const auto text = read_whole_file(path);
-  if (!text) {
-    SettingsLoad out;
-    out.errors.push_back(path + ": cannot open settings file");
-    return out;
-  }
-  return parse_settings(*text, path);
-}
-
-std::string settings_to_toml(const MoveSettings& s) {
-  std::string out;
-  for (const Key& k : kKeys) {
-    out += std::string(k.name) + " = ";
-    out += k.real ? number(s.*k.real) : std::to_string(s.*k.whole);
-    out += "\n";
-  }
   return out;
 }
 

@@ -8,8 +8,6 @@
 #include "shared/arena.h"
 #include "shared/fixed_point.h"
 #include "shared/hash.h"
-#include "shared/gltf_loader.h"
-#include "shared/obj_loader.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -223,30 +221,5 @@ void World::collect(const Aabb& box, std::vector<uint32_t>& out) const {
 }
 
 btCollisionWorld& World::collision_world() const { return *bullet_->world; }
-
-WorldLoad load_world(const std::string& name_or_path) {
-  WorldLoad out;
-  TriangleMesh mesh;
-  if (name_or_path == "arena") {
-    mesh = build_arena_mesh();
-  } else {
-    auto loaded = is_gltf_path(name_or_path) ? load_gltf_file(name_or_path) : load_obj_file(name_or_path);
-    if (!loaded.ok()) {
-      out.error = loaded.error;
-      return out;
-    }
-    out.warnings = std::move(loaded.warnings);
-    mesh = std::move(loaded.mesh);
-  }
-  auto built = World::create(mesh, name_or_path);
-  if (!built.world) {
-    out.error = built.error;
-    return out;
-  }
-  if (built.degenerate_skipped > 0)
-    out.warnings.push_back(name_or_path + ": skipped " + std::to_string(built.degenerate_skipped) + " degenerate triangle(s)");
-  out.world = std::move(built.world);
-  return out;
-}
 
 }  // namespace foothold

@@ -18,7 +18,11 @@ fresh
 violations=(
   'shared/step.cpp|#include "server/server_core.h"|the simulation including the server'
   'proto/codec.cpp|#include "replay/recording.h"|proto including replay'
-  'server/token_main.cpp|#include "server/net_types.h"|foothold-token including the server library'
+  'server/token_main.cpp|#include "server/server_core.h"|foothold-token including the server library'
+  'shared/client/session.cpp|#include "server/server_core.h"|the client including the server'
+  'server/bots/bot_fleet.cpp|#include "server/udp_server.h"|the bots including the server'
+  'shared/predictor.cpp|#include "shared/formats/obj_loader.h"|the simulation including the file formats'
+  'shared/formats/trace.cpp|#include "shared/client/session.h"|the formats including the client'
   'shared/world.cpp|#include <chrono>|the simulation reading a clock'
   'shared/ground.cpp|static double f(double x) { return std::pow(x, 2.0); }|the simulation calling libm'
 )

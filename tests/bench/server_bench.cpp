@@ -19,14 +19,16 @@
 #include "proto/codec.h"
 #include "proto/secure.h"
 #include "proto/token.h"
-#include "server/bot_brain.h"
+#include "server/bots/bot_brain.h"
 #include "server/server_core.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
 
 namespace {
 
 using namespace foothold;
 using namespace foothold::server;
+using namespace foothold::bots;
 
 // Keeps the last datagram sent to each endpoint; counts everything.
 class CaptureSink final : public net::DatagramSink {
@@ -70,7 +72,7 @@ void BM_ServerTick(benchmark::State& state) {
   struct Bot {
     net::Endpoint ep;
     proto::SessionKeys keys;
-    std::unique_ptr<InputSource> brain;
+    std::unique_ptr<client::InputSource> brain;
     uint64_t seq = 0;
   };
   std::vector<Bot> bots(static_cast<size_t>(n));

@@ -25,6 +25,7 @@
 
 #include "shared/step.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
 
 namespace {
 

@@ -13,9 +13,10 @@
 
 #include "proto/codec.h"
 #include "proto/secure.h"
-#include "server/client_session.h"
+#include "shared/client/session.h"
 #include "server/server_core.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
 
 namespace {
 
@@ -27,7 +28,7 @@ struct QueueSink final : net::DatagramSink {
   void send(const net::Endpoint&, std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
 };
 
-struct Idle final : server::InputSource {
+struct Idle final : client::InputSource {
   InputCmd next(uint32_t, const CharacterState&) override { return {}; }
 };
 
@@ -38,7 +39,7 @@ struct Setup {
   net::Nanos now = net::kSecond;
   net::Endpoint server_ep{asio::ip::make_address("10.0.0.1"), 7777};
   net::Endpoint client_ep{asio::ip::make_address("10.0.0.2"), 5000};
-  std::unique_ptr<server::ClientSession> client;
+  std::unique_ptr<client::ClientSession> client;
   Idle idle;
   uint64_t fuzz_sequence = uint64_t(1) << 40;  // far from the live sequences
 
@@ -57,10 +58,10 @@ struct Setup {
     std::string error;
     const auto address = net::to_token_address(server_ep);
     proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 3600, token, error);
-    client = std::make_unique<server::ClientSession>(*world, MoveSettings{}, to_server, server_ep, token);
+    client = std::make_unique<client::ClientSession>(*world, MoveSettings{}, to_server, server_ep, token);
     client->start(now);
     // The handshake, delivered by hand, then a few ticks of play.
-    for (int i = 0; i < 20 && client->phase() != server::ClientSession::Phase::kConnected; ++i) {
+    for (int i = 0; i < 20 && client->phase() != client::ClientSession::Phase::kConnected; ++i) {
       pump();
       now += net::kMillisecond;
       client->update(now, idle);
@@ -85,7 +86,7 @@ struct Setup {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // A fuzzed Disconnect ends the session: start again, so later inputs still reach the handlers.
   static std::unique_ptr<Setup> setup;
-  if (!setup || setup->server->client_count() == 0 || setup->client->phase() != server::ClientSession::Phase::kConnected)
+  if (!setup || setup->server->client_count() == 0 || setup->client->phase() != client::ClientSession::Phase::kConnected)
     setup = std::make_unique<Setup>();
   Setup& s = *setup;
   if (size < 1) return 0;

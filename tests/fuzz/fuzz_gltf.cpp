@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "shared/gltf_loader.h"
+#include "shared/formats/gltf_loader.h"
 #include "walk_world.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "shared/obj_loader.h"
+#include "shared/formats/obj_loader.h"
 #include "walk_world.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

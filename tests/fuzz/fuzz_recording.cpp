@@ -5,6 +5,7 @@
 
 #include "replay/resimulate.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace foothold;

@@ -5,6 +5,7 @@
 
 #include "server/server_config.h"
 #include "shared/settings.h"
+#include "shared/formats/settings_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace foothold;

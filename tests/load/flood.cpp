@@ -35,6 +35,7 @@
 #include "server/udp_server.h"
 #include "shared/settings.h"
 #include "shared/world.h"
+#include "shared/formats/world_file.h"
 
 using namespace foothold;
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 #include "support/process.h"
 
 namespace foothold::test {

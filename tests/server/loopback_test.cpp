@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/local_server.h"
 #include "support/process.h"
 #include "support/test_seed.h"
 
@@ -37,34 +38,13 @@ std::map<std::string, std::string> summary(const std::string& output) {
   return kv;
 }
 
-// Starts foothold-server on `bind` with --port 0 and waits for the address it writes to its ready
-// file (no port is picked beforehand, so parallel tests never race for one). `address` stays empty
-// when the server did not come up.
 std::unique_ptr<Spawned> start_server(const TempDir& dir, const std::string& name, std::vector<std::string> args,
                                       std::string& address, const std::string& bind = "127.0.0.1") {
-  const std::string ready = dir.file(name + ".ready");
-  std::vector<std::string> argv = {kServer, "--bind", bind, "--port", "0", "--ready-file", ready};
-  argv.insert(argv.end(), args.begin(), args.end());
-  auto server = std::make_unique<Spawned>(argv, dir.file(name + ".log"));
-  address.clear();
-  for (int i = 0; i < 200 && address.empty(); ++i) {
-    std::ifstream in(ready);
-    if (in && std::getline(in, address) && !address.empty()) break;
-    address.clear();
-    if (!server->running()) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-  }
-  return server;
+  return test::start_server(kServer, dir, name, std::move(args), address, bind);
 }
 
-// Waits until the server answers a probe (with tokens sealed by `key_file`, or the development key).
 bool wait_ready(const std::string& address, const std::string& key_file = "") {
-  for (int i = 0; i < 50; ++i) {
-    if (run_command(kBot + " --probe " + address + (key_file.empty() ? "" : " --key-file " + key_file)).exit_code == 0)
-      return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
+  return test::wait_ready(kBot, address, key_file);
 }
 
 TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {

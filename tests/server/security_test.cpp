@@ -15,7 +15,7 @@
 namespace foothold::test {
 namespace {
 
-using server::ClientSession;
+using client::ClientSession;
 using server::Counter;
 
 constexpr net::Nanos kS = net::kSecond;
@@ -447,7 +447,7 @@ TEST(Security, ImpairedSessionsStillPlayWithoutUnexplainedCorrections) {
   // Loss, duplicates and reordering: the replay window drops the duplicates and takes the reordered
   // once; predictions still agree with the server.
   SimHarness h(arena_world(), options(4));
-  server::Impairment imp;
+  bots::Impairment imp;
   imp.loss = 0.1;
   imp.duplicate = 0.05;
   imp.reorder = 0.1;

@@ -18,12 +18,12 @@ namespace {
 // The core and the client session keep references to the world: a temporary one does not compile.
 static_assert(!std::is_constructible_v<server::ServerCore, const server::CoreConfig&, World, const MoveSettings&,
                                        net::DatagramSink&, net::Nanos>);
-static_assert(!std::is_constructible_v<server::ClientSession, World, const MoveSettings&, net::DatagramSink&,
-                                       const net::Endpoint&, const proto::ConnectToken&>);
-static_assert(std::is_constructible_v<server::ClientSession, const World&, const MoveSettings&, net::DatagramSink&,
-                                      const net::Endpoint&, const proto::ConnectToken&>);
+static_assert(!std::is_constructible_v<client::ClientSession, World, const MoveSettings&, client::ServerSink&,
+                                       const proto::ConnectToken&>);
+static_assert(std::is_constructible_v<client::ClientSession, const World&, const MoveSettings&, client::ServerSink&,
+                                      const proto::ConnectToken&>);
 
-using server::ClientSession;
+using client::ClientSession;
 using server::Counter;
 
 constexpr net::Nanos kS = net::kSecond;
@@ -180,8 +180,8 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
   SimHarness h(arena_world(), options(0));
   MoveSettings other;
   other.gravity = 9.81;
-  auto& sink = h.network().sink_for(SimHarness::client_endpoint(7));
-  ClientSession c(arena_world(), other, sink, SimHarness::server_endpoint(), h.mint(77));
+  auto& sink = h.network().client_sink(SimHarness::client_endpoint(7), SimHarness::server_endpoint());
+  ClientSession c(arena_world(), other, sink, h.mint(77));
   h.network().attach(SimHarness::client_endpoint(7), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> b) {
     c.on_datagram(t, b);
   });
@@ -194,8 +194,8 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
   MeshBuilder b;
   b.floor_grid(-5, -5, 5, 5, 0, 1);
   const auto small = make_world(b.take(), "small");
-  auto& sink2 = h.network().sink_for(SimHarness::client_endpoint(8));
-  ClientSession c2(*small, MoveSettings{}, sink2, SimHarness::server_endpoint(), h.mint(88));
+  auto& sink2 = h.network().client_sink(SimHarness::client_endpoint(8), SimHarness::server_endpoint());
+  ClientSession c2(*small, MoveSettings{}, sink2, h.mint(88));
   h.network().attach(SimHarness::client_endpoint(8), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> bytes) {
     c2.on_datagram(t, bytes);
   });

@@ -50,7 +50,7 @@ Outcome play(int threads, int clients) {
   out.ticks = rec.ticks;
   for (int i = 0; i < clients; ++i) {
     const auto& c = h.client(i);
-    EXPECT_EQ(c.phase(), server::ClientSession::Phase::kConnected) << c.reason_text();
+    EXPECT_EQ(c.phase(), client::ClientSession::Phase::kConnected) << c.reason_text();
     out.client_figures.insert(out.client_figures.end(),
                               {c.stats().snapshots, c.stats().compared, c.predictor().counters().matched,
                                c.predictor().counters().corrections, c.remotes().size(), c.stats().missing_delta_base});

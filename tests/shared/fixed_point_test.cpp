@@ -6,7 +6,7 @@
 #include "shared/character_state.h"
 #include "shared/fixed_point.h"
 #include "shared/input.h"
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 
 namespace foothold {
 namespace {

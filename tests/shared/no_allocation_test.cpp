@@ -1,30 +1,12 @@
 // A steady-state step allocates nothing: the server steps thousands of characters per tick.
-// This binary replaces the global allocator with a counting one, so it is its own executable.
-
-#include <atomic>
-#include <cstdlib>
-#include <cstring>
-#include <new>
+// This binary replaces the global allocator with a counting one (support/counting_allocator.cpp), so
+// it is its own executable.
 
 #include <gtest/gtest.h>
 
 #include "shared/step.h"
+#include "support/counting_allocator.h"
 #include "support/scenario_support.h"
-
-namespace {
-std::atomic<long> g_allocations{0};
-}
-
-void* operator new(std::size_t n) {
-  ++g_allocations;
-  if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete[](void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
-void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 
 namespace foothold::test {
 namespace {
@@ -36,13 +18,13 @@ TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
   CharacterState state = spawn_state({arena::kStairX0 - 3, 2, (arena::kStairZ0 + arena::kStairZ1) / 2});
   // Warm up: land, and let the scratch reach its working size.
   for (uint32_t t = 1; t <= 60; ++t) state = step(state, encode_move(0, 0, 0, t), world, s, scratch).state;
-  const long before = g_allocations.load();
+  const long before = heap_allocations();
   // Up the stairs, along the ledge, off it, jumping: every code path of the step.
   for (uint32_t t = 61; t <= 400; ++t) {
     const uint8_t buttons = (t % 50 == 0) ? kButtonJump : 0;
     state = step(state, encode_move(1, (t % 100 < 50) ? 0.2 : -0.2, buttons, t), world, s, scratch).state;
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(heap_allocations() - before, 0);
   EXPECT_GT(to_position(state.position).x, arena::kStairX0) << "the walk really moved";
 }
 
@@ -89,7 +71,7 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   const std::vector<uint8_t> forged(forged_view.begin(), forged_view.end());
   // Warm up (the first replies size the writer's buffer).
   core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid[0]);
-  const long before = g_allocations.load();
+  const long before = heap_allocations();
   // Ten thousand of each in one second, each from another address.
   for (uint32_t i = 0; i < 10000; ++i) {
     now += net::kSecond / 10000;
@@ -97,7 +79,7 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
                      valid[i % valid.size()]);
     core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0c000000u + i * 256), uint16_t(1000 + i % 50000)), forged);
   }
-  EXPECT_EQ(g_allocations.load() - before, 0);
+  EXPECT_EQ(heap_allocations() - before, 0);
   EXPECT_EQ(core.client_count(), 0u);
   EXPECT_EQ(core.counters().get(server::Counter::kDropBadToken), 10000u) << "every forgery refused";
   // Replies were capped by the handshake rate limit; the rest were counted.

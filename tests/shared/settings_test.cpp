@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "shared/settings.h"
+#include "shared/formats/settings_file.h"
 
 namespace foothold {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "shared/det_math.h"
-#include "shared/obj_loader.h"
+#include "shared/formats/obj_loader.h"
 #include "support/scenario_support.h"
 
 namespace foothold::test {

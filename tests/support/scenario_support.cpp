@@ -5,7 +5,7 @@
 #include <fstream>
 #include <map>
 
-#include "shared/trace.h"
+#include "shared/formats/trace.h"
 
 namespace foothold::test {
 

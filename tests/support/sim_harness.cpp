@@ -53,12 +53,13 @@ proto::ConnectToken SimHarness::mint(uint64_t client_id, uint64_t lifetime, std:
 
 void SimHarness::make_client(int i) {
   Client& c = clients_[size_t(i)];
-  c.session = std::make_unique<server::ClientSession>(world_, options_.settings, net_.sink_for(client_endpoint(i)),
-                                                      server_endpoint(), mint(client_id(i)));
-  server::PatternSpec spec;
+  c.session = std::make_unique<client::ClientSession>(world_, options_.settings,
+                                                      net_.client_sink(client_endpoint(i), server_endpoint()),
+                                                      mint(client_id(i)));
+  bots::PatternSpec spec;
   spec.pattern = options_.pattern;
-  c.brain = server::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);
-  server::ClientSession* s = c.session.get();
+  c.brain = bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);
+  client::ClientSession* s = c.session.get();
   net_.attach(client_endpoint(i), [s](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {
     if (from == server_endpoint()) s->on_datagram(t, b);
   });
@@ -109,8 +110,8 @@ void SimHarness::run_for(net::Nanos duration) {
 
 void expect_clean_play(SimHarness& h, int clients) {
   for (int i = 0; i < clients; ++i) {
-    const server::ClientSession& c = h.client(i);
-    EXPECT_EQ(c.phase(), server::ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
+    const client::ClientSession& c = h.client(i);
+    EXPECT_EQ(c.phase(), client::ClientSession::Phase::kConnected) << "client " << i << ": " << c.reason_text();
     EXPECT_GT(c.stats().compared, 50u) << "client " << i;
     // Every correction is one another character's moves explain (movement.md §16); none is unexplained.
     const auto& p = c.predictor().counters();

@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
-#include "server/bot_brain.h"
-#include "server/client_session.h"
+#include "server/bots/bot_brain.h"
+#include "shared/client/session.h"
 #include "server/server_core.h"
-#include "server/sim_network.h"
+#include "support/sim_network.h"
 
 namespace foothold::test {
 
@@ -17,12 +17,11 @@ struct HarnessOptions {
   MoveSettings settings;
   int clients = 4;
   uint64_t seed = 1;
-  server::Pattern pattern = server::Pattern::kWander;
+  bots::Pattern pattern = bots::Pattern::kWander;
 };
 
 class SimHarness {
  public:
-  using SimNetwork = server::SimNetwork;
   SimHarness(const World& world, const HarnessOptions& options);
 
   static net::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
@@ -49,7 +48,7 @@ class SimHarness {
   void run_for(net::Nanos duration);
 
   server::ServerCore& server() { return *server_; }
-  server::ClientSession& client(int i) { return *clients_[size_t(i)].session; }
+  client::ClientSession& client(int i) { return *clients_[size_t(i)].session; }
   SimNetwork& network() { return net_; }
   net::Nanos now() const { return now_; }
   /// A paused client stops ticking and sending (as if its process hung).
@@ -62,8 +61,8 @@ class SimHarness {
 
  private:
   struct Client {
-    std::unique_ptr<server::ClientSession> session;
-    std::unique_ptr<server::InputSource> brain;
+    std::unique_ptr<client::ClientSession> session;
+    std::unique_ptr<client::InputSource> brain;
     net::Nanos next = 0;
     bool started = false;
     bool paused = false;

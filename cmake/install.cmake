@@ -1,0 +1,42 @@
+# `cmake --install`: the client SDK (libraries, headers, a CMake package and a pkg-config module)
+# and the tools (installed by their own folders).
+#
+#   <prefix>/include/foothold/client.h              the C API
+#   <prefix>/include/foothold/{shared,proto}/...    the C++ API: simulation, formats, client, wire
+#   <prefix>/lib/libfoothold-client.so.0.1.0        the client, shared (soname libfoothold-client.so.0)
+#   <prefix>/lib/libfoothold-{client,sim,formats,wire}.a   the same, static, one archive per target
+#   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client)
+#   <prefix>/lib/pkgconfig/foothold-client.pc       pkg-config --cflags --libs foothold-client
+include(CMakePackageConfigHelpers)
+
+set(foothold_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Foothold)
+
+install(FILES ${PROJECT_SOURCE_DIR}/shared/client/include/foothold/client.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold)
+# The C++ headers keep their paths under include/foothold/, so that their own includes
+# ("shared/world.h") resolve against it. proto/endpoint.h is left out: it is Asio's, for our tools.
+foreach(dir shared shared/formats shared/client proto)
+  file(GLOB headers ${PROJECT_SOURCE_DIR}/${dir}/*.h)
+  list(FILTER headers EXCLUDE REGEX "/proto/endpoint\\.h$")
+  install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/${dir})
+endforeach()
+install(FILES ${PROJECT_BINARY_DIR}/proto/include/proto/foothold_generated.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/proto)
+
+install(TARGETS foothold_client_shared foothold_client foothold_sim foothold_formats foothold_proto foothold_determinism
+                foothold_bullet_collision
+        EXPORT FootholdTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(EXPORT FootholdTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/FootholdConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/FootholdConfig.cmake INSTALL_DESTINATION ${foothold_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/FootholdConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/FootholdConfig.cmake ${PROJECT_BINARY_DIR}/FootholdConfigVersion.cmake
+        DESTINATION ${foothold_cmake_dir})
+
+# Relocatable: the prefix is found from the .pc file's own place, so `cmake --install --prefix DIR`
+# works whatever prefix the build was configured with.
+file(RELATIVE_PATH foothold_pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/foothold-client.pc.in ${PROJECT_BINARY_DIR}/foothold-client.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/foothold-client.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

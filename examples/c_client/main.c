@@ -1,0 +1,116 @@
+/*
+ * c_client: Foothold's C API from plain C.
+ *
+ *   c_client TOKEN_FILE SECONDS
+ *
+ * Loads a connect token (as `foothold-token issue --out` writes it), connects to the server it names,
+ * walks forward (toward -Z) for SECONDS at 60 frames per second, and prints one last line:
+ *
+ *   connected=1 ticks=N distance_m=D corrections=C
+ *
+ * N is the ticks predicted, D the horizontal distance walked in metres, C the predictions the server
+ * corrected. Exit 0 when it connected, 1 when it never did (the line then says connected=0), 2 for
+ * bad usage. Built against an installed SDK:
+ *
+ *   cc main.c $(pkg-config --cflags --libs foothold-client)
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <foothold/client.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void sleep_until(double when) {
+  const double wait = when - now_seconds();
+  if (wait <= 0) return;
+  struct timespec t;
+  t.tv_sec = (time_t)wait;
+  t.tv_nsec = (long)((wait - (double)t.tv_sec) * 1e9);
+  nanosleep(&t, NULL);
+}
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: c_client TOKEN_FILE SECONDS\n");
+    return 2;
+  }
+  char* end = NULL;
+  const double seconds = strtod(argv[2], &end);
+  if (end == argv[2] || *end != '\0' || !(seconds > 0 && seconds <= 3600)) {
+    fprintf(stderr, "c_client: SECONDS must be a number in (0, 3600], not '%s'\n", argv[2]);
+    return 2;
+  }
+
+  foothold_client_config config;
+  foothold_client_config_init(&config);
+  foothold_client* client = NULL;
+  char error[512];
+  if (foothold_client_create(&config, &client, error, sizeof error) != FOOTHOLD_CLIENT_OK) {
+    fprintf(stderr, "c_client: %s\n", error);
+    return 1;
+  }
+  if (foothold_client_connect_token_file(client, argv[1]) != FOOTHOLD_CLIENT_OK) {
+    fprintf(stderr, "c_client: %s\n", foothold_client_last_error(client));
+    foothold_client_destroy(client);
+    return 2;
+  }
+
+  /* Connect (at most 10 s), then walk for SECONDS: one update per 1/60 s frame. */
+  const double frame = 1.0 / 60.0;
+  const double start = now_seconds();
+  double next = start, walk_until = 0;
+  int connected = 0, failed = 0;
+  double first[3] = {0, 0, 0};
+  foothold_client_character me;
+  for (;;) {
+    const double now = now_seconds();
+    const foothold_client_status status = foothold_client_get_status(client);
+    if (!connected && status == FOOTHOLD_CLIENT_CONNECTED) {
+      connected = 1;
+      walk_until = now + seconds;
+      if (foothold_client_local_character(client, &me) == FOOTHOLD_CLIENT_OK) {
+        first[0] = me.position[0];
+        first[2] = me.position[2];
+      }
+    }
+    if (status >= FOOTHOLD_CLIENT_REJECTED) {
+      fprintf(stderr, "c_client: %s\n", foothold_client_last_error(client));
+      failed = 1;
+      break;
+    }
+    if (!connected && now - start > 10) {
+      fprintf(stderr, "c_client: not connected after 10 s\n");
+      break;
+    }
+    if (connected && now >= walk_until) break;
+    foothold_client_set_input(client, 0.0, connected ? -1.0 : 0.0, 0);
+    if (foothold_client_update(client, now) != FOOTHOLD_CLIENT_OK) {
+      fprintf(stderr, "c_client: %s\n", foothold_client_last_error(client));
+      failed = 1;
+      break;
+    }
+    next += frame;
+    sleep_until(next);
+  }
+
+  double distance = 0;
+  foothold_client_stats stats;
+  foothold_client_get_stats(client, &stats);
+  if (connected && foothold_client_local_character(client, &me) == FOOTHOLD_CLIENT_OK) {
+    const double dx = me.position[0] - first[0], dz = me.position[2] - first[2];
+    distance = sqrt(dx * dx + dz * dz);
+  }
+  foothold_client_destroy(client);
+  printf("connected=%d ticks=%llu distance_m=%.2f corrections=%llu\n", connected, (unsigned long long)stats.ticks,
+         distance, (unsigned long long)stats.corrections);
+  return connected && !failed ? 0 : 1;
+}

@@ -1,0 +1,290 @@
+#include "server/bots/bot_fleet.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <queue>
+
+#include <asio/ip/udp.hpp>
+#include <asio/post.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "replay/recording.h"
+#include "shared/formats/trace.h"
+
+namespace foothold::bots {
+
+using client::ClientSession;
+
+namespace {
+// Sends on a bot's own non-blocking socket, connected to the server. A datagram the kernel refuses
+// (a full send buffer) is lost, as the network may lose it.
+void send_on(asio::ip::udp::socket& socket, std::span<const uint8_t> bytes) {
+  asio::error_code ec;
+  socket.send(asio::buffer(bytes.data(), bytes.size()), 0, ec);
+}
+}  // namespace
+
+// The sink a bot's session sends through: straight to the socket, or held back by the impairment.
+class BotFleet::ImpairedSink final : public client::ServerSink {
+ public:
+  ImpairedSink(BotFleet& fleet, uint32_t bot, asio::ip::udp::socket& out, const Impairment& imp, uint64_t seed)
+      : fleet_(fleet), bot_(bot), out_(out), impairer_(imp, seed) {}
+  void send(std::span<const uint8_t> bytes) override {
+    if (!impairer_.impairment().active()) {
+      send_on(out_, bytes);
+      return;
+    }
+    fleet_.impair(bot_, true, bytes, impairer_);
+  }
+
+ private:
+  BotFleet& fleet_;
+  uint32_t bot_;
+  asio::ip::udp::socket& out_;
+  Impairer impairer_;
+};
+
+struct BotFleet::Bot {
+  Bot(asio::io_context& io, const net::Endpoint& server) : socket(io) {
+    socket.open(server.protocol());
+    socket.set_option(asio::socket_base::receive_buffer_size(1 << 20));
+    socket.bind(net::Endpoint(server.protocol(), 0));
+    // Connected: the kernel delivers only the server's datagrams to this socket.
+    socket.connect(server);
+    socket.non_blocking(true);
+  }
+  uint32_t index = 0;
+  asio::ip::udp::socket socket;
+  std::unique_ptr<ImpairedSink> impaired;          // what the session sends through
+  std::unique_ptr<Impairer> incoming;              // what happens to datagrams on their way in
+  std::unique_ptr<ClientSession> session;
+  std::unique_ptr<client::InputSource> brain;
+  std::unique_ptr<std::ofstream> trace_file;
+  std::unique_ptr<TraceWriter> trace;
+  std::unique_ptr<replay::RecordingWriter> recording;
+  replay::TickData record_tick;
+  InputCmd last_input;
+  bool first_record = true;
+  CharacterState joined_state;
+  net::Nanos next = 0;
+  bool ever_connected = false;
+  ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
+  std::vector<double> rtt_ms;
+};
+
+BotFleet::BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options)
+    : world_(world), settings_(settings), options_(options) {}
+
+BotFleet::~BotFleet() = default;
+
+void BotFleet::stop() {
+  asio::post(io_, [this] { end_ = 0; });
+}
+
+void BotFleet::wake_at(net::Nanos when) {
+  if (armed_ != 0 && armed_ <= when) return;  // already set to fire in time
+  armed_ = when;
+  timer_->expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(when)));
+  timer_->async_wait([this](const asio::error_code& ec) {
+    if (!ec) on_timer();
+  });
+}
+
+void BotFleet::on_timer() {
+  armed_ = 0;
+  const net::Nanos now = net::steady_now();
+  const bool all_finished = std::all_of(bots_.begin(), bots_.end(), [](const auto& b) { return b->session->finished(); });
+  if (now >= end_ || !error_.empty() || all_finished) {
+    for (const auto& b : bots_) {
+      b->final_phase = b->session->phase();
+      b->session->disconnect();
+    }
+    io_.stop();
+    return;
+  }
+  deliver_due(now);
+  while (!queue_.empty() && queue_.top().first <= now) {
+    Bot& b = *bots_[queue_.top().second];
+    queue_.pop();
+    if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
+    const net::Nanos next = b.session->update(net::steady_now(), *b.brain);
+    b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
+    queue_.push({std::max(next, now + 100'000), b.index});
+  }
+  net::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
+  if (!flights_.empty()) wake = std::min(wake, flights_.top().due);
+  wake_at(wake);
+}
+
+void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer) {
+  net::Nanos delays[2];
+  const int copies = impairer.decide(delays);
+  const net::Nanos now = net::steady_now();
+  for (int i = 0; i < copies; ++i) {
+    flights_.push({now + delays[i], flight_order_++, bot, outgoing, std::vector<uint8_t>(bytes.begin(), bytes.end())});
+    wake_at(now + delays[i]);
+  }
+}
+
+void BotFleet::deliver_due(net::Nanos now) {
+  alignas(8) static thread_local uint8_t buffer[2048];
+  while (!flights_.empty() && flights_.top().due <= now) {
+    Flight f = flights_.top();
+    flights_.pop();
+    Bot& b = *bots_[f.bot];
+    if (f.outgoing) {
+      send_on(b.socket, f.bytes);
+    } else {
+      const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
+      if (n > 0) std::memcpy(buffer, f.bytes.data(), n);
+      const auto before = b.session->next_update();
+      b.session->on_datagram(now, std::span<const uint8_t>(buffer, n));
+      if (b.session->next_update() < before) queue_.push({b.session->next_update(), b.index});
+    }
+  }
+}
+
+void BotFleet::arm_receive(Bot& bot) {
+  bot.socket.async_wait(asio::ip::udp::socket::wait_read, [this, &bot](const asio::error_code& ec) {
+    if (ec) return;
+    const auto before = bot.session->next_update();
+    // The socket is connected: only the server's datagrams arrive. At most 256 at a time, so that one
+    // busy bot does not starve the others.
+    alignas(8) static thread_local uint8_t buffer[2048];
+    for (int i = 0; i < 256; ++i) {
+      asio::error_code error;
+      const std::size_t n = bot.socket.receive(asio::buffer(buffer, sizeof buffer), 0, error);
+      if (error == asio::error::would_block || error == asio::error::try_again) break;
+      if (error) continue;  // e.g. an ICMP error reported on this receive: not a datagram
+      const std::span<const uint8_t> bytes(buffer, n);
+      if (options_.impairment.active()) {
+        impair(bot.index, false, bytes, *bot.incoming);
+      } else {
+        bot.session->on_datagram(net::steady_now(), bytes);
+      }
+    }
+    // A Challenge or an Accept wants the session to act sooner than it planned.
+    if (bot.session->next_update() < before) {
+      queue_.push({bot.session->next_update(), bot.index});
+      wake_at(bot.session->next_update());
+    }
+    arm_receive(bot);
+  });
+}
+
+FleetResult BotFleet::run() {
+  FleetResult result;
+  for (const std::string& dir : {options_.trace_dir, options_.record_dir}) {
+    if (dir.empty()) continue;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) {
+      result.error = "cannot create directory '" + dir + "': " + ec.message();
+      return result;
+    }
+  }
+  const net::Nanos start = net::steady_now();
+  end_ = start + net::Nanos(options_.duration * 1e9);
+  // Tokens live as long as a bot may keep trying to connect, and a minute more.
+  const uint64_t unix_now =
+      uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const uint64_t lifetime =
+      std::min<uint64_t>(proto::kMaxTokenLifetime, uint64_t(options_.session.connect_timeout / net::kSecond) + 60);
+  const proto::TokenAddress server_address = net::to_token_address(options_.server);
+  for (int i = 0; i < options_.bots; ++i) {
+    auto bot = std::make_unique<Bot>(io_, options_.server);
+    bot->index = uint32_t(i);
+    // Each bot's two directions get their own reproducible generators.
+    const uint64_t imp_seed = options_.seed * 0x9e3779b97f4a7c15ull + uint64_t(i) * 2;
+    bot->impaired = std::make_unique<ImpairedSink>(*this, uint32_t(i), bot->socket, options_.impairment, imp_seed);
+    bot->incoming = std::make_unique<Impairer>(options_.impairment, imp_seed + 1);
+    proto::ConnectToken token;
+    std::string token_error;
+    if (!proto::mint_token(options_.key, proto::random_u64(), std::span(&server_address, 1), unix_now, lifetime, token,
+                           token_error)) {
+      result.error = "cannot mint a token: " + token_error;
+      return result;
+    }
+    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
+    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_);
+    Bot* b = bot.get();
+    b->session->on_connected = [this, b](uint32_t id) {
+      if (!options_.trace_dir.empty()) {
+        const std::string path = options_.trace_dir + "/bot-" + std::to_string(id) + ".csv";
+        b->trace_file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+        if (!*b->trace_file) {
+          error_ = "cannot write trace file '" + path + "'";
+          return;
+        }
+        b->trace = std::make_unique<TraceWriter>(*b->trace_file);
+      }
+      if (!options_.record_dir.empty()) {
+        // The bot's own input stream, in the server's recording format.
+        replay::RecordingHeader h;
+        h.source = "bot";
+        h.world = options_.world_name;
+        h.world_hash = world_.hash();
+        h.settings = settings_;
+        h.settings_hash = settings_.hash();
+        h.start_tick = b->session->predictor().latest_tick() + 1;
+        h.character_id = id;
+        b->joined_state = b->session->predictor().latest_state();
+        b->recording = std::make_unique<replay::RecordingWriter>();
+        if (!b->recording->open(options_.record_dir + "/bot-" + std::to_string(id) + ".rec", h)) error_ = b->recording->error();
+      }
+    };
+    b->session->on_input = [b](const InputCmd& in) { b->last_input = in; };
+    b->session->on_rtt = [b](double ms) { b->rtt_ms.push_back(ms); };
+    b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) {
+      const uint32_t id = b->session->character_id();
+      if (b->trace) b->trace->write({tick, id, s});
+      if (b->recording && b->recording->ok()) {
+        replay::TickData& t = b->record_tick;
+        t.tick = tick;
+        t.joins.clear();
+        if (b->first_record) t.joins.push_back({id, b->joined_state});
+        b->first_record = false;
+        t.inputs.assign(1, {id, b->last_input, false, b->session->predictor().met(tick)});
+        t.checksums.assign(1, {id, replay::state_checksum(s)});
+        b->recording->write_tick(t);
+      }
+    };
+    // Spread the handshakes over the first few milliseconds rather than one burst.
+    b->next = start + net::Nanos(i) * 200'000;
+    bots_.push_back(std::move(bot));
+  }
+
+  for (const auto& b : bots_) {
+    queue_.push({b->next, b->index});
+    arm_receive(*b);
+  }
+  timer_ = std::make_unique<asio::steady_timer>(io_);
+  armed_ = 0;
+  asio::post(io_, [this] { on_timer(); });
+  io_.run();
+  result.seconds = double(net::steady_now() - start) / 1e9;
+  result.error = error_;
+  for (const auto& b : bots_) {
+    BotResult r;
+    r.index = b->index;
+    r.character_id = b->session->character_id();
+    r.phase = b->final_phase;
+    r.connected = b->ever_connected;
+    r.reason = b->session->reason_text();
+    r.prediction = b->session->predictor().counters();
+    r.stats = b->session->stats();
+    r.rtt_ms = std::move(b->rtt_ms);
+    if (b->trace_file) b->trace_file->flush();
+    if (b->recording) {
+      b->recording->close(b->session->predictor().latest_tick());
+      if (!b->recording->ok() && result.error.empty()) result.error = b->recording->error();
+    }
+    result.bots.push_back(std::move(r));
+  }
+  return result;
+}
+
+}  // namespace foothold::bots

@@ -1,0 +1,121 @@
+#pragma once
+// N bot clients in one process, each with its own UDP socket and ClientSession, on one Asio thread:
+// a user of the client library, like any game (it drives many sessions, so it has its own loop).
+
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <asio/io_context.hpp>
+#include <asio/steady_timer.hpp>
+
+#include "proto/endpoint.h"
+#include "proto/token.h"
+#include "server/bots/bot_brain.h"
+#include "shared/client/session.h"
+#include "server/bots/impairment.h"
+
+namespace foothold::bots {
+
+/// What foothold-bot runs.
+struct FleetOptions {
+  /// The server's address, as the bots reach it (the tokens name it).
+  net::Endpoint server;
+  /// The server's private key: the fleet plays the game backend's part and mints each bot a connect
+  /// token for `server` (the public development key reaches loopback servers without a key file).
+  proto::Key key = proto::development_key();
+  /// How many bots, each with its own socket, token and session.
+  int bots = 1;
+  double duration = 10;         ///< seconds from the start until the bots disconnect
+  /// How the bots move.
+  PatternSpec pattern;
+  /// Seeds the bots' brains and impairment generators (with each bot's index).
+  uint64_t seed = 1;
+  std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
+  std::string record_dir;       ///< write DIR/bot-<character id>.rec (its input stream) when not empty
+  std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
+  /// Every bot's session options.
+  client::SessionOptions session;
+  Impairment impairment;        ///< applied to every bot's traffic, both directions
+};
+
+/// One bot's outcome.
+struct BotResult {
+  /// The bot's index in the fleet, from 0.
+  uint32_t index = 0;
+  /// Its character id on the server (0 if it never connected).
+  uint32_t character_id = 0;
+  client::ClientSession::Phase phase = client::ClientSession::Phase::kIdle;  ///< at the end (before the final disconnect)
+  bool connected = false;                                    ///< reached kConnected at some point
+  /// Why its session ended (ClientSession::reason_text(): "client quit" when it ran to the end).
+  std::string reason;
+  /// Its prediction's matches and corrections.
+  Predictor::Counters prediction;
+  /// Its session's traffic figures.
+  client::ClientSession::Stats stats;
+  /// Every round trip it measured, milliseconds.
+  std::vector<double> rtt_ms;
+};
+
+/// What a run did.
+struct FleetResult {
+  /// Every bot, in index order.
+  std::vector<BotResult> bots;
+  double seconds = 0;  ///< wall time the fleet ran
+  std::string error;   ///< set when the fleet could not run at all (e.g. a trace file)
+};
+
+/// Runs the fleet until its duration is over, every session has ended, or stop() is called; then
+/// disconnects every bot. Under impairment the goodbyes are held back like any datagram, and are
+/// lost when the run stops. Keeps a reference to `world`: it must outlive the fleet; `settings`
+/// and `options` are copied. Plays the backend: it mints each bot a token with options.key.
+class BotFleet {
+ public:
+  /// Keeps a reference to `world`; copies `settings` and `options`. Nothing runs until run().
+  BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options);
+  BotFleet(World&&, const MoveSettings&, const FleetOptions&) = delete;  // a temporary world would dangle
+  /// Closes the bots' sockets.
+  ~BotFleet();
+  /// Runs the fleet on the calling thread (one Asio io_context for every bot) and returns when it is
+  /// over. Call it once.
+  FleetResult run();
+  /// Ends the run early (posts to the fleet's io_context): any thread may call it. It is not
+  /// async-signal-safe (asio::post allocates and locks).
+  void stop();
+
+ private:
+  struct Bot;
+  class ImpairedSink;
+  /// A datagram held back by the impairment: to the server (outgoing) or to the bot.
+  struct Flight {
+    net::Nanos due;
+    uint64_t order;
+    uint32_t bot;
+    bool outgoing;
+    std::vector<uint8_t> bytes;
+    bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
+  };
+  void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer);
+  void deliver_due(net::Nanos now);
+  void arm_receive(Bot& bot);
+  void on_timer();
+  void wake_at(net::Nanos when);
+
+  const World& world_;
+  MoveSettings settings_;
+  FleetOptions options_;
+  asio::io_context io_;
+  std::vector<std::unique_ptr<Bot>> bots_;
+  std::unique_ptr<asio::steady_timer> timer_;
+  using Due = std::pair<net::Nanos, uint32_t>;  // (time, bot index)
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> queue_;
+  std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
+  uint64_t flight_order_ = 0;
+  net::Nanos end_ = 0;
+  net::Nanos armed_ = 0;  // when the timer is set to fire
+  std::string error_;
+};
+
+}  // namespace foothold::bots

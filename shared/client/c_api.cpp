@@ -1,0 +1,432 @@
+// The C API (include/foothold/client.h) over UdpClient. Every entry point catches every exception: a
+// C caller cannot unwind through C++ frames. Per-frame calls touch only memory sized at create and
+// connect, so they allocate nothing.
+
+#include "foothold/client.h"
+
+#include <cmath>
+#include <cstring>
+#include <ctime>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "proto/token.h"
+#include "shared/client/udp_client.h"
+#include "shared/fixed_point.h"
+#include "shared/formats/settings_file.h"
+#include "shared/formats/world_file.h"
+#include "shared/mover_frame.h"
+#include "shared/settings.h"
+
+namespace {
+
+using foothold::InputCmd;
+using foothold::client::ClientSession;
+namespace net = foothold::net;
+
+// The input a game set last, held for every tick until it sets another.
+class HeldInput final : public foothold::client::InputSource {
+ public:
+  InputCmd next(uint32_t, const foothold::CharacterState&) override { return command; }
+  InputCmd command;
+};
+
+// Remote characters are drawn this many ticks behind the newest snapshot, so that the next snapshot
+// has usually arrived before it is needed (interpolation, never extrapolation).
+constexpr double kInterpolationDelayTicks = 2;
+
+}  // namespace
+
+struct foothold_client {
+  std::unique_ptr<foothold::World> world;
+  foothold::MoveSettings settings;
+  foothold::client::SessionOptions options;
+  bool have_server = false;
+  foothold::proto::TokenAddress server;
+  std::unique_ptr<foothold::client::UdpClient> udp;
+  HeldInput input;
+  std::string error;
+  bool clock_started = false;
+  double last_now = 0;
+  // The application's clock, as the session's nanoseconds: `origin` is the first update's time.
+  double origin = 0;
+  net::Nanos now_ns = 0;
+  // When the newest snapshot arrived (for the remotes' render time).
+  uint32_t newest_snapshot = 0;
+  net::Nanos newest_arrival = 0;
+  foothold::MoverFrame movers;
+  bool movers_built = false;
+};
+
+namespace {
+
+foothold_client_result fail(foothold_client* c, foothold_client_result r, std::string message) {
+  if (c) c->error = std::move(message);
+  return r;
+}
+
+// Runs `body` (which returns a result) with every exception turned into an error: out of memory,
+// or anything else a bug could throw.
+template <class F>
+foothold_client_result guarded(foothold_client* c, F&& body) {
+  if (!c) return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+  try {
+    c->error.clear();
+    return body();
+  } catch (const std::bad_alloc&) {
+    return fail(c, FOOTHOLD_CLIENT_ERROR_INTERNAL, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(c, FOOTHOLD_CLIENT_ERROR_INTERNAL, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return fail(c, FOOTHOLD_CLIENT_ERROR_INTERNAL, "internal error");
+  }
+}
+
+void write_error(char* error, size_t size, const std::string& message) {
+  if (!error || size == 0) return;
+  const size_t n = std::min(size - 1, message.size());
+  std::memcpy(error, message.data(), n);
+  error[n] = '\0';
+}
+
+bool connected(const foothold_client* c) {
+  return c->udp && c->udp->session().phase() == ClientSession::Phase::kConnected;
+}
+
+void fill_character(foothold_client_character& out, uint32_t id, const foothold::Vec3& position,
+                    const foothold::Vec3& velocity, foothold::GroundKind ground, bool crouched, uint32_t platform,
+                    uint32_t tick) {
+  out.id = id;
+  out.position[0] = position.x;
+  out.position[1] = position.y;
+  out.position[2] = position.z;
+  out.velocity[0] = velocity.x;
+  out.velocity[1] = velocity.y;
+  out.velocity[2] = velocity.z;
+  out.ground = int32_t(ground);
+  out.crouched = crouched ? 1 : 0;
+  out.platform = platform;
+  out.tick = tick;
+}
+
+foothold_client_result copy_triangles(foothold_client* c, size_t total, size_t first, size_t count, float* vertices,
+                                      uint32_t* tags, const foothold::WorldTriangle& (*at)(const foothold_client*, size_t)) {
+  if (count > 0 && !vertices) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "vertices is null");
+  if (first > total || count > total - first)
+    return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT,
+                "triangles [" + std::to_string(first) + ", " + std::to_string(first) + " + " + std::to_string(count) +
+                    ") are outside the " + std::to_string(total) + " there are");
+  for (size_t i = 0; i < count; ++i) {
+    const foothold::WorldTriangle& t = at(c, first + i);
+    const foothold::Vec3 corners[3] = {t.tri.a, t.tri.b, t.tri.c};
+    for (int k = 0; k < 3; ++k) {
+      vertices[i * 9 + size_t(k) * 3 + 0] = float(corners[k].x);
+      vertices[i * 9 + size_t(k) * 3 + 1] = float(corners[k].y);
+      vertices[i * 9 + size_t(k) * 3 + 2] = float(corners[k].z);
+    }
+    if (tags) tags[i] = uint32_t(t.tag);
+  }
+  return FOOTHOLD_CLIENT_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char* foothold_client_version(void) { return "0.1.0"; }
+
+void foothold_client_config_init(foothold_client_config* config) {
+  if (!config) return;
+  *config = foothold_client_config{};
+  config->struct_size = sizeof(foothold_client_config);
+  config->world = "arena";
+  config->settings_file = nullptr;
+  config->server = nullptr;
+  config->connect_timeout_s = 5;
+  config->server_timeout_s = 10;
+}
+
+foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out, char* error,
+                                              size_t error_size) {
+  if (out) *out = nullptr;
+  if (!out || !config) {
+    write_error(error, error_size, !out ? "out is null" : "config is null");
+    return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+  }
+  try {
+    if (config->struct_size != sizeof(foothold_client_config)) {
+      write_error(error, error_size, "config.struct_size is not sizeof(foothold_client_config): call foothold_client_config_init first");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
+    // A timeout must be a positive number of seconds a clock can count (at most a day).
+    for (const auto& [name, value] : {std::pair{"connect_timeout_s", config->connect_timeout_s},
+                                      std::pair{"server_timeout_s", config->server_timeout_s}}) {
+      if (!(value > 0 && value <= 86400)) {
+        write_error(error, error_size, std::string("config.") + name + " must be in (0, 86400] seconds");
+        return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+      }
+    }
+    auto c = std::make_unique<foothold_client>();
+    c->options.connect_timeout = net::Nanos(config->connect_timeout_s * 1e9);
+    c->options.server_timeout = net::Nanos(config->server_timeout_s * 1e9);
+    if (config->settings_file) {
+      const auto loaded = foothold::load_settings_file(config->settings_file);
+      if (!loaded.ok()) {
+        std::string message;
+        for (const auto& e : loaded.errors) message += (message.empty() ? "" : "; ") + e;
+        write_error(error, error_size, message);
+        return FOOTHOLD_CLIENT_ERROR_SETTINGS;
+      }
+      c->settings = loaded.settings;
+    }
+    auto loaded = foothold::load_world(config->world ? config->world : "arena");
+    if (!loaded.world) {
+      write_error(error, error_size, loaded.error);
+      return FOOTHOLD_CLIENT_ERROR_WORLD;
+    }
+    c->world = std::move(loaded.world);
+    if (config->server) {
+      std::string err;
+      if (!foothold::client::parse_address(config->server, c->server, err)) {
+        write_error(error, error_size, "config.server: " + err);
+        return FOOTHOLD_CLIENT_ERROR_NETWORK;
+      }
+      c->have_server = true;
+    }
+    // Sized now, so that drawing movers every frame allocates nothing.
+    c->movers.build(*c->world, 0, c->settings.tick_rate);
+    c->movers_built = true;
+    *out = c.release();
+    return FOOTHOLD_CLIENT_OK;
+  } catch (const std::bad_alloc&) {
+    write_error(error, error_size, "out of memory");
+  } catch (const std::exception& e) {
+    write_error(error, error_size, std::string("internal error: ") + e.what());
+  } catch (...) {
+    write_error(error, error_size, "internal error");
+  }
+  return FOOTHOLD_CLIENT_ERROR_INTERNAL;
+}
+
+void foothold_client_destroy(foothold_client* client) {
+  if (!client) return;
+  try {
+    foothold_client_disconnect(client);
+  } catch (...) {
+  }
+  delete client;
+}
+
+const char* foothold_client_last_error(const foothold_client* client) {
+  return client ? client->error.c_str() : "null client";
+}
+
+foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token, size_t token_size) {
+  return guarded(client, [&] {
+    if (client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "already connecting or connected: create another client");
+    if (!token) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "token is null");
+    foothold::proto::ConnectToken parsed;
+    std::string err;
+    if (!foothold::proto::parse_token(std::span<const uint8_t>(token, token_size), parsed, err))
+      return fail(client, FOOTHOLD_CLIENT_ERROR_TOKEN, "token: " + err);
+    const uint64_t now_unix = uint64_t(std::time(nullptr));
+    if (parsed.expires_unix <= now_unix)
+      return fail(client, FOOTHOLD_CLIENT_ERROR_TOKEN,
+                  "token: expired " + std::to_string(now_unix - parsed.expires_unix) + " s ago (mint a new one)");
+    const foothold::proto::TokenAddress server = client->have_server ? client->server : parsed.servers.items[0];
+    auto udp = std::make_unique<foothold::client::UdpClient>(*client->world, client->settings, parsed, server, client->options);
+    if (!udp->ok()) return fail(client, FOOTHOLD_CLIENT_ERROR_NETWORK, udp->error());
+    client->udp = std::move(udp);
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_connect_token_file(foothold_client* client, const char* path) {
+  return guarded(client, [&] {
+    if (!path) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "path is null");
+    foothold::proto::ConnectToken parsed;
+    std::string err;
+    if (!foothold::proto::read_token_file(path, parsed, err)) return fail(client, FOOTHOLD_CLIENT_ERROR_TOKEN, err);
+    const auto bytes = foothold::proto::serialize_token(parsed);
+    return foothold_client_connect(client, bytes.data(), bytes.size());
+  });
+}
+
+foothold_client_result foothold_client_update(foothold_client* client, double now_seconds) {
+  return guarded(client, [&] {
+    if (!std::isfinite(now_seconds)) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "now_seconds is not finite");
+    if (client->clock_started && now_seconds < client->last_now)
+      return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "now_seconds went backwards");
+    if (!client->clock_started) {
+      client->clock_started = true;
+      client->origin = now_seconds;
+    }
+    client->last_now = now_seconds;
+    // Nanoseconds from the first update; a day of play is 8.6e13, far inside int64.
+    client->now_ns = net::Nanos((now_seconds - client->origin) * 1e9);
+    if (!client->udp) return FOOTHOLD_CLIENT_OK;  // nothing to run before connect
+    client->udp->poll(client->now_ns, client->input);
+    const auto& stats = client->udp->session().stats();
+    if (stats.server_tick != client->newest_snapshot) {
+      client->newest_snapshot = stats.server_tick;
+      client->newest_arrival = client->now_ns;
+    }
+    const auto phase = client->udp->session().phase();
+    if (phase >= ClientSession::Phase::kRejected && client->error.empty())
+      client->error = std::string(foothold::client::to_string(phase)) + ": " + client->udp->session().reason_text();
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_set_input(foothold_client* client, double move_x, double move_z, uint32_t buttons) {
+  return guarded(client, [&] {
+    if (!std::isfinite(move_x) || !std::isfinite(move_z))
+      return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "move_x and move_z must be finite");
+    client->input.command = foothold::encode_move(move_x, move_z, uint8_t(buttons & foothold::kKnownButtons), 0);
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_status foothold_client_get_status(const foothold_client* client) {
+  if (!client || !client->udp) return FOOTHOLD_CLIENT_IDLE;
+  switch (client->udp->session().phase()) {
+    case ClientSession::Phase::kIdle:
+    case ClientSession::Phase::kRequesting:
+    case ClientSession::Phase::kConnecting: return FOOTHOLD_CLIENT_CONNECTING;
+    case ClientSession::Phase::kConnected: return FOOTHOLD_CLIENT_CONNECTED;
+    case ClientSession::Phase::kRejected: return FOOTHOLD_CLIENT_REJECTED;
+    case ClientSession::Phase::kFailed: return FOOTHOLD_CLIENT_FAILED;
+    case ClientSession::Phase::kTimedOut: return FOOTHOLD_CLIENT_TIMED_OUT;
+    case ClientSession::Phase::kDisconnected: return FOOTHOLD_CLIENT_DISCONNECTED;
+  }
+  return FOOTHOLD_CLIENT_IDLE;
+}
+
+foothold_client_result foothold_client_local_character(foothold_client* client, foothold_client_character* out) {
+  return guarded(client, [&] {
+    if (!out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    const ClientSession& s = client->udp->session();
+    const foothold::CharacterState& st = s.predictor().latest_state();
+    fill_character(*out, s.character_id(), foothold::to_position(st.position), foothold::to_velocity(st.velocity),
+                   st.ground, st.crouched, st.platform, s.predictor().latest_tick());
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_remote_characters(foothold_client* client, foothold_client_character* out,
+                                                         size_t capacity, size_t* count) {
+  return guarded(client, [&] {
+    if (!count) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "count is null");
+    *count = 0;
+    if (capacity > 0 && !out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null with a capacity");
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    const ClientSession& s = client->udp->session();
+    // Render time: a little behind the newest snapshot, advancing with the clock between snapshots.
+    const double period = 1e9 / client->settings.tick_rate;
+    const double since = std::min(1.0, double(client->now_ns - client->newest_arrival) / period);
+    const double render = double(client->newest_snapshot) - kInterpolationDelayTicks + std::max(0.0, since);
+    size_t n = 0;
+    for (const foothold::OtherCharacter& o : s.others()) {
+      if (n >= capacity) {
+        ++n;
+        continue;
+      }
+      const auto now = s.remotes().sample(o.id, render);
+      if (!now) continue;
+      const auto before = s.remotes().sample(o.id, render - 1);
+      const foothold::Vec3 velocity = before ? (now->position - before->position) * double(client->settings.tick_rate)
+                                             : foothold::Vec3{};
+      fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, client->newest_snapshot);
+      ++n;
+    }
+    *count = std::min(n, capacity);
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_get_stats(const foothold_client* client, foothold_client_stats* out) {
+  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
+  return guarded(c, [&] {
+    if (!out) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
+    *out = foothold_client_stats{};
+    out->struct_size = sizeof(foothold_client_stats);
+    out->rtt_ms = -1;
+    out->rtt_ms_smoothed = -1;
+    out->connect_ms = -1;
+    if (!client->udp) return FOOTHOLD_CLIENT_OK;
+    const ClientSession& s = client->udp->session();
+    const auto& st = s.stats();
+    const auto& p = s.predictor().counters();
+    out->rtt_ms = st.rtt_ms;
+    out->rtt_ms_smoothed = st.rtt_smoothed_ms;
+    out->connect_ms = st.connect_ms;
+    out->ticks = p.predicted;
+    out->snapshots = st.snapshots;
+    out->corrections = p.corrections;
+    out->corrections_interaction = p.interactions;
+    out->corrections_unexplained = p.unexplained;
+    out->corrections_input = p.corrections - p.interactions - p.unexplained;
+    out->packets_in = st.packets_in;
+    out->packets_out = st.packets_out;
+    out->bytes_in = st.bytes_in;
+    out->bytes_out = st.bytes_out;
+    out->input_lead_ticks = st.input_lead;
+    out->server_tick = st.server_tick;
+    out->remote_count = uint32_t(s.others().size());
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+size_t foothold_client_world_triangle_count(const foothold_client* client) {
+  return client ? client->world->triangle_count() : 0;
+}
+
+foothold_client_result foothold_client_world_triangles(const foothold_client* client, size_t first, size_t count,
+                                                       float* vertices, uint32_t* tags) {
+  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
+  return guarded(c, [&] {
+    return copy_triangles(c, client->world->triangle_count(), first, count, vertices, tags,
+                          [](const foothold_client* k, size_t i) -> const foothold::WorldTriangle& {
+                            return k->world->triangle(uint32_t(i));
+                          });
+  });
+}
+
+size_t foothold_client_mover_triangle_count(const foothold_client* client) {
+  return client ? client->movers.triangle_count() : 0;
+}
+
+foothold_client_result foothold_client_mover_triangles(foothold_client* client, size_t first, size_t count,
+                                                       float* vertices, uint32_t* tags) {
+  return guarded(client, [&] {
+    const uint32_t tick = connected(client) ? client->udp->session().predictor().latest_tick() : 0;
+    if (client->movers.tick() != tick) client->movers.build(*client->world, tick, client->settings.tick_rate);
+    return copy_triangles(client, client->movers.triangle_count(), first, count, vertices, tags,
+                          [](const foothold_client* k, size_t i) -> const foothold::WorldTriangle& {
+                            return k->movers.triangle(i);
+                          });
+  });
+}
+
+foothold_client_result foothold_client_capsule(const foothold_client* client, double* radius, double* height,
+                                               double* crouch_height) {
+  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
+  return guarded(c, [&] {
+    if (radius) *radius = client->settings.radius;
+    if (height) *height = client->settings.height;
+    if (crouch_height) *crouch_height = client->settings.crouch_height;
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_disconnect(foothold_client* client) {
+  return guarded(client, [&] {
+    if (client->udp) client->udp->session().disconnect();
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+}  // extern "C"

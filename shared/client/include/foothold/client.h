@@ -1,0 +1,232 @@
+#ifndef FOOTHOLD_CLIENT_H
+#define FOOTHOLD_CLIENT_H
+/*
+ * Foothold's client as a C API: what a game links to play on a Foothold server.
+ *
+ * The client runs the same movement step as the server: it predicts its own character every fixed
+ * tick, the server's snapshots confirm or correct it, and the other characters are interpolated
+ * between snapshots. The game calls foothold_client_update() once per frame with its own clock, at
+ * any frame rate; the client runs the ticks that are due inside it.
+ *
+ *   foothold_client_config config;
+ *   foothold_client_config_init(&config);
+ *   config.world = "arena";                        // or the level's .obj / .gltf / .glb file
+ *   foothold_client* client = NULL;
+ *   char error[256];
+ *   if (foothold_client_create(&config, &client, error, sizeof error) != FOOTHOLD_CLIENT_OK) { ... }
+ *   foothold_client_connect_token_file(client, "player.token");
+ *   for (;;) {                                     // every frame
+ *     foothold_client_set_input(client, stick_x, stick_z, buttons);
+ *     foothold_client_update(client, seconds_since_start);
+ *     foothold_client_local_character(client, &me);
+ *     foothold_client_remote_characters(client, others, 64, &count);
+ *   }
+ *   foothold_client_destroy(client);
+ *
+ * Errors: every function that can fail returns a foothold_client_result; the message of the last
+ * failure on a handle is foothold_client_last_error(). No C++ exception ever leaves this API.
+ *
+ * Threads: a handle is not thread-safe; use each one from one thread at a time (any thread). Distinct
+ * handles are independent and may be used from different threads at once.
+ *
+ * Memory: create and connect allocate; the per-frame calls (update, set_input, the getters) do not
+ * allocate once connected.
+ *
+ * Units: metres, seconds, metres per second; world axes, Y up. Positions are the capsule's centre.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define FOOTHOLD_CLIENT_API
+#else
+#define FOOTHOLD_CLIENT_API __attribute__((visibility("default")))
+#endif
+
+/** This header's version; foothold_client_version() reports the library's. */
+#define FOOTHOLD_CLIENT_VERSION_MAJOR 0
+#define FOOTHOLD_CLIENT_VERSION_MINOR 1
+#define FOOTHOLD_CLIENT_VERSION_PATCH 0
+
+/** A client: one connection to one server. Opaque. */
+typedef struct foothold_client foothold_client;
+
+/** What a call did. Any value but FOOTHOLD_CLIENT_OK leaves a message in foothold_client_last_error(). */
+typedef enum foothold_client_result {
+  FOOTHOLD_CLIENT_OK = 0,
+  FOOTHOLD_CLIENT_ERROR_ARGUMENT = 1, /**< a null handle or pointer, a non-finite number, a value out of range */
+  FOOTHOLD_CLIENT_ERROR_WORLD = 2,    /**< the world could not be loaded */
+  FOOTHOLD_CLIENT_ERROR_SETTINGS = 3, /**< the settings file could not be read or is invalid */
+  FOOTHOLD_CLIENT_ERROR_TOKEN = 4,    /**< the connect token is unreadable, malformed or expired */
+  FOOTHOLD_CLIENT_ERROR_NETWORK = 5,  /**< no socket, or the server address is unusable */
+  FOOTHOLD_CLIENT_ERROR_STATE = 6,    /**< not now: e.g. connecting twice, or reading a character before connecting */
+  FOOTHOLD_CLIENT_ERROR_INTERNAL = 7  /**< out of memory, or a bug: the message says which */
+} foothold_client_result;
+
+/** Where the connection is. */
+typedef enum foothold_client_status {
+  FOOTHOLD_CLIENT_IDLE = 0,         /**< created, not connecting yet */
+  FOOTHOLD_CLIENT_CONNECTING = 1,   /**< handshake under way */
+  FOOTHOLD_CLIENT_CONNECTED = 2,    /**< in a session: characters can be read */
+  FOOTHOLD_CLIENT_REJECTED = 3,     /**< the server refused (full, world or settings mismatch, ...): see last_error */
+  FOOTHOLD_CLIENT_FAILED = 4,       /**< no answer to the handshake within the connect timeout */
+  FOOTHOLD_CLIENT_TIMED_OUT = 5,    /**< the server went silent */
+  FOOTHOLD_CLIENT_DISCONNECTED = 6  /**< the client or the server ended the session */
+} foothold_client_status;
+
+/** The ground a character stands on. */
+typedef enum foothold_client_ground {
+  FOOTHOLD_CLIENT_GROUND_NONE = 0,     /**< airborne */
+  FOOTHOLD_CLIENT_GROUND_WALKABLE = 1, /**< a surface no steeper than the settings' max slope */
+  FOOTHOLD_CLIENT_GROUND_TAGGED = 2,   /**< a surface tagged always_ground */
+  FOOTHOLD_CLIENT_GROUND_CREVICE = 3,  /**< wedged between two steep faces */
+  FOOTHOLD_CLIENT_GROUND_PIT = 4       /**< wedged between three steep faces */
+} foothold_client_ground;
+
+/** Input buttons (bits of foothold_client_set_input's `buttons`). */
+#define FOOTHOLD_CLIENT_BUTTON_JUMP 1u
+#define FOOTHOLD_CLIENT_BUTTON_CROUCH 2u
+
+/** What to create a client with. Fill it with foothold_client_config_init() first, then set fields. */
+typedef struct foothold_client_config {
+  uint32_t struct_size;        /**< sizeof(foothold_client_config), set by config_init */
+  const char* world;           /**< "arena" (the embedded world) or an .obj, .gltf or .glb path; copied */
+  const char* settings_file;   /**< a movement settings TOML file, or NULL for the defaults; read at create */
+  const char* server;          /**< "HOST:PORT" to send to, or NULL for the token's first address */
+  double connect_timeout_s;    /**< give up the handshake after this (default 5) */
+  double server_timeout_s;     /**< end a session the server is silent in for this long (default 10) */
+} foothold_client_config;
+
+/** A character, as the game draws it. */
+typedef struct foothold_client_character {
+  uint32_t id;           /**< the server's character id */
+  double position[3];    /**< capsule centre, metres */
+  double velocity[3];    /**< metres per second (remote characters: from their last two snapshots) */
+  int32_t ground;        /**< a foothold_client_ground */
+  int32_t crouched;      /**< 1 when crouched (the capsule is the settings' crouch_height tall) */
+  uint32_t platform;     /**< the mover stood on, as index + 1; 0 for none */
+  uint32_t tick;         /**< local: the predicted tick; remote: the newest snapshot tick it is drawn from */
+} foothold_client_character;
+
+/** What the connection has seen. Counters are totals since connect. */
+typedef struct foothold_client_stats {
+  uint32_t struct_size;          /**< sizeof(foothold_client_stats), set by foothold_client_get_stats */
+  double rtt_ms;                 /**< the latest round trip; -1 before the first */
+  double rtt_ms_smoothed;        /**< the round trip, smoothed (1/8 per sample); -1 before the first */
+  double connect_ms;             /**< from connect to the server's accept; -1 until connected */
+  uint64_t ticks;                /**< ticks predicted */
+  uint64_t snapshots;            /**< snapshots used */
+  uint64_t corrections;          /**< predictions the server corrected, of every kind below */
+  uint64_t corrections_input;    /**< ... because the server had to use another input (late or lost packets) */
+  uint64_t corrections_interaction; /**< ... because another character moved otherwise than predicted */
+  uint64_t corrections_unexplained; /**< ... with neither cause: a determinism bug, please report */
+  uint64_t packets_in, packets_out;
+  uint64_t bytes_in, bytes_out;  /**< UDP payload bytes, both ways */
+  int32_t input_lead_ticks;      /**< how early our inputs reach the server, in ticks (the input buffer) */
+  uint32_t server_tick;          /**< the newest snapshot's tick */
+  uint32_t remote_count;         /**< remote characters being interpolated */
+} foothold_client_stats;
+
+/** The library's version, "MAJOR.MINOR.PATCH". */
+FOOTHOLD_CLIENT_API const char* foothold_client_version(void);
+
+/** Sets every field of `config` to its default (world "arena"). Does nothing with NULL. */
+FOOTHOLD_CLIENT_API void foothold_client_config_init(foothold_client_config* config);
+
+/**
+ * Loads the world and settings and opens a UDP socket. On success *out is the new client; on failure
+ * *out is NULL and, when `error` is not NULL, the message is written there (cut to error_size - 1
+ * bytes and terminated).
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out,
+                                                                  char* error, size_t error_size);
+
+/** Says goodbye to the server if connected, closes the socket and frees the client. NULL is ignored. */
+FOOTHOLD_CLIENT_API void foothold_client_destroy(foothold_client* client);
+
+/** The message of the last failed call on this client ("" if none; "null client" for NULL). Valid until the next call. */
+FOOTHOLD_CLIENT_API const char* foothold_client_last_error(const foothold_client* client);
+
+/** Starts connecting with a connect token's bytes (the file `foothold-token issue` writes). Once per client. */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token,
+                                                                   size_t token_size);
+
+/** foothold_client_connect() with the token read from a file. */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_connect_token_file(foothold_client* client, const char* path);
+
+/**
+ * Runs the client up to `now_seconds`, the application's monotonic clock in seconds (any origin,
+ * never decreasing): receives what arrived, runs the fixed ticks that are due with the current input,
+ * sends. Call it every frame. A clock that goes backwards is refused (ERROR_ARGUMENT).
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_update(foothold_client* client, double now_seconds);
+
+/**
+ * The input for the ticks to come, until set again: `move_x`, `move_z` are the wished direction in
+ * world axes, each in [-1, 1] (longer vectors count as unit length); `buttons` are
+ * FOOTHOLD_CLIENT_BUTTON_* bits (others are ignored). Non-finite values are refused.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_set_input(foothold_client* client, double move_x, double move_z,
+                                                                     uint32_t buttons);
+
+/** The connection's status (FOOTHOLD_CLIENT_IDLE for NULL). */
+FOOTHOLD_CLIENT_API foothold_client_status foothold_client_get_status(const foothold_client* client);
+
+/** The predicted local character, at the newest predicted tick. ERROR_STATE before connected. */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_local_character(foothold_client* client,
+                                                                           foothold_client_character* out);
+
+/**
+ * The other characters, interpolated at the client's render time (a little behind the newest
+ * snapshot), sorted by id. Writes at most `capacity` into `out` and the number there is in *count.
+ * `out` may be NULL when `capacity` is 0 (to learn the count). ERROR_STATE before connected.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_remote_characters(foothold_client* client,
+                                                                             foothold_client_character* out,
+                                                                             size_t capacity, size_t* count);
+
+/** What the connection has seen so far (zeros before connect). */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_get_stats(const foothold_client* client,
+                                                                     foothold_client_stats* out);
+
+/** The world's triangles, for drawing: the number of static triangles. 0 for NULL. */
+FOOTHOLD_CLIENT_API size_t foothold_client_world_triangle_count(const foothold_client* client);
+
+/**
+ * Copies static triangles [first, first + count) of the world: 9 floats per triangle (three corners,
+ * x y z, metres) into `vertices`, and when `tags` is not NULL each triangle's surface tag
+ * (0: grounds by its slope, 1: always_ground, 2: never_ground). ERROR_ARGUMENT when the range is
+ * outside the world.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_world_triangles(const foothold_client* client, size_t first,
+                                                                           size_t count, float* vertices,
+                                                                           uint32_t* tags);
+
+/** The number of triangles on movers (animated platforms); 0 for NULL or a world without movers. */
+FOOTHOLD_CLIENT_API size_t foothold_client_mover_triangle_count(const foothold_client* client);
+
+/**
+ * Like foothold_client_world_triangles(), for the movers' triangles where they are at the newest
+ * predicted tick (before connect: at tick 0). Call it every frame to draw moving platforms.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_mover_triangles(foothold_client* client, size_t first,
+                                                                           size_t count, float* vertices,
+                                                                           uint32_t* tags);
+
+/** The capsule's radius and standing and crouched heights in metres (the settings'). */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_capsule(const foothold_client* client, double* radius,
+                                                                   double* height, double* crouch_height);
+
+/** Says goodbye to the server; the status becomes DISCONNECTED. Nothing to do when not connected. */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_disconnect(foothold_client* client);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOOTHOLD_CLIENT_H */

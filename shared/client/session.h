@@ -1,0 +1,188 @@
+#pragma once
+// One client's connection to a Foothold server, without sockets or clocks: the handshake, sending
+// inputs with redundancy, prediction and reconciliation of its own character, interpolation of the
+// others, and steering of its tick clock so that its inputs arrive just ahead of the server's need.
+// A driver feeds it datagrams and time: UdpClient (udp_client.h) on a real socket, the tests on a
+// simulated network. Games link it through the C API (foothold/client.h) or directly; bots run it too.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "proto/clock.h"
+#include "proto/codec.h"
+#include "proto/secure.h"
+#include "proto/token.h"
+#include "shared/client/clock_steering.h"
+#include "shared/interpolation.h"
+#include "shared/predictor.h"
+#include "shared/settings.h"
+#include "shared/world.h"
+
+namespace foothold::client {
+
+/// Where a session's datagrams go: to its one server (a socket connected to it, or a test's network).
+class ServerSink {
+ public:
+  virtual ~ServerSink() = default;
+  /// Sends one datagram to the server (fire and forget). `bytes` need only stay valid during the call.
+  virtual void send(std::span<const uint8_t> bytes) = 0;
+};
+
+/// Produces a client's input, one tick at a time (the game, or a bot's brain).
+class InputSource {
+ public:
+  virtual ~InputSource() = default;
+  /// The input for `tick`, given the state predicted after the previous tick. `tick` is in the
+  /// server's numbering (the client runs ahead of the server); the returned tick field is ignored.
+  virtual InputCmd next(uint32_t tick, const CharacterState& current) = 0;
+};
+
+/// Timing of a client session; times on the session's clock (net::Nanos).
+struct SessionOptions {
+  net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend ConnectRequest/Connect this often
+  net::Nanos connect_timeout = 5 * net::kSecond;         ///< give up connecting after this
+  net::Nanos server_timeout = 10 * net::kSecond;         ///< silence from a connected server
+  int target_lead = ClockSteering::kDefaultTargetLead;  ///< ticks by which the slowest recent input should still be early at the server
+};
+
+/// Single-threaded; every call takes `now` from one clock (nanoseconds). Not to be copied or moved:
+/// its predictor refers to the session's own derived settings.
+class ClientSession {
+ public:
+  /// Where the session is: kIdle before start(); kRequesting (ConnectRequest sent) and kConnecting
+  /// (Connect sent) during the handshake; kConnected in a session; then, once finished, kRejected
+  /// (reject_reason()), kFailed (no answer within connect_timeout), kTimedOut (the server went silent
+  /// for server_timeout) or kDisconnected (either side said goodbye).
+  enum class Phase : uint8_t { kIdle, kRequesting, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
+
+  /// `world` and `sink` must outlive the session (they are referenced, not copied; a temporary world
+  /// is refused at compile time); `sink` sends to one of the token's server addresses. The token,
+  /// `settings` and `options` are copied.
+  ClientSession(const World& world, const MoveSettings& settings, ServerSink& sink, const proto::ConnectToken& token,
+                const SessionOptions& options = {});
+  /// A temporary world would not outlive the session: refused.
+  ClientSession(World&&, const MoveSettings&, ServerSink&, const proto::ConnectToken&, const SessionOptions& = {}) = delete;
+  /// Not copyable or movable: its predictor keeps a reference to the session's own derived settings.
+  ClientSession(const ClientSession&) = delete;
+  ClientSession& operator=(const ClientSession&) = delete;
+
+  /// Sends the first ConnectRequest, with a fresh salt for this attempt. Call once.
+  void start(net::Nanos now);
+  /// A datagram from the server's endpoint (the driver drops anything else).
+  void on_datagram(net::Nanos now, std::span<const uint8_t> bytes);
+  /// Runs what is due (handshake resends, client ticks); returns when it next wants to run. Each due
+  /// tick asks `source` for its input and sends the unacknowledged ones; at most 4 ticks per call,
+  /// and a clock more than 4 ticks behind resumes from `now`.
+  net::Nanos update(net::Nanos now, InputSource& source);
+  /// When the session next wants update() (a datagram can make it sooner than update() said).
+  net::Nanos next_update() const { return phase_ == Phase::kConnected ? next_tick_ : last_send_ + options_.handshake_retry; }
+  /// Says goodbye to the server (when connected) and ends the session (kDisconnected) unless it had
+  /// already finished.
+  void disconnect();
+
+  /// The current phase.
+  Phase phase() const { return phase_; }
+  /// True once the session has ended: rejected, failed, timed out or disconnected.
+  bool finished() const { return phase_ >= Phase::kRejected; }
+  /// The server's id for this client's character (0 before the Accept).
+  uint32_t character_id() const { return character_id_; }
+  /// Why the server refused (meaningful in kRejected).
+  wire::RejectReason reject_reason() const { return reject_reason_; }
+  /// Why the session ended, for people (the server's message when rejected); empty while it runs.
+  const std::string& reason_text() const { return reason_text_; }
+  /// The prediction of this client's own character; its ticks are the server's.
+  const Predictor& predictor() const { return predictor_; }
+  /// The other characters, by snapshot tick; positions in 1/1024 m (received at 1/256 m).
+  const RemoteInterpolator& remotes() const { return remotes_; }
+  /// The other characters in the newest snapshot, sorted by id, as the step sees them.
+  std::span<const OtherCharacter> others() const { return others_; }
+  /// This session's keys (valid from the Challenge on), for tools that speak the protocol by hand
+  /// (the fuzz targets). Secret: never log them.
+  const proto::SessionKeys& session_keys() const { return keys_; }
+
+  /// Called for every tick the client predicts, with the state its player sees (from update(), and
+  /// from on_datagram() for the ticks run at once on Accept).
+  std::function<void(uint32_t tick, const CharacterState& predicted)> on_predicted;
+  /// Called once connected, on the Accept, before its first tick runs.
+  std::function<void(uint32_t character_id)> on_connected;
+  /// Called for every input the client sends for the first time (its own input stream).
+  std::function<void(const InputCmd& input)> on_input;
+  /// Called for every round trip measured (a snapshot that echoed a send time), in milliseconds.
+  std::function<void(double rtt_ms)> on_rtt;
+
+  /// What the session saw.
+  struct Stats {
+    /// Datagrams and bytes received (every one, before any check) and sent.
+    uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
+    /// Snapshots used; snapshots no newer than one already used; datagrams refused or ignored, for
+    /// any reason; snapshots whose delta base was unknown, plus deltas whose character it lacked.
+    uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
+    uint64_t unauthenticated = 0;  ///< datagrams that did not open under our keys, or repeated (also in dropped)
+    double connect_ms = -1;        ///< from start() to the Accept; -1 until connected
+    uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
+    double rtt_ms = -1;           ///< the latest round trip, milliseconds; -1 before the first
+    double rtt_smoothed_ms = -1;  ///< the round trip smoothed by 1/8 per sample (as TCP's SRTT); -1 before the first
+    int16_t input_lead = 0;       ///< the newest snapshot's word on how many ticks early our input arrived
+    uint32_t server_tick = 0;     ///< the newest snapshot's tick
+  };
+  /// What the session saw so far.
+  const Stats& stats() const { return stats_; }
+
+ private:
+  void send(std::span<const uint8_t> bytes);
+  void send_session(std::span<const uint8_t> packet);
+  void send_connect();
+  void on_sealed(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_session(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_clear(std::span<const uint8_t> bytes);
+  void send_inputs(net::Nanos now);
+  void handle_snapshot(net::Nanos now, const wire::Snapshot& s);
+  void run_tick(InputSource* source);  // nullptr: a neutral input
+
+  const World& world_;
+  MoveSettings settings_;
+  DerivedSettings derived_;
+  ServerSink& sink_;
+  proto::ConnectToken token_;
+  SessionOptions options_;
+  proto::PacketWriter writer_;
+  proto::DatagramBuffer rx_, tx_;
+  uint64_t salt_ = 0;               // this connection attempt's
+  proto::SessionKeys keys_;
+  proto::ReplayWindow window_;
+  uint64_t send_sequence_ = 0;
+  std::string hint_;                // an unauthenticated reason from the server, reported only if we fail
+
+  Phase phase_ = Phase::kIdle;
+  net::Nanos phase_started_ = 0;
+  net::Nanos last_send_ = 0;
+  net::Nanos last_heard_ = 0;
+  std::vector<uint8_t> cookie_;
+  wire::RejectReason reject_reason_ = wire::RejectReason::Unknown;
+  std::string reason_text_;
+
+  uint32_t character_id_ = 0;
+  Predictor predictor_;
+  RemoteInterpolator remotes_;
+  std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
+  net::Nanos period_ = 0;
+  net::Nanos next_tick_ = 0;
+  ClockSteering steering_;
+  uint32_t last_snapshot_ = 0;
+  // Received remote tables, for delta decoding: ring by tick.
+  struct Received {
+    uint32_t tick = 0;
+    std::vector<wire::RemoteFull> remotes;
+  };
+  std::array<Received, 32> received_{};
+  std::vector<InputCmd> unacked_;
+  Stats stats_;
+};
+
+/// "idle", "requesting", ..., "timed_out", "disconnected".
+std::string_view to_string(ClientSession::Phase p);
+
+}  // namespace foothold::client

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# InstallAndConsume: `cmake --install` of a build tree, then a game's builds out of tree against the
+# installed prefix, the way the README tells a user to:
+#   1. the layout: the C header, the shared library with its soname, the static archives, the CMake
+#      package and the pkg-config module; the shared library needs no spdlog, fmt or server code;
+#   2. CMake: find_package(Foothold COMPONENTS client), a C program on Foothold::client and a C++ one
+#      on Foothold::client_static (tests/install/consumer), built and run;
+#   3. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
+#      foothold-client)` and run against a real foothold-server on loopback.
+#
+#   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN
+set -euo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN" >&2; exit 2; }
+build=$1 server_bin=$2 token_bin=$3
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/support/wait_ready.sh
+source "$source_dir/tests/support/wait_ready.sh"
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  [ -z "$server_pid" ] || { kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "check_install: FAIL $*" >&2; exit 1; }
+
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log" >&2; fail "cmake --install"; }
+libdir=$prefix/lib
+[ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libfoothold-client.so' | head -n 1)")
+
+# 1. The layout.
+for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/shared/client/session.h \
+         include/foothold/proto/foothold_generated.h; do
+  [ -f "$prefix/$f" ] || fail "$f is not installed"
+done
+[ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
+for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-wire.a \
+         cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake pkgconfig/foothold-client.pc; do
+  [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
+done
+[ "$(readlink "$libdir/libfoothold-client.so.0")" = libfoothold-client.so.0.1.0 ] || fail "libfoothold-client.so.0 is no link to 0.1.0"
+soname=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "SONAME" {print $2}')
+[ "$soname" = libfoothold-client.so.0 ] || fail "the soname is '$soname', not libfoothold-client.so.0"
+needed=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
+if [[ $needed == *spdlog* || $needed == *fmt* ]]; then fail "the client library needs $needed"; fi
+nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0" | grep -q ' T foothold_client_create$' ||
+  fail "foothold_client_create is not exported"
+if nm -C "$libdir/libfoothold-client.so.0.1.0" | grep -q 'foothold::server::'; then fail "server code is in the client library"; fi
+if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the CMake package links spdlog or CLI11"; fi
+echo "layout: ok (soname $soname; needs: $needed)"
+
+# 2. CMake, out of tree.
+cmake -S "$source_dir/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" >"$work/consumer.log" 2>&1 ||
+  { cat "$work/consumer.log" >&2; fail "configuring the CMake consumer"; }
+cmake --build "$work/consumer" -j2 >>"$work/consumer.log" 2>&1 || { cat "$work/consumer.log" >&2; fail "building the CMake consumer"; }
+out=$(LD_LIBRARY_PATH="$libdir" "$work/consumer/consumer_c") || fail "consumer_c: $out"
+[[ $out == *"bad_token=4"* ]] || fail "consumer_c printed '$out'"
+echo "cmake consumer (C, shared): $out"
+out=$("$work/consumer/consumer_cpp") || fail "consumer_cpp: $out"
+echo "cmake consumer (C++, static): $out"
+
+# 3. pkg-config, and a real session.
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+cp "$source_dir/examples/c_client/main.c" "$work/main.c"
+# shellcheck disable=SC2046  # pkg-config's words are meant to split
+(cd "$work" && cc main.c $(pkg-config --cflags --libs foothold-client) -o c_client) || fail "cc main.c \$(pkg-config ...)"
+"$token_bin" keygen --out "$work/server.key" >/dev/null
+"$server_bin" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --key-file "$work/server.key" >"$work/server.log" 2>&1 &
+server_pid=$!
+address=$(wait_ready "$work/ready" "$server_pid") || { cat "$work/server.log" >&2; fail "foothold-server did not start"; }
+"$token_bin" issue --key-file "$work/server.key" --server "$address" --client-id 1 --out "$work/player.token" >/dev/null
+out=$(LD_LIBRARY_PATH="$libdir" "$work/c_client" "$work/player.token" 2) || fail "c_client: $out"
+last=$(tail -n 1 <<<"$out")
+[[ $last =~ ^connected=1\ ticks=([0-9]+)\ distance_m=([0-9.]+)\ corrections=([0-9]+)$ ]] || fail "c_client's last line: '$last'"
+[ "${BASH_REMATCH[1]}" -ge 100 ] || fail "c_client ran only ${BASH_REMATCH[1]} ticks"
+echo "pkg-config c_client: $last"
+echo "check_install: ok"

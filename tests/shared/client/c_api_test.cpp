@@ -1,0 +1,357 @@
+// The C API (foothold/client.h): every misuse answered with an error code and a message, and a real
+// session on loopback against foothold-server.
+
+#include "foothold/client.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "proto/token.h"
+#include "support/local_server.h"
+#include "support/process.h"
+
+namespace foothold::test {
+namespace {
+
+const std::string kServer = FOOTHOLD_SERVER_BIN;
+const std::string kBot = FOOTHOLD_BOT_BIN;
+const std::string kCClient = FOOTHOLD_C_CLIENT_BIN;
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// A client on the arena with default settings (the test fails if it cannot be made).
+foothold_client* make_client(const char* world = "arena", double connect_timeout = 5) {
+  foothold_client_config config;
+  foothold_client_config_init(&config);
+  config.world = world;
+  config.connect_timeout_s = connect_timeout;
+  foothold_client* c = nullptr;
+  char error[256] = "";
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_OK) << error;
+  return c;
+}
+
+// Runs `client` at 60 frames per second on the wall clock until `done` or `seconds` pass.
+template <class Done>
+void run_frames(foothold_client* client, double seconds, Done done, double move_z = 0) {
+  const double end = wall_seconds() + seconds;
+  while (wall_seconds() < end && !done()) {
+    ASSERT_EQ(foothold_client_set_input(client, 0, move_z, 0), FOOTHOLD_CLIENT_OK);
+    ASSERT_EQ(foothold_client_update(client, wall_seconds()), FOOTHOLD_CLIENT_OK) << foothold_client_last_error(client);
+    std::this_thread::sleep_for(std::chrono::microseconds(16667));
+  }
+}
+
+bool connect_bytes(foothold_client* c, const proto::ConnectToken& token) {
+  const auto bytes = proto::serialize_token(token);
+  return foothold_client_connect(c, bytes.data(), bytes.size()) == FOOTHOLD_CLIENT_OK;
+}
+
+TEST(ClientApi, NullHandlesAreRefusedNeverDereferenced) {
+  foothold_client_character ch;
+  foothold_client_stats stats;
+  size_t count = 7;
+  float v[9];
+  const uint8_t token[1] = {0};
+  EXPECT_EQ(foothold_client_connect(nullptr, token, 1), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_connect_token_file(nullptr, "x"), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_update(nullptr, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_set_input(nullptr, 0, 0, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_local_character(nullptr, &ch), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_remote_characters(nullptr, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_get_stats(nullptr, &stats), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_world_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_mover_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_capsule(nullptr, nullptr, nullptr, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_disconnect(nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_get_status(nullptr), FOOTHOLD_CLIENT_IDLE);
+  EXPECT_EQ(foothold_client_world_triangle_count(nullptr), 0u);
+  EXPECT_EQ(foothold_client_mover_triangle_count(nullptr), 0u);
+  EXPECT_STREQ(foothold_client_last_error(nullptr), "null client");
+  foothold_client_destroy(nullptr);
+  foothold_client_config_init(nullptr);
+}
+
+TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
+  char error[256];
+  foothold_client* c = reinterpret_cast<foothold_client*>(1);
+  foothold_client_config config;
+  foothold_client_config_init(&config);
+  EXPECT_EQ(foothold_client_create(nullptr, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(c, nullptr) << "out is cleared on failure";
+  EXPECT_EQ(foothold_client_create(&config, nullptr, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+
+  foothold_client_config uninitialised{};
+  EXPECT_EQ(foothold_client_create(&uninitialised, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("config_init"), std::string::npos) << error;
+
+  config.connect_timeout_s = std::nan("");
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("connect_timeout_s"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+
+  config.world = "/nonexistent/level.obj";
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_WORLD);
+  EXPECT_NE(std::string(error).find("/nonexistent/level.obj"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+
+  TempDir dir;
+  const std::string settings = dir.write("bad.toml", "gravity = -3\n");
+  config.settings_file = settings.c_str();
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_SETTINGS);
+  EXPECT_NE(std::string(error).find("gravity"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+
+  config.server = "nowhere:notaport";
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_NETWORK);
+  EXPECT_NE(std::string(error).find("config.server"), std::string::npos) << error;
+
+  // A short buffer gets a cut, terminated message; a null one none at all.
+  foothold_client_config_init(&config);
+  config.world = "/nonexistent/level.obj";
+  char tiny[8];
+  EXPECT_EQ(foothold_client_create(&config, &c, tiny, sizeof tiny), FOOTHOLD_CLIENT_ERROR_WORLD);
+  EXPECT_EQ(std::string(tiny).size(), 7u);
+  EXPECT_EQ(foothold_client_create(&config, &c, nullptr, 0), FOOTHOLD_CLIENT_ERROR_WORLD);
+}
+
+TEST(ClientApi, CallsBeforeConnectSayNotConnected) {
+  foothold_client* c = make_client();
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_IDLE);
+  foothold_client_character ch;
+  EXPECT_EQ(foothold_client_local_character(c, &ch), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("not connected"), std::string::npos);
+  size_t count = 9;
+  EXPECT_EQ(foothold_client_remote_characters(c, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(foothold_client_update(c, 1.0), FOOTHOLD_CLIENT_OK) << "updating before connect does nothing";
+  foothold_client_stats stats;
+  ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(stats.struct_size, sizeof stats);
+  EXPECT_EQ(stats.rtt_ms, -1);
+  EXPECT_EQ(stats.ticks, 0u);
+  EXPECT_EQ(foothold_client_disconnect(c), FOOTHOLD_CLIENT_OK);
+  foothold_client_destroy(c);
+}
+
+TEST(ClientApi, WorldTrianglesAreTheArenasAndRangesAreChecked) {
+  foothold_client* c = make_client();
+  ASSERT_NE(c, nullptr);
+  const size_t n = foothold_client_world_triangle_count(c);
+  ASSERT_GT(n, 100u);
+  std::vector<float> v(n * 9);
+  std::vector<uint32_t> tags(n);
+  ASSERT_EQ(foothold_client_world_triangles(c, 0, n, v.data(), tags.data()), FOOTHOLD_CLIENT_OK);
+  float lowest = 1e9f, highest = -1e9f;
+  for (size_t i = 0; i < n * 9; i += 3) {
+    lowest = std::min(lowest, v[i + 1]);
+    highest = std::max(highest, v[i + 1]);
+  }
+  EXPECT_EQ(lowest, 0.0f) << "the arena's floor is at y = 0";
+  EXPECT_GT(highest, 2.0f);
+  EXPECT_EQ(foothold_client_world_triangles(c, n, 1, v.data(), nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_world_triangles(c, 1, SIZE_MAX, v.data(), nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_world_triangles(c, 0, 1, nullptr, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_world_triangles(c, n, 0, nullptr, nullptr), FOOTHOLD_CLIENT_OK) << "an empty range at the end";
+  // The arena's movers are drawable before connecting (at tick 0).
+  const size_t m = foothold_client_mover_triangle_count(c);
+  EXPECT_GT(m, 0u);
+  std::vector<float> mv(m * 9);
+  EXPECT_EQ(foothold_client_mover_triangles(c, 0, m, mv.data(), nullptr), FOOTHOLD_CLIENT_OK);
+  double radius = 0, height = 0, crouch = 0;
+  ASSERT_EQ(foothold_client_capsule(c, &radius, &height, &crouch), FOOTHOLD_CLIENT_OK);
+  EXPECT_GT(radius, 0);
+  EXPECT_GT(height, crouch);
+  foothold_client_destroy(c);
+}
+
+TEST(ClientApi, BadTokensAndBadInputAreRefused) {
+  foothold_client* c = make_client();
+  ASSERT_NE(c, nullptr);
+  const uint8_t garbage[16] = {1, 2, 3};
+  EXPECT_EQ(foothold_client_connect(c, garbage, sizeof garbage), FOOTHOLD_CLIENT_ERROR_TOKEN);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("token"), std::string::npos);
+  EXPECT_EQ(foothold_client_connect(c, nullptr, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_connect_token_file(c, "/nonexistent/player.token"), FOOTHOLD_CLIENT_ERROR_TOKEN);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("/nonexistent/player.token"), std::string::npos);
+
+  // A token whose minute ran out two minutes ago.
+  proto::TokenAddress here{};
+  here.ip = {127, 0, 0, 1};
+  here.port = 9;
+  proto::ConnectToken old;
+  std::string error;
+  ASSERT_TRUE(proto::mint_token(proto::development_key(), 1, std::span(&here, 1), uint64_t(std::time(nullptr)) - 120, 60,
+                                old, error))
+      << error;
+  EXPECT_FALSE(connect_bytes(c, old));
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("expired"), std::string::npos) << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_IDLE) << "a refused token starts nothing";
+
+  EXPECT_EQ(foothold_client_set_input(c, std::nan(""), 0, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_set_input(c, 0, INFINITY, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_set_input(c, 5, -5, 0xffffffffu), FOOTHOLD_CLIENT_OK) << "long vectors and unknown bits are fine";
+  EXPECT_EQ(foothold_client_update(c, 10.0), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(foothold_client_update(c, 9.0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("backwards"), std::string::npos);
+  EXPECT_EQ(foothold_client_update(c, std::nan("")), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+
+  // A valid token: connecting starts; a second connect is refused.
+  proto::ConnectToken fresh;
+  ASSERT_TRUE(proto::mint_token(proto::development_key(), 2, std::span(&here, 1), uint64_t(std::time(nullptr)), 60, fresh,
+                                error));
+  EXPECT_TRUE(connect_bytes(c, fresh)) << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTING);
+  EXPECT_FALSE(connect_bytes(c, fresh));
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("already"), std::string::npos);
+  foothold_client_destroy(c);
+}
+
+class ClientApiOnLoopback : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = start_server(kServer, dir_, "server", {}, address_);
+    ASSERT_FALSE(address_.empty()) << server_->output();
+    ASSERT_TRUE(wait_ready(kBot, address_)) << server_->output();
+  }
+  TempDir dir_;
+  std::string address_;
+  std::unique_ptr<Spawned> server_;
+};
+
+TEST_F(ClientApiOnLoopback, TwoClientsConnectWalkAndSeeEachOther) {
+  foothold_client* a = make_client();
+  foothold_client* b = make_client();
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(connect_bytes(a, mint_for(address_, 1))) << foothold_client_last_error(a);
+  ASSERT_TRUE(connect_bytes(b, mint_for(address_, 2))) << foothold_client_last_error(b);
+  const auto both = [&] {
+    return foothold_client_get_status(a) == FOOTHOLD_CLIENT_CONNECTED && foothold_client_get_status(b) == FOOTHOLD_CLIENT_CONNECTED;
+  };
+  // Both clients run in the same loop, one frame each.
+  const double deadline = wall_seconds() + 5;
+  while (!both() && wall_seconds() < deadline) {
+    ASSERT_EQ(foothold_client_update(a, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    ASSERT_EQ(foothold_client_update(b, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(both()) << foothold_client_last_error(a) << " / " << foothold_client_last_error(b);
+  foothold_client_character start_a;
+  ASSERT_EQ(foothold_client_local_character(a, &start_a), FOOTHOLD_CLIENT_OK);
+  // a walks toward -Z for two seconds; b stands.
+  const double end = wall_seconds() + 2;
+  while (wall_seconds() < end) {
+    ASSERT_EQ(foothold_client_set_input(a, 0, -1, 0), FOOTHOLD_CLIENT_OK);
+    ASSERT_EQ(foothold_client_update(a, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    ASSERT_EQ(foothold_client_update(b, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    std::this_thread::sleep_for(std::chrono::microseconds(16667));
+  }
+  foothold_client_character now_a, now_b;
+  ASSERT_EQ(foothold_client_local_character(a, &now_a), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(foothold_client_local_character(b, &now_b), FOOTHOLD_CLIENT_OK);
+  EXPECT_NE(now_a.id, now_b.id);
+  EXPECT_LT(now_a.position[2], start_a.position[2] - 3) << "walked at least 3 m toward -Z in 2 s";
+  EXPECT_EQ(now_a.ground, FOOTHOLD_CLIENT_GROUND_WALKABLE);
+  EXPECT_LT(now_a.velocity[2], -1);
+
+  // b sees a, where a is (a few ticks behind it), and a sees b.
+  foothold_client_character others[8];
+  size_t n = 0;
+  ASSERT_EQ(foothold_client_remote_characters(b, others, 8, &n), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(n, 1u);
+  EXPECT_EQ(others[0].id, now_a.id);
+  EXPECT_NEAR(others[0].position[0], now_a.position[0], 0.05);
+  EXPECT_NEAR(others[0].position[2], now_a.position[2], 1.0);
+  EXPECT_LT(others[0].velocity[2], -1) << "remote velocity from the snapshots";
+  size_t just_count = 0;
+  ASSERT_EQ(foothold_client_remote_characters(a, nullptr, 0, &just_count), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(just_count, 0u) << "a capacity of 0 writes nothing";
+
+  foothold_client_stats s;
+  ASSERT_EQ(foothold_client_get_stats(a, &s), FOOTHOLD_CLIENT_OK);
+  EXPECT_GT(s.ticks, 100u);
+  EXPECT_GT(s.snapshots, 60u);
+  EXPECT_GE(s.rtt_ms, 0);
+  EXPECT_GE(s.rtt_ms_smoothed, 0);
+  EXPECT_GT(s.connect_ms, 0);
+  EXPECT_GT(s.bytes_in, 1000u);
+  EXPECT_GT(s.bytes_out, 1000u);
+  EXPECT_EQ(s.corrections_unexplained, 0u);
+  EXPECT_EQ(s.corrections, s.corrections_input + s.corrections_interaction + s.corrections_unexplained);
+  EXPECT_EQ(s.remote_count, 1u);
+  EXPECT_GT(s.server_tick, 0u);
+
+  EXPECT_EQ(foothold_client_disconnect(a), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(foothold_client_get_status(a), FOOTHOLD_CLIENT_DISCONNECTED);
+  foothold_client_destroy(a);
+  foothold_client_destroy(b);
+}
+
+TEST_F(ClientApiOnLoopback, AnotherWorldIsRejectedWithTheReason) {
+  // A one-square level: not the server's arena.
+  const std::string level = dir_.write("small.obj", "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 3 2\nf 1 4 3\n");
+  foothold_client* c = make_client(level.c_str());
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(connect_bytes(c, mint_for(address_, 3))) << foothold_client_last_error(c);
+  run_frames(c, 5, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_REJECTED);
+  foothold_client_update(c, wall_seconds());
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("world"), std::string::npos) << foothold_client_last_error(c);
+  foothold_client_destroy(c);
+}
+
+TEST_F(ClientApiOnLoopback, ATokenSealedWithAnotherKeyFailsSayingWhatToCheck) {
+  foothold_client* c = make_client("arena", /*connect_timeout=*/1);
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(connect_bytes(c, mint_for(address_, 4, 60, proto::generate_key())));
+  run_frames(c, 4, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_FAILED);
+  foothold_client_update(c, wall_seconds());
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("token"), std::string::npos) << foothold_client_last_error(c);
+  foothold_client_destroy(c);
+}
+
+// The C example, as its header says: walks for the seconds asked and prints the summary line.
+TEST_F(ClientApiOnLoopback, TheCExampleConnectsWalksAndPrintsItsSummary) {
+  std::string error;
+  const std::string token = dir_.file("player.token");
+  ASSERT_TRUE(proto::write_token_file(token, mint_for(address_, 5), error)) << error;
+  const auto r = run_command(kCClient + " " + token + " 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string last = r.output.substr(r.output.rfind("connected="));
+  unsigned long long ticks = 0, corrections = 0;
+  double distance = 0;
+  int connected = 0;
+  ASSERT_EQ(std::sscanf(last.c_str(), "connected=%d ticks=%llu distance_m=%lf corrections=%llu", &connected, &ticks, &distance,
+                        &corrections),
+            4)
+      << last;
+  EXPECT_EQ(connected, 1);
+  EXPECT_GE(ticks, 100u) << "2 s at 60 Hz";
+  EXPECT_GT(distance, 4.0) << "2 s of walking";
+}
+
+TEST(ClientApiExample, SaysConnectedZeroWhenNoServerAnswers) {
+  TempDir dir;
+  std::string error;
+  const std::string token = dir.file("player.token");
+  // A loopback port nobody listens on.
+  ASSERT_TRUE(proto::write_token_file(token, mint_for("127.0.0.1:" + std::to_string(free_udp_port()), 6), error)) << error;
+  const auto r = run_command(kCClient + " " + token + " 1");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("connected=0 ticks=0"), std::string::npos) << r.output;
+  EXPECT_EQ(run_command(kCClient + " " + token).exit_code, 2);
+  EXPECT_EQ(run_command(kCClient + " " + token + " -1").exit_code, 2);
+  EXPECT_EQ(run_command(kCClient + " /nonexistent.token 1").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace foothold::test

@@ -1,0 +1,94 @@
+#pragma once
+// An in-process network with virtual time, for tests: datagrams sent at time t (with impairment)
+// are delivered at t + delay, in (delivery time, send order) order, to the receiver attached at the
+// destination endpoint. Everything is deterministic given the seed.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "proto/endpoint.h"
+#include "server/bots/impairment.h"
+#include "shared/client/session.h"
+
+namespace foothold::test {
+
+/// Single-threaded. Time moves only through set_now() and deliver_until().
+class SimNetwork {
+ public:
+  /// Called with the delivery time, the sender and the bytes; the bytes live in a shared buffer,
+  /// valid only during the call.
+  using Receiver = std::function<void(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes)>;
+
+  /// `seed` drives the impairment's generator (set_impairment()).
+  explicit SimNetwork(uint64_t seed);
+  ~SimNetwork();
+
+  /// Receives datagrams addressed to `at` (replacing any receiver there). A datagram due at an
+  /// endpoint with no receiver vanishes, like one sent to a closed port (it is not counted as lost).
+  void attach(const net::Endpoint& at, Receiver receiver) { receivers_[at] = std::move(receiver); }
+  /// Stops delivering to `at`.
+  void detach(const net::Endpoint& at) { receivers_.erase(at); }
+
+  /// A sink whose datagrams come from `from` (owned by the network: valid while it lives; one per
+  /// endpoint, made on first use). Sends happen at now().
+  net::DatagramSink& sink_for(const net::Endpoint& from);
+  /// A client session's sink: its datagrams go from `from` to `server` (owned by the network, made on
+  /// first use, like sink_for()).
+  client::ServerSink& client_sink(const net::Endpoint& from, const net::Endpoint& server);
+
+  /// Sees every datagram as it is sent (an eavesdropper on the path, for tests); empty: none.
+  using Tap = std::function<void(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes)>;
+  /// Installs the tap (replacing any; an empty one removes it).
+  void set_tap(Tap tap) { tap_ = std::move(tap); }
+
+  /// Impairs every datagram from now on (both directions); restarts the generator from the seed.
+  void set_impairment(const bots::Impairment& impairment) { impairer_ = bots::Impairer(impairment, seed_); }
+
+  /// The virtual time at which sends happen (nanoseconds).
+  void set_now(net::Nanos now) { now_ = now; }
+  /// The virtual time now.
+  net::Nanos now() const { return now_; }
+
+  /// Delivers every datagram due at or before `now`, in (due time, send order) order, including those
+  /// the receivers send meanwhile. Each receiver runs with now() at its delivery time; afterwards
+  /// now() is `now`.
+  void deliver_until(net::Nanos now);
+  /// When the next datagram is due (or a huge value when none is in flight).
+  net::Nanos next_due() const;
+
+  /// Datagrams sent (before impairment).
+  uint64_t sent() const { return sent_; }
+  /// Datagrams handed to a receiver (a duplicate counts twice).
+  uint64_t delivered() const { return delivered_; }
+  /// Datagrams the impairment lost.
+  uint64_t lost() const { return lost_; }
+
+ private:
+  class Sink;
+  class ClientSink;
+  struct Flight {
+    net::Nanos due;
+    uint64_t order;
+    net::Endpoint from, to;
+    std::vector<uint8_t> bytes;
+    bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
+  };
+  void send(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes);
+
+  uint64_t seed_;
+  bots::Impairer impairer_;
+  Tap tap_;
+  net::Nanos now_ = 0;
+  uint64_t order_ = 0;
+  std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
+  std::map<net::Endpoint, Receiver> receivers_;
+  std::vector<std::unique_ptr<Sink>> sinks_;
+  std::vector<std::unique_ptr<ClientSink>> client_sinks_;
+  uint64_t sent_ = 0, delivered_ = 0, lost_ = 0;
+};
+
+}  // namespace foothold::test
