@@ -1,6 +1,8 @@
 #pragma once
-// What the server and the client sessions need from a network: endpoints, a time line, and a place
-// to send datagrams. The real UDP socket and the tests' simulated network both provide them.
+// UDP endpoints as Asio names them, their text form, and their conversion to and from the addresses
+// connect tokens carry; and the server's place to send datagrams (its UDP socket, or the tests'
+// simulated network). For our tools and drivers only: Asio's header is not installed with the client
+// SDK, whose own headers name servers by proto::TokenAddress.
 
 #include <cstdint>
 #include <functional>

@@ -9,8 +9,14 @@
  *   connected=1 ticks=N distance_m=D corrections=C
  *
  * N is the ticks predicted, D the horizontal distance walked in metres, C the predictions the server
- * corrected. Exit 0 when it connected, 1 when it never did (the line then says connected=0), 2 for
- * bad usage. Built against an installed SDK:
+ * corrected. The line before it gives the API's cost per frame while walking (set_input, update,
+ * local_character, get_stats), as this thread's CPU time (so time the scheduler gave to others does
+ * not count), median and 99th percentile in microseconds:
+ *
+ *   api_cpu_us_per_frame_p50=X api_cpu_us_per_frame_p99=Y frames=F
+ *
+ * Exit 0 when it connected, 1 when it never did (the line then says connected=0), 2 for bad usage.
+ * Built against an installed SDK:
  *
  *   cc main.c $(pkg-config --cflags --libs foothold-client)
  */
@@ -23,10 +29,29 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now_seconds(void) {
+static double clock_seconds(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+/* The API's CPU time per frame while walking, microseconds (the first 65536 frames: 18 minutes). */
+enum { kMaxSamples = 65536 };
+static double samples[kMaxSamples];
+static int sample_count = 0;
+
+static int by_value(const void* a, const void* b) {
+  const double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double quantile(double p) {
+  if (sample_count == 0) return 0;
+  int k = (int)(p * sample_count);
+  if (k >= sample_count) k = sample_count - 1;
+  return samples[k];
 }
 
 static void sleep_until(double when) {
@@ -92,11 +117,18 @@ int main(int argc, char** argv) {
       break;
     }
     if (connected && now >= walk_until) break;
+    const double before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
     foothold_client_set_input(client, 0.0, connected ? -1.0 : 0.0, 0);
     if (foothold_client_update(client, now) != FOOTHOLD_CLIENT_OK) {
       fprintf(stderr, "c_client: %s\n", foothold_client_last_error(client));
       failed = 1;
       break;
+    }
+    if (connected) {
+      foothold_client_stats frame_stats;
+      foothold_client_local_character(client, &me);
+      foothold_client_get_stats(client, &frame_stats);
+      if (sample_count < kMaxSamples) samples[sample_count++] = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - before) * 1e6;
     }
     next += frame;
     sleep_until(next);
@@ -110,6 +142,8 @@ int main(int argc, char** argv) {
     distance = sqrt(dx * dx + dz * dz);
   }
   foothold_client_destroy(client);
+  qsort(samples, (size_t)sample_count, sizeof samples[0], by_value);
+  printf("api_cpu_us_per_frame_p50=%.1f api_cpu_us_per_frame_p99=%.1f frames=%d\n", quantile(0.5), quantile(0.99), sample_count);
   printf("connected=%d ticks=%llu distance_m=%.2f corrections=%llu\n", connected, (unsigned long long)stats.ticks,
          distance, (unsigned long long)stats.corrections);
   return connected && !failed ? 0 : 1;

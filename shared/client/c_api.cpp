@@ -47,7 +47,8 @@ struct foothold_client {
   foothold::proto::TokenAddress server;
   std::unique_ptr<foothold::client::UdpClient> udp;
   HeldInput input;
-  std::string error;
+  std::string error;   // the last failed call's message
+  std::string ended;   // why the session ended, once it has
   bool clock_started = false;
   double last_now = 0;
   // The application's clock, as the session's nanoseconds: `origin` is the first update's time.
@@ -220,7 +221,9 @@ void foothold_client_destroy(foothold_client* client) {
 }
 
 const char* foothold_client_last_error(const foothold_client* client) {
-  return client ? client->error.c_str() : "null client";
+  if (!client) return "null client";
+  // A failed call's own message first; otherwise, once the session has ended, why it ended.
+  return client->error.empty() ? client->ended.c_str() : client->error.c_str();
 }
 
 foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token, size_t token_size) {
@@ -274,8 +277,8 @@ foothold_client_result foothold_client_update(foothold_client* client, double no
       client->newest_arrival = client->now_ns;
     }
     const auto phase = client->udp->session().phase();
-    if (phase >= ClientSession::Phase::kRejected && client->error.empty())
-      client->error = std::string(foothold::client::to_string(phase)) + ": " + client->udp->session().reason_text();
+    if (phase >= ClientSession::Phase::kRejected && client->ended.empty())
+      client->ended = std::string(foothold::client::to_string(phase)) + ": " + client->udp->session().reason_text();
     return FOOTHOLD_CLIENT_OK;
   });
 }
@@ -328,10 +331,10 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
     const double period = 1e9 / client->settings.tick_rate;
     const double since = std::min(1.0, double(client->now_ns - client->newest_arrival) / period);
     const double render = double(client->newest_snapshot) - kInterpolationDelayTicks + std::max(0.0, since);
-    size_t n = 0;
+    size_t n = 0;  // characters seen; the first `capacity` of them written
     for (const foothold::OtherCharacter& o : s.others()) {
       if (n >= capacity) {
-        ++n;
+        n += s.remotes().sample(o.id, render).has_value();
         continue;
       }
       const auto now = s.remotes().sample(o.id, render);
@@ -342,7 +345,7 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
       fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, client->newest_snapshot);
       ++n;
     }
-    *count = std::min(n, capacity);
+    *count = n;
     return FOOTHOLD_CLIENT_OK;
   });
 }

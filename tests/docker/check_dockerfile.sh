@@ -36,6 +36,14 @@ while read -r line; do
   done
 done <<<"$logical"
 
+# The image installs as a user does: cmake --install, and the runtime stage copies the installed
+# prefix, never paths inside a build tree.
+grep -q 'cmake --install' <<<"$logical" || { echo "check_dockerfile: the build stage does not run cmake --install" >&2; status=1; }
+if grep -qE '^COPY --from=[^ ]+ [^ ]*/build/' <<<"$logical"; then
+  echo "check_dockerfile: the runtime stage copies from a build tree, not from the installed prefix" >&2
+  status=1
+fi
+
 # 2. Runtime packages: the apt-get install list of the last stage.
 runtime=$(awk '/^FROM /{stage=$0; buf=""} {buf=buf"\n"$0} END{print buf}' <<<"$logical")
 installed=$(grep -o 'apt-get install [^&]*' <<<"$runtime" | tr ' ' '\n' | grep -v -e '^apt-get$' -e '^install$' -e '^-' -e '^$' || true)

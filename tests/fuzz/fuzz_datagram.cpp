@@ -22,10 +22,14 @@ namespace {
 
 using namespace foothold;
 
-// Holds what was sent, to be delivered by hand.
+// Hold what was sent, to be delivered by hand: the server's datagrams, and the client's.
 struct QueueSink final : net::DatagramSink {
   std::vector<std::vector<uint8_t>> sent;
   void send(const net::Endpoint&, std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
+};
+struct ClientQueue final : client::ServerSink {
+  std::vector<std::vector<uint8_t>> sent;
+  void send(std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
 };
 
 struct Idle final : client::InputSource {
@@ -34,7 +38,8 @@ struct Idle final : client::InputSource {
 
 struct Setup {
   std::unique_ptr<World> world = std::move(load_world("arena").world);
-  QueueSink to_client, to_server;
+  QueueSink to_client;
+  ClientQueue to_server;
   std::unique_ptr<server::ServerCore> server;
   net::Nanos now = net::kSecond;
   net::Endpoint server_ep{asio::ip::make_address("10.0.0.1"), 7777};
@@ -58,7 +63,7 @@ struct Setup {
     std::string error;
     const auto address = net::to_token_address(server_ep);
     proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 3600, token, error);
-    client = std::make_unique<client::ClientSession>(*world, MoveSettings{}, to_server, server_ep, token);
+    client = std::make_unique<client::ClientSession>(*world, MoveSettings{}, to_server, token);
     client->start(now);
     // The handshake, delivered by hand, then a few ticks of play.
     for (int i = 0; i < 20 && client->phase() != client::ClientSession::Phase::kConnected; ++i) {

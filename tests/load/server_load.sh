@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/release/server
-[ -x "$bin/foothold-server" ] && [ -x "$bin/foothold-bot" ] || { echo "server_load: build first: ./build.sh release" >&2; exit 2; }
+[ -x "$bin/foothold-server" ] && [ -x "$bin/bots/foothold-bot" ] || { echo "server_load: build first: ./build.sh release" >&2; exit 2; }
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 100 500 1000)
 duration=${DURATION:-20}
@@ -30,8 +30,8 @@ for n in "${counts[@]}"; do
   port=$((20000 + RANDOM % 20000))
   "$bin/foothold-server" --bind 127.0.0.1 --port "$port" --stats-interval 2 >"$work/server-$n.log" 2>&1 &
   server_pid=$!
-  for _ in $(seq 50); do "$bin/foothold-bot" --probe "127.0.0.1:$port" >/dev/null 2>&1 && break; sleep 0.1; done
-  "$bin/foothold-bot" --server "127.0.0.1:$port" --bots "$n" --duration "$duration" --pattern wander --seed 1 \
+  for _ in $(seq 50); do "$bin/bots/foothold-bot" --probe "127.0.0.1:$port" >/dev/null 2>&1 && break; sleep 0.1; done
+  "$bin/bots/foothold-bot" --server "127.0.0.1:$port" --bots "$n" --duration "$duration" --pattern wander --seed 1 \
     >"$work/bots-$n.log" 2>&1 || true
   kill -INT "$server_pid"
   wait "$server_pid" || true

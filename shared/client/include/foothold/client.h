@@ -149,7 +149,11 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_create(const foothold
 /** Says goodbye to the server if connected, closes the socket and frees the client. NULL is ignored. */
 FOOTHOLD_CLIENT_API void foothold_client_destroy(foothold_client* client);
 
-/** The message of the last failed call on this client ("" if none; "null client" for NULL). Valid until the next call. */
+/**
+ * The message of the last failed call on this client; when the last call did not fail and the
+ * session has ended (REJECTED, FAILED, TIMED_OUT, DISCONNECTED), why it ended; else "". "null client"
+ * for NULL. Valid until the next call on the client.
+ */
 FOOTHOLD_CLIENT_API const char* foothold_client_last_error(const foothold_client* client);
 
 /** Starts connecting with a connect token's bytes (the file `foothold-token issue` writes). Once per client. */
@@ -183,8 +187,9 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_local_character(footh
 
 /**
  * The other characters, interpolated at the client's render time (a little behind the newest
- * snapshot), sorted by id. Writes at most `capacity` into `out` and the number there is in *count.
- * `out` may be NULL when `capacity` is 0 (to learn the count). ERROR_STATE before connected.
+ * snapshot), sorted by id. *count is how many there are; the first min(*count, capacity) are written
+ * to `out` (so *count > capacity says the list was cut). `out` may be NULL when `capacity` is 0, to
+ * learn the count. ERROR_STATE before connected.
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_remote_characters(foothold_client* client,
                                                                              foothold_client_character* out,
