@@ -61,6 +61,16 @@ echo "cmake consumer (C, shared): $out"
 out=$("$work/consumer/consumer_cpp") || fail "consumer_cpp: $out"
 echo "cmake consumer (C++, static): $out"
 
+# A component the package does not have is refused by name.
+mkdir -p "$work/nocomp"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(nocomp NONE)\nfind_package(Foothold REQUIRED COMPONENTS server)\n' \
+  >"$work/nocomp/CMakeLists.txt"
+if cmake -S "$work/nocomp" -B "$work/nocomp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/nocomp.log" 2>&1; then
+  fail "find_package(Foothold COMPONENTS server) succeeded"
+fi
+grep -q "no component 'server'" "$work/nocomp.log" || { cat "$work/nocomp.log" >&2; fail "the refusal does not name the component"; }
+echo "cmake package: refuses COMPONENTS server by name"
+
 # 3. pkg-config, and a real session.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cp "$source_dir/examples/c_client/main.c" "$work/main.c"
