@@ -77,7 +77,7 @@ echo "== diff the server's trajectories against every bot's"
 } >"$out/bots.csv"
 diff_status=0
 "$bin/replay/foothold-replay" diff "$out/server.csv" "$out/bots.csv" --inputs-a "$out/server.rec" --plot "$out/paths.svg" \
-  >"$out/diff.log" || diff_status=$?
+  --html "$out/report.html" >"$out/diff.log" || diff_status=$?
 
 # The table.
 summary=$(tail -1 "$out/bots.log")
@@ -100,6 +100,7 @@ printf "  %-34s %s\n" "recording verified" "$(grep -q '^verified=1 ' <<<"$verifi
 printf "  %-34s %s\n" "bot paths diverging from server" "${diverged:-?} of $(kv connected) (bit-exact comparison; ${by_interaction:-?} where other characters met them)"
 echo
 echo "plot of every path and the error over time: $out/paths.svg"
+echo "3D report (open it in a browser: the world, every path on both sides, a timeline per bot): $out/report.html"
 echo "recording: $out/server.rec (replay it: $bin/replay/foothold-replay run --replay $out/server.rec --out trace.csv)"
 # Bit-exact, but where other characters met a bot (its client can only guess their moves).
 { [ "$diff_status" -eq 0 ] || [ "${diverged:-x}" = "${by_interaction:-y}" ]; } && grep -q '^verified=1 ' <<<"$verified"

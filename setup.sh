@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Foothold needs, and nothing that is already there.
 #   ./setup.sh          what building and running needs
 #   ./setup.sh --test   also what the full test run needs (clang for fuzzing, podman for the container test,
-#                       SDL2, OpenGL and Xvfb for foothold-play and its headless test,
+#                       SDL2, OpenGL and Xvfb for foothold-play and its headless test, Chromium for the
+#                       HTML report test,
 #                       the arm64 cross compiler, arm64 libraries and qemu-user for the cross-arch test)
 # Idempotent: a second run installs nothing. As root it runs apt-get itself; otherwise it prints
 # the exact command to run and exits 1.
@@ -12,13 +13,13 @@ build_packages=(
   build-essential cmake pkg-config git ca-certificates
   libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
   libcli11-dev libtinyobjloader-dev libtinygltf-dev libtomlplusplus-dev libsodium-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libjs-three
 )
 test_packages=(
   clang libclang-rt-14-dev
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
-  libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth
+  libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium
   libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
   libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
 )

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include "replay/input_script.h"
+#include "replay/report.h"
 #include "replay/resimulate.h"
 #include "replay/trace_diff.h"
 #include "replay/scenario.h"
@@ -283,8 +284,48 @@ int info_command(const ReplayOptions& o) {
 struct DiffOptions {
   std::string a, b;
   double tolerance = 0;
-  std::string inputs_a, inputs_b, plot;
+  std::string inputs_a, inputs_b, plot, html, world;
 };
+
+// Rows of a re-simulated recording, as a trace would hold them.
+std::vector<TraceRow> recording_rows(const replay::LoadedRecording& rec, const World& world) {
+  replay::ResimOptions ro;
+  ro.keep_states = true;
+  const auto result = replay::resimulate(rec, world, ro);
+  std::vector<TraceRow> rows;
+  for (std::size_t c = 0; c < result.states.size(); ++c)
+    for (std::size_t i = 0; i < result.states[c].size(); ++i)
+      rows.push_back({result.start_of[c] + uint32_t(i), rec.characters[c].id, result.states[c][i]});
+  return rows;
+}
+
+// Writes the HTML report and says so (before the last line, which scripts read).
+int write_report(const std::string& path, const World& world, const MoveSettings& settings,
+                 const std::vector<replay::ReportSide>& sides, const std::string& title, const std::string& world_name) {
+  replay::ReportOptions ro;
+  ro.title = title;
+  ro.world_name = world_name;
+  const std::string html = replay::render_report_html(replay::report_json(world, settings, sides, ro));
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << html;
+  out.flush();
+  if (!out) return usage_error("cannot write report '" + path + "'");
+  std::printf("report: %s (%zu bytes)\n", path.c_str(), html.size());
+  return 0;
+}
+
+// The world and settings a report is drawn in: --world, else the first recording's, else the arena.
+std::unique_ptr<World> report_world(const std::string& override_world, const replay::LoadedRecording* rec,
+                                    std::string& name, std::string& error) {
+  if (override_world.empty() && rec) {
+    name = rec->header.world;
+    return recording_world(*rec, "", error);
+  }
+  name = override_world.empty() ? "arena" : override_world;
+  auto loaded = load_world(name);
+  if (!loaded.world) error = loaded.error;
+  return std::move(loaded.world);
+}
 
 int diff_command(const DiffOptions& o) {
   if (!(o.tolerance >= 0) || !std::isfinite(o.tolerance)) return usage_error("--tolerance must be a distance of 0 or more metres");
@@ -301,6 +342,20 @@ int diff_command(const DiffOptions& o) {
     if (!replay::load_recording(o.inputs_a, ra, err)) return usage_error(err);
     if (!o.inputs_b.empty() && !replay::load_recording(o.inputs_b, rb, err)) return usage_error(err);
     replay::explain_divergences(diff, ra, o.inputs_b.empty() ? ra : rb);
+    if (!o.html.empty()) {
+      std::string world_name;
+      auto world = report_world(o.world, &ra, world_name, err);
+      if (!world) return usage_error(err);
+      std::vector<replay::ReportSide> sides = {{o.a, a.rows, &ra}, {o.b, b.rows, o.inputs_b.empty() ? nullptr : &rb}};
+      if (const int rc = write_report(o.html, *world, ra.header.settings, sides, "diff " + o.a + " " + o.b, world_name))
+        return rc;
+    }
+  } else if (!o.html.empty()) {
+    std::string world_name;
+    auto world = report_world(o.world, nullptr, world_name, err);
+    if (!world) return usage_error(err);
+    std::vector<replay::ReportSide> sides = {{o.a, a.rows, nullptr}, {o.b, b.rows, nullptr}};
+    if (const int rc = write_report(o.html, *world, MoveSettings{}, sides, "diff " + o.a + " " + o.b, world_name)) return rc;
   }
   std::printf("diff %s %s (tolerance %s)\n", o.a.c_str(), o.b.c_str(),
               o.tolerance == 0 ? "0: bit-exact" : (std::to_string(o.tolerance) + " m").c_str());
@@ -327,6 +382,47 @@ int diff_command(const DiffOptions& o) {
               diff.characters.size(), diverged, static_cast<unsigned long long>(diff.rows_only_in_a),
               static_cast<unsigned long long>(diff.rows_only_in_b), diff.within_tolerance ? "yes" : "no", by_interaction);
   return diff.within_tolerance && !diff.characters.empty() ? 0 : 1;
+}
+
+struct ViewOptions {
+  std::vector<std::string> files;
+  std::string html, world;
+};
+
+// One side made of every file: traces as they are, recordings re-simulated (their inputs known).
+int view_command(const ViewOptions& o) {
+  if (o.html.empty()) return usage_error("view: --html REPORT.html is required");
+  std::vector<replay::LoadedRecording> recordings;
+  recordings.reserve(o.files.size());
+  std::vector<replay::Trace> traces;
+  std::string err;
+  for (const std::string& f : o.files) {
+    replay::LoadedRecording rec;
+    std::string rec_err;
+    if (replay::load_recording(f, rec, rec_err)) {
+      recordings.push_back(std::move(rec));
+      continue;
+    }
+    replay::Trace t;
+    std::string trace_err;
+    if (!replay::read_trace(f, t, trace_err))
+      return usage_error(f + " is neither a recording (" + rec_err + ") nor a trace (" + trace_err + ")");
+    traces.push_back(std::move(t));
+  }
+  std::string world_name;
+  auto world = report_world(o.world, recordings.empty() ? nullptr : &recordings.front(), world_name, err);
+  if (!world) return usage_error(err);
+  replay::ReportSide side;
+  side.name = o.files.size() == 1 ? o.files.front() : std::to_string(o.files.size()) + " files";
+  for (const auto& rec : recordings) {
+    if (rec.header.world_hash != world->hash()) return usage_error("the recordings were made in different worlds");
+    const auto rows = recording_rows(rec, *world);
+    side.rows.insert(side.rows.end(), rows.begin(), rows.end());
+  }
+  for (const auto& t : traces) side.rows.insert(side.rows.end(), t.rows.begin(), t.rows.end());
+  side.inputs = recordings.empty() ? nullptr : &recordings.front();
+  const MoveSettings settings = recordings.empty() ? MoveSettings{} : recordings.front().header.settings;
+  return write_report(o.html, *world, settings, {side}, "view " + side.name, world_name);
 }
 
 }  // namespace
@@ -374,6 +470,13 @@ int main(int argc, char** argv) {
   diff->add_option("--inputs-b", diff_opts.inputs_b,
                    "the second side's input stream (without it, the first side's inputs are taken for both)");
   diff->add_option("--plot", diff_opts.plot, "write an SVG of both paths and the error over time");
+  diff->add_option("--html", diff_opts.html, "write a self-contained 3D report: both sides, the world, a timeline per character");
+  diff->add_option("--world", diff_opts.world, "with --html: the world to draw (default: --inputs-a's, else the arena)");
+  auto* view = app.add_subcommand("view", "Write a self-contained 3D report of recordings and traces (--html)");
+  ViewOptions view_opts;
+  view->add_option("files", view_opts.files, "recordings and traces, drawn together")->required();
+  view->add_option("--html", view_opts.html, "the report to write")->required();
+  view->add_option("--world", view_opts.world, "the world to draw (default: the first recording's, else the arena)");
 
   if (argc >= 2 && argv[1][0] != '-') {
     const auto known = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
@@ -408,5 +511,6 @@ int main(int argc, char** argv) {
   }
   if (*info) return info_command(info_opts);
   if (*diff) return diff_command(diff_opts);
+  if (*view) return view_command(view_opts);
   return kExitUsage;
 }

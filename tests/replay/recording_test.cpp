@@ -9,6 +9,7 @@
 
 #include "replay/crc32c.h"
 #include "replay/recording.h"
+#include "replay/report.h"
 #include "replay/resimulate.h"
 #include "replay/trace_diff.h"
 #include "server/recorder.h"
@@ -205,6 +206,20 @@ TEST(Recording, AlteredChecksumMakesVerifyFailAtThatTick) {
   EXPECT_EQ(result.first.id, target_id);
 }
 
+// The trace of a recording's re-simulation, written to DIR/NAME and read back as the CLI would.
+replay::Trace resimulated_trace(const replay::LoadedRecording& r, const TempDir& dir, const std::string& name) {
+  replay::ResimOptions ro;
+  ro.keep_states = true;
+  const auto res = replay::resimulate(r, arena_world(), ro);
+  std::ostringstream csv;
+  replay::write_trace(r, res, csv);
+  std::ofstream(dir.file(name)) << csv.str();
+  replay::Trace t;
+  std::string e;
+  EXPECT_TRUE(replay::read_trace(dir.file(name), t, e)) << e;
+  return t;
+}
+
 TEST(Recording, AlteredInputShowsInDiffAsAnInputDivergenceAtThatTick) {
   TempDir dir;
   const auto bytes = record_session(dir, 2);
@@ -225,20 +240,8 @@ TEST(Recording, AlteredInputShowsInDiffAsAnInputDivergenceAtThatTick) {
   replay::LoadedRecording edited;
   ASSERT_TRUE(replay::load_recording_bytes(edited_bytes, "edited.rec", edited, err));
   // Traces of both re-simulations.
-  auto trace_of = [&](const replay::LoadedRecording& r, const std::string& name) {
-    replay::ResimOptions ro;
-    ro.keep_states = true;
-    const auto res = replay::resimulate(r, arena_world(), ro);
-    std::ostringstream csv;
-    replay::write_trace(r, res, csv);
-    std::ofstream(dir.file(name)) << csv.str();
-    replay::Trace t;
-    std::string e;
-    EXPECT_TRUE(replay::read_trace(dir.file(name), t, e)) << e;
-    return t;
-  };
-  const auto a = trace_of(orig, "a.csv");
-  const auto b = trace_of(edited, "b.csv");
+  const auto a = resimulated_trace(orig, dir, "a.csv");
+  const auto b = resimulated_trace(edited, dir, "b.csv");
   auto diff = replay::diff_traces(a, b, 0);
   replay::explain_divergences(diff, orig, edited);
   EXPECT_FALSE(diff.within_tolerance);
@@ -292,6 +295,74 @@ TEST(Recording, GarbageIsRefusedWithAReason) {
   EXPECT_NE(err.find("header"), std::string::npos) << err;
   EXPECT_FALSE(replay::load_recording("/nonexistent.rec", rec, err));
   EXPECT_NE(err.find("/nonexistent.rec"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+namespace foothold::test {
+namespace {
+
+// The HTML report of a recording with one altered input: the altered character parts at that very
+// tick, for the altered input; every other character stays identical; the page is self-contained.
+TEST(Report, AlteredInputPartsAtThatTickAndNowhereElse) {
+  TempDir dir;
+  const auto bytes = record_session(dir, 2);
+  replay::LoadedRecording orig, edited;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "s.rec", orig, err));
+  const uint32_t target_tick = orig.first_tick + 90;
+  const uint32_t target_id = orig.characters[0].id;
+  const auto edited_bytes = rewrite(bytes, dir, [&](replay::TickData& t) {
+    if (t.tick != target_tick) return;
+    for (auto& in : t.inputs)
+      if (in.id == target_id) in.input.move_x = int8_t(in.input.move_x == 127 ? -127 : 127);
+  });
+  ASSERT_TRUE(replay::load_recording_bytes(edited_bytes, "edited.rec", edited, err));
+  const auto a = resimulated_trace(orig, dir, "a.csv");
+  const auto b = resimulated_trace(edited, dir, "b.csv");
+
+  std::vector<TraceRow> rows_a, rows_b;
+  for (const auto& r : a.rows)
+    if (r.id == target_id) rows_a.push_back(r);
+  for (const auto& r : b.rows)
+    if (r.id == target_id) rows_b.push_back(r);
+  const auto statuses = replay::tick_statuses(rows_a, rows_b, &orig, &edited);
+  ASSERT_FALSE(statuses.empty());
+  for (const auto& [tick, status] : statuses) {
+    if (tick < target_tick) {
+      EXPECT_EQ(status, replay::TickStatus::kIdentical) << "tick " << tick;
+    } else if (tick == target_tick) {
+      EXPECT_EQ(status, replay::TickStatus::kCorrectedInput) << "the altered tick";
+    }
+  }
+  // Without input streams, the same difference is a divergence with no known cause.
+  const auto unknown = replay::tick_statuses(rows_a, rows_b, nullptr, nullptr);
+  for (const auto& [tick, status] : unknown) {
+    if (tick == target_tick) {
+      EXPECT_EQ(status, replay::TickStatus::kDiverged);
+    }
+  }
+
+  replay::ReportOptions ro;
+  ro.title = "altered";
+  ro.world_name = "arena";
+  const std::string json = replay::report_json(arena_world(), orig.header.settings,
+                                               {{"a.csv", a.rows, &orig}, {"b.csv", b.rows, &edited}}, ro);
+  const std::string parted = "{\"id\":" + std::to_string(target_id) + ",\"parting_tick\":" + std::to_string(target_tick) +
+                             ",\"divergence\":\"input\"";
+  EXPECT_NE(json.find(parted), std::string::npos) << json.substr(0, 400);
+  std::size_t never = 0, at = 0;
+  while ((at = json.find("\"parting_tick\":null", at)) != std::string::npos) ++never, ++at;
+  EXPECT_EQ(never, orig.characters.size() - 1) << "every other character stays identical";
+
+  const std::string html = replay::render_report_html(json);
+  EXPECT_EQ(html.find("/*@"), std::string::npos) << "every placeholder replaced";
+  EXPECT_NE(html.find(parted), std::string::npos);
+  EXPECT_NE(html.find("REVISION"), std::string::npos) << "three.js is inlined";
+  // (three.js names XML namespaces by URL, so URLs as such are no sign of a fetch; loading markup is.)
+  for (const char* remote : {"<script src", "<link", "<img", "@import"})
+    EXPECT_EQ(html.find(remote), std::string::npos) << remote << ": the page must fetch nothing";
 }
 
 }  // namespace

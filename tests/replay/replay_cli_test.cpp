@@ -120,5 +120,42 @@ TEST(ReplayRun, BadArgumentsAndFilesExitWithCodeTwoAndSayWhatIsWrong) {
   }
 }
 
+// `view` and `diff --html` write one self-contained page, say where, and keep diff's last line its
+// summary; what they cannot read or write exits 2 naming it.
+TEST(ReplayReport, ViewAndDiffWriteAPageAndRefuseWhatTheyCannotRead) {
+  TempDir dir;
+  const auto walk = dir.write("a.txt", "60 0 -1 -\n30 1 0 jump\n");
+  const auto other = dir.write("b.txt", "60 0 -1 -\n30 1 0 -\n");
+  ASSERT_EQ(run_command(kReplay + " run --spawn 0,1,0 --inputs " + walk + " --out " + dir.file("a.csv")).exit_code, 0);
+  ASSERT_EQ(run_command(kReplay + " run --spawn 0,1,0 --inputs " + other + " --out " + dir.file("b.csv")).exit_code, 0);
+
+  const auto view = run_command(kReplay + " view " + dir.file("a.csv") + " --html " + dir.file("v.html"));
+  ASSERT_EQ(view.exit_code, 0) << view.output;
+  EXPECT_NE(view.output.find("report: " + dir.file("v.html")), std::string::npos) << view.output;
+  const auto diff = run_command(kReplay + " diff " + dir.file("a.csv") + " " + dir.file("b.csv") + " --html " + dir.file("d.html"));
+  EXPECT_EQ(diff.exit_code, 1) << "the paths part: " << diff.output;
+  EXPECT_NE(diff.output.find("report: " + dir.file("d.html")), std::string::npos) << diff.output;
+  EXPECT_EQ(diff.output.rfind("characters=1 diverged=1"), diff.output.rfind('\n', diff.output.size() - 2) + 1)
+      << "the summary stays the last line:\n" << diff.output;
+  std::ifstream page(dir.file("d.html"));
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  // The scripts' jump is tick 61's input; b has none: the paths part there.
+  EXPECT_NE(html.find("\"id\":0,\"parting_tick\":61,"), std::string::npos);
+
+  const std::vector<BadUse> cases = {
+      {"view " + dir.file("a.csv"), "--html"},
+      {"view /nonexistent.csv --html " + dir.file("x.html"), "/nonexistent.csv"},
+      {"view " + dir.write("junk.csv", "not a trace\n") + " --html " + dir.file("x.html"), "neither a recording"},
+      {"view " + dir.file("a.csv") + " --html /nonexistent/dir/r.html", "cannot write report"},
+      {"view " + dir.file("a.csv") + " --world /nonexistent.obj --html " + dir.file("x.html"), "/nonexistent.obj"},
+      {"diff " + dir.file("a.csv") + " " + dir.file("b.csv") + " --html /nonexistent/dir/r.html", "cannot write report"},
+  };
+  for (const auto& c : cases) {
+    const auto r = run_command(kReplay + " " + c.args);
+    EXPECT_EQ(r.exit_code, 2) << c.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.args << "\n" << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace foothold::test

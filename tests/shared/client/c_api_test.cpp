@@ -282,7 +282,9 @@ TEST_F(ClientApiOnLoopback, TwoClientsConnectWalkAndSeeEachOther) {
   EXPECT_GT(s.snapshots, 60u);
   EXPECT_GE(s.rtt_ms, 0);
   EXPECT_GE(s.rtt_ms_smoothed, 0);
-  EXPECT_GT(s.connect_ms, 0);
+  // Measured on the application's clock, read once per update: a handshake that completes within one
+  // update (its replies arrive while that update drains the socket) measures 0.
+  EXPECT_GE(s.connect_ms, 0);
   EXPECT_GT(s.bytes_in, 1000u);
   EXPECT_GT(s.bytes_out, 1000u);
   EXPECT_EQ(s.corrections_unexplained, 0u);

@@ -118,7 +118,7 @@ typedef struct foothold_client_stats {
   uint32_t struct_size;          /**< sizeof(foothold_client_stats), set by foothold_client_get_stats */
   double rtt_ms;                 /**< the latest round trip; -1 before the first */
   double rtt_ms_smoothed;        /**< the round trip, smoothed (1/8 per sample); -1 before the first */
-  double connect_ms;             /**< from connect to the server's accept; -1 until connected */
+  double connect_ms;             /**< from the first update after connect to the one that took the server's accept, on the application's clock; -1 until connected */
   uint64_t ticks;                /**< ticks predicted */
   uint64_t snapshots;            /**< snapshots used */
   uint64_t corrections;          /**< predictions the server corrected, of every kind below */
