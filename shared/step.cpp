@@ -288,6 +288,7 @@ double lock_offset(const GroundResult& g, const DerivedSettings& s) {
   for (int i = 0; i < g.contacts.size(); ++i) {
     const Contact& c = g.contacts[i];
     if (!supports(c, s) && i != g.floor) continue;  // the floor may be a perch (§3.5)
+    if (!(c.normal.y >= tolerance::kLockMinNormalY)) continue;  // no vertical move rests on it (§10)
     const double need = (s.rest_gap - c.gap) / c.normal.y;
     dy = any ? std::fmax(dy, need) : need;
     any = true;

@@ -91,6 +91,13 @@ inline constexpr double kCastOvershoot = 1e-9;
 /// position quantum, so that rounding to the grid never makes the lock move it back and forth.
 inline constexpr double kLockTolerance = kPositionQuantum;
 
+/// A contact whose normal rises less than this (about 84° from the horizontal) takes no part in the
+/// floor lock (§10): a vertical move hardly changes its gap, so the lock it asks for, (rest_gap -
+/// gap) / n.y, grows without bound. An always_ground triangle touched at its edge gives such normals:
+/// before this bound, one threw a character walking along the arena's tagged wedge to the world's
+/// limit in one tick.
+inline constexpr double kLockMinNormalY = 0.1;
+
 // ---- Design constants ---------------------------------------------------------------------------
 
 /// Unit². The back-off from a non-walkable surface (§6.1) is horizontal only when the normal's

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "shared/formats/trace.h"
 #include "support/scenario_support.h"
 #include "support/test_seed.h"
 
@@ -328,6 +329,30 @@ TEST(Jump, APressOnAnyTickOfAStairDescentJumps) {
     ASSERT_EQ(j.size(), 1u);
     EXPECT_EQ(j[0], size_t(40 + t + 2));
   }
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+namespace foothold::test {
+namespace {
+
+// Found by the 3D report of a 10-minute, 64-character run: a character walking along the side of
+// the tagged 60° wedge (row A) was thrown to the world's limit, y = 2^20 m, in one tick.
+TEST(Regression, WalkingAlongTheTaggedWedgeStaysOnTheFloor) {
+  std::string error;
+  const auto row = parse_trace_row(
+      "10063,35,4.3857421875,0.919921875,-23.58984375,2.598419189453125,0,0,1,walkable,0,1,0,0,255,0,0,0,0,0,0", error);
+  ASSERT_TRUE(row) << error;
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch scratch;
+  const StepResult r = step(row->state, encode_move(0.52, -0.11, 0, 10064), arena_world(), s, scratch);
+  const Vec3 p = to_position(r.state.position);
+  const StepDiagnostics& d = r.diagnostics;
+  EXPECT_GT(p.y, 0.5);
+  EXPECT_LT(p.y, 1.0) << "at (" << p.x << ", " << p.y << ", " << p.z << ") slide " << d.slide_iterations << " stepped "
+                      << d.stepped_up << " snapped " << d.snapped_down << " locked " << d.locked_to_floor << " pushout "
+                      << d.pushout_iterations << " unresolved " << d.pushout_unresolved << " crushed " << d.crushed;
 }
 
 }  // namespace
