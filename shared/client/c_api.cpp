@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "proto/token.h"
 #include "shared/client/udp_client.h"
@@ -47,7 +48,8 @@ struct foothold_client {
   foothold::proto::TokenAddress server;
   std::unique_ptr<foothold::client::UdpClient> udp;
   HeldInput input;
-  std::string error;   // the last failed call's message
+  // The last failed call's message: mutable, since the getters that take a const client report too.
+  mutable std::string error;
   std::string ended;   // why the session ended, once it has
   bool clock_started = false;
   double last_now = 0;
@@ -63,7 +65,7 @@ struct foothold_client {
 
 namespace {
 
-foothold_client_result fail(foothold_client* c, foothold_client_result r, std::string message) {
+foothold_client_result fail(const foothold_client* c, foothold_client_result r, std::string message) {
   if (c) c->error = std::move(message);
   return r;
 }
@@ -71,7 +73,7 @@ foothold_client_result fail(foothold_client* c, foothold_client_result r, std::s
 // Runs `body` (which returns a result) with every exception turned into an error: out of memory,
 // or anything else a bug could throw.
 template <class F>
-foothold_client_result guarded(foothold_client* c, F&& body) {
+foothold_client_result guarded(const foothold_client* c, F&& body) {
   if (!c) return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
   try {
     c->error.clear();
@@ -112,7 +114,7 @@ void fill_character(foothold_client_character& out, uint32_t id, const foothold:
   out.tick = tick;
 }
 
-foothold_client_result copy_triangles(foothold_client* c, size_t total, size_t first, size_t count, float* vertices,
+foothold_client_result copy_triangles(const foothold_client* c, size_t total, size_t first, size_t count, float* vertices,
                                       uint32_t* tags, const foothold::WorldTriangle& (*at)(const foothold_client*, size_t)) {
   if (count > 0 && !vertices) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "vertices is null");
   if (first > total || count > total - first)
@@ -351,9 +353,8 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
 }
 
 foothold_client_result foothold_client_get_stats(const foothold_client* client, foothold_client_stats* out) {
-  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
-  return guarded(c, [&] {
-    if (!out) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
+  return guarded(client, [&] {
+    if (!out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
     *out = foothold_client_stats{};
     out->struct_size = sizeof(foothold_client_stats);
     out->rtt_ms = -1;
@@ -389,9 +390,8 @@ size_t foothold_client_world_triangle_count(const foothold_client* client) {
 
 foothold_client_result foothold_client_world_triangles(const foothold_client* client, size_t first, size_t count,
                                                        float* vertices, uint32_t* tags) {
-  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
-  return guarded(c, [&] {
-    return copy_triangles(c, client->world->triangle_count(), first, count, vertices, tags,
+  return guarded(client, [&] {
+    return copy_triangles(client, client->world->triangle_count(), first, count, vertices, tags,
                           [](const foothold_client* k, size_t i) -> const foothold::WorldTriangle& {
                             return k->world->triangle(uint32_t(i));
                           });
@@ -416,8 +416,7 @@ foothold_client_result foothold_client_mover_triangles(foothold_client* client, 
 
 foothold_client_result foothold_client_capsule(const foothold_client* client, double* radius, double* height,
                                                double* crouch_height) {
-  auto* c = const_cast<foothold_client*>(client);  // only its error text changes
-  return guarded(c, [&] {
+  return guarded(client, [&] {
     if (radius) *radius = client->settings.radius;
     if (height) *height = client->settings.height;
     if (crouch_height) *crouch_height = client->settings.crouch_height;

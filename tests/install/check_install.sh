@@ -19,7 +19,7 @@ source "$source_dir/tests/support/wait_ready.sh"
 work=$(mktemp -d)
 server_pid=
 cleanup() {
-  [ -z "$server_pid" ] || { kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+  stop_server
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -77,9 +77,7 @@ cp "$source_dir/examples/c_client/main.c" "$work/main.c"
 # shellcheck disable=SC2046  # pkg-config's words are meant to split
 (cd "$work" && cc main.c $(pkg-config --cflags --libs foothold-client) -o c_client) || fail "cc main.c \$(pkg-config ...)"
 "$token_bin" keygen --out "$work/server.key" >/dev/null
-"$server_bin" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --key-file "$work/server.key" >"$work/server.log" 2>&1 &
-server_pid=$!
-address=$(wait_ready "$work/ready" "$server_pid") || { cat "$work/server.log" >&2; fail "foothold-server did not start"; }
+start_server "$server_bin" "$work" --key-file "$work/server.key" || fail "foothold-server did not start"
 "$token_bin" issue --key-file "$work/server.key" --server "$address" --client-id 1 --out "$work/player.token" >/dev/null
 out=$(LD_LIBRARY_PATH="$libdir" "$work/c_client" "$work/player.token" 2) || fail "c_client: $out"
 last=$(tail -n 1 <<<"$out")

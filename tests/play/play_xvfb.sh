@@ -24,10 +24,7 @@ source "$(dirname "$0")/../support/wait_ready.sh"
 work=$(mktemp -d)
 server_pid=
 cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill -TERM "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
+  stop_server
   if [ -n "${PLAY_XVFB_KEEP:-}" ]; then
     if mkdir -p "$PLAY_XVFB_KEEP"; then cp -r "$work"/. "$PLAY_XVFB_KEEP"/ || true; fi
   fi
@@ -46,10 +43,7 @@ fail() {
 # The backend's part: a private key for the server, then a token naming the address it listens at.
 "$token_bin" keygen --out "$work/server.key" >/dev/null || fail "foothold-token keygen"
 # Port 0: the server takes a free port and writes HOST:PORT to its ready file once listening.
-"$server_bin" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --key-file "$work/server.key" --world arena \
-  >"$work/server.log" 2>&1 &
-server_pid=$!
-address=$(wait_ready "$work/ready" "$server_pid") || fail "foothold-server did not start"
+start_server "$server_bin" "$work" --key-file "$work/server.key" --world arena || fail "foothold-server did not start"
 "$token_bin" issue --key-file "$work/server.key" --server "$address" --client-id 1 --expires 300 \
   --out "$work/player.token" >/dev/null || fail "foothold-token issue"
 

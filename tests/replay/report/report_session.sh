@@ -20,21 +20,17 @@ command -v chromium >/dev/null || { echo "report_session: skipped: chromium is n
 work=$(mktemp -d)
 server_pid=
 cleanup() {
-  [ -z "$server_pid" ] || { kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+  stop_server
   rm -rf "$work"
 }
 trap cleanup EXIT
 fail() { echo "report_session: FAIL $*" >&2; exit 1; }
 
-"$server_bin" --bind 127.0.0.1 --port 0 --ready-file "$work/ready" --record "$work/server.rec" >"$work/server.log" 2>&1 &
-server_pid=$!
-address=$(wait_ready "$work/ready" "$server_pid") || { cat "$work/server.log" >&2; fail "foothold-server did not start"; }
+start_server "$server_bin" "$work" --record "$work/server.rec" || fail "foothold-server did not start"
 timeout 60 "$bot_bin" --server "$address" --bots 4 --duration 6 --seed 5 --loss 0.1 --duplicate 0.02 --reorder 0.05 \
   --latency 30 --jitter 10 --trace-dir "$work/traces" --record "$work/inputs" >"$work/bots.log" 2>&1 ||
   { cat "$work/bots.log" >&2; fail "foothold-bot"; }
-kill -TERM "$server_pid"
-wait "$server_pid" || true
-server_pid=
+stop_server  # closes the recording
 "$replay_bin" run --replay "$work/server.rec" --out "$work/server.csv" >/dev/null || fail "run --replay"
 
 # The first bot whose trace parts from the server's: the network made the server correct it.
