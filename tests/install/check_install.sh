@@ -28,7 +28,7 @@ fail() { echo "check_install: FAIL $*" >&2; exit 1; }
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work/install.log" >&2; fail "cmake --install"; }
 libdir=$prefix/lib
-[ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libfoothold-client.so' | head -n 1)")
+[ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libfoothold-client.so' -print -quit)")
 
 # 1. The layout.
 for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/shared/client/session.h \
@@ -45,9 +45,12 @@ soname=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "SONAME" 
 [ "$soname" = libfoothold-client.so.0 ] || fail "the soname is '$soname', not libfoothold-client.so.0"
 needed=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
 if [[ $needed == *spdlog* || $needed == *fmt* ]]; then fail "the client library needs $needed"; fi
-nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0" | grep -q ' T foothold_client_create$' ||
+# (Into a variable first: `| grep -q` would stop reading early, and nm's SIGPIPE would fail under pipefail.)
+exported=$(nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0")
+grep -q ' T foothold_client_create$' <<<"$exported" ||
   fail "foothold_client_create is not exported"
-if nm -C "$libdir/libfoothold-client.so.0.1.0" | grep -q 'foothold::server::'; then fail "server code is in the client library"; fi
+symbols=$(nm -C "$libdir/libfoothold-client.so.0.1.0")
+if grep -q 'foothold::server::' <<<"$symbols"; then fail "server code is in the client library"; fi
 if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the CMake package links spdlog or CLI11"; fi
 echo "layout: ok (soname $soname; needs: $needed)"
 

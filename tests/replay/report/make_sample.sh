@@ -21,7 +21,10 @@ done
 three_mark='/*@THREE_JS@*/'
 json_mark='/*@REPORT_JSON@*/'
 # Byte offset of the first occurrence of a fixed string (as std::string::find), and how many there are.
-offset_of() { grep -boF -- "$1" "$template" | head -n 1 | cut -d: -f1; }
+# (No `| head` on a writer that may still be writing: under pipefail its SIGPIPE would fail the script.)
+offset_of() { local hits; hits=$(grep -boF -- "$1" "$template"); echo "${hits%%:*}"; }
+# Bytes [from, from + count) of the template.
+bytes_of() { dd if="$template" iflag=skip_bytes,count_bytes skip="$1" count="$2" bs=65536 status=none; }
 count_of() { grep -oF -- "$1" "$template" | wc -l; }
 for mark in "$three_mark" "$json_mark"; do
   n=$(count_of "$mark")
@@ -35,13 +38,13 @@ json_at=$(offset_of "$json_mark")
   if [ "$three_at" -lt "$json_at" ]; then
     head -c "$three_at" "$template"
     cat "$three"
-    tail -c +"$((three_at + ${#three_mark} + 1))" "$template" | head -c "$((json_at - three_at - ${#three_mark}))"
+    bytes_of "$((three_at + ${#three_mark}))" "$((json_at - three_at - ${#three_mark}))"
     cat "$json"
     tail -c +"$((json_at + ${#json_mark} + 1))" "$template"
   else
     head -c "$json_at" "$template"
     cat "$json"
-    tail -c +"$((json_at + ${#json_mark} + 1))" "$template" | head -c "$((three_at - json_at - ${#json_mark}))"
+    bytes_of "$((json_at + ${#json_mark}))" "$((three_at - json_at - ${#json_mark}))"
     cat "$three"
     tail -c +"$((three_at + ${#three_mark} + 1))" "$template"
   fi
