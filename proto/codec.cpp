@@ -29,12 +29,12 @@ bool accepted(wire::Body t, Direction at, Layer layer) {
   using B = wire::Body;
   if (at == Direction::kToServer) {
     if (layer == Layer::kClear) return t == B::ConnectRequest || t == B::Connect || t == B::StatusRequest;
-    if (layer == Layer::kSession) return t == B::InputBatch || t == B::Disconnect;
+    if (layer == Layer::kSession) return t == B::Disconnect;  // inputs come as compact messages
     return false;
   }
   if (layer == Layer::kClear) return t == B::Reject;
   if (layer == Layer::kSealed) return t == B::Challenge || t == B::Reject || t == B::Status;
-  if (layer == Layer::kSession) return t == B::Accept || t == B::Snapshot || t == B::Disconnect;
+  if (layer == Layer::kSession) return t == B::Accept || t == B::Disconnect;  // snapshots come as compact messages
   return false;
 }
 }  // namespace
@@ -101,17 +101,6 @@ CharacterState from_wire(const wire::CharacterStateW& w) {
   return s;
 }
 
-wire::InputW to_wire(const InputCmd& in) { return wire::InputW(in.tick, in.move_x, in.move_z, in.buttons); }
-
-InputCmd from_wire(const wire::InputW& w) {
-  InputCmd in;
-  in.tick = w.tick();
-  in.move_x = w.move_x() == -128 ? int8_t(-127) : w.move_x();
-  in.move_z = w.move_z() == -128 ? int8_t(-127) : w.move_z();
-  in.buttons = uint8_t(w.buttons() & kKnownButtons);
-  return in;
-}
-
 PacketWriter::Bytes PacketWriter::finish(wire::Body type, flatbuffers::Offset<void> body, uint32_t protocol,
                                          uint16_t version) {
   wire::PacketBuilder pb(fbb_);
@@ -172,18 +161,6 @@ PacketWriter::Bytes PacketWriter::reject(wire::RejectReason reason, std::string_
   return finish(wire::Body::Reject, wire::CreateReject(fbb_, reason, m).Union());
 }
 
-PacketWriter::Bytes PacketWriter::input_batch(uint32_t ack_snapshot, uint32_t send_time_us,
-                                              std::span<const InputCmd> inputs) {
-  fbb_.Clear();
-  const std::size_t n = std::min(inputs.size(), kMaxInputsPerPacket);
-  wire::InputW* out = nullptr;
-  const auto vec = fbb_.CreateUninitializedVectorOfStructs(n, &out);
-  // The newest inputs matter most: when there are more than fit, the oldest are left out.
-  const std::size_t first = inputs.size() - n;
-  for (std::size_t i = 0; i < n; ++i) out[i] = to_wire(inputs[first + i]);
-  return finish(wire::Body::InputBatch, wire::CreateInputBatch(fbb_, ack_snapshot, send_time_us, vec).Union());
-}
-
 PacketWriter::Bytes PacketWriter::disconnect(wire::DisconnectReason reason) {
   fbb_.Clear();
   return finish(wire::Body::Disconnect, wire::CreateDisconnect(fbb_, reason).Union());
@@ -202,18 +179,6 @@ PacketWriter::Bytes PacketWriter::status(uint32_t tick, uint32_t clients, uint32
   fbb_.Clear();
   return finish(wire::Body::Status,
                 wire::CreateStatus(fbb_, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
-}
-
-PacketWriter::Bytes PacketWriter::snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full,
-                                           std::span<const wire::RemoteDelta> delta) {
-  fbb_.Clear();
-  const auto f = fbb_.CreateVectorOfStructs(full.data(), full.size());
-  const auto d = fbb_.CreateVectorOfStructs(delta.data(), delta.size());
-  const wire::CharacterStateW own = to_wire(h.own);
-  return finish(wire::Body::Snapshot, wire::CreateSnapshot(fbb_, h.tick, h.repeated_mask, h.input_lead,
-                                                           h.echo_time_us, h.echo_delay_us, &own, h.base_tick, f, d,
-                                                           h.interaction_mask)
-                                          .Union());
 }
 
 }  // namespace foothold::proto

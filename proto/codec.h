@@ -14,6 +14,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
+#include "proto/compact.h"
 #include "proto/foothold_generated.h"
 #include "proto/secure.h"
 #include "proto/token.h"
@@ -24,18 +25,18 @@
 namespace foothold::proto {
 
 inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a little-endian uint32
-inline constexpr uint16_t kProtocolVersion = 4;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms
+inline constexpr uint16_t kProtocolVersion = 5;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.
 inline constexpr std::size_t kMinHandshakeDatagram = 300;
-/// Most inputs in one InputBatch: a writer sends the newest this many; the server drops a batch with more.
-inline constexpr std::size_t kMaxInputsPerPacket = 32;
+/// Most inputs in one inputs message (compact.h): a writer sends the newest this many.
+inline constexpr std::size_t kMaxInputsPerPacket = kMaxCompactInputs;
 inline constexpr std::size_t kCookieSize = 32;        ///< bytes: 8 of issue time, 8 of server salt, 16 of MAC
 
 inline constexpr std::size_t kMaxRejectMessage = 96;  ///< bytes of text in a Reject
-/// Remote characters in one snapshot at most (keeps every snapshot within kMaxDatagram).
-inline constexpr std::size_t kMaxRemotes = 48;
+/// Remote characters a client knows of at most (the nearest; a snapshot's view, compact.h).
+inline constexpr std::size_t kMaxRemotes = kMaxViewSize;
 /// Remote positions are sent in 1/256 m: the exact 1/1024 m value shifted right by this (the
 /// positions other characters step against, movement.md §16).
 inline constexpr int kRemoteShift = kPublishedShift;
@@ -86,16 +87,12 @@ struct DecodeResult {
 /// DatagramBuffer, which is). `packet` is the Packet alone: the layer's prefix and seal removed.
 DecodeResult decode(std::span<const uint8_t> packet, Direction arriving_at, Layer layer);
 
-/// Converters between the step's types and the wire's. The wire's values are untrusted: ground
-/// kinds out of range become "none", unknown button bits are cleared, a move axis of -128 reads as
-/// -127. Positions stay in 1/1024 m, velocities in 1/65536 m/s (world axes, Y up).
+/// Converters between the step's state and the wire's (the Accept's). The wire's values are
+/// untrusted: a ground kind out of range becomes "none". Positions stay in 1/1024 m, velocities in
+/// 1/65536 m/s (world axes, Y up).
 wire::CharacterStateW to_wire(const CharacterState& s);
 /// A character state from the wire (ground kind checked).
 CharacterState from_wire(const wire::CharacterStateW& w);
-/// An input to the wire.
-wire::InputW to_wire(const InputCmd& in);
-/// An input from the wire (button bits and a -128 axis cleaned).
-InputCmd from_wire(const wire::InputW& w);
 
 /// Builds outgoing datagrams into one reusable FlatBufferBuilder (no allocation once warm).
 /// Each method returns a view of the finished Packet (to be framed or sealed with secure.h), valid
@@ -122,9 +119,6 @@ class PacketWriter {
                const CharacterState& state);
   /// Reject, with `message` cut to kMaxRejectMessage bytes.
   Bytes reject(wire::RejectReason reason, std::string_view message);
-  /// InputBatch: the newest snapshot tick received, the sender's clock in microseconds (wrapping; the
-  /// server echoes it), and the newest kMaxInputsPerPacket of `inputs` (oldest first).
-  Bytes input_batch(uint32_t ack_snapshot, uint32_t send_time_us, std::span<const InputCmd> inputs);
   /// Disconnect, either way.
   Bytes disconnect(wire::DisconnectReason reason);
   /// StatusRequest: like connect_request, padded likewise.
@@ -132,29 +126,6 @@ class PacketWriter {
   /// Status: the server's last tick, its clients, uptime in milliseconds and its world and settings hashes.
   Bytes status(uint32_t tick, uint32_t clients, uint32_t max_clients, uint64_t uptime_ms, uint64_t world_hash,
                uint64_t settings_hash);
-
-  /// Snapshots are assembled by the caller, which knows the remote characters.
-  struct SnapshotHeader {
-    /// The server tick just simulated: the client's input for it is acknowledged.
-    uint32_t tick = 0;
-    /// Bit i: tick `tick - i` was simulated with a repeated input.
-    uint32_t repeated_mask = 0;
-    /// Bit i: in tick `tick - i` the character's step met another character (movement.md §16).
-    uint32_t interaction_mask = 0;
-    /// Ticks by which the newest input received is ahead of `tick` (negative: behind); clamped to int16.
-    int16_t input_lead = 0;
-    /// The send_time_us of the client's newest InputBatch (0 before any).
-    uint32_t echo_time_us = 0;
-    /// Microseconds between receiving that batch and building this snapshot.
-    uint32_t echo_delay_us = 0;
-    /// The client's exact state after `tick`.
-    CharacterState own;
-    /// The snapshot the deltas are against (0: no deltas).
-    uint32_t base_tick = 0;
-  };
-  /// Snapshot: `full` remote characters are absolute, `delta` ones relative to the same character in
-  /// snapshot `h.base_tick`; both in 1/256 m (kRemoteShift).
-  Bytes snapshot(const SnapshotHeader& h, std::span<const wire::RemoteFull> full, std::span<const wire::RemoteDelta> delta);
 
   /// The raw builder, for tests that need to craft unusual packets.
   flatbuffers::FlatBufferBuilder& builder() { return fbb_; }

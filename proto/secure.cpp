@@ -85,7 +85,7 @@ Layer layer_of(std::span<const uint8_t> datagram) {
   const uint8_t p = datagram[0];
   if (p == kClearPrefix) return Layer::kClear;
   if (p == kSealedPrefix) return Layer::kSealed;
-  if ((p & 0xf8) == kSessionPrefix) return Layer::kSession;
+  if ((p & 0xf0) == kSessionPrefix) return Layer::kSession;  // a Packet (0x10-0x17) or a compact message (0x18-0x1f)
   return Layer::kInvalid;
 }
 
@@ -110,11 +110,17 @@ void ReplayWindow::mark(uint64_t sequence) {
   if (sequence > newest_) newest_ = sequence;
 }
 
+Payload session_payload(std::span<const uint8_t> datagram) {
+  return !datagram.empty() && (datagram[0] & 0xf8) == kCompactPrefix ? Payload::kCompact : Payload::kPacket;
+}
+
+std::size_t session_overhead(uint64_t sequence) { return 1 + std::size_t(sequence_bytes(sequence)) + kTagBytes; }
+
 std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
-                                      DatagramBuffer& out) {
+                                      DatagramBuffer& out, Payload payload) {
   ensure_sodium();
   const int n = sequence_bytes(sequence);
-  const uint8_t prefix = uint8_t(kSessionPrefix | (n - 1));
+  const uint8_t prefix = uint8_t((payload == Payload::kCompact ? kCompactPrefix : kSessionPrefix) | (n - 1));
   if (packet.size() + kSessionOverhead > out.bytes.size()) return {};
   out.bytes[0] = prefix;
   for (int i = 0; i < n; ++i) out.bytes[size_t(1 + i)] = uint8_t(sequence >> (8 * i));

@@ -26,8 +26,15 @@ namespace foothold::proto {
 inline constexpr uint8_t kClearPrefix = 0x01;
 /// First byte of a sealed reply (Challenge, Reject, Status).
 inline constexpr uint8_t kSealedPrefix = 0x02;
-/// Session datagrams use 0x10 | (n - 1), where n in [1, 8] is the number of sequence bytes sent.
+/// Session datagrams use 0x10 | (n - 1), where n in [1, 8] is the number of sequence bytes sent,
+/// when they carry a FlatBuffers Packet...
 inline constexpr uint8_t kSessionPrefix = 0x10;
+/// ...and 0x18 | (n - 1) when they carry a compact message (compact.h: snapshots, inputs).
+inline constexpr uint8_t kCompactPrefix = 0x18;
+/// What a session datagram carries (its prefix says; the prefix is authenticated).
+enum class Payload : uint8_t { kPacket, kCompact };
+/// The payload a session datagram's prefix names (kPacket for anything that is not a compact one).
+Payload session_payload(std::span<const uint8_t> datagram);
 /// Bytes of a Poly1305 authentication tag.
 inline constexpr std::size_t kTagBytes = 16;
 /// Bytes of the random XChaCha20 nonce of a sealed reply or a proof.
@@ -96,11 +103,13 @@ struct alignas(8) DatagramBuffer {
   std::array<uint8_t, 2048> bytes;
 };
 
-/// Seals a finished Packet into a session datagram with `sequence` (never reused with one key).
-/// `key` is this direction's session key (SessionKeys::send). Returns the datagram, in `out`
-/// (empty when the packet does not fit).
+/// Seals a finished Packet (or, with Payload::kCompact, a compact message) into a session datagram
+/// with `sequence` (never reused with one key). `key` is this direction's session key
+/// (SessionKeys::send). Returns the datagram, in `out` (empty when the packet does not fit).
 std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
-                                      DatagramBuffer& out);
+                                      DatagramBuffer& out, Payload payload = Payload::kPacket);
+/// Bytes a session datagram with `sequence` adds to its payload: prefix, sequence bytes, tag.
+std::size_t session_overhead(uint64_t sequence);
 
 /// Opens a session datagram under `key`. On success `sequence` is its sequence (the caller marks it
 /// in its window once it accepts the datagram) and the returned span, in `out`, is the Packet.

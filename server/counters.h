@@ -88,6 +88,14 @@ enum class Counter : uint8_t {
   kInputsConsumed,
   /// Snapshots sent (one per client every snapshot interval).
   kSnapshotsSent,
+  /// Snapshots whose own state went in full (a correction may be owed, or the client asked).
+  kSnapshotsWithState,
+  // Bytes by message kind (each also in kBytesIn or kBytesOut): the stats line's shares.
+  kBytesOutSnapshots,   ///< snapshots
+  kBytesOutHandshake,   ///< Challenge, Accept, Reject, Status
+  kBytesOutControl,     ///< Disconnect
+  kBytesInInputs,       ///< authenticated inputs messages
+  kBytesInHandshake,    ///< ConnectRequest, Connect, StatusRequest (whatever became of them)
   /// The number of counters (not a counter).
   kCount
 };

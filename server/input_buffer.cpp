@@ -34,4 +34,14 @@ InputBuffer::Consumed InputBuffer::consume(uint32_t tick) {
   return c;
 }
 
+uint32_t InputBuffer::received_through(uint32_t simulated) const {
+  uint32_t t = simulated;
+  for (uint32_t k = 1; k < kWindow; ++k) {
+    const Slot& s = slots_[(simulated + k) % kWindow];
+    if (s.tick != simulated + k || !s.has_input) break;
+    t = simulated + k;
+  }
+  return t;
+}
+
 }  // namespace foothold::server

@@ -41,6 +41,10 @@ class InputBuffer {
   /// The newest tick an input has been accepted for (0 before any): snapshots report how far it is
   /// ahead of the tick simulated.
   uint32_t newest_received() const { return newest_; }
+  /// The newest tick T such that an input arrived for every tick in (`simulated`, T]: what the client
+  /// need not send again (`simulated` itself when the next one is missing). `simulated` is the last
+  /// tick consumed.
+  uint32_t received_through(uint32_t simulated) const;
 
  private:
   struct Slot {

@@ -31,6 +31,8 @@ const Key kKeys[] = {
     {"settings", &ServerConfig::settings},
     {"tick_rate", &ServerConfig::tick_rate},
     {"snapshot_interval", &ServerConfig::snapshot_interval},
+    {"snapshot_rate", &ServerConfig::snapshot_rate},
+    {"snapshot_budget", &ServerConfig::snapshot_budget},
     {"client_timeout", &ServerConfig::client_timeout},
     {"log_level", &ServerConfig::log_level},
     {"stats_interval", &ServerConfig::stats_interval},
@@ -104,6 +106,8 @@ std::vector<std::string> ServerConfig::validate() const {
   if (world.empty()) e.push_back("world must name 'arena', a glTF file or an OBJ file");
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
   range(e, "snapshot_interval", snapshot_interval, 1, 60);
+  if (snapshot_rate != 0) range(e, "snapshot_rate", snapshot_rate, 1, 240);
+  range(e, "snapshot_budget", snapshot_budget, 128, 1200);
   range(e, "client_timeout", client_timeout, 0.5, 600);
   static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   bool level_ok = false;
@@ -118,6 +122,20 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
   return e;
+}
+
+int ServerConfig::snapshot_ticks(int ticks_per_second, std::string& error) const {
+  if (snapshot_rate == 0) return snapshot_interval;
+  if (snapshot_interval != 1) {
+    error = "snapshot_rate and snapshot_interval are both set: give one";
+    return 0;
+  }
+  if (snapshot_rate > ticks_per_second || ticks_per_second % snapshot_rate != 0) {
+    error = "snapshot_rate = " + std::to_string(snapshot_rate) + " does not divide the tick rate (" +
+            std::to_string(ticks_per_second) + " Hz): snapshots go out on whole ticks";
+    return 0;
+  }
+  return ticks_per_second / snapshot_rate;
 }
 
 std::vector<std::string> load_server_config_file(const std::string& path, ServerConfig& config) {

@@ -24,6 +24,11 @@ struct ServerConfig {
   std::string settings;              ///< movement settings TOML file; empty: defaults
   int tick_rate = 0;                 ///< ticks per second [10, 240]; 0: the movement settings' tick_rate
   int snapshot_interval = 1;         ///< send snapshots every N ticks [1, 60]
+  /// Snapshots per second [1, 240], a divisor of the tick rate (e.g. 20, 30, 60 at 60 Hz); 0: every
+  /// snapshot_interval ticks. Setting both is an error.
+  int snapshot_rate = 0;
+  /// Bytes a snapshot datagram never exceeds, encryption included [128, 1200].
+  int snapshot_budget = 200;
   double client_timeout = 10;        ///< seconds of silence before a client is dropped [0.5, 600]
   std::string log_level = "info";    ///< trace, debug, info, warn, error, critical, off
   double stats_interval = 5;         ///< seconds between stats lines [0.5, 3600]
@@ -42,6 +47,10 @@ struct ServerConfig {
   /// Problems with the values, one message each naming the key (empty: valid). Without a key file
   /// the bind address must be loopback: the development key is public.
   std::vector<std::string> validate() const;
+  /// Ticks between snapshots at `tick_rate` ticks per second (from snapshot_rate or
+  /// snapshot_interval); `ticks_per_second` is the tick rate; 0 with a message in `error` when snapshot_rate does not divide the tick rate
+  /// or both are set.
+  int snapshot_ticks(int ticks_per_second, std::string& error) const;
   /// The bind address in effect (resolving the empty default).
   std::string effective_bind() const { return !bind.empty() ? bind : key_file.empty() ? "127.0.0.1" : "0.0.0.0"; }
 };

@@ -56,11 +56,14 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   tick_characters_.reserve(size_t(config.max_clients));
   step_order_.reserve(size_t(config.max_clients));
   grid_.reserve(size_t(config.max_clients));
+  rx_inputs_.reserve(proto::kMaxCompactInputs);
+  config_.snapshot_budget = std::clamp(config_.snapshot_budget, kMinSnapshotBudget, int(proto::kMaxDatagram));
   for (int i = 0; i < pool_.threads(); ++i) {
     auto w = std::make_unique<Worker>();
     w->candidates.reserve(size_t(config.max_clients));
-    w->full.reserve(kMaxOthers);
-    w->delta.reserve(kMaxOthers);
+    w->choices.reserve(2 * kMaxOthers);
+    w->priorities.reserve(kMaxOthers);
+    w->view.reserve(kMaxOthers);
     w->out.reserve(size_t(config.max_clients));
     w->out_bytes.reserve(size_t(config.max_clients) * 512);
     workers_.push_back(std::move(w));
@@ -71,14 +74,16 @@ uint64_t ServerCore::unix_time(net::Nanos now) const {
   return config_.unix_at_start + uint64_t(std::max<net::Nanos>(0, now - started_) / net::kSecond);
 }
 
-void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
+void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind) {
   counters_.add(Counter::kPacketsOut);
   counters_.add(Counter::kBytesOut, bytes.size());
+  constexpr Counter kByKind[] = {Counter::kBytesOutSnapshots, Counter::kBytesOutHandshake, Counter::kBytesOutControl};
+  counters_.add(kByKind[size_t(kind)], bytes.size());
   sink_.send(to, bytes);
 }
 
 void ServerCore::send_session(Client& c, std::span<const uint8_t> packet) {
-  send(c.endpoint, proto::seal_session(c.keys.send, ++c.send_sequence, packet, tx_));
+  send(c.endpoint, proto::seal_session(c.keys.send, ++c.send_sequence, packet, tx_), Traffic::kControl);
 }
 
 bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
@@ -86,7 +91,7 @@ bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents&
   const auto bytes = proto::seal_reply(token.server_to_client, client_salt, packet, tx_);
   // Never answer an unverified address with more than it sent.
   if (bytes.empty() || bytes.size() > limit) return false;
-  send(to, bytes);
+  send(to, bytes, Traffic::kHandshake);
   return true;
 }
 
@@ -141,11 +146,15 @@ void ServerCore::on_session_datagram(net::Nanos now, const net::Endpoint& from, 
     case proto::OpenError::kReplayed: counters_.add(Counter::kDropReplayed); return;
     case proto::OpenError::kBadSeal: counters_.add(Counter::kDropBadSeal); return;
   }
-  // Authentic from here: only the client holds its sending key.
-  const proto::DecodeResult d = proto::decode(packet, proto::Direction::kToServer, proto::Layer::kSession);
-  if (!d.ok()) {
-    counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
-    return;
+  // Authentic from here: only the client holds its sending key. It sends compact inputs messages
+  // and, in a Packet, only a Disconnect (decode() refuses anything else).
+  const bool compact = proto::session_payload(bytes) == proto::Payload::kCompact;
+  if (!compact) {
+    const proto::DecodeResult d = proto::decode(packet, proto::Direction::kToServer, proto::Layer::kSession);
+    if (!d.ok()) {
+      counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
+      return;
+    }
   }
   const bool newest = sequence > c->window.newest();
   c->window.mark(sequence);
@@ -153,15 +162,17 @@ void ServerCore::on_session_datagram(net::Nanos now, const net::Endpoint& from, 
     counters_.add(Counter::kDropRateLimited);
     return;
   }
-  if (d.message.type == wire::Body::Disconnect) {
-    counters_.add(Counter::kDisconnectsReceived);
-    remove_client(c->id);
+  if (compact) {
+    counters_.add(Counter::kBytesInInputs, bytes.size());
+    handle_inputs(now, *c, packet, newest);
     return;
   }
-  handle_inputs(now, *c, *d.message.packet->body_as_InputBatch(), newest);
+  counters_.add(Counter::kDisconnectsReceived);
+  remove_client(c->id);
 }
 
 void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+  counters_.add(Counter::kBytesInHandshake, bytes.size());
   const proto::DecodeResult d =
       proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToServer, proto::Layer::kClear);
   if (!d.ok()) {
@@ -194,7 +205,7 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
                                                                 " is not the server's " +
                                                                 std::to_string(proto::kProtocolVersion)),
         tx_);
-    if (reply.size() <= bytes.size()) send(from, reply);
+    if (reply.size() <= bytes.size()) send(from, reply, Traffic::kHandshake);
     return;
   }
   switch (m.type) {
@@ -279,7 +290,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     // The same attempt again (its Accept was lost): the same Accept, byte for byte, changes nothing.
     if (Client* existing = find(from); existing && existing->client_salt == salt && existing->server_salt == server_salt) {
       counters_.add(Counter::kAcceptsResent);
-      send(from, existing->accept_datagram);
+      send(from, existing->accept_datagram, Traffic::kHandshake);
       return;
     }
   }
@@ -381,48 +392,52 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
   c->sent.resize(kSentHistory);
   c->interest.reserve(kMaxOthers);
-  for (auto& s : c->sent) s.remotes.reserve(kMaxOthers);
+  for (auto& s : c->sent) s.view.reserve(kMaxOthers);
+  c->priorities.reserve(kMaxOthers);
   counters_.add(Counter::kAccepted);
   pending_joins_.push_back({c->id, c->state});
   const auto accept = proto::seal_session(
       c->keys.send, ++c->send_sequence,
       writer_.accept(c->id, tick_, uint16_t(settings_.tick_rate), uint16_t(config_.snapshot_interval), c->state), tx_);
   c->accept_datagram.assign(accept.begin(), accept.end());
-  send(from, accept);
+  send(from, accept, Traffic::kHandshake);
   by_endpoint_[from] = c.get();
   clients_.push_back(std::move(c));
   ++roster_;
 }
 
-void ServerCore::handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch, bool newest) {
-  const auto* inputs = batch.inputs();
-  if (inputs && inputs->size() > proto::kMaxInputsPerPacket) {
-    counters_.add(Counter::kDropBadValue);
+void ServerCore::handle_inputs(net::Nanos now, Client& c, std::span<const uint8_t> message, bool newest) {
+  proto::InputsHeader h;
+  if (!proto::read_inputs(message, tick_ + 1, h, rx_inputs_)) {
+    counters_.add(Counter::kDropMalformed);
     return;
   }
   c.last_heard = now;
-  // A batch that arrives after a newer one still brings its inputs (the buffer drops what it has),
-  // but the round-trip echo and the acknowledgement come from the newest only.
+  // A message that arrives after a newer one still brings its inputs (the buffer drops what it has),
+  // but the acknowledgement and the request for the state come from the newest only.
   if (newest) {
-    c.echo_time_us = batch.send_time_us();
-    c.echo_received = now;
+    c.wants_state = h.want_state;
     // A snapshot ack from the future is a lie; from the past it is merely late.
-    const uint32_t ack = batch.ack_snapshot();
-    if (int32_t(ack - tick_) > 0) {
-      counters_.add(Counter::kDropBadValue);
-    } else if (int32_t(ack - c.acked_snapshot) > 0) {
-      c.acked_snapshot = ack;
+    if (h.ack_snapshot != 0) {
+      if (int32_t(h.ack_snapshot - tick_) > 0) {
+        counters_.add(Counter::kDropBadValue);
+      } else if (int32_t(h.ack_snapshot - c.acked_snapshot) > 0) {
+        c.acked_snapshot = h.ack_snapshot;
+      }
     }
   }
-  if (!inputs) return;
-  for (const wire::InputW* w : *inputs) {
-    switch (c.inputs.offer(proto::from_wire(*w), tick_ + 1)) {
+  const uint32_t newest_before = c.inputs.newest_received();
+  for (const InputCmd& in : rx_inputs_) {
+    switch (c.inputs.offer(in, tick_ + 1)) {
       case InputBuffer::Offer::kAccepted: counters_.add(Counter::kInputsAccepted); break;
       case InputBuffer::Offer::kDuplicate: counters_.add(Counter::kInputsDuplicate); break;
       case InputBuffer::Offer::kLate: counters_.add(Counter::kInputsLate); break;
       case InputBuffer::Offer::kTooFarAhead: counters_.add(Counter::kInputsTooFarAhead); break;
     }
   }
+  // The round trip is measured on the newest input tick: the client knows when it sent it, and the
+  // snapshot says how long it waited here (echo delay).
+  if (c.inputs.newest_received() != newest_before) c.echo_received = now;
 }
 
 void ServerCore::remove_client(uint32_t id) {
@@ -492,6 +507,9 @@ void ServerCore::tick(net::Nanos now) {
       c.state = r.state;
       const bool met = r.diagnostics.characters_near > 0;
       c.interaction_bits = (c.interaction_bits << 1) | (met ? 1u : 0u);
+      // A repeated input or a meeting may part the client's prediction from this state: until it
+      // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
+      if (in.repeated || met) c.owed_tick = tick_;
       tick_characters_[i] = {c.id, in.input, in.repeated, c.state, met};
     }
   });
@@ -569,10 +587,36 @@ void ServerCore::send_snapshots(net::Nanos now) {
   });
   merge_worker_counters();
   for (const auto& w : workers_) {
-    for (const auto& o : w->out) send(clients_[o.client]->endpoint, {w->out_bytes.data() + o.offset, o.size});
+    for (const auto& o : w->out)
+      send(clients_[o.client]->endpoint, {w->out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot);
     w->out.clear();
   }
 }
+
+namespace {
+
+// Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
+proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
+  return {id,
+          s.position.x >> proto::kRemoteShift,
+          s.position.y >> proto::kRemoteShift,
+          s.position.z >> proto::kRemoteShift,
+          uint8_t(s.ground),
+          s.crouched,
+          s.platform};
+}
+
+// How much a character that changed adds to its priority for one viewer each snapshot it is left
+// out: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
+uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
+  constexpr int64_t kLimit = int64_t(1) << 30;
+  constexpr int64_t kNear = int64_t(4 * 1024) * (4 * 1024);  // (4 m)^2 in (1/1024 m)^2
+  const int64_t dx = std::clamp<int64_t>(int64_t(other.x) - viewer.x, -kLimit, kLimit);
+  const int64_t dz = std::clamp<int64_t>(int64_t(other.z) - viewer.z, -kLimit, kLimit);
+  return 1 + uint64_t(256 * kNear / (kNear + dx * dx + dz * dz));
+}
+
+}  // namespace
 
 void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   Client& c = *clients_[index];
@@ -582,55 +626,125 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     select_others(c, c.interest, ws.candidates);
     c.interest_roster = roster_;
   }
-  const std::vector<uint32_t>& others = c.interest;
-  // Delta base: the newest snapshot the client has acknowledged, if we still remember it.
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  // Delta base: the view of the newest snapshot the client acknowledged, if we still hold it; else
+  // an empty view (every character is then new to the client).
   const SentSnapshot* base = nullptr;
-  if (c.acked_snapshot != 0) {
-    const SentSnapshot& s = c.sent[c.acked_snapshot % kSentHistory];
+  if (c.acked_snapshot != 0 && tick_ - c.acked_snapshot < kSentHistory * interval) {
+    const SentSnapshot& s = c.sent[(c.acked_snapshot / interval) % kSentHistory];
     if (s.tick == c.acked_snapshot) base = &s;
   }
-  std::vector<wire::RemoteFull>& full = ws.full;
-  std::vector<wire::RemoteDelta>& delta = ws.delta;
-  full.clear();
-  delta.clear();
-  SentSnapshot& record = c.sent[tick_ % kSentHistory];
-  record.tick = tick_;
-  record.remotes.clear();
-  // Both the base's remotes and `others` are in ascending id order: one merging walk finds each
-  // character's base entry.
-  auto b = base ? base->remotes.begin() : std::vector<wire::RemoteFull>::const_iterator{};
-  for (uint32_t idx : others) {
-    const Client& o = *clients_[idx];
-    const int32_t x = o.state.position.x >> kRemoteShift, y = o.state.position.y >> kRemoteShift,
-                  z = o.state.position.z >> kRemoteShift;
-    const uint8_t ground = static_cast<uint8_t>(o.state.ground);
-    const uint8_t crouched = o.state.crouched ? 1 : 0;
-    const uint16_t platform = o.state.platform;
-    record.remotes.push_back(wire::RemoteFull(o.id, x, y, z, ground, crouched, platform));
-    if (base) {
-      while (b != base->remotes.end() && b->id() < o.id) ++b;
-      const auto it = b;
-      if (it != base->remotes.end() && it->id() == o.id) {
-        const int64_t dx = int64_t(x) - it->x(), dy = int64_t(y) - it->y(), dz = int64_t(z) - it->z();
-        if (std::llabs(dx) < 32768 && std::llabs(dy) < 32768 && std::llabs(dz) < 32768) {
-          delta.push_back(wire::RemoteDelta(o.id, int16_t(dx), int16_t(dy), int16_t(dz), ground, crouched, platform));
-          continue;
-        }
-      }
-    }
-    full.push_back(wire::RemoteFull(o.id, x, y, z, ground, crouched, platform));
-  }
-  proto::PacketWriter::SnapshotHeader h;
+  const proto::RemoteView& base_view = base ? base->view : empty_view_;
+
+  proto::SnapshotHeader h;
   h.tick = tick_;
   h.repeated_mask = c.repeated_bits;
   h.interaction_mask = c.interaction_bits;
+  h.received_through = c.inputs.received_through(tick_);
   h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(c.inputs.newest_received() - tick_)), -32768, 32767));
-  h.echo_time_us = c.echo_time_us;
   h.echo_delay_us = c.echo_received ? micros(now - c.echo_received) : 0;
+  // The full state only when a correction may be owed (a repeated input or a meeting since the
+  // snapshot the client acknowledged), or when the client asks; a digest otherwise.
+  h.has_own_state = c.wants_state || int32_t(c.owed_tick - c.acked_snapshot) > 0;
   h.own = c.state;
-  h.base_tick = delta.empty() ? 0 : base->tick;
+  h.own_digest = proto::state_digest(c.state);
+  h.base_tick = base ? base->tick : 0;
+
+  // Priorities follow the interest (both by ascending id); a newcomer starts fresh.
+  ws.priorities.clear();
+  {
+    auto p = c.priorities.begin();
+    for (uint32_t idx : c.interest) {
+      const uint32_t id = clients_[idx]->id;
+      while (p != c.priorities.end() && p->id < id) ++p;
+      ws.priorities.push_back(p != c.priorities.end() && p->id == id ? *p : Priority{id, 0, tick_});
+    }
+  }
+  c.priorities.swap(ws.priorities);
+
+  // Choices: a change for each character of the base view that moved (or a removal for one no
+  // longer of interest), an addition for each one of interest the view lacks.
+  const uint32_t stale_ticks = uint32_t(std::max<int64_t>(1, kMaxStaleness * settings_.tick_rate / net::kSecond));
+  ws.choices.clear();
+  std::size_t b = 0;
+  auto remove_through = [&](uint32_t id) {  // base entries before `id` are no longer of interest
+    for (; b < base_view.size() && base_view[b].id < id; ++b) {
+      Worker::Choice ch;
+      ch.removal = true;
+      ch.id = base_view[b].id;
+      ch.base_index = int32_t(b);
+      ch.bits = uint32_t(proto::change_bits(base_view[b], nullptr));
+      ws.choices.push_back(ch);
+    }
+  };
+  for (std::size_t k = 0; k < c.interest.size(); ++k) {
+    const Client& o = *clients_[c.interest[k]];
+    Priority& pr = c.priorities[k];
+    remove_through(o.id);
+    Worker::Choice ch;
+    ch.now = remote_state(o.id, o.state);
+    ch.id = o.id;
+    ch.priority_index = k;
+    if (b < base_view.size() && base_view[b].id == o.id) {
+      const proto::RemoteState& was = base_view[b];
+      ch.base_index = int32_t(b++);
+      if (ch.now.same_as(was)) {  // the client holds it exactly
+        pr.accumulated = 0;
+        pr.last_fresh = tick_;
+        continue;
+      }
+      ch.bits = uint32_t(proto::change_bits(was, &ch.now));
+    } else {
+      ch.bits = uint32_t(proto::addition_bits(ch.now));
+    }
+    pr.accumulated += priority_weight(c.state.position, o.state.position);
+    ch.priority = pr.accumulated;
+    ch.forced = tick_ - pr.last_fresh >= stale_ticks;
+    ws.choices.push_back(ch);
+  }
+  remove_through(~0u);
+  // Removals first (a character shown where it no longer is), then the overdue, then by priority.
+  std::sort(ws.choices.begin(), ws.choices.end(), [](const Worker::Choice& x, const Worker::Choice& y) {
+    if (x.removal != y.removal) return x.removal;
+    if (x.forced != y.forced) return x.forced;
+    if (x.priority != y.priority) return x.priority > y.priority;
+    return x.id < y.id;
+  });
+
+  // Fill the budget: whatever fits, in that order; the rest wait, their priority still growing.
+  const uint64_t sequence = c.send_sequence + 1;
+  const std::size_t budget_bytes = size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
+  const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
+  std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
+  std::size_t view_size = base_view.size();
+  ws.snapshot.begin(h, base_view, interval);
+  for (const Worker::Choice& ch : ws.choices) {
+    if (ch.bits > room) continue;
+    if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
+    room -= ch.bits;
+    if (ch.removal) {
+      ws.snapshot.change(size_t(ch.base_index), nullptr);
+      --view_size;
+      continue;
+    }
+    if (ch.base_index >= 0) {
+      ws.snapshot.change(size_t(ch.base_index), &ch.now);
+    } else {
+      ws.snapshot.add(ch.now);
+      ++view_size;
+    }
+    Priority& pr = c.priorities[ch.priority_index];
+    pr.accumulated = 0;
+    pr.last_fresh = tick_;
+  }
+  const auto message = ws.snapshot.finish(ws.payload, ws.view);
+  if (message.empty()) return;  // cannot happen: the budget is within the buffer
+  SentSnapshot& record = c.sent[(tick_ / interval) % kSentHistory];
+  record.tick = tick_;
+  record.view.assign(ws.view.begin(), ws.view.end());
   ws.counters.add(Counter::kSnapshotsSent);
-  const auto sealed = proto::seal_session(c.keys.send, ++c.send_sequence, ws.writer.snapshot(h, full, delta), ws.tx);
+  if (h.has_own_state) ws.counters.add(Counter::kSnapshotsWithState);
+  const auto sealed = proto::seal_session(c.keys.send, ++c.send_sequence, message, ws.tx, proto::Payload::kCompact);
   ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size()});
   ws.out_bytes.insert(ws.out_bytes.end(), sealed.begin(), sealed.end());
 }

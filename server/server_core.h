@@ -44,6 +44,9 @@ struct CoreConfig {
   int max_clients = 1024;
   int max_clients_per_address = 8;      ///< sessions one IP address may hold at once (loopback: no cap)
   int snapshot_interval = 1;            ///< ticks between snapshots
+  /// Bytes a snapshot datagram never exceeds (encryption included), [kMinSnapshotBudget, kMaxDatagram].
+  /// The nearest characters that changed go first; each one in view at least every 500 ms.
+  int snapshot_budget = 200;
   /// Silence after which a client is sent Disconnect(TimedOut) and forgotten.
   net::Nanos client_timeout = 10 * net::kSecond;
   /// Burst: a quarter of a second's worth, at least 4. Datagrams over it are dropped after they authenticate.
@@ -72,6 +75,10 @@ class ServerCore {
   static constexpr std::size_t kMaxOthers = proto::kMaxRemotes;
   /// Remote positions are sent in 1/256 m (the wire's unit).
   static constexpr int kRemoteShift = proto::kRemoteShift;
+  /// The smallest snapshot budget: room for the largest header and a full own state, with some left.
+  static constexpr int kMinSnapshotBudget = 128;
+  /// Every character in a client's view that changed goes into its snapshots at least this often.
+  static constexpr net::Nanos kMaxStaleness = proto::kMaxStalenessMs * net::kMillisecond;
 
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
   /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).
@@ -121,7 +128,13 @@ class ServerCore {
  private:
   struct SentSnapshot {
     uint32_t tick = 0;
-    std::vector<wire::RemoteFull> remotes;  // positions as sent, sorted by id
+    proto::RemoteView view;  // the view the client reconstructs from it (sorted by id)
+  };
+  // A character in a client's interest: how much it is owed a place in that client's snapshots.
+  struct Priority {
+    uint32_t id = 0;
+    uint64_t accumulated = 0;  // grows each snapshot it changed but was left out, faster when near
+    uint32_t last_fresh = 0;   // the last tick its snapshot carried it, or it had not changed
   };
   struct Client {
     uint32_t id = 0;
@@ -139,10 +152,12 @@ class ServerCore {
     uint32_t interaction_bits = 0;  // bit i: in tick (current - i) its step met another character
     net::Nanos last_heard = 0;
     uint32_t acked_snapshot = 0;
-    uint32_t echo_time_us = 0;
-    net::Nanos echo_received = 0;
+    net::Nanos echo_received = 0;  // when the newest input tick (InputBuffer::newest_received) arrived
+    uint32_t owed_tick = 0;        // the newest tick whose state may differ from the client's prediction
+    bool wants_state = false;      // the newest inputs message asked for the full own state
     TokenBucket rate;
     std::vector<SentSnapshot> sent;  // ring of the last kSentHistory snapshots, for deltas
+    std::vector<Priority> priorities;  // the interest's, by ascending id
     std::vector<uint32_t> interest;  // clients_ indices of the characters in its snapshots, ascending
     uint64_t interest_roster = ~0ull;  // roster_ when `interest` was chosen
   };
@@ -150,7 +165,9 @@ class ServerCore {
   static constexpr uint32_t kInterestRefresh = 8;
   static constexpr std::size_t kSentHistory = 32;
 
-  void send(const net::Endpoint& to, std::span<const uint8_t> bytes);
+  /// What a datagram is, for the bytes-by-kind counters.
+  enum class Traffic : uint8_t { kSnapshot, kHandshake, kControl };
+  void send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind);
   /// Seals a Packet into the client's session and sends it.
   void send_session(Client& c, std::span<const uint8_t> packet);
   /// Seals a Packet as a reply to an attempt whose token opened, if it is no larger than `limit`.
@@ -165,7 +182,7 @@ class ServerCore {
   void handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
-  void handle_inputs(net::Nanos now, Client& c, const wire::InputBatch& batch, bool newest);
+  void handle_inputs(net::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
   void reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
               wire::RejectReason reason, const std::string& message, std::size_t limit);
   void remove_client(uint32_t id);
@@ -177,8 +194,22 @@ class ServerCore {
     proto::PacketWriter writer;
     proto::DatagramBuffer tx;
     std::vector<std::pair<int64_t, uint32_t>> candidates;
-    std::vector<wire::RemoteFull> full;
-    std::vector<wire::RemoteDelta> delta;
+    // A snapshot's choices: each change to the base view or addition, with its cost and rank.
+    struct Choice {
+      bool forced = false;       // overdue: kMaxStaleness without a place
+      uint64_t priority = 0;
+      uint32_t id = 0;
+      int32_t base_index = -1;   // in the base view; -1 for an addition
+      bool removal = false;
+      uint32_t bits = 0;
+      std::size_t priority_index = 0;  // into the client's priorities (unused for a removal)
+      proto::RemoteState now;
+    };
+    std::vector<Choice> choices;
+    std::vector<Priority> priorities;
+    proto::SnapshotWriter snapshot;
+    proto::RemoteView view;
+    std::array<uint8_t, proto::kMaxDatagram> payload{};
     Counters counters;  // merged into the server's after each parallel part
     struct Out {
       uint32_t client;  // index into clients_
@@ -209,6 +240,8 @@ class ServerCore {
   HashedBuckets token_limiter_;  // by the token's nonce
   proto::PacketWriter writer_;
   proto::DatagramBuffer rx_;  // the Packet of the datagram being handled, aligned
+  std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
+  const proto::RemoteView empty_view_;  // the delta base when the client holds none
   proto::DatagramBuffer tx_;  // the datagram being sent
   Counters counters_;
   TickObserver* observer_ = nullptr;

@@ -67,6 +67,10 @@ int main(int argc, char** argv) {
   opt("settings", &ServerConfig::settings, "movement settings TOML file (default: built-in defaults)");
   opt("tick-rate", &ServerConfig::tick_rate, "ticks per second (default: the settings' tick_rate, 60)");
   opt("snapshot-interval", &ServerConfig::snapshot_interval, "send snapshots every N ticks (default 1)");
+  opt("snapshot-rate", &ServerConfig::snapshot_rate,
+      "snapshots per second, a divisor of the tick rate, e.g. 20, 30, 60 (default: every snapshot-interval ticks)");
+  opt("snapshot-budget", &ServerConfig::snapshot_budget,
+      "bytes a snapshot datagram never exceeds, encryption included, [128, 1200] (default 200)");
   opt("client-timeout", &ServerConfig::client_timeout, "seconds of silence before a client is dropped (default 10)");
   opt("log-level", &ServerConfig::log_level, "trace, debug, info (default), warn, error, critical, off");
   opt("stats-interval", &ServerConfig::stats_interval, "seconds between stats lines (default 5)");
@@ -107,6 +111,9 @@ int main(int argc, char** argv) {
   }
   if (config.tick_rate != 0) settings.tick_rate = config.tick_rate;
   if (auto errors = settings.validate(); !errors.empty()) return usage_errors(errors);
+  std::string snapshot_error;
+  const int snapshot_interval = config.snapshot_ticks(settings.tick_rate, snapshot_error);
+  if (snapshot_interval == 0) return usage_errors({snapshot_error});
 
   auto sink = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
   auto log = std::make_shared<spdlog::logger>("net", sink);
@@ -188,7 +195,8 @@ int main(int argc, char** argv) {
   core_config.source_limits.prefix_rate = config.prefix_rate;
   core_config.max_clients = config.max_clients;
   core_config.threads = config.threads != 0 ? config.threads : int(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
-  core_config.snapshot_interval = config.snapshot_interval;
+  core_config.snapshot_interval = snapshot_interval;
+  core_config.snapshot_budget = config.snapshot_budget;
   core_config.client_timeout = net::Nanos(config.client_timeout * 1e9);
   core_config.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
   core_config.handshake_rate = config.handshake_rate;
@@ -217,9 +225,10 @@ int main(int argc, char** argv) {
   for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + net::to_string(net::from_token_address(a));
   log->info("tokens must name one of: {}", names);
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
-            "max {} clients, snapshots every {} tick(s), {} thread(s)",
+            "max {} clients, snapshots every {} tick(s) within {} bytes, {} thread(s)",
             net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
-            settings.tick_rate, settings.hash(), config.max_clients, config.snapshot_interval, core_config.threads);
+            settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
+            core_config.threads);
   if (!config.ready_file.empty()) {
     // Written to a temporary name and renamed: a reader never sees half an address.
     const std::string tmp = config.ready_file + ".tmp";

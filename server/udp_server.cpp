@@ -265,6 +265,13 @@ void UdpServer::log_stats() {
   const Counters& c = core_->counters();
   auto rate = [&](Counter k) { return double(c.get(k) - last_counters_.get(k)) / seconds; };
   auto delta = [&](Counter k) { return c.get(k) - last_counters_.get(k); };
+  // Per client: over the clients connected now (1 when none, so the figure is the total).
+  const double clients = double(std::max<std::size_t>(1, core_->client_count()));
+  // A part's share of a whole over this window, in percent (0 when the whole is 0).
+  auto pct = [&](Counter part, Counter whole) {
+    const uint64_t w = delta(whole);
+    return w ? 100.0 * double(delta(part)) / double(w) : 0.0;
+  };
   std::vector<double>& t = window_.tick_us;
   const double p50 = percentile(t, 0.5), p99 = percentile(t, 0.99);
   double cpu_mean = 0;
@@ -275,7 +282,9 @@ void UdpServer::log_stats() {
       "overruns={} slipped={} "
       "bytes_in_per_s={:.0f} bytes_out_per_s={:.0f} inputs_repeated={} inputs_late={} dropped_invalid={} "
       "dropped_unauthenticated={} dropped_replayed={} rate_limited={} source_limited={} handshake_limited={} "
-      "status_limited={} token_limited={} send_errors={}",
+      "status_limited={} token_limited={} send_errors={} bytes_in_per_client_per_s={:.0f} bytes_out_per_client_per_s={:.0f} "
+      "out_snapshots_pct={:.1f} out_handshake_pct={:.1f} out_control_pct={:.1f} in_inputs_pct={:.1f} in_handshake_pct={:.1f} "
+      "in_other_pct={:.1f} snapshots_with_state_pct={:.1f}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -284,7 +293,12 @@ void UdpServer::log_stats() {
           delta(Counter::kDropBadSeal),
       delta(Counter::kDropBadSeal), delta(Counter::kDropReplayed), delta(Counter::kDropRateLimited),
       delta(Counter::kSourceLimited), delta(Counter::kHandshakeRateLimited), delta(Counter::kStatusRateLimited),
-      delta(Counter::kTokenRateLimited), sink_.errors());
+      delta(Counter::kTokenRateLimited), sink_.errors(), rate(Counter::kBytesIn) / clients, rate(Counter::kBytesOut) / clients,
+      pct(Counter::kBytesOutSnapshots, Counter::kBytesOut), pct(Counter::kBytesOutHandshake, Counter::kBytesOut),
+      pct(Counter::kBytesOutControl, Counter::kBytesOut), pct(Counter::kBytesInInputs, Counter::kBytesIn),
+      pct(Counter::kBytesInHandshake, Counter::kBytesIn),
+      delta(Counter::kBytesIn) ? 100.0 - pct(Counter::kBytesInInputs, Counter::kBytesIn) - pct(Counter::kBytesInHandshake, Counter::kBytesIn) : 0.0,
+      pct(Counter::kSnapshotsWithState, Counter::kSnapshotsSent));
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};

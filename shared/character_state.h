@@ -53,6 +53,12 @@ struct CharacterState {
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory).
   uint64_t hash() const;
+  /// hash() folded to 32 bits: what a snapshot carries instead of the state when no correction is
+  /// expected (WIRE_FORMAT.md).
+  uint32_t digest() const {
+    const uint64_t h = hash();
+    return uint32_t(h) ^ uint32_t(h >> 32);
+  }
 };
 static_assert(std::is_trivially_copyable_v<CharacterState>);
 

@@ -1,5 +1,7 @@
 #include "shared/interpolation.h"
 
+#include <algorithm>
+
 namespace foothold {
 
 void RemoteInterpolator::add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground) {
@@ -39,6 +41,23 @@ std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id
     return Sample{pa + (pb - pa) * f, f < 0.5 ? a.ground : b.ground};
   }
   return Sample{to_position(last.position), last.ground};
+}
+
+void RemoteInterpolator::hold_until(uint32_t id, uint32_t tick) {
+  const auto it = tracks_.find(id);
+  if (it == tracks_.end() || it->second.count == 0) return;
+  const Point last = it->second.points[size_t(it->second.count - 1)];
+  if (int32_t(tick - last.tick) > 0) add(id, tick, last.position, last.ground);
+}
+
+void RemoteInterpolator::retain(std::span<const uint32_t> ids) {
+  for (auto it = tracks_.begin(); it != tracks_.end();) {
+    if (std::binary_search(ids.begin(), ids.end(), it->first)) {
+      ++it;
+    } else {
+      it = tracks_.erase(it);
+    }
+  }
 }
 
 void RemoteInterpolator::forget_before(uint32_t tick) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 
 #include "shared/character_state.h"
 
@@ -31,8 +32,15 @@ class RemoteInterpolator {
   /// it; held at the nearest sample outside them (no extrapolation). Nothing for an unknown id.
   std::optional<Sample> sample(uint32_t id, double tick) const;
 
+  /// Records that character `id` stayed where its newest sample has it until `tick` (that sample
+  /// copied to `tick`), when `tick` is later; nothing for an unknown id. A snapshot that leaves out a
+  /// character that did not move says so this way, before a later sample shows it moving again.
+  void hold_until(uint32_t id, uint32_t tick);
+
   /// Forgets characters with no sample at or after `tick` (they left, or are out of view).
   void forget_before(uint32_t tick);
+  /// Forgets every character whose id is not in `ids` (ascending).
+  void retain(std::span<const uint32_t> ids);
 
   /// Number of characters tracked.
   std::size_t size() const { return tracks_.size(); }

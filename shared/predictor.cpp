@@ -34,6 +34,17 @@ const CharacterState& Predictor::predict(InputCmd input) {
   return at(tick).state;
 }
 
+Predictor::Outcome Predictor::confirm(uint32_t tick, uint32_t digest) {
+  if (tick <= base_) return Outcome::kStale;
+  if (tick > latest_ || at(tick).state.digest() != digest) {
+    ++counters_.mismatched;
+    return Outcome::kMismatch;
+  }
+  base_ = tick;
+  ++counters_.matched;
+  return Outcome::kMatched;
+}
+
 Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask,
                                                uint32_t interaction_mask) {
   Reconciliation r;

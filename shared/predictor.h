@@ -59,6 +59,7 @@ class Predictor {
     kCorrected,  ///< it did not: rewound to the server's state and replayed the inputs since
     kAhead,      ///< the server is past every tick predicted: restarted from its state
     kStale,      ///< not newer than what the server already confirmed: ignored
+    kMismatch,   ///< confirm(): the digest differs, or that tick was not predicted: the full state is needed
   };
   /// The result of one reconcile().
   struct Reconciliation {
@@ -82,10 +83,18 @@ class Predictor {
   Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask,
                            uint32_t interaction_mask = 0);
 
+  /// Takes the digest of the server's state after `tick` (CharacterState::digest()), which a server
+  /// sends instead of the state when it expects the prediction to match. kMatched: the prediction
+  /// for `tick` has that digest and is confirmed as by reconcile(). kMismatch: it does not, or `tick`
+  /// is past every prediction; nothing changes, and the caller asks for the full state, which then
+  /// goes through reconcile() (and is counted there). kStale: not newer than acknowledged_tick().
+  Outcome confirm(uint32_t tick, uint32_t digest);
+
   /// Running totals.
   struct Counters {
     uint64_t predicted = 0;       ///< predict() calls
-    uint64_t matched = 0;         ///< reconciliations that matched (kMatched)
+    uint64_t matched = 0;         ///< reconciliations and confirmations that matched (kMatched)
+    uint64_t mismatched = 0;      ///< confirmations that did not (kMismatch): the full state was asked for
     uint64_t corrections = 0;     ///< kCorrected and kAhead reconciliations
     uint64_t interactions = 0;    ///< kCorrected ones explained by another character, not by an input
     uint64_t unexplained = 0;     ///< kCorrected ones explained by neither: determinism bugs

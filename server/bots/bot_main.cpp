@@ -154,7 +154,8 @@ int main(int argc, char** argv) {
   }
 
   int connected = 0, failed = 0;
-  uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0;
+  uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0,
+           packets_in = 0, packets_out = 0;
   double max_error = 0;
   std::vector<double> rtts, connects;
   for (const auto& b : result.bots) {
@@ -171,6 +172,8 @@ int main(int argc, char** argv) {
     predicted += b.prediction.predicted;
     bytes_in += b.stats.bytes_in;
     bytes_out += b.stats.bytes_out;
+    packets_in += b.stats.packets_in;
+    packets_out += b.stats.packets_out;
     snapshots += b.stats.snapshots;
     max_error = std::max(max_error, b.prediction.max_error);
     rtts.insert(rtts.end(), b.rtt_ms.begin(), b.rtt_ms.end());
@@ -185,11 +188,12 @@ int main(int argc, char** argv) {
   std::vector<double> r1 = rtts, r2 = rtts;
   std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
               "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
-              "connect_ms_p50=%.1f connect_ms_max=%.1f\n",
+              "connect_ms_p50=%.1f connect_ms_max=%.1f bytes_per_packet_in=%.1f bytes_per_packet_out=%.1f\n",
               bots, connected, failed, (unsigned long long)corrections, (unsigned long long)unexplained,
               (unsigned long long)interactions, (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
               double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots,
               connects.empty() ? 0.0 : percentile(connects, 0.5),
-              connects.empty() ? 0.0 : *std::max_element(connects.begin(), connects.end()));
+              connects.empty() ? 0.0 : *std::max_element(connects.begin(), connects.end()),
+              packets_in ? double(bytes_in) / double(packets_in) : 0.0, packets_out ? double(bytes_out) / double(packets_out) : 0.0);
   return (failed > 0 || unexplained > 0) ? 1 : 0;
 }

@@ -34,10 +34,6 @@ class HeldInput final : public foothold::client::InputSource {
   InputCmd command;
 };
 
-// Remote characters are drawn this many ticks behind the newest snapshot, so that the next snapshot
-// has usually arrived before it is needed (interpolation, never extrapolation).
-constexpr double kInterpolationDelayTicks = 2;
-
 }  // namespace
 
 struct foothold_client {
@@ -331,8 +327,8 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
     const ClientSession& s = client->udp->session();
     // Render time: a little behind the newest snapshot, advancing with the clock between snapshots.
     const double period = 1e9 / client->settings.tick_rate;
-    const double since = std::min(1.0, double(client->now_ns - client->newest_arrival) / period);
-    const double render = double(client->newest_snapshot) - kInterpolationDelayTicks + std::max(0.0, since);
+    const double since = std::min(double(s.snapshot_interval()), double(client->now_ns - client->newest_arrival) / period);
+    const double render = double(client->newest_snapshot) - s.interpolation_delay_ticks() + std::max(0.0, since);
     size_t n = 0;  // characters seen; the first `capacity` of them written
     for (const foothold::OtherCharacter& o : s.others()) {
       if (n >= capacity) {

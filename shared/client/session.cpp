@@ -34,7 +34,10 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   // nothing (the C API promises it).
   unacked_.reserve(Predictor::kHistory);
   others_.reserve(proto::kMaxRemotes);
-  for (auto& r : received_) r.remotes.reserve(proto::kMaxRemotes);
+  for (auto& r : received_) r.view.reserve(proto::kMaxRemotes);
+  view_.reserve(proto::kMaxRemotes);
+  changed_.reserve(proto::kMaxRemotes);
+  view_ids_.reserve(proto::kMaxRemotes);
 }
 
 void ClientSession::send(std::span<const uint8_t> bytes) {
@@ -150,6 +153,17 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
     ++stats_.unauthenticated;
     return;
   }
+  if (proto::session_payload(bytes) == proto::Payload::kCompact) {
+    // Snapshots, the only compact message a server sends.
+    window_.mark(sequence);
+    if (phase_ != Phase::kConnected) {
+      ++stats_.dropped;
+      return;
+    }
+    last_heard_ = now;
+    handle_snapshot(now, packet);
+    return;
+  }
   const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSession);
   if (!d.ok()) {
     ++stats_.dropped;
@@ -160,7 +174,8 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   switch (d.message.type) {
     case wire::Body::Accept: {
       const auto* a = p.body_as_Accept();
-      if (phase_ != Phase::kConnecting || !a->state() || a->tick_rate() != settings_.tick_rate) {
+      if (phase_ != Phase::kConnecting || !a->state() || a->tick_rate() != settings_.tick_rate ||
+          a->snapshot_interval() == 0) {
         ++stats_.dropped;
         return;
       }
@@ -169,6 +184,7 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
       stats_.connect_ms = double(now - phase_started_) / 1e6;
       last_heard_ = now;
       last_snapshot_ = a->tick();
+      snapshot_interval_ = a->snapshot_interval();
       predictor_.reset(a->tick(), proto::from_wire(*a->state()));
       period_ = net::kSecond / settings_.tick_rate;
       // Start ahead of the server by the one-way delay the handshake suggests, plus the target
@@ -182,14 +198,6 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
       next_tick_ = now + period_;
       return;
     }
-    case wire::Body::Snapshot:
-      if (phase_ != Phase::kConnected || !p.body_as_Snapshot()->own()) {
-        ++stats_.dropped;
-        return;
-      }
-      last_heard_ = now;
-      handle_snapshot(now, *p.body_as_Snapshot());
-      return;
     case wire::Body::Disconnect: {
       if (phase_ != Phase::kConnected) {
         ++stats_.dropped;
@@ -206,66 +214,99 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   }
 }
 
-void ClientSession::handle_snapshot(net::Nanos now, const wire::Snapshot& s) {
-  if (int32_t(s.tick() - last_snapshot_) <= 0) {
+void ClientSession::handle_snapshot(net::Nanos now, std::span<const uint8_t> message) {
+  proto::SnapshotHeader h;
+  if (proto::read_snapshot_header(message, last_snapshot_, snapshot_interval_, h) != proto::SnapshotError::kNone) {
+    ++stats_.dropped;
+    return;
+  }
+  // Older snapshots are stale, and a straggler is never a delta base: the server only builds on
+  // snapshots we acknowledged, which are the newest we had.
+  if (int32_t(h.tick - last_snapshot_) <= 0) {
     ++stats_.stale_snapshots;
     return;
   }
-  last_snapshot_ = s.tick();
+  const proto::RemoteView* base = &no_base_;
+  if (h.base_tick != 0) {
+    const Received& r = received_[(h.base_tick / snapshot_interval_) % received_.size()];
+    if (r.tick != h.base_tick || acked_snapshot_ == 0) {
+      ++stats_.missing_delta_base;
+      ++stats_.dropped;
+      return;
+    }
+    base = &r.view;
+  }
+  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_) !=
+      proto::SnapshotError::kNone) {
+    ++stats_.dropped;
+    return;
+  }
+  // Snapshots missed since the last one: the loss that sizes our inputs' redundancy.
+  const uint32_t gap = (h.tick - last_snapshot_) / snapshot_interval_;
+  if (acked_snapshot_ != 0 && gap >= 1) {
+    const double missed = double(gap - 1) / double(gap);
+    stats_.loss += (missed - stats_.loss) / 16;
+  }
+  Received& rec = received_[(h.tick / snapshot_interval_) % received_.size()];
+  rec.tick = h.tick;
+  rec.view.assign(view_.begin(), view_.end());
+  last_snapshot_ = h.tick;
+  acked_snapshot_ = h.tick;
   ++stats_.snapshots;
 
-  // Remote characters: absolute ones, and deltas against a snapshot we acknowledged.
-  Received& rec = received_[s.tick() % received_.size()];
-  rec.tick = s.tick();
-  rec.remotes.clear();
-  if (s.full())
-    for (const wire::RemoteFull* r : *s.full()) rec.remotes.push_back(*r);
-  if (s.delta() && s.delta()->size() > 0) {
-    const Received& base = received_[s.base_tick() % received_.size()];
-    if (base.tick != s.base_tick() || s.base_tick() == 0) {
-      ++stats_.missing_delta_base;
-    } else {
-      for (const wire::RemoteDelta* d : *s.delta()) {
-        const auto it = std::lower_bound(base.remotes.begin(), base.remotes.end(), d->id(),
-                                         [](const wire::RemoteFull& r, uint32_t id) { return r.id() < id; });
-        if (it == base.remotes.end() || it->id() != d->id()) {
-          ++stats_.missing_delta_base;
-          continue;
-        }
-        rec.remotes.push_back(wire::RemoteFull(d->id(), it->x() + d->dx(), it->y() + d->dy(), it->z() + d->dz(), d->ground(),
-                                               d->crouched(), d->platform()));
-      }
+  // The others: a sample for each one this snapshot sent. One left out for longer than the server
+  // ever leaves out a character that moves stood still until then.
+  const uint32_t stale_ticks = std::max<uint32_t>(1, proto::kMaxStalenessMs * uint32_t(settings_.tick_rate) / 1000);
+  view_ids_.clear();
+  others_.clear();
+  for (const proto::RemoteState& r : view_) {
+    view_ids_.push_back(r.id);
+    const int shift = proto::kRemoteShift;
+    const FixedVec3 p{int32_t(uint32_t(r.x) << shift), int32_t(uint32_t(r.y) << shift), int32_t(uint32_t(r.z) << shift)};
+    others_.push_back({r.id, p, r.crouched, r.platform});
+    if (std::binary_search(changed_.begin(), changed_.end(), r.id)) {
+      remotes_.hold_until(r.id, h.tick - stale_ticks);
+      remotes_.add(r.id, h.tick, p, GroundKind(r.ground));
     }
   }
-  std::sort(rec.remotes.begin(), rec.remotes.end(), [](const auto& a, const auto& b) { return a.id() < b.id(); });
-  others_.clear();
-  for (const auto& r : rec.remotes) {
-    const int shift = proto::kRemoteShift;
-    const GroundKind g = r.ground() < kGroundKindCount ? GroundKind(r.ground()) : GroundKind::kNone;
-    const FixedVec3 p{int32_t(uint32_t(r.x()) << shift), int32_t(uint32_t(r.y()) << shift), int32_t(uint32_t(r.z()) << shift)};
-    remotes_.add(r.id(), s.tick(), p, g);
-    others_.push_back({r.id(), p, r.crouched() != 0, r.platform()});
-  }
+  remotes_.retain(view_ids_);
   // Our predictions step against the others as this snapshot shows them (movement.md §16).
   predictor_.set_others(others_, character_id_);
-  if (s.tick() > 120) remotes_.forget_before(s.tick() - 120);
 
-  // Our own character: the server's word.
-  const auto rec_outcome =
-      predictor_.reconcile(s.tick(), proto::from_wire(*s.own()), s.repeated_mask(), s.interaction_mask());
-  if (rec_outcome.outcome == Predictor::Outcome::kMatched || rec_outcome.outcome == Predictor::Outcome::kCorrected)
-    ++stats_.compared;
-  // Inputs up to the acknowledged tick are done with.
-  const uint32_t acked = predictor_.acknowledged_tick();
-  unacked_.erase(std::remove_if(unacked_.begin(), unacked_.end(), [&](const InputCmd& in) { return int32_t(in.tick - acked) <= 0; }),
+  // Our own character: the server's word, or its digest when it expects our prediction to match.
+  if (h.has_own_state) {
+    ++stats_.snapshots_with_state;
+    want_state_ = false;
+    const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask);
+    if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
+  } else {
+    switch (predictor_.confirm(h.tick, h.own_digest)) {
+      case Predictor::Outcome::kMatched:
+        ++stats_.compared;
+        want_state_ = false;
+        break;
+      case Predictor::Outcome::kMismatch:
+        if (!want_state_) ++stats_.state_requests;
+        want_state_ = true;
+        break;
+      default:
+        break;
+    }
+  }
+  // Inputs the server has (every one up to received_through), or no longer needs, are done with.
+  const uint32_t done = int32_t(h.received_through - predictor_.acknowledged_tick()) > 0 ? h.received_through
+                                                                                        : predictor_.acknowledged_tick();
+  unacked_.erase(std::remove_if(unacked_.begin(), unacked_.end(), [&](const InputCmd& in) { return int32_t(in.tick - done) <= 0; }),
                  unacked_.end());
 
-  // Round trip: the server echoes our newest send time and how long it held it.
-  const uint32_t now_us = uint32_t(uint64_t(now / 1000));
-  if (s.echo_time_us() != 0) {
-    const uint32_t rtt_us = now_us - s.echo_time_us() - s.echo_delay_us();
-    if (rtt_us < 60'000'000u) {
-      const double ms = rtt_us / 1000.0;
+  // Round trip: the newest input the server had (tick + input_lead), from when we sent it, less the
+  // time the server held it.
+  const uint32_t echoed = h.tick + uint32_t(int32_t(h.input_lead));
+  const Sent& sent = sent_at_[echoed % sent_at_.size()];
+  if (sent.tick == echoed && sent.at != 0) {
+    const net::Nanos rtt = now - sent.at - net::Nanos(h.echo_delay_us) * 1000;
+    if (rtt >= 0 && rtt < 60 * net::kSecond) {
+      const double ms = double(rtt) / 1e6;
       stats_.rtt_ms = ms;
       stats_.rtt_smoothed_ms = stats_.rtt_smoothed_ms < 0 ? ms : stats_.rtt_smoothed_ms + (ms - stats_.rtt_smoothed_ms) / 8;
       if (on_rtt) on_rtt(ms);
@@ -273,9 +314,9 @@ void ClientSession::handle_snapshot(net::Nanos now, const wire::Snapshot& s) {
   }
 
   // Clock steering: keep the slowest recent input `target_lead` ticks early.
-  stats_.input_lead = s.input_lead();
-  stats_.server_tick = s.tick();
-  steering_.report(s.input_lead());
+  stats_.input_lead = h.input_lead;
+  stats_.server_tick = h.tick;
+  steering_.report(h.input_lead);
 }
 
 void ClientSession::run_tick(InputSource* source) {
@@ -289,10 +330,42 @@ void ClientSession::run_tick(InputSource* source) {
   if (on_predicted) on_predicted(tick, predicted);
 }
 
+std::size_t ClientSession::redundancy() const {
+  // Enough copies that all of them being lost is rare: about 1e-3 at the loss seen, at least 2.
+  const double loss = stats_.loss;
+  if (loss < 0.01) return 2;
+  if (loss < 0.05) return 3;
+  if (loss < 0.15) return 4;
+  if (loss < 0.30) return 6;
+  return 8;
+}
+
 void ClientSession::send_inputs(net::Nanos now) {
-  const std::size_t n = std::min(unacked_.size(), proto::kMaxInputsPerPacket);
-  send_session(writer_.input_batch(last_snapshot_, uint32_t(uint64_t(now / 1000)),
-                                   std::span<const InputCmd>(unacked_.data() + unacked_.size() - n, n)));
+  // Every input not sent yet; the newest, a few times each; and every unacknowledged one again once
+  // it is overdue (sent longer ago than a round trip and two ticks, and still not had): plausibly lost.
+  std::size_t unsent = 0;
+  while (unsent < unacked_.size() && int32_t(unacked_[unacked_.size() - 1 - unsent].tick - newest_sent_) > 0) ++unsent;
+  std::size_t n = std::min(unacked_.size(), std::max(unsent, redundancy()));
+  if (!unacked_.empty()) {
+    const Sent& first = sent_at_[unacked_.front().tick % sent_at_.size()];
+    const net::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? net::Nanos(stats_.rtt_smoothed_ms * 1e6) : 250 * net::kMillisecond;
+    if (first.tick == unacked_.front().tick && now - first.at > rtt + 2 * period_) n = unacked_.size();
+  }
+  n = std::min(n, proto::kMaxCompactInputs);
+  const std::span<const InputCmd> inputs(unacked_.data() + unacked_.size() - n, n);
+  proto::InputsHeader h;
+  h.ack_snapshot = acked_snapshot_;
+  h.newest_tick = predictor_.latest_tick();
+  h.want_state = want_state_;
+  for (const InputCmd& in : inputs) {
+    if (int32_t(in.tick - newest_sent_) <= 0) continue;
+    sent_at_[in.tick % sent_at_.size()] = {in.tick, now};
+    newest_sent_ = in.tick;
+  }
+  const auto message = proto::write_inputs(h, inputs, payload_);
+  stats_.inputs_sent += n;
+  ++stats_.input_messages;
+  send(proto::seal_session(keys_.send, ++send_sequence_, message, tx_, proto::Payload::kCompact));
 }
 
 net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {

@@ -99,6 +99,11 @@ class ClientSession {
   const RemoteInterpolator& remotes() const { return remotes_; }
   /// The other characters in the newest snapshot, sorted by id, as the step sees them.
   std::span<const OtherCharacter> others() const { return others_; }
+  /// Ticks between the server's snapshots (from the Accept; 1 before it).
+  uint32_t snapshot_interval() const { return snapshot_interval_; }
+  /// How far behind the newest snapshot to show the others, in ticks: two snapshot intervals, so
+  /// that the next snapshot has usually arrived before it is needed (interpolation, never extrapolation).
+  double interpolation_delay_ticks() const { return 2.0 * snapshot_interval_; }
   /// This session's keys (valid from the Challenge on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
   const proto::SessionKeys& session_keys() const { return keys_; }
@@ -118,8 +123,15 @@ class ClientSession {
     /// Datagrams and bytes received (every one, before any check) and sent.
     uint64_t packets_in = 0, bytes_in = 0, packets_out = 0, bytes_out = 0;
     /// Snapshots used; snapshots no newer than one already used; datagrams refused or ignored, for
-    /// any reason; snapshots whose delta base was unknown, plus deltas whose character it lacked.
+    /// any reason; snapshots whose delta base this client no longer holds (also dropped).
     uint64_t snapshots = 0, stale_snapshots = 0, dropped = 0, missing_delta_base = 0;
+    /// Snapshots that carried the own state in full, and how often this client asked for it (its
+    /// prediction did not match a digest).
+    uint64_t snapshots_with_state = 0, state_requests = 0;
+    /// Snapshots missed, as a fraction, smoothed (it sizes the inputs' redundancy).
+    double loss = 0;
+    /// Inputs sent, counting every copy (the redundancy), and messages they went in.
+    uint64_t inputs_sent = 0, input_messages = 0;
     uint64_t unauthenticated = 0;  ///< datagrams that did not open under our keys, or repeated (also in dropped)
     double connect_ms = -1;        ///< from start() to the Accept; -1 until connected
     uint64_t compared = 0;     ///< snapshots whose tick the client had predicted (matched or corrected)
@@ -139,7 +151,9 @@ class ClientSession {
   void on_session(net::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
   void send_inputs(net::Nanos now);
-  void handle_snapshot(net::Nanos now, const wire::Snapshot& s);
+  void handle_snapshot(net::Nanos now, std::span<const uint8_t> message);
+  // How many of the newest inputs every message repeats, from the loss seen.
+  std::size_t redundancy() const;
   void run_tick(InputSource* source);  // nullptr: a neutral input
 
   const World& world_;
@@ -171,13 +185,28 @@ class ClientSession {
   net::Nanos period_ = 0;
   net::Nanos next_tick_ = 0;
   ClockSteering steering_;
-  uint32_t last_snapshot_ = 0;
-  // Received remote tables, for delta decoding: ring by tick.
+  uint32_t last_snapshot_ = 0;     // the newest snapshot's tick (the Accept's before any)
+  uint32_t acked_snapshot_ = 0;    // the newest snapshot decoded, whose view we hold (0: none)
+  uint32_t snapshot_interval_ = 1;
+  bool want_state_ = false;        // a digest did not match: ask for the full state
+  // The views of the snapshots received, the delta bases: a ring by snapshot number.
   struct Received {
     uint32_t tick = 0;
-    std::vector<wire::RemoteFull> remotes;
+    proto::RemoteView view;
   };
   std::array<Received, 32> received_{};
+  const proto::RemoteView no_base_;     // the base of a snapshot that names none
+  proto::RemoteView view_;              // decoding scratch
+  std::vector<uint32_t> changed_, view_ids_;
+  // When each input was first sent, by tick: its round trip when the server echoes it, and whether
+  // it is overdue (plausibly lost) while unacknowledged.
+  struct Sent {
+    uint32_t tick = 0;
+    net::Nanos at = 0;
+  };
+  std::array<Sent, 64> sent_at_{};
+  uint32_t newest_sent_ = 0;
+  std::array<uint8_t, proto::kMaxDatagram> payload_{};
   std::vector<InputCmd> unacked_;
   Stats stats_;
 };

@@ -105,8 +105,9 @@ void BM_ServerTick(benchmark::State& state) {
     const uint32_t next = core.current_tick() + 1;
     for (auto& b : bots) {
       const InputCmd in = b.brain->next(next, dummy);
-      const auto batch = w.input_batch(core.current_tick(), 0, std::span<const InputCmd>(&in, 1));
-      core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, batch, buf));
+      std::array<uint8_t, 64> message{};
+      const auto inputs = proto::write_inputs({core.current_tick(), next, false}, std::span<const InputCmd>(&in, 1), message);
+      core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, inputs, buf, proto::Payload::kCompact));
     }
     const auto t0 = std::chrono::steady_clock::now();
     core.tick(now);

@@ -11,7 +11,7 @@
 // spoofed addresses, where nobody listens.
 //
 // --input-rate: one real client (a full handshake with a token) that then sends authenticated
-// InputBatches far faster than the server allows one client.
+// inputs messages far faster than the server allows one client.
 //
 // The last line is key=value pairs.
 
@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
   app.add_option("--server", server_text, "HOST:PORT (loopback)")->required();
   app.add_option("--spoof-rate", spoof_rate, "spoofed ConnectRequests per second, evenly spread (default 20000)");
   app.add_option("--spoof-kind", spoof_kind, "forged (a made-up token, default) or replayed (one valid token again and again)");
-  app.add_option("--input-rate", input_rate, "InputBatches per second from one connected client (default 0: none)");
+  app.add_option("--input-rate", input_rate, "inputs messages per second from one connected client (default 0: none)");
   app.add_option("--key-file", key_file, "the server's private key (default: the public development key)");
   app.add_option("--duration", duration, "seconds (default 10)");
   try {
@@ -173,8 +173,10 @@ int main(int argc, char** argv) {
     if (elapsed >= duration) break;
     while (inputs_sent < uint64_t(elapsed * input_rate)) {
       const InputCmd in = encode_move(1, 0, 0, ++tick);
-      const auto bytes =
-          proto::seal_session(keys.send, ++sequence, w.input_batch(0, 0, std::span<const InputCmd>(&in, 1)), tx);
+      std::array<uint8_t, 64> message{};
+      const auto bytes = proto::seal_session(
+          keys.send, ++sequence, proto::write_inputs({0, in.tick, false}, std::span<const InputCmd>(&in, 1), message), tx,
+          proto::Payload::kCompact);
       asio::error_code ec;
       client.send_to(asio::buffer(bytes.data(), bytes.size()), server, 0, ec);
       ++inputs_sent;

@@ -101,39 +101,6 @@ TEST(Codec, EveryMessageRoundTrips) {
     EXPECT_TRUE(std::equal(t.begin(), t.end(), kToken.begin(), kToken.end()));
   }
   {
-    std::vector<InputCmd> inputs;
-    for (uint32_t t = 1; t <= 40; ++t) inputs.push_back(encode_move(0.5, -1, t % 2 ? kButtonJump : 0, t));
-    const auto b = copy(w.input_batch(7, 8, inputs));
-    const auto d = decode_aligned(b, Direction::kToServer, Layer::kSession);
-    ASSERT_TRUE(d.ok());
-    const auto* batch = d.message.packet->body_as_InputBatch();
-    ASSERT_EQ(batch->inputs()->size(), kMaxInputsPerPacket) << "the newest 32 only";
-    EXPECT_EQ(from_wire(*batch->inputs()->Get(0)), inputs[8]);
-    EXPECT_EQ(from_wire(*batch->inputs()->Get(31)), inputs[39]);
-    EXPECT_EQ(batch->ack_snapshot(), 7u);
-    EXPECT_LE(b.size() + kSessionOverhead, kMaxDatagram);
-  }
-  {
-    PacketWriter::SnapshotHeader h;
-    h.tick = 99;
-    h.repeated_mask = 0x5;
-    h.input_lead = -3;
-    h.own = sample_state();
-    h.base_tick = 97;
-    std::vector<wire::RemoteFull> full(48, wire::RemoteFull(1, -100000, 2, 3, 4, 1, 3));
-    std::vector<wire::RemoteDelta> delta;
-    const auto b = copy(w.snapshot(h, full, delta));
-    EXPECT_LE(b.size() + kSessionOverhead, kMaxDatagram) << "a sealed snapshot full of absolute remotes still fits";
-    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
-    ASSERT_TRUE(d.ok());
-    const auto* s = d.message.packet->body_as_Snapshot();
-    EXPECT_EQ(s->tick(), 99u);
-    EXPECT_EQ(s->input_lead(), -3);
-    EXPECT_EQ(from_wire(*s->own()), sample_state());
-    EXPECT_EQ(s->full()->size(), 48u);
-    EXPECT_EQ(s->full()->Get(47)->x(), -100000);
-  }
-  {
     const auto b = copy(w.reject(wire::RejectReason::SettingsMismatch, "hash differs"));
     const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
     ASSERT_TRUE(d.ok());
@@ -143,7 +110,7 @@ TEST(Codec, EveryMessageRoundTrips) {
 }
 
 TEST(Codec, EachMessageIsAcceptedOnlyInItsLayer) {
-  // A Disconnect or a Snapshot in clear could be sent by anyone: never accepted there.
+  // A Disconnect in clear could be sent by anyone: never accepted there.
   PacketWriter w;
   const auto disconnect = copy(w.disconnect(wire::DisconnectReason::ClientQuit));
   EXPECT_TRUE(decode_aligned(disconnect, Direction::kToServer, Layer::kSession).ok());
@@ -158,8 +125,8 @@ TEST(Codec, EachMessageIsAcceptedOnlyInItsLayer) {
   EXPECT_EQ(decode_aligned(challenge, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
   const auto request = copy(w.connect_request(kToken, 1));
   EXPECT_EQ(decode_aligned(request, Direction::kToServer, Layer::kSession).error, DropReason::kWrongDirection);
-  const auto inputs = copy(w.input_batch(0, 0, {}));
-  EXPECT_EQ(decode_aligned(inputs, Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
+  // Snapshots and inputs are compact messages now: no Packet in a session carries them.
+  EXPECT_EQ(decode_aligned(accept, Direction::kToServer, Layer::kSession).error, DropReason::kWrongDirection);
 }
 
 TEST(Codec, RefusesOversizedTruncatedAndForeignDatagrams) {
@@ -215,26 +182,18 @@ TEST(Codec, UnknownUnionTagIsRefusedByOurRangeCheck) {
 TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
   PacketWriter w;
   std::mt19937 rng(3);
-  const auto snapshot = [&] {
-    PacketWriter::SnapshotHeader h;
-    h.own = sample_state();
-    std::vector<wire::RemoteFull> full(5, wire::RemoteFull(1, 2, 3, 4, 9, 0, 0));
-    std::vector<wire::RemoteDelta> delta(5, wire::RemoteDelta(1, 2, 3, 4, 9, 0, 0));
-    return copy(w.snapshot(h, full, delta));
-  }();
+  const auto accept = copy(w.accept(7, 1234, 60, 1, sample_state()));
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {
-    std::vector<uint8_t> b = snapshot;
+    std::vector<uint8_t> b = accept;
     const int flips = 1 + int(rng() % 4);
     for (int f = 0; f < flips; ++f) b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8));
     const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
     if (d.ok()) {
       ++accepted;
       // Whatever passed is safe to read in full.
-      const auto* s = d.message.packet->body_as_Snapshot();
-      if (s && s->full())
-        for (const auto* r : *s->full()) (void)r->x();
-      if (s && s->own()) (void)from_wire(*s->own());
+      const auto* a = d.message.packet->body_as_Accept();
+      if (a && a->state()) (void)from_wire(*a->state());
     }
     std::vector<uint8_t> junk(rng() % 1300);
     for (auto& c : junk) c = uint8_t(rng());
@@ -250,10 +209,6 @@ TEST(Codec, WireValuesAreClampedToWhatTheStepKnows) {
   EXPECT_TRUE(from_wire(bad).crouched) << "any non-zero byte is crouched";
   EXPECT_EQ(from_wire(bad).platform, 3);
   EXPECT_EQ(from_wire(bad).platform_offset, (FixedVec3{7, 8, 9}));
-  const InputCmd in = from_wire(wire::InputW(5, -128, 127, 0xff));
-  EXPECT_EQ(in.move_x, -127);
-  EXPECT_EQ(in.move_z, 127);
-  EXPECT_EQ(in.buttons, kKnownButtons);
 }
 
 }  // namespace

@@ -186,8 +186,12 @@ TEST(ClearFrame, RoundTripsAndIsAligned) {
 TEST(Layer, OnlyTheKnownPrefixesHaveALayer) {
   int known = 0;
   for (int p = 0; p < 256; ++p) known += layer_of(std::vector<uint8_t>{uint8_t(p), 0}) != Layer::kInvalid;
-  EXPECT_EQ(known, 2 + 8);
+  EXPECT_EQ(known, 2 + 8 + 8) << "clear, sealed, and the session's Packet and compact prefixes";
   EXPECT_EQ(layer_of({}), Layer::kInvalid);
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x17, 0}), Payload::kPacket);
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x18, 0}), Payload::kCompact);
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x1f, 0}), Payload::kCompact);
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x20, 0}), Payload::kPacket) << "not a session prefix at all";
 }
 
 }  // namespace

@@ -1,12 +1,15 @@
 // Bad values inside valid packets: clamped or refused, never trusted. Each case is a datagram that
 // passes the verifier but says something the server must not believe.
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "proto/bits.h"
+#include "proto/compact.h"
 #include "support/raw_client.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -47,7 +50,7 @@ struct HandClient {
     raw.received = all;
     return found;
   }
-  void inputs(const std::vector<InputCmd>& in, uint32_t ack = 0) { send(w.input_batch(ack, 0, in)); }
+  void inputs(const std::vector<InputCmd>& in, uint32_t ack = 0) { raw.send_inputs(in, ack); }
 };
 
 InputCmd raw_input(uint32_t tick, int8_t x, int8_t z, uint8_t buttons) {
@@ -84,8 +87,11 @@ TEST(BadValues, TicksFarAheadOrWrappedAreRefusedAndCounted) {
   HandClient c(h);
   const auto before = h.server().counters();
   const uint32_t now = h.server().current_tick();
-  c.inputs({raw_input(now + 1000, 127, 0, 0), raw_input(now + 0x80000000u, 127, 0, 0), raw_input(now - 5, 127, 0, 0),
-            raw_input(0xffffffffu, 127, 0, 0)});
+  // An inputs message names its ticks by their low 16 bits, nearest the server's tick: far ahead,
+  // and so far ahead that it reads as the past, and late.
+  c.inputs({raw_input(now + 1000, 127, 0, 0)});
+  c.inputs({raw_input(now + 40000, 127, 0, 0)});
+  c.inputs({raw_input(now - 5, 127, 0, 0)});
   const auto& after = h.server().counters();
   EXPECT_EQ(after.get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
   EXPECT_GE(after.get(Counter::kInputsTooFarAhead) - before.get(Counter::kInputsTooFarAhead), 1u);
@@ -105,52 +111,53 @@ TEST(BadValues, AckFromTheFutureIsNotBelieved) {
   EXPECT_EQ(h.server().counters().get(Counter::kDropBadValue), before + 1);
   // The snapshots that follow use no delta base the client never had.
   h.run_for(100 * net::kMillisecond);
-  const auto* snap = c.last(wire::Body::Snapshot);
-  ASSERT_NE(snap, nullptr);
-  EXPECT_EQ(snap->body_as_Snapshot()->base_tick(), 0u);
+  const auto snap = c.raw.last_snapshot();
+  ASSERT_TRUE(snap.has_value());
+  EXPECT_EQ(snap->base_tick, 0u);
 }
 
-TEST(BadValues, MoreInputsThanAllowedDropsTheBatch) {
+TEST(BadValues, MoreInputsThanAllowedDropTheMessage) {
   SimHarness h(arena_world(), {});
   HandClient c(h);
-  // The writer caps at 32; build a batch of 40 by hand.
-  auto& fbb = c.w.builder();
-  fbb.Clear();
-  std::vector<wire::InputW> many;
-  for (uint32_t i = 0; i < 40; ++i) many.emplace_back(h.server().current_tick() + 1 + i, 10, 10, 0);
-  const auto vec = fbb.CreateVectorOfStructs(many);
-  const auto body = wire::CreateInputBatch(fbb, 0, 0, vec).Union();
-  const auto before = h.server().counters();
-  c.send(c.w.finish(wire::Body::InputBatch, body));
-  EXPECT_EQ(h.server().counters().get(Counter::kDropBadValue), before.get(Counter::kDropBadValue) + 1);
-  EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
-}
-
-TEST(BadValues, AVectorClaimingMoreElementsThanWereSentIsMalformed) {
-  SimHarness h(arena_world(), {});
-  HandClient c(h);
-  std::vector<InputCmd> two = {raw_input(h.server().current_tick() + 1, 1, 1, 0), raw_input(h.server().current_tick() + 2, 1, 1, 0)};
-  const auto bytes = c.w.input_batch(0, 0, two);
-  std::vector<uint8_t> forged(bytes.begin(), bytes.end());
-  // Find the vector's length prefix (2) right before the first InputW's tick, and claim 200.
-  bool patched = false;
-  for (std::size_t i = 0; i + 8 <= forged.size(); ++i) {
-    uint32_t len, tick;
-    std::memcpy(&len, &forged[i], 4);
-    std::memcpy(&tick, &forged[i + 4], 4);
-    if (len == 2 && tick == two[0].tick) {
-      const uint32_t lie = 200;
-      std::memcpy(&forged[i], &lie, 4);
-      patched = true;
-      break;
-    }
+  // The writer caps at 32; claim 40 by hand: a count beyond the limit refuses the whole message.
+  std::array<uint8_t, 256> bytes{};
+  proto::BitWriter w(bytes);
+  w.put(uint32_t(proto::CompactKind::kInputs), 2);
+  w.put_bool(false);  // want_state
+  w.put_bool(false);  // no ack
+  w.put((h.server().current_tick() + 40) & 0xffff, 16);
+  w.put_var(40, 3);
+  for (int i = 0; i < 40; ++i) {
+    if (i > 0) w.put_bool(false);
+    w.put(10, 8);
+    w.put(10, 8);
+    w.put(0, 2);
   }
-  ASSERT_TRUE(patched);
+  ASSERT_TRUE(w.ok());
   const auto before = h.server().counters();
-  c.send(forged);
+  c.raw.send_compact(std::span<const uint8_t>(bytes.data(), w.bytes()));
   EXPECT_EQ(h.server().counters().get(Counter::kDropMalformed), before.get(Counter::kDropMalformed) + 1);
   EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
-  EXPECT_EQ(h.server().client_count(), 1u) << "a bad packet never disconnects anyone";
+}
+
+TEST(BadValues, ATruncatedOrPaddedInputsMessageIsMalformed) {
+  SimHarness h(arena_world(), {});
+  HandClient c(h);
+  // Ticks far enough ahead that the three sends (10 ms each) do not make them late.
+  std::vector<InputCmd> two = {raw_input(h.server().current_tick() + 8, 1, 1, 0), raw_input(h.server().current_tick() + 9, 1, 2, 0)};
+  std::array<uint8_t, 64> buffer{};
+  const auto bytes = proto::write_inputs({0, two.back().tick, false}, two, buffer);
+  const std::vector<uint8_t> good(bytes.begin(), bytes.end());
+  const auto before = h.server().counters();
+  c.raw.send_compact(std::span<const uint8_t>(good.data(), good.size() - 1));  // cut short
+  std::vector<uint8_t> padded = good;
+  padded.push_back(0);  // a whole byte more than the writer made
+  c.raw.send_compact(padded);
+  EXPECT_EQ(h.server().counters().get(Counter::kDropMalformed), before.get(Counter::kDropMalformed) + 2);
+  EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
+  EXPECT_EQ(h.server().client_count(), 1u) << "a bad message never disconnects anyone";
+  c.raw.send_compact(good);
+  EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted) + 2) << "the intact one is taken";
 }
 
 }  // namespace

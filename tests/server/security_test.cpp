@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <array>
+
 #include <gtest/gtest.h>
 
 #include "support/raw_client.h"
@@ -89,7 +91,7 @@ TEST(Security, ForgedDisconnectFromTheVictimsAddressChangesNothing) {
 }
 
 TEST(Security, FarAheadSequenceCannotTakeOverASession) {
-  // Before: a forged InputBatch with a far-ahead sequence made the victim's own packets stale.
+  // Before: a forged input message with a far-ahead sequence made the victim's own packets stale.
   SimHarness h(arena_world(), options(2));
   h.start_all();
   h.run_for(1 * kS);
@@ -98,13 +100,14 @@ TEST(Security, FarAheadSequenceCannotTakeOverASession) {
   // Claim a sequence far ahead (8 sequence bytes), keeping the rest: it cannot authenticate.
   std::vector<uint8_t> ahead = {uint8_t(proto::kSessionPrefix | 7), 0, 0, 0, 0, 0, 0, 0, 0x40};
   ahead.insert(ahead.end(), forged.begin() + 1 + ((forged[0] & 7) + 1), forged.end());
-  proto::PacketWriter w;
   std::vector<InputCmd> future;
   for (uint32_t t = 0; t < 32; ++t) future.push_back(encode_move(-1, -1, kButtonJump, h.server().current_tick() + 5 + t));
+  std::array<uint8_t, 256> message{};
+  const auto inputs = proto::write_inputs({0, future.back().tick, false}, future, message);
   const auto before = h.server().counters();
   for (int i = 0; i < 30; ++i) {
     send_as(h, SimHarness::client_endpoint(0), ahead);
-    send_as(h, SimHarness::client_endpoint(0), proto::seal_session(proto::Key{}, (1ull << 40) + uint64_t(i), w.input_batch(0, 0, future), g_buf));
+    send_as(h, SimHarness::client_endpoint(0), proto::seal_session(proto::Key{}, (1ull << 40) + uint64_t(i), inputs, g_buf, proto::Payload::kCompact));
     h.run_for(20 * kMs);
   }
   const auto& after = h.server().counters();
@@ -221,10 +224,17 @@ TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
   const auto before = h.client(0).stats().unauthenticated;
   // A snapshot that would teleport the character, sealed with a made-up key; a disconnect in clear
   // and sealed; a replay of the server's own datagram; and every bit flip of it.
-  proto::PacketWriter::SnapshotHeader sh;
+  proto::SnapshotHeader sh;
   sh.tick = h.client(0).predictor().acknowledged_tick() + 3;
+  sh.received_through = sh.tick;
+  sh.has_own_state = true;
   sh.own.position = {100000, 100000, 100000};
-  send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 30, w.snapshot(sh, {}, {}), g_buf), false);
+  proto::SnapshotWriter snapshot;
+  const proto::RemoteView no_base;
+  proto::RemoteView view;
+  std::array<uint8_t, 256> message{};
+  snapshot.begin(sh, no_base, 1);
+  send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 30, snapshot.finish(message, view), g_buf, proto::Payload::kCompact), false);
   send_as(h, server, proto::frame_clear(w.disconnect(wire::DisconnectReason::ServerShutdown), g_buf), false);
   send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 31, w.disconnect(wire::DisconnectReason::ServerShutdown), g_buf), false);
   send_as(h, server, real, false);

@@ -6,6 +6,8 @@
 #include <map>
 #include <type_traits>
 
+#include <array>
+
 #include <gtest/gtest.h>
 
 #include "support/scenario_support.h"
@@ -110,7 +112,8 @@ TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
   EXPECT_TRUE(grew(Counter::kDropWrongDirection));
   send_and_run(clear(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), 0xdeadbeef)));
   EXPECT_TRUE(grew(Counter::kDropBadProtocol));
-  send_and_run(proto::seal_session(proto::Key{}, 1, w.input_batch(0, 0, {}), buf));  // session traffic without a session
+  std::array<uint8_t, 16> no_inputs{};
+  send_and_run(proto::seal_session(proto::Key{}, 1, proto::write_inputs({}, {}, no_inputs), buf, proto::Payload::kCompact));  // session traffic without a session
   EXPECT_TRUE(grew(Counter::kDropNoSession));
   w.builder().Clear();
   send_and_run(clear(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder(), 0, 5).Union())));

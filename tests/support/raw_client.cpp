@@ -1,5 +1,7 @@
 #include "support/raw_client.h"
 
+#include <array>
+
 #include "support/scenario_support.h"
 
 namespace foothold::test {
@@ -24,6 +26,31 @@ void RawClient::send_clear(std::span<const uint8_t> packet) { send_raw(proto::fr
 
 void RawClient::send_session(std::span<const uint8_t> packet) {
   send_raw(proto::seal_session(keys.send, ++sequence, packet, tx_));
+}
+
+void RawClient::send_compact(std::span<const uint8_t> message) {
+  send_raw(proto::seal_session(keys.send, ++sequence, message, tx_, proto::Payload::kCompact));
+}
+
+void RawClient::send_inputs(std::span<const InputCmd> inputs, uint32_t ack, bool want_state) {
+  std::array<uint8_t, proto::kMaxDatagram> message{};
+  const uint32_t newest = inputs.empty() ? h.server().current_tick() : inputs.back().tick;
+  send_compact(proto::write_inputs({ack, newest, want_state}, inputs, message));
+}
+
+std::optional<proto::SnapshotHeader> RawClient::last_snapshot() {
+  for (auto it = received.rbegin(); it != received.rend(); ++it) {
+    uint64_t s = 0;
+    std::span<const uint8_t> message;
+    const proto::ReplayWindow fresh;  // only to open: the session's window is left alone
+    if (proto::session_payload(*it) != proto::Payload::kCompact ||
+        proto::open_session(keys.receive, fresh, *it, rx_, s, message) != proto::OpenError::kNone)
+      continue;
+    proto::SnapshotHeader header;
+    if (proto::read_snapshot_header(message, h.server().current_tick(), 1, header) == proto::SnapshotError::kNone)
+      return header;
+  }
+  return std::nullopt;
 }
 
 const wire::Packet* RawClient::sealed_reply() {

@@ -3,6 +3,7 @@
 // step, so that tests can send exactly the datagrams an attacker or a broken client would.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "proto/codec.h"
@@ -23,6 +24,12 @@ class RawClient {
   void send_raw(std::span<const uint8_t> datagram);
   /// Seals a Packet into the session (after connect()) and sends it.
   void send_session(std::span<const uint8_t> packet);
+  /// Seals a compact message (compact.h) into the session and sends it.
+  void send_compact(std::span<const uint8_t> message);
+  /// Sends `inputs` (consecutive ticks ending at the last one's) as one inputs message.
+  void send_inputs(std::span<const InputCmd> inputs, uint32_t ack = 0, bool want_state = false);
+  /// The header of the newest snapshot received (nothing when none opens and reads).
+  std::optional<proto::SnapshotHeader> last_snapshot();
 
   /// The last received datagram opened as a sealed reply under the token's key, as a clear Packet,
   /// or as a session Packet (nullptr when it is not one or does not open).

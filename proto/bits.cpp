@@ -1,0 +1,95 @@
+#include "proto/bits.h"
+
+namespace foothold::proto {
+
+void BitWriter::put(uint32_t v, int count) {
+  if (count <= 0) return;
+  if (bits_ + std::size_t(count) > out_.size() * 8) {
+    ok_ = false;
+    return;
+  }
+  for (int i = 0; i < count; ++i, ++bits_) {
+    const uint8_t mask = uint8_t(1u << (bits_ % 8));
+    if (bits_ % 8 == 0) out_[bits_ / 8] = 0;
+    if ((v >> i) & 1u) out_[bits_ / 8] |= mask;
+  }
+}
+
+void BitWriter::put_var(uint32_t v, int group) {
+  do {
+    put(group >= 32 ? v : v & ((1u << group) - 1), group);
+    v = group >= 32 ? 0 : v >> group;
+    put_bool(v != 0);
+  } while (v != 0);
+}
+
+void BitWriter::put_delta(int32_t v) {
+  const uint32_t z = zigzag(v);
+  if (z == 0) {
+    put(0b0, 1);
+  } else if (z < (1u << 6)) {
+    put(0b01, 2);  // '1' then '0', least significant first
+    put(z, 6);
+  } else if (z < (1u << 10)) {
+    put(0b011, 3);
+    put(z, 10);
+  } else if (z < (1u << 16)) {
+    put(0b0111, 4);
+    put(z, 16);
+  } else {
+    put(0b1111, 4);
+    put(z, 32);
+  }
+}
+
+uint32_t BitReader::get(int count) {
+  if (count <= 0) return 0;
+  if (bits_ + std::size_t(count) > in_.size() * 8) {
+    ok_ = false;
+    bits_ = in_.size() * 8;
+    return 0;
+  }
+  uint32_t v = 0;
+  for (int i = 0; i < count; ++i, ++bits_)
+    if ((in_[bits_ / 8] >> (bits_ % 8)) & 1u) v |= 1u << i;
+  return v;
+}
+
+uint32_t BitReader::get_var(int group) {
+  uint64_t v = 0;
+  for (int shift = 0; ok_; shift += group) {
+    if (shift >= 32) {  // a number longer than 32 bits: not one a writer makes
+      ok_ = false;
+      return 0;
+    }
+    const uint64_t part = get(group);
+    v |= part << shift;
+    if (v > 0xffffffffull) {
+      ok_ = false;
+      return 0;
+    }
+    if (!get_bool()) break;
+  }
+  return ok_ ? uint32_t(v) : 0;
+}
+
+int32_t BitReader::get_delta() {
+  if (!get_bool()) return 0;
+  int width = 6;
+  if (get_bool()) {
+    width = 10;
+    if (get_bool()) width = get_bool() ? 32 : 16;
+  }
+  return unzigzag(get(width));
+}
+
+bool BitReader::finished_cleanly() const {
+  if (!ok_) return false;
+  const std::size_t total = in_.size() * 8;
+  if (total - bits_ >= 8) return false;  // a whole unread byte: not what a writer makes
+  for (std::size_t b = bits_; b < total; ++b)
+    if ((in_[b / 8] >> (b % 8)) & 1u) return false;
+  return true;
+}
+
+}  // namespace foothold::proto

@@ -1,0 +1,86 @@
+#pragma once
+// Bit-level writing and reading for the compact messages (compact.h): fixed-width fields, unsigned
+// numbers in groups of bits with a continuation bit, and the prefix code of position deltas. Bits
+// go into bytes least significant first. The reader never reads past its bytes: a read beyond them
+// yields zeros and marks the reader failed, which the decoders check once at the end.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace foothold::proto {
+
+/// Zigzag: 0, -1, 1, -2, ... as 0, 1, 2, 3, ... (small magnitudes of either sign stay small).
+constexpr uint32_t zigzag(int32_t v) { return (uint32_t(v) << 1) ^ uint32_t(v >> 31); }
+/// The inverse of zigzag().
+constexpr int32_t unzigzag(uint32_t u) { return int32_t((u >> 1) ^ (0u - (u & 1))); }
+
+/// Bits a number takes in put_var() with groups of `group` bits.
+constexpr int var_bits(uint32_t v, int group) {
+  int bits = 0;
+  do {
+    bits += group + 1;
+    v = group >= 32 ? 0 : v >> group;
+  } while (v != 0);
+  return bits;
+}
+
+/// Bits a signed delta takes in put_delta(): '0' for 0, else a class prefix and the zigzag value in
+/// 6, 10, 16 or 32 bits ('10', '110', '1110', '1111').
+constexpr int delta_bits(int32_t v) {
+  const uint32_t z = zigzag(v);
+  if (z == 0) return 1;
+  if (z < (1u << 6)) return 2 + 6;
+  if (z < (1u << 10)) return 3 + 10;
+  if (z < (1u << 16)) return 4 + 16;
+  return 4 + 32;
+}
+
+/// Writes bits into a caller's buffer; overflowing it marks the writer failed (nothing is written
+/// past the buffer).
+class BitWriter {
+ public:
+  explicit BitWriter(std::span<uint8_t> out) : out_(out) {}
+  /// The low `count` bits of `v` (count in [0, 32]).
+  void put(uint32_t v, int count);
+  void put_bool(bool b) { put(b ? 1 : 0, 1); }
+  /// `v` in groups of `group` bits, low group first, each followed by a continuation bit.
+  void put_var(uint32_t v, int group);
+  /// A signed delta in the prefix code of delta_bits().
+  void put_delta(int32_t v);
+  /// Bits written so far.
+  std::size_t bits() const { return bits_; }
+  /// Whole bytes used (the last one padded with zero bits).
+  std::size_t bytes() const { return (bits_ + 7) / 8; }
+  /// False once a write did not fit.
+  bool ok() const { return ok_; }
+
+ private:
+  std::span<uint8_t> out_;
+  std::size_t bits_ = 0;
+  bool ok_ = true;
+};
+
+/// Reads what a BitWriter wrote. Reading past the end yields zeros and clears ok().
+class BitReader {
+ public:
+  explicit BitReader(std::span<const uint8_t> in) : in_(in) {}
+  /// `count` bits (count in [0, 32]).
+  uint32_t get(int count);
+  bool get_bool() { return get(1) != 0; }
+  /// A put_var() number; more than 32 bits of value fails.
+  uint32_t get_var(int group);
+  /// A put_delta() number.
+  int32_t get_delta();
+  /// False once a read went past the end, or a number did not fit.
+  bool ok() const { return ok_; }
+  /// True when everything read is valid and what is left is the last byte's zero padding.
+  bool finished_cleanly() const;
+
+ private:
+  std::span<const uint8_t> in_;
+  std::size_t bits_ = 0;
+  bool ok_ = true;
+};
+
+}  // namespace foothold::proto

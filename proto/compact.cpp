@@ -1,0 +1,382 @@
+#include "proto/compact.h"
+
+#include <algorithm>
+
+#include "proto/bits.h"
+
+namespace foothold::proto {
+
+namespace {
+
+// Field widths (WIRE_FORMAT.md, "Compact messages").
+constexpr int kKindBits = 2;
+constexpr int kTickBits = 16;
+constexpr int kMaskGroup = 8;      // masks: mostly 0 (9 bits), a lone recent bit 9 bits too
+constexpr int kSmallGroup = 3;     // input offsets, base offsets, counts
+constexpr int kLeadGroup = 2;      // the lead's difference from received_through (mostly 0)
+constexpr int kDelayGroup = 4;     // echo delay in 100 us units
+constexpr int kPlatformGroup = 4;
+constexpr int kFirstIdGroup = 7;
+constexpr int kIdGapGroup = 4;
+constexpr int kGroundBits = 3;
+constexpr uint32_t kDelayUnitUs = 100;
+constexpr uint32_t kMaxDelayUnits = 1u << 20;  // 105 s: any longer delay is reported as this
+constexpr int kInputAxisBits = 8;
+constexpr int kButtonBits = 2;
+static_assert(kKnownButtons < (1u << kButtonBits));
+
+void put_kind(BitWriter& w, CompactKind k) { w.put(uint32_t(k), kKindBits); }
+
+std::size_t platform_bits(uint16_t p) { return 1 + (p ? std::size_t(var_bits(p, kPlatformGroup)) : 0); }
+void put_platform(BitWriter& w, uint16_t p) {
+  w.put_bool(p != 0);
+  if (p) w.put_var(p, kPlatformGroup);
+}
+bool get_platform(BitReader& r, uint16_t& p) {
+  p = 0;
+  if (!r.get_bool()) return true;
+  const uint32_t v = r.get_var(kPlatformGroup);
+  if (v == 0 || v > 0xffff) return false;
+  p = uint16_t(v);
+  return true;
+}
+
+std::size_t posture_bits(const RemoteState& s) { return kGroundBits + 1 + platform_bits(s.platform); }
+void put_posture(BitWriter& w, const RemoteState& s) {
+  w.put(s.ground, kGroundBits);
+  w.put_bool(s.crouched);
+  put_platform(w, s.platform);
+}
+bool get_posture(BitReader& r, RemoteState& s) {
+  s.ground = uint8_t(r.get(kGroundBits));
+  s.crouched = r.get_bool();
+  return get_platform(r, s.platform) && s.ground < kGroundKindCount;
+}
+
+// Differences of 1/256 m coordinates, which lie in [-2^29, 2^29): they fit an int32.
+int32_t diff(int32_t a, int32_t b) { return int32_t(int64_t(a) - int64_t(b)); }
+bool in_range(int64_t v) { return v >= -kRemoteCoordLimit && v < kRemoteCoordLimit; }
+
+constexpr std::size_t kOwnStateBits = 3 * 32 + 3 * 32 + 3 * 16 + kGroundBits + 8 + 8 + 1 + 1 + 16;
+constexpr std::size_t kPlatformOffsetBits = 3 * 32;
+
+void put_own(BitWriter& w, const CharacterState& s) {
+  for (int32_t v : {s.position.x, s.position.y, s.position.z, s.velocity.x, s.velocity.y, s.velocity.z}) w.put(uint32_t(v), 32);
+  for (int16_t v : {s.floor_normal.x, s.floor_normal.y, s.floor_normal.z}) w.put(uint16_t(v), 16);
+  w.put(uint32_t(s.ground), kGroundBits);
+  w.put(s.air_ticks, 8);
+  w.put(s.jump_buffer, 8);
+  w.put_bool(s.jump_held);
+  w.put_bool(s.crouched);
+  w.put(s.platform, 16);
+  if (s.platform)
+    for (int32_t v : {s.platform_offset.x, s.platform_offset.y, s.platform_offset.z}) w.put(uint32_t(v), 32);
+}
+bool get_own(BitReader& r, CharacterState& s) {
+  auto i32 = [&] { return int32_t(r.get(32)); };
+  auto i16 = [&] { return int16_t(uint16_t(r.get(16))); };
+  s.position = {i32(), i32(), i32()};
+  s.velocity = {i32(), i32(), i32()};
+  s.floor_normal = {i16(), i16(), i16()};
+  const uint32_t ground = r.get(kGroundBits);
+  s.ground = ground < kGroundKindCount ? GroundKind(ground) : GroundKind::kNone;
+  s.air_ticks = uint8_t(r.get(8));
+  s.jump_buffer = uint8_t(r.get(8));
+  s.jump_held = r.get_bool();
+  s.crouched = r.get_bool();
+  s.platform = uint16_t(r.get(16));
+  s.platform_offset = {};
+  if (s.platform) s.platform_offset = {i32(), i32(), i32()};
+  return ground < kGroundKindCount;
+}
+
+uint32_t delay_units(uint32_t us) { return std::min(kMaxDelayUnits, (us + kDelayUnitUs / 2) / kDelayUnitUs); }
+
+}  // namespace
+
+CompactKind compact_kind(std::span<const uint8_t> message) {
+  return message.empty() ? CompactKind(0) : CompactKind(message[0] & ((1u << kKindBits) - 1));
+}
+
+uint32_t widen_tick(uint16_t low, uint32_t reference) {
+  return reference + uint32_t(int32_t(int16_t(uint16_t(low - uint16_t(reference)))));
+}
+
+// --- snapshots --------------------------------------------------------------------------------
+
+std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std::size_t base_size) {
+  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0;
+  const uint32_t received = h.received_through - h.tick;
+  std::size_t bits = kKindBits + kTickBits + 1;
+  if (masks) bits += std::size_t(var_bits(h.repeated_mask, kMaskGroup) + var_bits(h.interaction_mask, kMaskGroup));
+  bits += std::size_t(var_bits(received, kSmallGroup));
+  bits += std::size_t(var_bits(zigzag(int32_t(h.input_lead) - int32_t(received)), kLeadGroup));
+  bits += std::size_t(var_bits(delay_units(h.echo_delay_us), kDelayGroup));
+  bits += 1 + (h.has_own_state ? kOwnStateBits + (h.own.platform ? kPlatformOffsetBits : 0) : 32);
+  bits += 1;
+  if (h.base_tick != 0) bits += std::size_t(var_bits((h.tick - h.base_tick) / interval, kSmallGroup)) + base_size;
+  bits += std::size_t(var_bits(kMaxViewSize, kSmallGroup));  // the additions' count, at most
+  return bits;
+}
+
+std::size_t change_bits(const RemoteState& base, const RemoteState* now) {
+  if (!now) return 1;
+  std::size_t bits = 1 + std::size_t(delta_bits(diff(now->x, base.x)) + delta_bits(diff(now->y, base.y)) +
+                                     delta_bits(diff(now->z, base.z)));
+  const bool same_posture = now->ground == base.ground && now->crouched == base.crouched && now->platform == base.platform;
+  return bits + 1 + (same_posture ? 0 : posture_bits(*now));
+}
+
+std::size_t addition_bits(const RemoteState& now) {
+  return std::size_t(var_bits(now.id, kFirstIdGroup) + delta_bits(now.x) + delta_bits(now.y) + delta_bits(now.z)) +
+         posture_bits(now);
+}
+
+void SnapshotWriter::begin(const SnapshotHeader& h, const RemoteView& base, uint32_t interval) {
+  header_ = &h;
+  base_ = &base;
+  interval_ = std::max<uint32_t>(1, interval);
+  changes_.assign(h.base_tick != 0 ? base.size() : 0, Change{});
+  added_.clear();
+}
+
+void SnapshotWriter::change(std::size_t index, const RemoteState* now) {
+  if (index >= changes_.size()) return;
+  changes_[index] = {true, now == nullptr, now ? *now : RemoteState{}};
+}
+
+void SnapshotWriter::add(const RemoteState& now) { added_.push_back(now); }
+
+std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteView& view) {
+  const SnapshotHeader& h = *header_;
+  BitWriter w(out);
+  put_kind(w, CompactKind::kSnapshot);
+  w.put(h.tick & 0xffff, kTickBits);
+  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0;
+  w.put_bool(masks);
+  if (masks) {
+    w.put_var(h.repeated_mask, kMaskGroup);
+    w.put_var(h.interaction_mask, kMaskGroup);
+  }
+  const uint32_t received = h.received_through - h.tick;
+  w.put_var(received, kSmallGroup);
+  w.put_var(zigzag(int32_t(h.input_lead) - int32_t(received)), kLeadGroup);
+  w.put_var(delay_units(h.echo_delay_us), kDelayGroup);
+  w.put_bool(h.has_own_state);
+  if (h.has_own_state) {
+    put_own(w, h.own);
+  } else {
+    w.put(h.own_digest, 32);
+  }
+  const bool has_base = h.base_tick != 0;
+  w.put_bool(has_base);
+  view.clear();
+  if (has_base) {
+    w.put_var((h.tick - h.base_tick) / interval_, kSmallGroup);
+    for (const Change& c : changes_) w.put_bool(c.touched);
+    for (std::size_t i = 0; i < changes_.size(); ++i) {
+      const Change& c = changes_[i];
+      const RemoteState& b = (*base_)[i];
+      if (!c.touched) {
+        view.push_back(b);
+        continue;
+      }
+      w.put_bool(c.removed);
+      if (c.removed) continue;
+      w.put_delta(diff(c.now.x, b.x));
+      w.put_delta(diff(c.now.y, b.y));
+      w.put_delta(diff(c.now.z, b.z));
+      const bool same_posture = c.now.ground == b.ground && c.now.crouched == b.crouched && c.now.platform == b.platform;
+      w.put_bool(same_posture);
+      if (!same_posture) put_posture(w, c.now);
+      view.push_back(c.now);
+      view.back().id = b.id;
+    }
+  }
+  std::sort(added_.begin(), added_.end(), [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
+  w.put_var(uint32_t(added_.size()), kSmallGroup);
+  for (std::size_t i = 0; i < added_.size(); ++i) {
+    const RemoteState& a = added_[i];
+    if (i == 0) {
+      w.put_var(a.id, kFirstIdGroup);
+    } else {
+      w.put_var(a.id - added_[i - 1].id - 1, kIdGapGroup);
+    }
+    w.put_delta(a.x);
+    w.put_delta(a.y);
+    w.put_delta(a.z);
+    put_posture(w, a);
+    view.push_back(a);
+  }
+  std::sort(view.begin(), view.end(), [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
+  if (!w.ok()) return {};
+  return out.first(w.bytes());
+}
+
+namespace {
+
+SnapshotError read_header(BitReader& r, uint32_t reference_tick, uint32_t interval, SnapshotHeader& h, bool& has_base) {
+  h = SnapshotHeader{};
+  if (CompactKind(r.get(kKindBits)) != CompactKind::kSnapshot) return SnapshotError::kMalformed;
+  h.tick = widen_tick(uint16_t(r.get(kTickBits)), reference_tick);
+  if (r.get_bool()) {
+    h.repeated_mask = r.get_var(kMaskGroup);
+    h.interaction_mask = r.get_var(kMaskGroup);
+  }
+  const uint32_t received = r.get_var(kSmallGroup);
+  const int64_t lead = int64_t(unzigzag(r.get_var(kLeadGroup))) + int64_t(received);
+  const uint32_t delay = r.get_var(kDelayGroup);
+  if (received > 0xffff || lead < INT16_MIN || lead > INT16_MAX || delay > kMaxDelayUnits) return SnapshotError::kBadValue;
+  h.received_through = h.tick + received;
+  h.input_lead = int16_t(lead);
+  h.echo_delay_us = delay * kDelayUnitUs;
+  h.has_own_state = r.get_bool();
+  if (h.has_own_state) {
+    if (!get_own(r, h.own)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+    h.own_digest = state_digest(h.own);
+  } else {
+    h.own_digest = r.get(32);
+  }
+  has_base = r.get_bool();
+  if (has_base) {
+    const uint32_t back = r.get_var(kSmallGroup);
+    if (back == 0 || back > 0xffff) return SnapshotError::kBadValue;
+    h.base_tick = h.tick - back * std::max<uint32_t>(1, interval);
+    if (h.base_tick == 0) return SnapshotError::kBadValue;
+  }
+  return r.ok() ? SnapshotError::kNone : SnapshotError::kMalformed;
+}
+
+}  // namespace
+
+SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
+                                   SnapshotHeader& h) {
+  BitReader r(message);
+  bool has_base = false;
+  return read_header(r, reference_tick, interval, h, has_base);
+}
+
+SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
+                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed) {
+  view.clear();
+  changed.clear();
+  BitReader r(message);
+  bool has_base = false;
+  if (const SnapshotError e = read_header(r, reference_tick, interval, h, has_base); e != SnapshotError::kNone) return e;
+  if (has_base) {
+    if (base.size() > kMaxViewSize) return SnapshotError::kUnknownBase;
+    // The bitmap first, then one change per marked entry, in the base's order.
+    uint64_t touched = 0;
+    for (std::size_t i = 0; i < base.size(); ++i)
+      if (r.get_bool()) touched |= uint64_t(1) << i;
+    for (std::size_t i = 0; i < base.size(); ++i) {
+      const RemoteState& b = base[i];
+      if (!((touched >> i) & 1)) {
+        view.push_back(b);
+        continue;
+      }
+      if (r.get_bool()) continue;  // removed
+      RemoteState s = b;
+      const int64_t x = int64_t(b.x) + r.get_delta(), y = int64_t(b.y) + r.get_delta(), z = int64_t(b.z) + r.get_delta();
+      if (!in_range(x) || !in_range(y) || !in_range(z)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+      s.x = int32_t(x);
+      s.y = int32_t(y);
+      s.z = int32_t(z);
+      if (!r.get_bool() && !get_posture(r, s)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+      view.push_back(s);
+      changed.push_back(s.id);
+    }
+  }
+  const uint32_t added = r.get_var(kSmallGroup);
+  if (!r.ok()) return SnapshotError::kMalformed;
+  if (added > kMaxViewSize || view.size() + added > kMaxViewSize) return SnapshotError::kTooMany;
+  const std::size_t kept = view.size();
+  uint32_t previous = 0;
+  for (uint32_t i = 0; i < added; ++i) {
+    RemoteState s;
+    if (i == 0) {
+      s.id = r.get_var(kFirstIdGroup);
+    } else {
+      const uint32_t gap = r.get_var(kIdGapGroup);
+      if (gap >= 0xffffffffu - previous) return SnapshotError::kBadValue;
+      s.id = previous + gap + 1;
+    }
+    previous = s.id;
+    const int32_t x = r.get_delta(), y = r.get_delta(), z = r.get_delta();
+    if (!in_range(x) || !in_range(y) || !in_range(z)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+    s.x = x;
+    s.y = y;
+    s.z = z;
+    if (!get_posture(r, s)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+    // A new character must be new: not one the view still holds.
+    const auto it = std::lower_bound(view.begin(), view.begin() + long(kept), s.id,
+                                     [](const RemoteState& v, uint32_t id) { return v.id < id; });
+    if (s.id == 0 || (it != view.begin() + long(kept) && it->id == s.id)) return SnapshotError::kBadValue;
+    view.push_back(s);
+    changed.push_back(s.id);
+  }
+  if (!r.finished_cleanly()) return SnapshotError::kMalformed;
+  std::inplace_merge(view.begin(), view.begin() + long(kept), view.end(),
+                     [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
+  return SnapshotError::kNone;
+}
+
+// --- inputs -----------------------------------------------------------------------------------
+
+std::span<const uint8_t> write_inputs(const InputsHeader& h, std::span<const InputCmd> inputs, std::span<uint8_t> out) {
+  if (inputs.size() > kMaxCompactInputs) inputs = inputs.last(kMaxCompactInputs);
+  BitWriter w(out);
+  put_kind(w, CompactKind::kInputs);
+  w.put_bool(h.want_state);
+  w.put_bool(h.ack_snapshot != 0);
+  if (h.ack_snapshot != 0) w.put(h.ack_snapshot & 0xffff, kTickBits);
+  w.put(h.newest_tick & 0xffff, kTickBits);
+  w.put_var(uint32_t(inputs.size()), kSmallGroup);
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const InputCmd& in = inputs[i];
+    if (i > 0) {
+      const bool same = in.same_command(inputs[i - 1]);
+      w.put_bool(same);
+      if (same) continue;
+    }
+    w.put(uint8_t(in.move_x), kInputAxisBits);
+    w.put(uint8_t(in.move_z), kInputAxisBits);
+    w.put(in.buttons & kKnownButtons, kButtonBits);
+  }
+  if (!w.ok()) return {};
+  return out.first(w.bytes());
+}
+
+bool read_inputs(std::span<const uint8_t> message, uint32_t reference_tick, InputsHeader& h, std::vector<InputCmd>& inputs) {
+  inputs.clear();
+  h = InputsHeader{};
+  BitReader r(message);
+  if (CompactKind(r.get(kKindBits)) != CompactKind::kInputs) return false;
+  h.want_state = r.get_bool();
+  if (r.get_bool()) {
+    h.ack_snapshot = widen_tick(uint16_t(r.get(kTickBits)), reference_tick);
+    if (h.ack_snapshot == 0) return false;
+  }
+  h.newest_tick = widen_tick(uint16_t(r.get(kTickBits)), reference_tick);
+  const uint32_t count = r.get_var(kSmallGroup);
+  if (!r.ok() || count > kMaxCompactInputs) return false;
+  InputCmd previous;
+  for (uint32_t i = 0; i < count; ++i) {
+    InputCmd in = previous;
+    if (i == 0 || !r.get_bool()) {
+      in.move_x = int8_t(uint8_t(r.get(kInputAxisBits)));
+      in.move_z = int8_t(uint8_t(r.get(kInputAxisBits)));
+      in.buttons = uint8_t(r.get(kButtonBits));
+      // As from_wire(): -128 reads as -127; the button bits are the known ones by construction.
+      if (in.move_x == -128) in.move_x = -127;
+      if (in.move_z == -128) in.move_z = -127;
+      in.buttons &= kKnownButtons;
+    }
+    in.tick = h.newest_tick - (count - 1 - i);
+    inputs.push_back(in);
+    previous = in;
+  }
+  return r.finished_cleanly();
+}
+
+}  // namespace foothold::proto

@@ -1,0 +1,142 @@
+#pragma once
+// The hot messages of a session, bit-packed (WIRE_FORMAT.md, "Compact messages"): the server's
+// snapshots and the client's inputs, sent 60 times a second each way. They travel sealed in the
+// session layer like every Packet, under their own prefix (kCompactPrefix), and carry no
+// FlatBuffers framing.
+//
+// Snapshots are deltas against a baseline the client is known to hold: the view of the other
+// characters that the client reconstructed from the snapshot it acknowledged. A snapshot names the
+// characters of that view that changed (or left), adds the ones that are new, and leaves the rest
+// as they were; the encoder never writes more than its byte budget. The client's own state is a
+// 32-bit digest unless a correction may be owed (the server repeated an input, or its step met
+// another character, since the snapshot the client acknowledged), or the client asked for it.
+//
+// Every reader here treats its bytes as untrusted: any field out of range, a count beyond the
+// limits, a reference to a character the baseline does not hold, a read past the end or trailing
+// bits refuse the whole message.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "shared/character_state.h"
+#include "shared/input.h"
+
+namespace foothold::proto {
+
+/// Another character as a client knows it: the capsule centre in 1/256 m (the published position,
+/// movement.md §16), ground kind, posture and the mover it stands on (index + 1, 0: none).
+struct RemoteState {
+  uint32_t id = 0;
+  int32_t x = 0, y = 0, z = 0;
+  uint8_t ground = 0;
+  bool crouched = false;
+  uint16_t platform = 0;
+  bool operator==(const RemoteState&) const = default;
+  /// The same position, posture, ground and platform (the id aside).
+  bool same_as(const RemoteState& o) const {
+    return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
+  }
+};
+/// Remote coordinates lie in [-kRemoteCoordLimit, kRemoteCoordLimit): a 1/1024 m int32 shifted right by 2.
+inline constexpr int32_t kRemoteCoordLimit = int32_t(1) << 29;
+
+/// The characters one client knows of, sorted by ascending id (at most kMaxViewSize).
+using RemoteView = std::vector<RemoteState>;
+/// Most characters in a view (the wire's kMaxRemotes; checked again here so the codec stands alone).
+inline constexpr std::size_t kMaxViewSize = 48;
+
+/// What a compact message is (its first two bits).
+enum class CompactKind : uint8_t { kSnapshot = 1, kInputs = 2 };
+
+/// The kind of a compact message, or 0 when it is empty.
+CompactKind compact_kind(std::span<const uint8_t> message);
+
+/// A snapshot's fields besides the other characters.
+struct SnapshotHeader {
+  uint32_t tick = 0;              ///< the server tick just simulated (the client's input for it is acknowledged)
+  uint32_t repeated_mask = 0;     ///< bit i: tick `tick - i` was simulated with a repeated input
+  uint32_t interaction_mask = 0;  ///< bit i: in tick `tick - i` the character's step met another character
+  uint32_t received_through = 0;  ///< every input up to this tick has arrived (at least `tick`)
+  int16_t input_lead = 0;         ///< newest input tick received minus `tick` (the clock steering's measure)
+  uint32_t echo_delay_us = 0;     ///< held since that newest input arrived, microseconds (sent in 100 us units)
+  bool has_own_state = false;     ///< `own` is sent in full; else only `own_digest`
+  CharacterState own;             ///< the client's exact state after `tick` (when has_own_state)
+  uint32_t own_digest = 0;        ///< state_digest(own), always
+  uint32_t base_tick = 0;         ///< the snapshot whose view this one is a delta against (0: none, an empty view)
+};
+
+/// A 32-bit digest of a character's exact state (CharacterState::digest(): every field).
+inline uint32_t state_digest(const CharacterState& s) { return s.digest(); }
+/// Every character in a client's view that changed is in one of its snapshots at least this often
+/// (unless the budget is taken by others as overdue): a receiver may take a longer silence as rest.
+inline constexpr uint32_t kMaxStalenessMs = 500;
+
+/// Bits of a snapshot's fixed part for this header and a base view of `base_size` characters.
+std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_interval, std::size_t base_size);
+/// Bits of one change to a character of the base view: an update to `now` or (now == nullptr) its removal.
+std::size_t change_bits(const RemoteState& base, const RemoteState* now);
+/// Bits of a character new to the view, at most (its id costs less after another new one).
+std::size_t addition_bits(const RemoteState& now);
+
+/// Builds one snapshot. Call begin(), then change() for characters of the base view (any order),
+/// add() for new ones (any order), then finish().
+class SnapshotWriter {
+ public:
+  /// `base` is the view the client reconstructed from snapshot `h.base_tick` (empty when 0);
+  /// `snapshot_interval` is the session's (ticks between snapshots; base offsets are counted in it).
+  void begin(const SnapshotHeader& h, const RemoteView& base, uint32_t snapshot_interval);
+  /// Marks base entry `index` as changed to `now`, or removed (nullptr).
+  void change(std::size_t index, const RemoteState* now);
+  /// A character not in the base view.
+  void add(const RemoteState& now);
+  /// Writes the message into `out`; returns its bytes (empty when it does not fit), and the view the
+  /// client will reconstruct from it in `view`.
+  std::span<const uint8_t> finish(std::span<uint8_t> out, RemoteView& view);
+
+ private:
+  const SnapshotHeader* header_ = nullptr;
+  const RemoteView* base_ = nullptr;
+  uint32_t interval_ = 1;
+  struct Change {
+    bool touched = false;
+    bool removed = false;
+    RemoteState now;
+  };
+  std::vector<Change> changes_;  // one per base entry
+  std::vector<RemoteState> added_;
+};
+
+/// Why read_snapshot refused a message.
+enum class SnapshotError : uint8_t { kNone, kMalformed, kBadValue, kUnknownBase, kTooMany };
+
+/// Reads a snapshot's header only (to find its base before reading the rest). `reference_tick` is
+/// a tick the receiver knows to be within 32768 ticks of it (its newest snapshot's, or the Accept's).
+SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
+                                   SnapshotHeader& h);
+/// Reads a whole snapshot against `base` (the view of snapshot h.base_tick; ignored when it is 0) and
+/// writes the view it describes into `view`. `changed` receives the ids sent in this snapshot (updated
+/// or added), for the interpolation's samples. Nothing is trusted: see the header comment.
+SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
+                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed);
+
+/// The client's inputs for a run of consecutive ticks ending at `newest_tick`, oldest first.
+struct InputsHeader {
+  uint32_t ack_snapshot = 0;  ///< the newest snapshot the client decoded (0: none yet)
+  uint32_t newest_tick = 0;   ///< the tick of the last input
+  bool want_state = false;    ///< the client's prediction disagrees with a digest: send the full state
+};
+/// Most inputs in one message.
+inline constexpr std::size_t kMaxCompactInputs = 32;
+/// Writes `inputs` (consecutive ticks, the last one h.newest_tick; their tick fields are ignored;
+/// at most kMaxCompactInputs, the newest kept). Returns the bytes in `out` (empty when it does not fit).
+std::span<const uint8_t> write_inputs(const InputsHeader& h, std::span<const InputCmd> inputs, std::span<uint8_t> out);
+/// Reads inputs. `reference_tick` is within 32768 ticks of both the ack and the inputs' ticks (the
+/// server's current tick). Inputs are cleaned as from_wire() does; false when malformed.
+bool read_inputs(std::span<const uint8_t> message, uint32_t reference_tick, InputsHeader& h, std::vector<InputCmd>& inputs);
+
+/// A 32-bit tick from its low 16 bits, the one nearest `reference` (ticks within 32768 of it).
+uint32_t widen_tick(uint16_t low, uint32_t reference);
+
+}  // namespace foothold::proto
