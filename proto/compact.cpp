@@ -90,7 +90,9 @@ bool get_own(BitReader& r, CharacterState& s) {
   return ground < kGroundKindCount;
 }
 
-uint32_t delay_units(uint32_t us) { return std::min(kMaxDelayUnits, (us + kDelayUnitUs / 2) / kDelayUnitUs); }
+uint32_t delay_units(uint32_t us) {
+  return uint32_t(std::min<uint64_t>(kMaxDelayUnits, (uint64_t(us) + kDelayUnitUs / 2) / kDelayUnitUs));
+}
 
 }  // namespace
 

@@ -38,8 +38,8 @@ enum class Counter : uint8_t {
   kDropBadToken,         ///< a connect token that is malformed or does not open with the key
   kDropExpiredToken,     ///< a connect token past its expiry
   kDropBadCookie,        ///< a Connect whose cookie is bad or expired, or whose proof does not open
-  /// An InputBatch of more than kMaxInputsPerPacket inputs is dropped whole; a snapshot ack from the
-  /// future is counted here, but the rest of its batch is still used.
+  /// A snapshot ack from the future is counted here, but the rest of its inputs message is still
+  /// used (a message with more than kMaxInputsPerPacket inputs is malformed: kDropMalformed).
   kDropBadValue,         ///< values out of range inside a valid packet
   kDropRateLimited,      ///< a client over its packet rate
   kSourceLimited,        ///< handshake datagrams refused by the per-address or per-prefix limits

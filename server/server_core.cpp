@@ -62,7 +62,7 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
     auto w = std::make_unique<Worker>();
     w->candidates.reserve(size_t(config.max_clients));
     w->choices.reserve(2 * kMaxOthers);
-    w->priorities.reserve(kMaxOthers);
+    w->fresh.reserve(kMaxOthers);
     w->view.reserve(kMaxOthers);
     w->out.reserve(size_t(config.max_clients));
     w->out_bytes.reserve(size_t(config.max_clients) * 512);
@@ -392,8 +392,10 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
   c->sent.resize(kSentHistory);
   c->interest.reserve(kMaxOthers);
-  for (auto& s : c->sent) s.view.reserve(kMaxOthers);
-  c->priorities.reserve(kMaxOthers);
+  for (auto& s : c->sent) {
+    s.view.reserve(kMaxOthers);
+    s.fresh.reserve(kMaxOthers);
+  }
   counters_.add(Counter::kAccepted);
   pending_joins_.push_back({c->id, c->state});
   const auto accept = proto::seal_session(
@@ -606,8 +608,8 @@ proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
           s.platform};
 }
 
-// How much a character that changed adds to its priority for one viewer each snapshot it is left
-// out: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
+// How much a character that changed adds to its priority for one viewer for each tick the viewer
+// lacks it: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
 uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
   constexpr int64_t kLimit = int64_t(1) << 30;
   constexpr int64_t kNear = int64_t(4 * 1024) * (4 * 1024);  // (4 m)^2 in (1/1024 m)^2
@@ -650,22 +652,15 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   h.own_digest = proto::state_digest(c.state);
   h.base_tick = base ? base->tick : 0;
 
-  // Priorities follow the interest (both by ascending id); a newcomer starts fresh.
-  ws.priorities.clear();
-  {
-    auto p = c.priorities.begin();
-    for (uint32_t idx : c.interest) {
-      const uint32_t id = clients_[idx]->id;
-      while (p != c.priorities.end() && p->id < id) ++p;
-      ws.priorities.push_back(p != c.priorities.end() && p->id == id ? *p : Priority{id, 0, tick_});
-    }
-  }
-  c.priorities.swap(ws.priorities);
-
   // Choices: a change for each character of the base view that moved (or a removal for one no
-  // longer of interest), an addition for each one of interest the view lacks.
+  // longer of interest), an addition for each one of interest the view lacks. The priority
+  // accumulates with the base view, not per snapshot: a character's priority is its weight times
+  // the ticks since the view the client acknowledged last had it fresh. So it grows while the client
+  // lacks it, and drops only once the client has acknowledged a snapshot that carried it (snapshots
+  // built on different bases before that all still see it owed).
   const uint32_t stale_ticks = uint32_t(std::max<int64_t>(1, kMaxStaleness * settings_.tick_rate / net::kSecond));
   ws.choices.clear();
+  ws.fresh.assign(base_view.size(), tick_);
   std::size_t b = 0;
   auto remove_through = [&](uint32_t id) {  // base entries before `id` are no longer of interest
     for (; b < base_view.size() && base_view[b].id < id; ++b) {
@@ -677,29 +672,29 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
       ws.choices.push_back(ch);
     }
   };
-  for (std::size_t k = 0; k < c.interest.size(); ++k) {
-    const Client& o = *clients_[c.interest[k]];
-    Priority& pr = c.priorities[k];
+  for (uint32_t idx : c.interest) {
+    const Client& o = *clients_[idx];
     remove_through(o.id);
     Worker::Choice ch;
     ch.now = remote_state(o.id, o.state);
     ch.id = o.id;
-    ch.priority_index = k;
+    const uint64_t weight = priority_weight(c.state.position, o.state.position);
     if (b < base_view.size() && base_view[b].id == o.id) {
       const proto::RemoteState& was = base_view[b];
+      const uint32_t as_of = base->fresh[b];
       ch.base_index = int32_t(b++);
-      if (ch.now.same_as(was)) {  // the client holds it exactly
-        pr.accumulated = 0;
-        pr.last_fresh = tick_;
-        continue;
-      }
+      if (ch.now.same_as(was)) continue;  // the client holds it exactly: fresh now (ws.fresh)
+      ws.fresh[size_t(ch.base_index)] = as_of;
+      const uint32_t age = tick_ - as_of;
       ch.bits = uint32_t(proto::change_bits(was, &ch.now));
+      ch.priority = weight * age;
+      ch.forced = age >= stale_ticks;
     } else {
+      // New to the client: as stale as a character can be.
       ch.bits = uint32_t(proto::addition_bits(ch.now));
+      ch.priority = weight * stale_ticks;
+      ch.forced = true;
     }
-    pr.accumulated += priority_weight(c.state.position, o.state.position);
-    ch.priority = pr.accumulated;
-    ch.forced = tick_ - pr.last_fresh >= stale_ticks;
     ws.choices.push_back(ch);
   }
   remove_through(~0u);
@@ -729,19 +724,23 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     }
     if (ch.base_index >= 0) {
       ws.snapshot.change(size_t(ch.base_index), &ch.now);
+      ws.fresh[size_t(ch.base_index)] = tick_;
     } else {
       ws.snapshot.add(ch.now);
       ++view_size;
     }
-    Priority& pr = c.priorities[ch.priority_index];
-    pr.accumulated = 0;
-    pr.last_fresh = tick_;
   }
   const auto message = ws.snapshot.finish(ws.payload, ws.view);
   if (message.empty()) return;  // cannot happen: the budget is within the buffer
   SentSnapshot& record = c.sent[(tick_ / interval) % kSentHistory];
   record.tick = tick_;
   record.view.assign(ws.view.begin(), ws.view.end());
+  // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
+  record.fresh.clear();
+  for (std::size_t v = 0, k = 0; v < ws.view.size(); ++v) {
+    while (k < base_view.size() && base_view[k].id < ws.view[v].id) ++k;
+    record.fresh.push_back(k < base_view.size() && base_view[k].id == ws.view[v].id ? ws.fresh[k] : tick_);
+  }
   ws.counters.add(Counter::kSnapshotsSent);
   if (h.has_own_state) ws.counters.add(Counter::kSnapshotsWithState);
   const auto sealed = proto::seal_session(c.keys.send, ++c.send_sequence, message, ws.tx, proto::Payload::kCompact);

@@ -129,12 +129,8 @@ class ServerCore {
   struct SentSnapshot {
     uint32_t tick = 0;
     proto::RemoteView view;  // the view the client reconstructs from it (sorted by id)
-  };
-  // A character in a client's interest: how much it is owed a place in that client's snapshots.
-  struct Priority {
-    uint32_t id = 0;
-    uint64_t accumulated = 0;  // grows each snapshot it changed but was left out, faster when near
-    uint32_t last_fresh = 0;   // the last tick its snapshot carried it, or it had not changed
+    // Per view entry: the last tick at which its value was the character's own (sent, or unchanged).
+    std::vector<uint32_t> fresh;
   };
   struct Client {
     uint32_t id = 0;
@@ -157,7 +153,6 @@ class ServerCore {
     bool wants_state = false;      // the newest inputs message asked for the full own state
     TokenBucket rate;
     std::vector<SentSnapshot> sent;  // ring of the last kSentHistory snapshots, for deltas
-    std::vector<Priority> priorities;  // the interest's, by ascending id
     std::vector<uint32_t> interest;  // clients_ indices of the characters in its snapshots, ascending
     uint64_t interest_roster = ~0ull;  // roster_ when `interest` was chosen
   };
@@ -196,17 +191,16 @@ class ServerCore {
     std::vector<std::pair<int64_t, uint32_t>> candidates;
     // A snapshot's choices: each change to the base view or addition, with its cost and rank.
     struct Choice {
-      bool forced = false;       // overdue: kMaxStaleness without a place
-      uint64_t priority = 0;
+      bool forced = false;       // overdue (kMaxStaleness since the base had it fresh), or new to the client
+      uint64_t priority = 0;     // weight by distance x ticks since the base had it fresh
       uint32_t id = 0;
       int32_t base_index = -1;   // in the base view; -1 for an addition
       bool removal = false;
       uint32_t bits = 0;
-      std::size_t priority_index = 0;  // into the client's priorities (unused for a removal)
       proto::RemoteState now;
     };
     std::vector<Choice> choices;
-    std::vector<Priority> priorities;
+    std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
     proto::SnapshotWriter snapshot;
     proto::RemoteView view;
     std::array<uint8_t, proto::kMaxDatagram> payload{};

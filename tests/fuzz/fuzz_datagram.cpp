@@ -2,9 +2,11 @@
 // process, with a real token and encrypted session. Fuzzed bytes reach every layer:
 //   - as they are (the prefix byte, the seal checks, the replay window);
 //   - framed in clear (the handshake decoder: tokens, cookies, proofs);
-//   - sealed under the live session's keys, so that the Packet decoder and the session handlers
-//     (inputs, snapshots, disconnects) see them as authentic.
-// Input: the first byte picks the receiver and the layer; the rest is the datagram or Packet.
+//   - sealed under the live session's keys, as a Packet or as a compact message, so that the Packet
+//     decoder, the compact decoders (compact.h) and the session handlers (inputs, snapshots,
+//     disconnects) see them as authentic.
+// Input: the first byte picks the receiver and the layer (bits 0-2), the payload kind (bit 3) and
+// the sender (bit 7); the rest is the datagram, Packet or compact message.
 
 #include <cstdint>
 #include <cstring>
@@ -101,12 +103,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const net::Endpoint from = (data[0] & 0x80) ? s.client_ep : net::Endpoint{asio::ip::make_address("10.0.0.3"), 5000};
   proto::DatagramBuffer buf;
   const auto& keys = s.client->session_keys();
+  // Bit 3 seals as a compact message (inputs to the server, snapshots to the client) instead of a Packet.
+  const proto::Payload payload = (data[0] & 0x08) ? proto::Payload::kCompact : proto::Payload::kPacket;
   switch (data[0] & 7) {
     case 0: s.server->on_datagram(s.now, from, body); break;
     case 1: s.server->on_datagram(s.now, from, proto::frame_clear(body, buf)); break;
-    case 2: s.server->on_datagram(s.now, from, proto::seal_session(keys.send, ++s.fuzz_sequence, body, buf)); break;
+    case 2: s.server->on_datagram(s.now, from, proto::seal_session(keys.send, ++s.fuzz_sequence, body, buf, payload)); break;
     case 3: s.client->on_datagram(s.now, body); break;
-    case 4: s.client->on_datagram(s.now, proto::seal_session(keys.receive, ++s.fuzz_sequence, body, buf)); break;
+    case 4: s.client->on_datagram(s.now, proto::seal_session(keys.receive, ++s.fuzz_sequence, body, buf, payload)); break;
     case 5: s.client->on_datagram(s.now, proto::frame_clear(body, buf)); break;
     case 6: s.server->tick(s.now); break;
     case 7: s.client->update(s.now, s.idle); break;

@@ -32,6 +32,35 @@ TEST(ServerConfig, DefaultsAreValid) {
   EXPECT_EQ(keyed.effective_bind(), "0.0.0.0");
 }
 
+TEST(ServerConfig, SnapshotRateBecomesAnIntervalThatDividesTheTickRate) {
+  ServerConfig c;
+  std::string error;
+  EXPECT_EQ(c.snapshot_ticks(60, error), 1) << "default: every tick";
+  c.snapshot_rate = 20;
+  EXPECT_EQ(c.snapshot_ticks(60, error), 3);
+  c.snapshot_rate = 30;
+  EXPECT_EQ(c.snapshot_ticks(60, error), 2);
+  EXPECT_TRUE(error.empty());
+  c.snapshot_rate = 25;
+  EXPECT_EQ(c.snapshot_ticks(60, error), 0);
+  EXPECT_NE(error.find("snapshot_rate = 25 does not divide the tick rate (60 Hz)"), std::string::npos) << error;
+  c.snapshot_rate = 120;
+  error.clear();
+  EXPECT_EQ(c.snapshot_ticks(60, error), 0) << "faster than the ticks";
+  c.snapshot_rate = 20;
+  c.snapshot_interval = 2;
+  error.clear();
+  EXPECT_EQ(c.snapshot_ticks(60, error), 0);
+  EXPECT_NE(error.find("both set"), std::string::npos) << error;
+  ServerConfig bad;
+  bad.snapshot_budget = 127;
+  bad.snapshot_rate = -1;
+  const auto errors = bad.validate();
+  ASSERT_EQ(errors.size(), 2u);
+  EXPECT_NE(errors[0].find("snapshot_rate"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("snapshot_budget"), std::string::npos) << errors[1];
+}
+
 TEST(ServerConfig, TheEnvironmentOverridesTheFile) {
   ServerConfig c;
   ASSERT_TRUE(parse_server_config("port = 9000\nmax_clients = 64\nworld = \"level.obj\"\n", "server.toml", c).empty());

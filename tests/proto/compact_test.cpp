@@ -1,0 +1,411 @@
+// The compact messages (proto/compact.h, WIRE_FORMAT.md "Compact messages"): every field round-trips
+// at its limits, ticks wrap, the largest deltas survive, and whatever is malformed is refused whole.
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "proto/bits.h"
+#include "proto/compact.h"
+
+namespace foothold::proto {
+namespace {
+
+constexpr int32_t kMin = -kRemoteCoordLimit, kMax = kRemoteCoordLimit - 1;
+
+TEST(Bits, EveryCodeRoundTripsAtItsLimitsAndCostsWhatItSays) {
+  const std::vector<uint32_t> unsigned_values = {0, 1, 7, 8, 63, 64, 255, 256, 65535, 65536, 0x7fffffffu, 0xffffffffu};
+  const std::vector<int32_t> signed_values = {0,     1,      -1,     31,     -32,    32,        -33,      511,
+                                              -512,  512,    32767,  -32768, 32768,  kMax,      kMin,     2 * kMax,
+                                              -2 * kRemoteCoordLimit, std::numeric_limits<int32_t>::max(),
+                                              std::numeric_limits<int32_t>::min()};
+  std::array<uint8_t, 4096> buffer{};
+  BitWriter w(buffer);
+  std::vector<std::size_t> sizes;
+  for (int group : {2, 3, 4, 7, 8, 32})
+    for (uint32_t v : unsigned_values) {
+      const std::size_t before = w.bits();
+      w.put_var(v, group);
+      sizes.push_back(w.bits() - before);
+      EXPECT_EQ(w.bits() - before, std::size_t(var_bits(v, group))) << v << " in groups of " << group;
+    }
+  for (int32_t v : signed_values) {
+    const std::size_t before = w.bits();
+    w.put_delta(v);
+    EXPECT_EQ(w.bits() - before, std::size_t(delta_bits(v))) << v;
+    EXPECT_EQ(unzigzag(zigzag(v)), v);
+  }
+  for (int width = 1; width <= 32; ++width) w.put(0xffffffffu, width);
+  ASSERT_TRUE(w.ok());
+
+  BitReader r(std::span<const uint8_t>(buffer.data(), w.bytes()));
+  for (int group : {2, 3, 4, 7, 8, 32})
+    for (uint32_t v : unsigned_values) EXPECT_EQ(r.get_var(group), v) << "groups of " << group;
+  for (int32_t v : signed_values) EXPECT_EQ(r.get_delta(), v);
+  for (int width = 1; width <= 32; ++width) EXPECT_EQ(r.get(width), width == 32 ? 0xffffffffu : (1u << width) - 1);
+  EXPECT_TRUE(r.finished_cleanly());
+  EXPECT_EQ(zigzag(0), 0u);
+  EXPECT_EQ(zigzag(-1), 1u);
+  EXPECT_EQ(zigzag(1), 2u);
+}
+
+TEST(Bits, AReaderFailsPastTheEndOnLongNumbersAndOnTrailingBits) {
+  const std::array<uint8_t, 2> two{0xff, 0x01};
+  BitReader r(two);
+  EXPECT_EQ(r.get(9), 0x1ffu);
+  EXPECT_TRUE(r.finished_cleanly());
+  EXPECT_EQ(r.get(8), 0u);
+  EXPECT_FALSE(r.ok()) << "past the end";
+  // Nine groups of 4 bits, every one continued: 36 bits of value.
+  std::array<uint8_t, 8> longer{};
+  longer.fill(0xff);
+  BitReader l(longer);
+  l.get_var(4);
+  EXPECT_FALSE(l.ok()) << "a number longer than 32 bits";
+  // Set bits in the padding, or a whole byte more than was read.
+  const std::array<uint8_t, 1> padded{0x03};
+  BitReader p(padded);
+  p.get(1);
+  EXPECT_FALSE(p.finished_cleanly());
+  const std::array<uint8_t, 2> extra{0x01, 0x00};
+  BitReader e(extra);
+  e.get(1);
+  EXPECT_FALSE(e.finished_cleanly());
+  // A writer never writes past its buffer.
+  std::array<uint8_t, 1> small{};
+  BitWriter w(small);
+  w.put(0xff, 8);
+  EXPECT_TRUE(w.ok());
+  w.put(1, 1);
+  EXPECT_FALSE(w.ok());
+  EXPECT_EQ(w.bytes(), 1u);
+}
+
+TEST(Ticks, WidenAcrossWrapAround) {
+  EXPECT_EQ(widen_tick(0x0005, 0xfffffff0u), 0x00000005u) << "just past the wrap";
+  EXPECT_EQ(widen_tick(0xfff0, 0x00000005u), 0xfffffff0u) << "just before it";
+  EXPECT_EQ(widen_tick(0x1234, 0x00051234u), 0x00051234u);
+  EXPECT_EQ(widen_tick(uint16_t(0x00051234u + 32767), 0x00051234u), 0x00051234u + 32767);
+  EXPECT_EQ(widen_tick(uint16_t(0x00051234u - 32768), 0x00051234u), 0x00051234u - 32768);
+}
+
+CharacterState extreme_state(uint16_t platform) {
+  CharacterState s;
+  s.position = {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(), -1};
+  s.velocity = {-65536 * 50, 0, 65536 * 50};
+  s.ground = GroundKind::kPit;
+  s.floor_normal = {-16384, 16384, -1};
+  s.air_ticks = 255;
+  s.jump_buffer = 0;
+  s.jump_held = true;
+  s.crouched = true;
+  s.platform = platform;
+  if (platform) s.platform_offset = {std::numeric_limits<int32_t>::min(), 7, std::numeric_limits<int32_t>::max()};
+  return s;
+}
+
+RemoteState remote(uint32_t id, int32_t x, int32_t y, int32_t z, uint8_t ground = 1, bool crouched = false,
+                   uint16_t platform = 0) {
+  return {id, x, y, z, ground, crouched, platform};
+}
+
+struct Written {
+  std::vector<uint8_t> bytes;
+  RemoteView view;
+};
+
+// Writes a snapshot: `changes` maps base indices to new states (nullopt: removal).
+Written write(const SnapshotHeader& h, const RemoteView& base, uint32_t interval,
+              const std::vector<std::pair<std::size_t, std::optional<RemoteState>>>& changes,
+              const std::vector<RemoteState>& additions) {
+  SnapshotWriter w;
+  w.begin(h, base, interval);
+  for (const auto& [i, now] : changes) w.change(i, now ? &*now : nullptr);
+  for (const auto& a : additions) w.add(a);
+  std::array<uint8_t, 4096> buffer{};
+  Written out;
+  const auto bytes = w.finish(buffer, out.view);
+  out.bytes.assign(bytes.begin(), bytes.end());
+  return out;
+}
+
+TEST(CompactSnapshot, HeaderFieldsRoundTripAtTheirLimitsAcrossTickWrapAround) {
+  for (const bool full : {false, true})
+    for (const uint16_t platform : {uint16_t(0), uint16_t(65535)})
+      for (const int16_t lead : {int16_t(-32768), int16_t(0), int16_t(3), int16_t(32767)}) {
+        SnapshotHeader h;
+        h.tick = 0x00000003;  // the reference is before the wrap
+        h.repeated_mask = 0xffffffffu;
+        h.interaction_mask = 0x80000001u;
+        h.received_through = h.tick + (lead > 0 ? uint32_t(lead) : 0u);
+        h.input_lead = lead;
+        h.echo_delay_us = 1'234'500;
+        h.has_own_state = full;
+        h.own = extreme_state(platform);
+        h.own_digest = state_digest(h.own);
+        const Written w = write(h, {}, 1, {}, {});
+        ASSERT_FALSE(w.bytes.empty());
+        EXPECT_LE(w.bytes.size(), (snapshot_header_bits(h, 1, 0) + 7) / 8) << "the budget's estimate is an upper bound";
+        SnapshotHeader back;
+        RemoteView view;
+        std::vector<uint32_t> changed;
+        ASSERT_EQ(read_snapshot(w.bytes, 0xfffffffeu, 1, {}, back, view, changed), SnapshotError::kNone);
+        EXPECT_EQ(back.tick, h.tick);
+        EXPECT_EQ(back.repeated_mask, h.repeated_mask);
+        EXPECT_EQ(back.interaction_mask, h.interaction_mask);
+        EXPECT_EQ(back.received_through, h.received_through);
+        EXPECT_EQ(back.input_lead, h.input_lead);
+        EXPECT_EQ(back.echo_delay_us, h.echo_delay_us) << "whole 100 us units survive";
+        EXPECT_EQ(back.has_own_state, full);
+        EXPECT_EQ(back.own_digest, h.own_digest);
+        if (full) {
+          EXPECT_EQ(back.own, h.own);
+        }
+        EXPECT_EQ(back.base_tick, 0u);
+        EXPECT_TRUE(view.empty());
+      }
+}
+
+TEST(CompactSnapshot, EchoDelayIsRoundedToTenthsOfAMillisecondAndCapped) {
+  SnapshotHeader h;
+  h.tick = h.received_through = 100;
+  h.echo_delay_us = 149;
+  const Written a = write(h, {}, 1, {}, {});
+  SnapshotHeader back;
+  ASSERT_EQ(read_snapshot_header(a.bytes, 100, 1, back), SnapshotError::kNone);
+  EXPECT_EQ(back.echo_delay_us, 100u);
+  h.echo_delay_us = 0xffffffffu;
+  const Written b = write(h, {}, 1, {}, {});
+  ASSERT_EQ(read_snapshot_header(b.bytes, 100, 1, back), SnapshotError::kNone);
+  EXPECT_EQ(back.echo_delay_us, (1u << 20) * 100u) << "a delay beyond 105 s reads as 105 s";
+}
+
+TEST(CompactSnapshot, ChangesRemovalsAndAdditionsRebuildTheWritersView) {
+  // A base of 48: the largest deltas (one corner of the coordinate range to the other), small ones,
+  // unchanged ones, removals, posture changes; additions at the id limits.
+  RemoteView base;
+  for (uint32_t i = 0; i < 48; ++i) base.push_back(remote(10 + 3 * i, int32_t(i) * 1000, 0, -int32_t(i) * 7, 1));
+  base[0].x = kMin;
+  base[0].y = kMax;
+  SnapshotHeader h;
+  h.tick = 700;
+  h.received_through = 700;
+  h.base_tick = 640;  // 20 snapshots back at interval 3
+  std::vector<std::pair<std::size_t, std::optional<RemoteState>>> changes;
+  RemoteState far = base[0];
+  far.x = kMax;
+  far.y = kMin;
+  changes.emplace_back(0, far);
+  RemoteState small = base[1];
+  small.x += 21;
+  small.z -= 3;
+  changes.emplace_back(1, small);
+  RemoteState posture = base[2];
+  posture.ground = 4;
+  posture.crouched = true;
+  posture.platform = 65535;
+  changes.emplace_back(2, posture);
+  for (std::size_t i = 40; i < 48; ++i) changes.emplace_back(i, std::nullopt);
+  const std::vector<RemoteState> additions = {remote(0xffffffffu, kMin, kMax, 0, 0, true, 3), remote(1, 0, 0, 0, 2),
+                                              remote(0xfffffffeu, 5, -5, kMax, 3)};
+  const Written w = write(h, base, 3, changes, additions);
+  ASSERT_FALSE(w.bytes.empty());
+  ASSERT_EQ(w.view.size(), 48u - 8u + 3u);
+  EXPECT_TRUE(std::is_sorted(w.view.begin(), w.view.end(), [](const auto& a, const auto& b) { return a.id < b.id; }));
+
+  SnapshotHeader back;
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  ASSERT_EQ(read_snapshot_header(w.bytes, 690, 3, back), SnapshotError::kNone);
+  EXPECT_EQ(back.base_tick, 640u);
+  ASSERT_EQ(read_snapshot(w.bytes, 690, 3, base, back, view, changed), SnapshotError::kNone);
+  EXPECT_EQ(view, w.view);
+  EXPECT_EQ(changed, (std::vector<uint32_t>{10, 13, 16, 1, 0xfffffffeu, 0xffffffffu}))
+      << "the changed ones in the base's order, then the additions by id";
+  // Against another base (the client holds a different one), the same bytes are refused or read
+  // differently: never the writer's view.
+  RemoteView other = base;
+  other.pop_back();
+  RemoteView wrong;
+  const SnapshotError e = read_snapshot(w.bytes, 690, 3, other, back, wrong, changed);
+  EXPECT_TRUE(e != SnapshotError::kNone || wrong != w.view);
+}
+
+TEST(CompactSnapshot, SixteenMovingCharactersFitInAHundredBytes) {
+  // The case: 16 characters each walking 6 ticks at 5 m/s since the acknowledged snapshot.
+  RemoteView base;
+  for (uint32_t i = 0; i < 16; ++i) base.push_back(remote(2 + i, int32_t(i) * 2000, 300, int32_t(i) * 500));
+  SnapshotHeader h;
+  h.tick = h.received_through = 5000;
+  h.input_lead = 2;
+  h.base_tick = 4994;
+  h.echo_delay_us = 8000;
+  h.own_digest = 0xdeadbeef;
+  std::vector<std::pair<std::size_t, std::optional<RemoteState>>> changes;
+  for (std::size_t i = 0; i < 16; ++i) {
+    RemoteState s = base[i];
+    s.x += (i % 2 ? 128 : -90);
+    s.z += (i % 3 ? 90 : -128);
+    changes.emplace_back(i, s);
+  }
+  const Written w = write(h, base, 1, changes, {});
+  const std::size_t datagram = w.bytes.size() + 1 + 2 + 16;  // prefix, 2 sequence bytes, tag
+  EXPECT_LE(datagram, 100u);
+}
+
+TEST(CompactSnapshot, MalformedSnapshotsAreRefusedWhole) {
+  RemoteView base = {remote(5, 0, 0, 0), remote(9, 100, 0, 100)};
+  SnapshotHeader h;
+  h.tick = h.received_through = 300;
+  h.base_tick = 299;
+  RemoteState moved = base[1];
+  moved.x += 1;
+  const Written w = write(h, base, 1, {{1, moved}}, {remote(7, 1, 2, 3)});
+  SnapshotHeader back;
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  ASSERT_EQ(read_snapshot(w.bytes, 300, 1, base, back, view, changed), SnapshotError::kNone);
+  // Every truncation, and a byte more.
+  for (std::size_t n = 0; n < w.bytes.size(); ++n)
+    EXPECT_NE(read_snapshot(std::span(w.bytes.data(), n), 300, 1, base, back, view, changed), SnapshotError::kNone) << n;
+  std::vector<uint8_t> longer = w.bytes;
+  longer.push_back(0);
+  EXPECT_EQ(read_snapshot(longer, 300, 1, base, back, view, changed), SnapshotError::kMalformed);
+  // An inputs message is not a snapshot.
+  std::array<uint8_t, 16> buffer{};
+  const auto inputs = write_inputs({}, {}, buffer);
+  EXPECT_EQ(read_snapshot(std::vector<uint8_t>(inputs.begin(), inputs.end()), 300, 1, base, back, view, changed),
+            SnapshotError::kMalformed);
+  // An addition that names a character the view holds, a ground kind out of range, a base 0 ticks
+  // back, and more characters than a view may hold.
+  EXPECT_EQ(read_snapshot(write(h, base, 1, {}, {remote(9, 0, 0, 0)}).bytes, 300, 1, base, back, view, changed),
+            SnapshotError::kBadValue);
+  EXPECT_EQ(read_snapshot(write(h, base, 1, {}, {remote(11, 0, 0, 0, 7)}).bytes, 300, 1, base, back, view, changed),
+            SnapshotError::kBadValue);
+  SnapshotHeader same = h;
+  same.base_tick = same.tick;
+  EXPECT_EQ(read_snapshot(write(same, base, 1, {}, {}).bytes, 300, 1, base, back, view, changed), SnapshotError::kBadValue);
+  std::vector<RemoteState> many;
+  for (uint32_t i = 0; i < 47; ++i) many.push_back(remote(100 + i, 0, 0, 0));
+  EXPECT_EQ(read_snapshot(write(h, base, 1, {}, many).bytes, 300, 1, base, back, view, changed), SnapshotError::kTooMany)
+      << "2 kept and 47 added";
+  // A delta that carries a coordinate out of range: written against a base at one edge of the
+  // range, read against a base at the other.
+  const RemoteView edge = {remote(5, kMax, 0, 0)};
+  const Written jump = write(h, {remote(5, kMin, 0, 0)}, 1, {{0, remote(5, kMax, 0, 0)}}, {});
+  EXPECT_EQ(read_snapshot(jump.bytes, 300, 1, edge, back, view, changed), SnapshotError::kBadValue);
+}
+
+TEST(CompactSnapshot, RandomBitFlipsNeverCrashAndWhatPassesIsAValidView) {
+  RemoteView base;
+  for (uint32_t i = 0; i < 20; ++i) base.push_back(remote(1 + 2 * i, int32_t(i) * 900, 0, 0));
+  SnapshotHeader h;
+  h.tick = h.received_through = 4000;
+  h.base_tick = 3996;
+  h.has_own_state = true;
+  h.own = extreme_state(2);
+  std::vector<std::pair<std::size_t, std::optional<RemoteState>>> changes;
+  for (std::size_t i = 0; i < 20; i += 2) {
+    RemoteState s = base[i];
+    s.z += 77;
+    changes.emplace_back(i, s);
+  }
+  changes.emplace_back(1, std::nullopt);
+  const Written w = write(h, base, 2, changes, {remote(100, 1, 1, 1)});
+  std::mt19937 rng(7);
+  int accepted = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::vector<uint8_t> b = w.bytes;
+    for (int f = 0, n = 1 + int(rng() % 3); f < n; ++f) b[rng() % b.size()] ^= uint8_t(1u << (rng() % 8));
+    SnapshotHeader back;
+    RemoteView view;
+    std::vector<uint32_t> changed;
+    if (read_snapshot(b, 4000, 2, base, back, view, changed) != SnapshotError::kNone) continue;
+    ++accepted;
+    ASSERT_LE(view.size(), kMaxViewSize);
+    ASSERT_TRUE(std::adjacent_find(view.begin(), view.end(), [](const auto& a, const auto& c) { return a.id >= c.id; }) ==
+                view.end())
+        << "ids strictly ascending";
+    for (const auto& r : view) {
+      ASSERT_TRUE(r.x >= kMin && r.x <= kMax && r.y >= kMin && r.y <= kMax && r.z >= kMin && r.z <= kMax);
+      ASSERT_LT(r.ground, kGroundKindCount);
+    }
+  }
+  EXPECT_GT(accepted, 0) << "flips inside values still decode";
+}
+
+TEST(CompactInputs, RoundTripWithRepeatsAcrossTickWrapAround) {
+  std::vector<InputCmd> in;
+  for (uint32_t i = 0; i < 32; ++i) {
+    InputCmd c;
+    c.tick = 0xfffffff0u + i;  // crosses the wrap
+    c.move_x = int8_t(i < 10 ? 127 : -127);
+    c.move_z = int8_t(i % 7 == 0 ? 0 : -5);
+    c.buttons = uint8_t(i % 4);
+    in.push_back(c);
+  }
+  std::array<uint8_t, 256> buffer{};
+  const InputsHeader h{0xffffffe0u, in.back().tick, true};
+  const auto bytes = write_inputs(h, in, buffer);
+  ASSERT_FALSE(bytes.empty());
+  InputsHeader back;
+  std::vector<InputCmd> out;
+  ASSERT_TRUE(read_inputs(bytes, 0xfffffff8u, back, out));
+  EXPECT_EQ(back.ack_snapshot, h.ack_snapshot);
+  EXPECT_EQ(back.newest_tick, h.newest_tick);
+  EXPECT_TRUE(back.want_state);
+  EXPECT_EQ(out, in);
+  // 32 identical inputs cost one full input and a bit each.
+  std::vector<InputCmd> same(32, in[0]);
+  for (uint32_t i = 0; i < 32; ++i) same[i].tick = 1000 + i;
+  const auto small = write_inputs({0, 1031, false}, same, buffer);
+  EXPECT_LE(small.size(), 10u);
+  ASSERT_TRUE(read_inputs(small, 1000, back, out));
+  EXPECT_EQ(back.ack_snapshot, 0u) << "no snapshot acknowledged yet";
+  EXPECT_EQ(out, same);
+}
+
+TEST(CompactInputs, ValuesAreCleanedAndMalformedMessagesRefused) {
+  InputCmd raw;
+  raw.tick = 50;
+  raw.move_x = -128;
+  raw.move_z = 127;
+  raw.buttons = 0xff;
+  std::array<uint8_t, 64> buffer{};
+  const auto bytes = write_inputs({0, 50, false}, std::span(&raw, 1), buffer);
+  InputsHeader h;
+  std::vector<InputCmd> out;
+  ASSERT_TRUE(read_inputs(bytes, 50, h, out));
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].move_x, -127) << "-128 reads as -127";
+  EXPECT_EQ(out[0].move_z, 127);
+  EXPECT_EQ(out[0].buttons, kKnownButtons);
+  const std::vector<uint8_t> good(bytes.begin(), bytes.end());
+  for (std::size_t n = 0; n < good.size(); ++n) EXPECT_FALSE(read_inputs(std::span(good.data(), n), 50, h, out)) << n;
+  // More than 32 inputs, by hand.
+  BitWriter w(buffer);
+  w.put(uint32_t(CompactKind::kInputs), 2);
+  w.put_bool(false);
+  w.put_bool(false);
+  w.put(60, 16);
+  w.put_var(33, 3);
+  for (int i = 0; i < 33; ++i) w.put(i == 0 ? 0 : 1, i == 0 ? 18 : 1);
+  EXPECT_FALSE(read_inputs(std::span(buffer.data(), w.bytes()), 50, h, out));
+  // A snapshot is not an inputs message.
+  SnapshotHeader s;
+  s.tick = s.received_through = 50;
+  SnapshotWriter sw;
+  sw.begin(s, {}, 1);
+  RemoteView v;
+  std::array<uint8_t, 128> sb{};
+  EXPECT_FALSE(read_inputs(sw.finish(sb, v), 50, h, out));
+}
+
+}  // namespace
+}  // namespace foothold::proto
