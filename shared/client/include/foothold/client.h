@@ -186,8 +186,8 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_local_character(footh
                                                                            foothold_client_character* out);
 
 /**
- * The other characters, interpolated at the client's render time (a little behind the newest
- * snapshot), sorted by id. *count is how many there are; the first min(*count, capacity) are written
+ * The other characters, interpolated at the client's render time (two snapshot intervals behind the
+ * newest snapshot, so the buffer follows the server's snapshot rate), sorted by id. *count is how many there are; the first min(*count, capacity) are written
  * to `out` (so *count > capacity says the list was cut). `out` may be NULL when `capacity` is 0, to
  * learn the count. ERROR_STATE before connected.
  */
