@@ -2,19 +2,6 @@
 
 namespace foothold::proto {
 
-void BitWriter::put(uint32_t v, int count) {
-  if (count <= 0) return;
-  if (bits_ + std::size_t(count) > out_.size() * 8) {
-    ok_ = false;
-    return;
-  }
-  for (int i = 0; i < count; ++i, ++bits_) {
-    const uint8_t mask = uint8_t(1u << (bits_ % 8));
-    if (bits_ % 8 == 0) out_[bits_ / 8] = 0;
-    if ((v >> i) & 1u) out_[bits_ / 8] |= mask;
-  }
-}
-
 void BitWriter::put_var(uint32_t v, int group) {
   do {
     put(group >= 32 ? v : v & ((1u << group) - 1), group);
@@ -49,10 +36,13 @@ uint32_t BitReader::get(int count) {
     bits_ = in_.size() * 8;
     return 0;
   }
-  uint32_t v = 0;
-  for (int i = 0; i < count; ++i, ++bits_)
-    if ((in_[bits_ / 8] >> (bits_ % 8)) & 1u) v |= 1u << i;
-  return v;
+  // Gather the bytes the field spans (at most 5), then shift and mask.
+  const std::size_t first = bits_ / 8, end = (bits_ + std::size_t(count) + 7) / 8;
+  uint64_t bits = 0;
+  for (std::size_t b = end; b-- > first;) bits = (bits << 8) | in_[b];
+  bits >>= (bits_ % 8);
+  bits_ += std::size_t(count);
+  return uint32_t(count >= 32 ? bits : bits & ((uint64_t(1) << count) - 1));
 }
 
 uint32_t BitReader::get_var(int group) {

@@ -42,7 +42,22 @@ class BitWriter {
  public:
   explicit BitWriter(std::span<uint8_t> out) : out_(out) {}
   /// The low `count` bits of `v` (count in [0, 32]).
-  void put(uint32_t v, int count);
+  void put(uint32_t v, int count) {
+    if (count <= 0) return;
+    if (bits_ + std::size_t(count) > out_.size() * 8) {
+      ok_ = false;
+      return;
+    }
+    // Up to 32 bits land in at most 5 bytes: OR them into the partial byte, then whole bytes after.
+    uint64_t bits = uint64_t(count >= 32 ? v : v & ((1u << count) - 1)) << (bits_ % 8);
+    std::size_t byte = bits_ / 8;
+    if (bits_ % 8 == 0) out_[byte] = 0;
+    out_[byte] = uint8_t(out_[byte] | uint8_t(bits));
+    bits >>= 8;
+    const std::size_t end = (bits_ + std::size_t(count) + 7) / 8;
+    for (++byte; byte < end; ++byte, bits >>= 8) out_[byte] = uint8_t(bits);
+    bits_ += std::size_t(count);
+  }
   void put_bool(bool b) { put(b ? 1 : 0, 1); }
   /// `v` in groups of `group` bits, low group first, each followed by a continuation bit.
   void put_var(uint32_t v, int group);

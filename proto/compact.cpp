@@ -175,7 +175,13 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
   view.clear();
   if (has_base) {
     w.put_var((h.tick - h.base_tick) / interval_, kSmallGroup);
-    for (const Change& c : changes_) w.put_bool(c.touched);
+    // The bitmap, 32 entries a write.
+    for (std::size_t i = 0; i < changes_.size(); i += 32) {
+      const std::size_t n = std::min<std::size_t>(32, changes_.size() - i);
+      uint32_t word = 0;
+      for (std::size_t k = 0; k < n; ++k) word |= uint32_t(changes_[i + k].touched) << k;
+      w.put(word, int(n));
+    }
     for (std::size_t i = 0; i < changes_.size(); ++i) {
       const Change& c = changes_[i];
       const RemoteState& b = (*base_)[i];
@@ -269,8 +275,10 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
     if (base.size() > kMaxViewSize) return SnapshotError::kUnknownBase;
     // The bitmap first, then one change per marked entry, in the base's order.
     uint64_t touched = 0;
-    for (std::size_t i = 0; i < base.size(); ++i)
-      if (r.get_bool()) touched |= uint64_t(1) << i;
+    for (std::size_t i = 0; i < base.size(); i += 32) {
+      const std::size_t n = std::min<std::size_t>(32, base.size() - i);
+      touched |= uint64_t(r.get(int(n))) << i;
+    }
     for (std::size_t i = 0; i < base.size(); ++i) {
       const RemoteState& b = base[i];
       if (!((touched >> i) & 1)) {

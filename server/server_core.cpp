@@ -678,39 +678,45 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     Worker::Choice ch;
     ch.now = remote_state(o.id, o.state);
     ch.id = o.id;
-    const uint64_t weight = priority_weight(c.state.position, o.state.position);
+    ch.other = idx;
     if (b < base_view.size() && base_view[b].id == o.id) {
       const proto::RemoteState& was = base_view[b];
       const uint32_t as_of = base->fresh[b];
       ch.base_index = int32_t(b++);
       if (ch.now.same_as(was)) continue;  // the client holds it exactly: fresh now (ws.fresh)
       ws.fresh[size_t(ch.base_index)] = as_of;
-      const uint32_t age = tick_ - as_of;
+      ch.age = tick_ - as_of;
       ch.bits = uint32_t(proto::change_bits(was, &ch.now));
-      ch.priority = weight * age;
-      ch.forced = age >= stale_ticks;
+      ch.forced = ch.age >= stale_ticks;
     } else {
       // New to the client: as stale as a character can be.
+      ch.age = stale_ticks;
       ch.bits = uint32_t(proto::addition_bits(ch.now));
-      ch.priority = weight * stale_ticks;
       ch.forced = true;
     }
     ws.choices.push_back(ch);
   }
   remove_through(~0u);
-  // Removals first (a character shown where it no longer is), then the overdue, then by priority.
-  std::sort(ws.choices.begin(), ws.choices.end(), [](const Worker::Choice& x, const Worker::Choice& y) {
-    if (x.removal != y.removal) return x.removal;
-    if (x.forced != y.forced) return x.forced;
-    if (x.priority != y.priority) return x.priority > y.priority;
-    return x.id < y.id;
-  });
 
-  // Fill the budget: whatever fits, in that order; the rest wait, their priority still growing.
+  // Fill the budget: whatever fits, removals first (a character shown where it no longer is), then
+  // the overdue, then by priority; the rest wait, their priority still growing. When everything
+  // fits (the view then holds the interest, at most 48), the order does not matter.
   const uint64_t sequence = c.send_sequence + 1;
   const std::size_t budget_bytes = size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
   std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
+  std::size_t wanted = 0;
+  for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
+  if (wanted > room) {
+    for (Worker::Choice& ch : ws.choices)
+      if (!ch.removal) ch.priority = priority_weight(c.state.position, clients_[ch.other]->state.position) * ch.age;
+    std::sort(ws.choices.begin(), ws.choices.end(), [](const Worker::Choice& x, const Worker::Choice& y) {
+      if (x.removal != y.removal) return x.removal;
+      if (x.forced != y.forced) return x.forced;
+      if (x.priority != y.priority) return x.priority > y.priority;
+      return x.id < y.id;
+    });
+  }
   std::size_t view_size = base_view.size();
   ws.snapshot.begin(h, base_view, interval);
   for (const Worker::Choice& ch : ws.choices) {

@@ -192,7 +192,9 @@ class ServerCore {
     // A snapshot's choices: each change to the base view or addition, with its cost and rank.
     struct Choice {
       bool forced = false;       // overdue (kMaxStaleness since the base had it fresh), or new to the client
-      uint64_t priority = 0;     // weight by distance x ticks since the base had it fresh
+      uint32_t age = 0;          // ticks since the base had it fresh
+      uint64_t priority = 0;     // weight by distance x age (worked out only when not all fit)
+      uint32_t other = 0;        // clients_ index of the character (not for a removal)
       uint32_t id = 0;
       int32_t base_index = -1;   // in the base view; -1 for an addition
       bool removal = false;
