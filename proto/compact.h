@@ -46,6 +46,10 @@ inline constexpr int32_t kRemoteCoordLimit = int32_t(1) << 29;
 using RemoteView = std::vector<RemoteState>;
 /// Most characters in a view (the wire's kMaxRemotes; checked again here so the codec stands alone).
 inline constexpr std::size_t kMaxViewSize = 48;
+/// Snapshots a server keeps as delta bases, and a client keeps the views of: 64, over a second at
+/// 60 Hz, so that a round trip that long still finds its base (beyond it the base is empty, and a
+/// snapshot carries only the characters that fit the budget).
+inline constexpr std::size_t kBaseHistory = 64;
 
 /// What a compact message is (its first two bits).
 enum class CompactKind : uint8_t { kSnapshot = 1, kInputs = 2 };

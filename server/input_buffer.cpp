@@ -6,6 +6,7 @@ InputBuffer::Offer InputBuffer::offer(const InputCmd& input, uint32_t next_tick)
   // Ticks compare as a window after next_tick; unsigned wrap-around makes a tick in the past huge.
   const uint32_t ahead = input.tick - next_tick;
   Slot& s = slots_[input.tick % kWindow];
+  if (int32_t(ahead) < int32_t(kWindow) && (newest_ == 0 || int32_t(input.tick - newest_) > 0)) newest_ = input.tick;
   if (int32_t(ahead) < 0) {
     // Already simulated: a copy of an input we used, or one that came too late and was repeated.
     if (s.tick == input.tick && s.consumed && s.has_input) return Offer::kDuplicate;
@@ -14,7 +15,6 @@ InputBuffer::Offer InputBuffer::offer(const InputCmd& input, uint32_t next_tick)
   if (ahead >= kWindow) return Offer::kTooFarAhead;
   if (s.tick == input.tick && s.has_input) return Offer::kDuplicate;
   s = {input.tick, true, false, input};
-  if (int32_t(input.tick - newest_) > 0) newest_ = input.tick;
   return Offer::kAccepted;
 }
 

@@ -38,8 +38,9 @@ class InputBuffer {
   /// missing, the last consumed input is repeated (a neutral one before any).
   Consumed consume(uint32_t tick);
 
-  /// The newest tick an input has been accepted for (0 before any): snapshots report how far it is
-  /// ahead of the tick simulated.
+  /// The newest tick an input has arrived for, in time or late (0 before any; never one too far
+  /// ahead): snapshots report how far it is ahead of the tick simulated, so that a client whose
+  /// inputs all come late learns by how much.
   uint32_t newest_received() const { return newest_; }
   /// The newest tick T such that an input arrived for every tick in (`simulated`, T]: what the client
   /// need not send again (`simulated` itself when the next one is missing). `simulated` is the last

@@ -158,7 +158,7 @@ class ServerCore {
   };
   /// Ticks an area-of-interest choice is kept (each client refreshes on its own phase).
   static constexpr uint32_t kInterestRefresh = 8;
-  static constexpr std::size_t kSentHistory = 32;
+  static constexpr std::size_t kSentHistory = proto::kBaseHistory;
 
   /// What a datagram is, for the bytes-by-kind counters.
   enum class Traffic : uint8_t { kSnapshot, kHandshake, kControl };

@@ -187,11 +187,12 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
       snapshot_interval_ = a->snapshot_interval();
       predictor_.reset(a->tick(), proto::from_wire(*a->state()));
       period_ = net::kSecond / settings_.tick_rate;
-      // Start ahead of the server by the one-way delay the handshake suggests, plus the target
-      // lead; the ticks skipped are filled with neutral input, which is also what the server repeats
-      // for a client it has not heard from yet.
+      // Start ahead of the server's tick in the Accept by the whole round trip the handshake
+      // suggests (the server is half of it past that tick by now, and our inputs take the other half
+      // to reach it), plus the target lead; the ticks skipped are filled with neutral input, which is
+      // also what the server repeats for a client it has not heard from yet.
       const net::Nanos rtt = std::max<net::Nanos>(0, now - last_send_);
-      const int lead = int((rtt / 2 + period_ - 1) / period_) + options_.target_lead + 1;
+      const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
       if (on_connected) on_connected(character_id_);
       for (int i = 0; i < lead; ++i) run_tick(nullptr);
       send_inputs(now);

@@ -194,7 +194,7 @@ class ClientSession {
     uint32_t tick = 0;
     proto::RemoteView view;
   };
-  std::array<Received, 32> received_{};
+  std::array<Received, proto::kBaseHistory> received_{};
   const proto::RemoteView no_base_;     // the base of a snapshot that names none
   proto::RemoteView view_;              // decoding scratch
   std::vector<uint32_t> changed_, view_ids_;

@@ -39,6 +39,9 @@ TEST(InputBuffer, MissingInputRepeatsTheLastOneAndIsMarked) {
   EXPECT_EQ(c.input.tick, 2u);
   // Its own input arriving afterwards is late; a copy of a used one is a duplicate.
   EXPECT_EQ(b.offer(input(2, 9), 3), InputBuffer::Offer::kLate);
+  EXPECT_EQ(b.newest_received(), 2u) << "a late input still tells the server how late inputs come";
+  EXPECT_EQ(b.offer(input(3 + InputBuffer::kWindow, 9), 3), InputBuffer::Offer::kTooFarAhead);
+  EXPECT_EQ(b.newest_received(), 2u) << "one too far ahead does not count";
   EXPECT_EQ(b.offer(input(1, 50), 3), InputBuffer::Offer::kDuplicate);
   EXPECT_TRUE(b.consume(3).repeated);
 }
