@@ -328,6 +328,8 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
   if (!r.finished_cleanly()) return SnapshotError::kMalformed;
   std::inplace_merge(view.begin(), view.begin() + long(kept), view.end(),
                      [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
+  // The changed ones came in the base's order, then the additions: two ascending runs.
+  std::inplace_merge(changed.begin(), changed.begin() + long(changed.size() - added), changed.end());
   return SnapshotError::kNone;
 }
 

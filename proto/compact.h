@@ -121,7 +121,7 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
                                    SnapshotHeader& h);
 /// Reads a whole snapshot against `base` (the view of snapshot h.base_tick; ignored when it is 0) and
 /// writes the view it describes into `view`. `changed` receives the ids sent in this snapshot (updated
-/// or added), for the interpolation's samples. Nothing is trusted: see the header comment.
+/// or added), ascending, for the interpolation's samples. Nothing is trusted: see the header comment.
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
                             const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed);
 

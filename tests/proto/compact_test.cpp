@@ -229,8 +229,8 @@ TEST(CompactSnapshot, ChangesRemovalsAndAdditionsRebuildTheWritersView) {
   EXPECT_EQ(back.base_tick, 640u);
   ASSERT_EQ(read_snapshot(w.bytes, 690, 3, base, back, view, changed), SnapshotError::kNone);
   EXPECT_EQ(view, w.view);
-  EXPECT_EQ(changed, (std::vector<uint32_t>{10, 13, 16, 1, 0xfffffffeu, 0xffffffffu}))
-      << "the changed ones in the base's order, then the additions by id";
+  EXPECT_EQ(changed, (std::vector<uint32_t>{1, 10, 13, 16, 0xfffffffeu, 0xffffffffu}))
+      << "the changed and the added, ascending (the client looks them up by binary search)";
   // Against another base (the client holds a different one), the same bytes are refused or read
   // differently: never the writer's view.
   RemoteView other = base;
