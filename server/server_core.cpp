@@ -43,6 +43,7 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       world_(world),
       settings_(settings),
       derived_(derive(settings)),
+      spawns_(world, settings),
       sink_(sink),
       cookies_(cookies ? std::move(cookies) : std::make_unique<CookieJar>()),
       started_(now),
@@ -56,6 +57,8 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   tick_characters_.reserve(size_t(config.max_clients));
   step_order_.reserve(size_t(config.max_clients));
   grid_.reserve(size_t(config.max_clients));
+  published_.reserve(size_t(config.max_clients));
+  outgoing_.reserve(size_t(config.max_clients));
   rx_inputs_.reserve(proto::kMaxCompactInputs);
   config_.snapshot_budget = std::clamp(config_.snapshot_budget, kMinSnapshotBudget, int(proto::kMaxDatagram));
   for (int i = 0; i < pool_.threads(); ++i) {
@@ -387,7 +390,9 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   c->client_salt = salt;
   c->server_salt = server_salt;
   c->keys = proto::server_session_keys(token.client_to_server, token.server_to_client, salt, server_salt);
-  c->state = spawn_state_for(world_, c->id);
+  occupied_.clear();
+  for (const auto& other : clients_) occupied_.push_back(other->state.position);
+  c->state = spawns_.choose(c->id, occupied_);
   c->last_heard = now;
   c->rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
   c->sent.resize(kSentHistory);
@@ -569,32 +574,6 @@ void ServerCore::merge_worker_counters() {
   }
 }
 
-void ServerCore::send_snapshots(net::Nanos now) {
-  // The interest grid is read by every worker: built first, here, when anyone may need it.
-  if (clients_.size() > kMaxOthers + 1) {
-    grid_.clear();
-    for (uint32_t i = 0; i < clients_.size(); ++i) {
-      const FixedVec3& q = clients_[i]->state.position;
-      grid_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i, q.x, q.z});
-    }
-    std::sort(grid_.begin(), grid_.end());
-  }
-  // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
-  // they go to the sink afterwards, in client order, from this thread (the sink is not shared).
-  pool_.run(clients_.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
-    Worker& ws = *workers_[size_t(w)];
-    ws.out.clear();
-    ws.out_bytes.clear();
-    for (std::size_t i = begin; i < end; ++i) build_snapshot(i, now, ws);
-  });
-  merge_worker_counters();
-  for (const auto& w : workers_) {
-    for (const auto& o : w->out)
-      send(clients_[o.client]->endpoint, {w->out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot);
-    w->out.clear();
-  }
-}
-
 namespace {
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
@@ -607,6 +586,47 @@ proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
           s.crouched,
           s.platform};
 }
+
+}  // namespace
+
+void ServerCore::send_snapshots(net::Nanos now) {
+  published_.clear();
+  for (const auto& c : clients_) published_.push_back({remote_state(c->id, c->state), c->state.position});
+  // The interest grid is read by every worker: built first, here, when anyone may need it.
+  if (clients_.size() > kMaxOthers + 1) {
+    grid_.clear();
+    for (uint32_t i = 0; i < clients_.size(); ++i) {
+      const FixedVec3& q = clients_[i]->state.position;
+      grid_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i, q.x, q.z});
+    }
+    std::sort(grid_.begin(), grid_.end());
+  }
+  // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
+  // they go to the sink afterwards, in client order, from this thread (the sink is not shared).
+  for (auto& w : workers_) {
+    w->out.clear();
+    w->out_bytes.clear();
+  }
+  pool_.run(clients_.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
+    Worker& ws = *workers_[size_t(w)];
+    for (std::size_t i = begin; i < end; ++i) build_snapshot(i, now, ws);
+  });
+  merge_worker_counters();
+  // Sent in client order whichever thread built them, so the datagrams leave in the same order for
+  // any number of threads.
+  outgoing_.assign(clients_.size(), Outgoing{});
+  for (uint32_t w = 0; w < workers_.size(); ++w)
+    for (uint32_t k = 0; k < workers_[w]->out.size(); ++k) outgoing_[workers_[w]->out[k].client] = {w, k, true};
+  for (const Outgoing& g : outgoing_) {
+    if (!g.built) continue;
+    const Worker& w = *workers_[g.worker];
+    const Worker::Out& o = w.out[g.index];
+    send(clients_[o.client]->endpoint, {w.out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot);
+  }
+  for (auto& w : workers_) w->out.clear();
+}
+
+namespace {
 
 // How much a character that changed adds to its priority for one viewer for each tick the viewer
 // lacks it: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
@@ -673,13 +693,13 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     }
   };
   for (uint32_t idx : c.interest) {
-    const Client& o = *clients_[idx];
-    remove_through(o.id);
+    const proto::RemoteState& now_state = published_[idx].remote;
+    remove_through(now_state.id);
     Worker::Choice ch;
-    ch.now = remote_state(o.id, o.state);
-    ch.id = o.id;
+    ch.now = now_state;
+    ch.id = now_state.id;
     ch.other = idx;
-    if (b < base_view.size() && base_view[b].id == o.id) {
+    if (b < base_view.size() && base_view[b].id == now_state.id) {
       const proto::RemoteState& was = base_view[b];
       const uint32_t as_of = base->fresh[b];
       ch.base_index = int32_t(b++);
@@ -709,7 +729,7 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
   if (wanted > room) {
     for (Worker::Choice& ch : ws.choices)
-      if (!ch.removal) ch.priority = priority_weight(c.state.position, clients_[ch.other]->state.position) * ch.age;
+      if (!ch.removal) ch.priority = priority_weight(c.state.position, published_[ch.other].position) * ch.age;
     std::sort(ws.choices.begin(), ws.choices.end(), [](const Worker::Choice& x, const Worker::Choice& y) {
       if (x.removal != y.removal) return x.removal;
       if (x.forced != y.forced) return x.forced;

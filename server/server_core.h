@@ -25,6 +25,7 @@
 #include "proto/token.h"
 #include "server/cookie.h"
 #include "server/source_limiter.h"
+#include "server/spawn.h"
 #include "server/counters.h"
 #include "server/input_buffer.h"
 #include "proto/endpoint.h"
@@ -211,7 +212,7 @@ class ServerCore {
       uint32_t client;  // index into clients_
       std::size_t offset, size;
     };
-    std::vector<Out> out;  // sealed snapshots, in client order, to be sent by the calling thread
+    std::vector<Out> out;  // sealed snapshots, in the order built, sent in client order by the calling thread
     std::vector<uint8_t> out_bytes;
   };
   /// Below these counts per thread, fewer threads are woken (waking one costs microseconds).
@@ -227,6 +228,8 @@ class ServerCore {
   const World& world_;
   MoveSettings settings_;
   DerivedSettings derived_;
+  SpawnSpots spawns_;
+  std::vector<FixedVec3> occupied_;  // scratch: where every character is, for choosing a spawn spot
   net::DatagramSink& sink_;
   std::unique_ptr<CookieJar> cookies_;
   net::Nanos started_;
@@ -266,6 +269,17 @@ class ServerCore {
     bool operator<(const GridEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
   };
   std::vector<GridEntry> grid_;  // sorted by (cell, index), for interest
+  struct Published {
+    proto::RemoteState remote;  // as snapshots carry it
+    FixedVec3 position;         // exact, for priorities
+  };
+  struct Outgoing {
+    uint32_t worker = 0, index = 0;  // the Worker and the entry of its `out` that holds the snapshot
+    bool built = false;
+  };
+  std::vector<Outgoing> outgoing_;  // by client index: each snapshot built this tick, whoever built it
+  std::vector<Published> published_;  // every character after this tick's step, by index: snapshots read
+                                      // 48 others each, so from one array rather than 48 Client objects
   WorkerPool pool_;
   std::vector<std::unique_ptr<Worker>> workers_;  // one per thread of pool_
 };

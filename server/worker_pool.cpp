@@ -4,13 +4,6 @@
 
 namespace foothold::server {
 
-namespace {
-// Chunk w of `used` over [0, count): as equal as integers allow.
-std::pair<std::size_t, std::size_t> chunk(std::size_t count, int used, int w) {
-  return {count * std::size_t(w) / std::size_t(used), count * std::size_t(w + 1) / std::size_t(used)};
-}
-}  // namespace
-
 WorkerPool::WorkerPool(int threads) : threads_(std::max(1, threads)) {
   for (int i = 1; i < threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
@@ -32,13 +25,24 @@ void WorkerPool::dispatch(std::size_t count, int used, Thunk thunk, void* fn) {
     count_ = count;
     used_ = used;
     pending_ = used - 1;
+    // Small chunks, taken in turn by whoever is free: a crowded stretch of the range does not hold
+    // one thread up while the others wait (a fixed split left a third of the second core idle).
+    grain_ = std::clamp<std::size_t>(count / (std::size_t(used) * 8), 1, 64);
+    next_.store(0, std::memory_order_relaxed);
     ++generation_;
   }
   start_.notify_all();
-  const auto [b, e] = chunk(count, used, 0);
-  thunk(fn, b, e, 0);
+  work(thunk, fn, count, 0);
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return pending_ == 0; });
+}
+
+void WorkerPool::work(Thunk thunk, void* fn, std::size_t count, int index) {
+  while (true) {
+    const std::size_t b = next_.fetch_add(grain_, std::memory_order_relaxed);
+    if (b >= count) return;
+    thunk(fn, b, std::min(count, b + grain_), index);
+  }
 }
 
 void WorkerPool::worker_loop(int index) {
@@ -47,7 +51,6 @@ void WorkerPool::worker_loop(int index) {
     Thunk thunk;
     void* fn;
     std::size_t count;
-    int used;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       start_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -57,10 +60,8 @@ void WorkerPool::worker_loop(int index) {
       thunk = thunk_;
       fn = fn_;
       count = count_;
-      used = used_;
     }
-    const auto [b, e] = chunk(count, used, index);
-    thunk(fn, b, e, index);
+    work(thunk, fn, count, index);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       --pending_;

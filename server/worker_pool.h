@@ -1,10 +1,13 @@
 #pragma once
 // A fixed set of worker threads that split a range of indices among themselves: the server's tick
-// runs the characters' steps and builds the snapshots on every core. Work is split into contiguous
-// chunks of the range, one per thread; what each index computes must depend only on that index and
-// on data no other index writes, so results are the same for any number of threads (the server's
-// tests compare 1 thread with several, tick by tick).
+// runs the characters' steps and builds the snapshots on every core. Work is split into small
+// contiguous chunks of the range, each taken by whichever thread is free, so which thread does an
+// index depends on scheduling: what each index computes must depend only on that index and on data
+// no other index writes, and whatever a thread gathers must be put back in index order (or be a
+// sum), so results are the same for any number of threads (the server's tests compare 1 thread with
+// several, tick by tick).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -26,12 +29,14 @@ class WorkerPool {
   /// Threads in total, the calling one included (at least 1).
   int threads() const { return threads_; }
 
-  /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), worker in
-  /// [0, threads()), and returns when all are done. The calling thread does chunk 0. Ranges smaller
+  /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), each once, worker in
+  /// [0, threads()) being the thread that runs it, and returns when all are done. Chunks go to
+  /// whichever thread is free, in ascending order of begin. Ranges smaller
   /// than `min_per_thread` per thread use fewer threads (waking a thread costs microseconds).
   /// One run() at a time, from one thread; `fn` must not throw.
   template <typename Fn>
   void run(std::size_t count, std::size_t min_per_thread, Fn&& fn) {
+    if (count == 0) return;
     const std::size_t wanted = min_per_thread == 0 ? std::size_t(threads_) : count / min_per_thread;
     const int used = int(std::max<std::size_t>(1, std::min<std::size_t>(std::size_t(threads_), wanted)));
     if (used == 1) {
@@ -45,6 +50,7 @@ class WorkerPool {
   using Thunk = void (*)(void*, std::size_t, std::size_t, int);
   void dispatch(std::size_t count, int used, Thunk thunk, void* fn);
   void worker_loop(int index);
+  void work(Thunk thunk, void* fn, std::size_t count, int index);  // takes chunks until none is left
 
   int threads_;
   std::vector<std::thread> workers_;
@@ -55,6 +61,8 @@ class WorkerPool {
   void* fn_ = nullptr;
   std::size_t count_ = 0;
   int used_ = 0;
+  std::size_t grain_ = 1;                // indices per chunk
+  std::atomic<std::size_t> next_{0};     // the first index no thread has taken yet
   uint64_t generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;

@@ -71,6 +71,28 @@ inline constexpr double kMoverThickness = 0.2;  ///< every mover's slab, metres
 /// capsule centre (a character standing there has its centre height / 2 + rest_gap higher).
 inline constexpr Vec3 kOpenFloor{12, 0, 12};
 
+/// Where the server spawns characters (server/spawn.h): floor at least 0.6 m clear of every feature,
+/// wall and mover's path, as rectangles in X and Z (metres, inclusive), nearest kSpawnCentre first.
+struct SpawnArea {
+  double x0, x1, z0, z1;
+};
+inline constexpr SpawnArea kSpawnAreas[] = {
+    {2.5, 31, -16, 23.5},     // the open east half, between row A's pad and the shuttle
+    {2.5, 16, -23, -16},      // south of it, west of the turntable
+    {-18.5, 2.5, -23, -5},    // between row A and row C, east of the stairs and the elevator
+    {-31, 2.5, 5, 10.5},      // between row C and row D
+    {-31, 2.5, 19.5, 23.5},   // between row D and the shuttle's path
+    {-31, -10.5, 19.5, 31},   // the north-west corner, west of the shuttle's path
+    {12.5, 31, 24, 31},       // the north-east corner, east of the shuttle's path
+};
+inline constexpr Vec3 kSpawnCentre{15, 0, 15};
+/// Whether (x, z) lies in one of kSpawnAreas.
+constexpr bool in_spawn_area(double x, double z) {
+  for (const SpawnArea& a : kSpawnAreas)
+    if (x >= a.x0 && x <= a.x1 && z >= a.z0 && z <= a.z1) return true;
+  return false;
+}
+
 }  // namespace arena
 
 /// Builds the arena mesh ("--world arena", load_world("arena")).

@@ -31,13 +31,21 @@ void Crowd::build(std::span<const OtherCharacter> all) {
 
 void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
   out.clear();
-  const int64_t cx = cell_of(all_[i].position.x), cz = cell_of(all_[i].position.z);
+  // Only those within kNeighbourRange + 1 m: the step ignores the farther ones anyway, and in a crowd
+  // the nine cells hold many more (copying and sorting them was most of a crowded step's cost).
+  constexpr int64_t kReach = int64_t((kNeighbourRange + 1) * kPositionScale);
+  const FixedVec3& me = all_[i].position;
+  const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
   for (int64_t dx = -1; dx <= 1; ++dx) {
     for (int64_t dz = -1; dz <= 1; ++dz) {
       const int64_t key = cell_key(cx + dx, cz + dz);
       auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair<int64_t, uint32_t>{key, 0});
-      for (; it != cells_.end() && it->first == key; ++it)
-        if (it->second != i) out.push_back(all_[it->second]);
+      for (; it != cells_.end() && it->first == key; ++it) {
+        if (it->second == i) continue;
+        const FixedVec3& p = all_[it->second].position;
+        const int64_t ex = int64_t(p.x) - me.x, ez = int64_t(p.z) - me.z;
+        if (ex * ex + ez * ez <= kReach * kReach) out.push_back(all_[it->second]);
+      }
     }
   }
   std::sort(out.begin(), out.end(), [](const OtherCharacter& a, const OtherCharacter& b) { return a.id < b.id; });

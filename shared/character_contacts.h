@@ -48,8 +48,8 @@ class Crowd {
  public:
   /// Indexes `all` (ascending id; kept by reference until the next build()).
   void build(std::span<const OtherCharacter> all);
-  /// Replaces `out` with every character but all[i] whose cell is within one of all[i]'s (every one
-  /// within kNeighbourRange + 1 m horizontally), ascending id.
+  /// Replaces `out` with every character but all[i] within kNeighbourRange + 1 m of it horizontally
+  /// (published positions), ascending id.
   void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
 
  private:
