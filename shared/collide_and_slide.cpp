@@ -80,8 +80,10 @@ class Solver {
         break;
       }
       report(hit);
+      // Never over another character (§16): its fence is a plane far taller than a stair, so the
+      // attempt would only cost three sweeps to fail.
       if (in_.grounded && !out.stepped_up && !walkable_normal(hit.normal, s_) &&
-          hit.normal.y > -tolerance::kVerticalNormalY) {
+          hit.normal.y > -tolerance::kVerticalNormalY && q_.character_of(hit.triangle) < 0) {
         Vec3 stepped;
         if (step_up(p, motion, stepped)) {
           p = stepped;

@@ -242,6 +242,33 @@ std::optional<CapsuleContact> capsule_triangle_contact(const Capsule& capsule, c
   return contact;
 }
 
+std::optional<SweepContact> sweep_capsule_plane(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
+  // sweep_capsule_triangle's steps where the triangle is the whole plane: the same cull, the same
+  // touching rule (the closest point of a plane is straight across it) and the cap's entry time;
+  // no edge or vertex can come first.
+  const Vec3& n = tri.normal;
+  const double hl = capsule.half_segment;
+  const double r = capsule.radius;
+  const Vec3& o = capsule.center;
+  const double dc = center_plane_distance(o, tri);
+  if (dc <= 0) return std::nullopt;
+  const double reach = std::fabs(n.y) * hl + r;
+  const double dn = dot(motion, n);
+  const double s0 = dc - reach;
+  if (s0 > 0 && (dn >= 0 || s0 + dn > 0)) return std::nullopt;
+  if (s0 <= tolerance::kDistanceNoise) {
+    if (dn < -tolerance::kApproachCosine * length(motion)) return SweepContact{0.0};
+    return std::nullopt;
+  }
+  if (!approaches(dn, length_sq(motion))) return std::nullopt;
+  // The cap on the front side (for an upright plane both lie at the same distance).
+  const Vec3 off{0, n.y < 0 ? -hl : hl, 0};
+  const double t = (r - dot(o - (tri.a + off), n)) / dn;
+  if (t < 0 || t > 1.0) return std::nullopt;
+  if (center_plane_distance(o + motion * t, tri) <= 0) return std::nullopt;
+  return SweepContact{t};
+}
+
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
   const Vec3& n = tri.normal;
   const double hl = capsule.half_segment;

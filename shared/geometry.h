@@ -68,5 +68,9 @@ struct SweepContact {
   double fraction = 0;  ///< share of `motion` travelled at impact, [0, 1]
 };
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
+/// sweep_capsule_triangle() against the whole plane of `tri` (one-sided, the same rules): for a
+/// triangle so large that nothing one motion reaches lies beyond its edges (a fence between two
+/// characters, movement.md §16), the same answer for a fraction of the work.
+std::optional<SweepContact> sweep_capsule_plane(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
 
 }  // namespace foothold

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -135,6 +136,73 @@ TEST(Geometry, CapsuleSweepMatchesSampledTimeOfImpact) {
   }
   EXPECT_GT(hits, 50);
   EXPECT_GT(misses, 50);
+}
+
+TEST(Geometry, PlaneSweepAgreesWithTheTriangleSweepOnAFence) {
+  // A fence is a square 16 m on a side around the capsule (movement.md §16): against each of its
+  // triangles, the plane sweep must give what the square's two triangles give, for motions up to a
+  // tick's reach, tilted fences, and capsules starting clear of it or touching it. (A capsule that
+  // starts across the plane differs on purpose: the square's diagonal, an edge of each triangle,
+  // would block a motion along the plane; see the next test.)
+  Rng rng(41);
+  int hits = 0, misses = 0, touching = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const Vec3 me = rng.point(2);
+    Vec3 n = normalized_or_zero(Vec3{rng.uniform(-1, 1), rng.uniform(-0.4, 0.4), rng.uniform(-1, 1)});
+    if (length_sq(n) == 0) continue;
+    const Capsule c{me, rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.5)};
+    // The plane: within a tick's reach in front of the capsule's surface, or touching it.
+    const double gap = (k % 4 == 0) ? rng.uniform(-1e-10, 1e-10) : rng.uniform(0, 0.5);
+    const double reach = std::fabs(n.y) * c.half_segment + c.radius;
+    const Vec3 mid = me - n * (reach + gap);
+    const Vec3 t1 = normalized_or_zero(cross(n, Vec3{0, 1, 0}));
+    const Vec3 t2 = cross(n, t1);
+    const double h = 8;
+    const Triangle a = make_triangle(mid - t1 * h - t2 * h, mid + t1 * h - t2 * h, mid + t1 * h + t2 * h);
+    const Triangle b = make_triangle(mid - t1 * h - t2 * h, mid + t1 * h + t2 * h, mid - t1 * h + t2 * h);
+    const Vec3 motion = (k % 3 == 0) ? rng.point(0.3) : n * -rng.uniform(0, 0.3) + rng.point(0.1);
+    // The square's sweep: the earlier of its two triangles'.
+    std::optional<SweepContact> full;
+    for (const Triangle& t : {a, b}) {
+      const auto f = sweep_capsule_triangle(c, motion, t);
+      if (f && (!full || f->fraction < full->fraction)) full = f;
+    }
+    for (const Triangle& t : {a, b}) {
+      const auto plane = sweep_capsule_plane(c, motion, t);
+      ASSERT_EQ(bool(plane), bool(full)) << "case " << k << (full ? ": the square stops it" : ": the square lets it by");
+      if (!full) continue;
+      EXPECT_NEAR(plane->fraction, full->fraction, 1e-9) << "case " << k;
+    }
+    if (!full) {
+      ++misses;
+    } else if (full->fraction == 0) {
+      ++touching;
+    } else {
+      ++hits;
+    }
+  }
+  EXPECT_GT(hits, 500);
+  EXPECT_GT(misses, 500);
+  EXPECT_GT(touching, 100);
+}
+
+TEST(Geometry, PlaneSweepAcrossThePlaneBlocksOnlyApproachingMotion) {
+  // 5 cm across a tilted plane: moving along it or away is free, moving into it is blocked at once.
+  const Vec3 n = normalized_or_zero(Vec3{-1, -0.3, 0});
+  const Capsule c{{0, 0, 0}, 0.5, 0.4};
+  const double reach = std::fabs(n.y) * c.half_segment + c.radius;
+  const Vec3 mid = c.center - n * (reach - 0.05);
+  const Vec3 t1 = normalized_or_zero(cross(n, Vec3{0, 1, 0}));
+  const Triangle t = make_triangle(mid - t1 * 8, mid + t1 * 8 - cross(n, t1) * 8, mid + t1 * 8 + cross(n, t1) * 8);
+  ASSERT_NEAR(dot(t.normal, n), 1, 1e-12);
+  EXPECT_FALSE(sweep_capsule_plane(c, t1 * 0.2, t)) << "along";
+  EXPECT_FALSE(sweep_capsule_plane(c, n * 0.2, t)) << "away";
+  const auto into = sweep_capsule_plane(c, n * -0.2 + t1 * 0.1, t);
+  ASSERT_TRUE(into);
+  EXPECT_EQ(into->fraction, 0.0);
+  // Behind the plane: nothing, whatever the motion.
+  const Capsule behind{mid - n * 2, 0.5, 0.4};
+  EXPECT_FALSE(sweep_capsule_plane(behind, n * 3, t));
 }
 
 TEST(Geometry, SweepIgnoresTriangleFacingAway) {
