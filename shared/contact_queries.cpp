@@ -58,7 +58,12 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
   if (best.hit) {
     // The normal of the contact the shape makes where it stops (a hit is always in front of the
     // triangle, so the contact exists; the face normal stands in should rounding say otherwise).
+    // A fence's is its plane's.
     const Triangle& tri = triangle(best.triangle).tri;
+    if (best.triangle >= fence_base_) {
+      best.normal = tri.normal;
+      return best;
+    }
     const Capsule at{shape.center + motion * best.fraction, shape.half_segment, shape.radius};
     const auto c = capsule_triangle_contact(at, tri, std::numeric_limits<double>::infinity());
     best.normal = c ? c->normal : tri.normal;

@@ -80,17 +80,21 @@ DerivedSettings crouched_settings(const DerivedSettings& s) {
 
 // §16: the plane halfway between this character's capsule and another's, as everyone sees both:
 // `normal` points from the other toward this one, `gap` is surface to surface. Nothing when the
-// other is beyond kNeighbourRange.
+// other is beyond kNeighbourRange, or when the gap cannot be under `max_gap`.
 struct FencePlane {
   Vec3 mid;     ///< a point of the plane, metres
   Vec3 normal;  ///< unit, toward this character
   double gap = 0;
 };
 std::optional<FencePlane> fence_plane(const Vec3& me, double my_half, uint32_t self_id, const OtherCharacter& o,
-                                      const MoverFrame* frame, const DerivedSettings& standing) {
+                                      const MoverFrame* frame, const DerivedSettings& standing, double max_gap) {
   const Vec3 c = seen_centre(o, frame);
   const Vec3 apart = horizontal(me - c);
-  if (!(length_sq(apart) < kNeighbourRange * kNeighbourRange)) return std::nullopt;
+  const double apart_sq = length_sq(apart);
+  if (!(apart_sq < kNeighbourRange * kNeighbourRange)) return std::nullopt;
+  // The distance below is at least the horizontal one, also as rounded (the same terms, plus a
+  // square): most neighbours in a crowd are ruled out here, before the closest points.
+  if (!(std::sqrt(apart_sq) - 2 * standing.radius < max_gap)) return std::nullopt;
   // The closest points of the two upright core segments: at one height where they overlap in
   // height (the middle of the overlap), else at the nearer ends.
   const double half = o.crouched ? standing.crouch_half_segment : standing.half_segment;
@@ -390,31 +394,30 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
   Vec3 push;
   for (const OtherCharacter& o : around.others) {
     if (o.id == around.self_id) continue;
-    const auto plane = fence_plane(me, my_half, around.self_id, o, frame, standing);
+    const auto plane = fence_plane(me, my_half, around.self_id, o, frame, standing, 2 * reach);
     if (!plane) continue;
     const Vec3& n = plane->normal;
     const double gap = plane->gap;
     if (!(gap < 2 * reach)) continue;
     ++out.diagnostics.characters_near;
     if (gap < 0) push += n * (-gap / 2);
-    // The fence: the plane halfway between the surfaces, as a square of 2 * kFenceHalfSize facing
-    // this character, centred where it is.
+    // The fence: the plane halfway between the surfaces, facing this character, as one triangle
+    // (half a square of 2 * kFenceHalfSize, its diagonal through the point of the plane nearest this
+    // character). Sweeps take it as the whole plane, so one triangle is all it needs; its bounds are
+    // the square's.
     const Vec3& mid = plane->mid;
     const Vec3 t1 = std::fabs(n.y) < tolerance::kFenceVertical ? normalized_or_zero(cross(n, kUp)) : Vec3{1, 0, 0};
     const Vec3 t2 = cross(n, t1);
     const Vec3 centre = me - n * dot(me - mid, n);
     const double h = tolerance::kFenceHalfSize;
-    const Vec3 c0 = centre - t1 * h - t2 * h, c1 = centre + t1 * h - t2 * h, c2 = centre + t1 * h + t2 * h,
-               c3 = centre - t1 * h + t2 * h;
+    const Vec3 c0 = centre - t1 * h - t2 * h, c1 = centre + t1 * h - t2 * h, c2 = centre + t1 * h + t2 * h;
     scratch.fences.push_back(make_world_triangle(c0, c1, c2, SurfaceTag::kNeverGround));
-    scratch.fences.push_back(make_world_triangle(c0, c2, c3, SurfaceTag::kNeverGround));
-    scratch.fence_owners.push_back(o.id);
     scratch.fence_owners.push_back(o.id);
     if (gap <= s.contact_distance) {
       Touch t;
       t.kind = TouchKind::kCharacter;
       t.character = o.id;
-      t.triangle = uint32_t(world.triangle_count() + (frame ? frame->triangle_count() : 0) + scratch.fences.size() - 2);
+      t.triangle = uint32_t(world.triangle_count() + (frame ? frame->triangle_count() : 0) + scratch.fences.size() - 1);
       t.tag = SurfaceTag::kNeverGround;
       t.normal = n;
       out.touches.add(t);
