@@ -8,7 +8,9 @@ namespace {
 // 4 m cells (4096 counts of 1/1024 m): kNeighbourRange plus what a mover may carry a character in a
 // tick; the shift rounds toward minus infinity, so cells never straddle zero.
 int64_t cell_of(int32_t raw) { return int64_t(raw) >> 12; }
-int64_t cell_key(int64_t x, int64_t z) { return (x << 32) ^ (z & 0xffffffff); }
+// Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1 of one column are
+// neighbours in the sorted index too.
+int64_t cell_key(int64_t x, int64_t z) { return (x << 32) + (z + (int64_t(1) << 31)); }
 }  // namespace
 
 OtherCharacter as_other(uint32_t id, const CharacterState& state) {
@@ -24,28 +26,34 @@ Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame) {
 void Crowd::build(std::span<const OtherCharacter> all) {
   all_ = all;
   cells_.clear();
-  for (uint32_t i = 0; i < all.size(); ++i)
-    cells_.push_back({cell_key(cell_of(all[i].position.x), cell_of(all[i].position.z)), i});
-  std::sort(cells_.begin(), cells_.end());
+  for (uint32_t i = 0; i < all.size(); ++i) {
+    const FixedVec3& p = all[i].position;
+    cells_.push_back({cell_key(cell_of(p.x), cell_of(p.z)), i, p.x, p.z, all[i].platform != 0});
+  }
+  std::sort(cells_.begin(), cells_.end(), [](const Cell& a, const Cell& b) { return a.key < b.key || (a.key == b.key && a.index < b.index); });
 }
 
 void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
   out.clear();
-  // Only those within kNeighbourRange + 1 m: the step ignores the farther ones anyway, and in a crowd
-  // the nine cells hold many more (copying and sorting them was most of a crowded step's cost).
-  constexpr int64_t kReach = int64_t((kNeighbourRange + 1) * kPositionScale);
+  // Only those the step may keep: within kNeighbourRange of it, plus 1 m for what a mover may carry
+  // either of the two this tick (a pair on no mover is seen where it was published), plus 1/64 m so
+  // that the step's own rounding of the distance never finds one we left out. The step ignores the
+  // farther ones anyway; in a crowd they are most of the nine cells (copying and sorting them was
+  // most of a crowded step's cost).
+  constexpr int64_t kNear = int64_t(kNeighbourRange * kPositionScale) + int64_t(kPositionScale) / 64;
+  constexpr int64_t kCarried = kNear + int64_t(kPositionScale);
   const FixedVec3& me = all_[i].position;
+  const bool me_carried = all_[i].platform != 0;
   const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
   for (int64_t dx = -1; dx <= 1; ++dx) {
-    for (int64_t dz = -1; dz <= 1; ++dz) {
-      const int64_t key = cell_key(cx + dx, cz + dz);
-      auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair<int64_t, uint32_t>{key, 0});
-      for (; it != cells_.end() && it->first == key; ++it) {
-        if (it->second == i) continue;
-        const FixedVec3& p = all_[it->second].position;
-        const int64_t ex = int64_t(p.x) - me.x, ez = int64_t(p.z) - me.z;
-        if (ex * ex + ez * ez <= kReach * kReach) out.push_back(all_[it->second]);
-      }
+    // The column's three cells are one run of the index.
+    const int64_t first = cell_key(cx + dx, cz - 1), last = cell_key(cx + dx, cz + 1);
+    auto it = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
+    for (; it != cells_.end() && it->key <= last; ++it) {
+      if (it->index == i) continue;
+      const int64_t ex = int64_t(it->x) - me.x, ez = int64_t(it->z) - me.z;
+      const int64_t reach = me_carried || it->carried ? kCarried : kNear;
+      if (ex * ex + ez * ez <= reach * reach) out.push_back(all_[it->index]);
     }
   }
   std::sort(out.begin(), out.end(), [](const OtherCharacter& a, const OtherCharacter& b) { return a.id < b.id; });

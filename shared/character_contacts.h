@@ -48,13 +48,22 @@ class Crowd {
  public:
   /// Indexes `all` (ascending id; kept by reference until the next build()).
   void build(std::span<const OtherCharacter> all);
-  /// Replaces `out` with every character but all[i] within kNeighbourRange + 1 m of it horizontally
-  /// (published positions), ascending id.
+  /// Replaces `out` with every character but all[i] that a step of all[i] may meet (within
+  /// kNeighbourRange and a little more of it horizontally, published positions; 1 m more when either
+  /// of the two stands on a mover), ascending id.
   void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
 
  private:
   std::span<const OtherCharacter> all_;
-  std::vector<std::pair<int64_t, uint32_t>> cells_;  // (cell key, index), sorted
+  // One per character, sorted by (key, index); the position's X and Z are kept beside the index so
+  // that the search reads one array.
+  struct Cell {
+    int64_t key;
+    uint32_t index;
+    int32_t x, z;
+    bool carried;  // it stands on a mover
+  };
+  std::vector<Cell> cells_;
 };
 
 }  // namespace foothold

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -147,6 +148,69 @@ TEST(CharacterContacts, TouchingAnotherCharacterIsReportedAsACharacterTouch) {
       touched |= r[0].touches[k].kind == TouchKind::kCharacter && r[0].touches[k].character == 2;
   }
   EXPECT_TRUE(touched);
+}
+
+// The Crowd gives each step only the characters near it; a client passes every character of its
+// snapshot. Both must step alike, or a prediction parts from the server's step. Exercised where the
+// Crowd's cut is closest to mattering: characters falling fast (whose reach makes the step keep
+// others almost kNeighbourRange away), pairs spaced across kNeighbourRange, and riders of the
+// shuttle and the turntable (whose carry the Crowd allows 1 m for).
+TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
+  const World& w = arena_world();
+  const DerivedSettings s = derive(MoveSettings{});
+  std::mt19937 rng(20261124);
+  auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const Vec3 o = arena::kOpenFloor;
+  std::vector<CharacterState> st;
+  for (int i = 0; i < 8; ++i) {
+    // Standing in pairs 2.95 to 3.05 m apart, and above each pair one falling from up to 12 m, a
+    // little under kNeighbourRange to the side.
+    const Vec3 base = o + Vec3{4.0 * (i % 4) - 6, rest_height(), 8.0 * (i / 4) - 4};
+    const double apart = 2.95 + 0.1 * uni(0, 1);
+    st.push_back(spawn_state(base));
+    st.push_back(spawn_state(base + Vec3{apart, 0, 0}));
+    st.push_back(spawn_state(base + Vec3{uni(2.5, 2.95), uni(4, 12), uni(-0.5, 0.5)}));
+  }
+  for (int i = 0; i < 12; ++i) {
+    const Vec3 centre = i % 2 ? Vec3{arena::kShuttleX0, 0, arena::kShuttleZ} : Vec3{arena::kTurntableX, 0, arena::kTurntableZ};
+    st.push_back(spawn_state(centre + Vec3{uni(-2.5, 2.5), 0.2 + rest_height() + uni(0, 1), uni(-2.5, 2.5)}));
+  }
+  const std::size_t n = st.size();
+  MoverFrame frame;
+  StepScratch scratch;
+  Crowd crowd;
+  std::vector<OtherCharacter> all, near, everyone;
+  int cut = 0, fast_near = 0, riders = 0;
+  for (uint32_t t = 1; t <= 240; ++t) {
+    frame.build(w, t, s.tick_rate);
+    all.clear();
+    for (std::size_t i = 0; i < n; ++i) all.push_back(as_other(uint32_t(i + 1), st[i]));
+    crowd.build(all);
+    std::vector<CharacterState> next(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double r = uni(0, 1);
+      const InputCmd in = encode_move(uni(-1, 1), uni(-1, 1), uint8_t(r < 0.03 ? kButtonJump : 0), t);
+      crowd.neighbours(i, near);
+      everyone.clear();
+      for (std::size_t j = 0; j < n; ++j)
+        if (j != i) everyone.push_back(all[j]);
+      const StepResult by_crowd = step(st[i], in, w, s, scratch, {&frame, near, uint32_t(i + 1)});
+      const StepResult by_all = step(st[i], in, w, s, scratch, {&frame, everyone, uint32_t(i + 1)});
+      ASSERT_EQ(by_crowd.state, by_all.state) << "tick " << t << " character " << i + 1;
+      ASSERT_EQ(by_crowd.diagnostics.characters_near, by_all.diagnostics.characters_near) << "tick " << t;
+      ASSERT_EQ(by_crowd.touches.size(), by_all.touches.size()) << "tick " << t;
+      cut += near.size() < everyone.size();
+      fast_near += by_all.diagnostics.characters_near > 0 && to_velocity(st[i].velocity).y < -5;
+      riders += st[i].platform != 0;
+      next[i] = by_crowd.state;
+    }
+    st = next;
+  }
+  // The run did reach what it is for: the Crowd left characters out, fast fallers met others, and
+  // characters rode the movers.
+  EXPECT_GT(cut, 1000);
+  EXPECT_GT(fast_near, 10);
+  EXPECT_GT(riders, 500);
 }
 
 }  // namespace
