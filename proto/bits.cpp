@@ -12,17 +12,16 @@ void BitWriter::put_var(uint32_t v, int group) {
 
 void BitWriter::put_delta(int32_t v) {
   const uint32_t z = zigzag(v);
+  // The prefix ('1's ended by a '0', least significant first) and the value in one write where
+  // they fit in 32 bits.
   if (z == 0) {
     put(0b0, 1);
   } else if (z < (1u << 6)) {
-    put(0b01, 2);  // '1' then '0', least significant first
-    put(z, 6);
+    put(0b01 | (z << 2), 2 + 6);
   } else if (z < (1u << 10)) {
-    put(0b011, 3);
-    put(z, 10);
+    put(0b011 | (z << 3), 3 + 10);
   } else if (z < (1u << 16)) {
-    put(0b0111, 4);
-    put(z, 16);
+    put(0b0111 | (z << 4), 4 + 16);
   } else {
     put(0b1111, 4);
     put(z, 32);

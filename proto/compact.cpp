@@ -214,9 +214,19 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
     w.put_delta(a.y);
     w.put_delta(a.z);
     put_posture(w, a);
-    view.push_back(a);
   }
-  std::sort(view.begin(), view.end(), [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
+  // The view is the base's survivors (ascending id) merged with the additions (ascending id), from
+  // the back so that it needs no other storage.
+  const std::size_t kept = view.size();
+  view.resize(kept + added_.size());
+  std::size_t from_view = kept, from_added = added_.size(), to = view.size();
+  while (from_added > 0) {
+    if (from_view > 0 && view[from_view - 1].id > added_[from_added - 1].id) {
+      view[--to] = view[--from_view];
+    } else {
+      view[--to] = added_[--from_added];
+    }
+  }
   if (!w.ok()) return {};
   return out.first(w.bytes());
 }

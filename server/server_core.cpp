@@ -609,7 +609,10 @@ void ServerCore::send_snapshots(net::Nanos now) {
   }
   pool_.run(clients_.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[size_t(w)];
-    for (std::size_t i = begin; i < end; ++i) build_snapshot(i, now, ws);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i + 1 < end) prefetch_snapshot(i + 1);
+      build_snapshot(i, now, ws);
+    }
   });
   merge_worker_counters();
   // Sent in client order whichever thread built them, so the datagrams leave in the same order for
@@ -640,6 +643,35 @@ uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
 
 }  // namespace
 
+const ServerCore::SentSnapshot* ServerCore::delta_base(const Client& c) const {
+  // The view of the newest snapshot the client acknowledged, if we still hold it; else none (an
+  // empty view: every character is then new to the client).
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  if (c.acked_snapshot == 0 || tick_ - c.acked_snapshot >= kSentHistory * interval) return nullptr;
+  const SentSnapshot& s = c.sent[(c.acked_snapshot / interval) % kSentHistory];
+  return s.tick == c.acked_snapshot ? &s : nullptr;
+}
+
+namespace {
+void prefetch_bytes(const void* p, std::size_t bytes) {
+  const char* b = static_cast<const char*>(p);
+  for (std::size_t k = 0; k < bytes; k += 64) __builtin_prefetch(b + k);
+}
+}  // namespace
+
+void ServerCore::prefetch_snapshot(std::size_t index) const {
+  // A client's history of views is cold by the time its next snapshot is built (64 of them per
+  // client); asking for the base and the slot the new view goes to one client ahead hides the wait.
+  const Client& c = *clients_[index];
+  prefetch_bytes(c.interest.data(), c.interest.size() * sizeof(uint32_t));
+  if (const SentSnapshot* base = delta_base(c)) {
+    prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemoteState));
+    prefetch_bytes(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
+  }
+  const SentSnapshot& slot = c.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemoteState));
+}
+
 void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   Client& c = *clients_[index];
   // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
@@ -649,13 +681,7 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
     c.interest_roster = roster_;
   }
   const uint32_t interval = uint32_t(config_.snapshot_interval);
-  // Delta base: the view of the newest snapshot the client acknowledged, if we still hold it; else
-  // an empty view (every character is then new to the client).
-  const SentSnapshot* base = nullptr;
-  if (c.acked_snapshot != 0 && tick_ - c.acked_snapshot < kSentHistory * interval) {
-    const SentSnapshot& s = c.sent[(c.acked_snapshot / interval) % kSentHistory];
-    if (s.tick == c.acked_snapshot) base = &s;
-  }
+  const SentSnapshot* base = delta_base(c);
   const proto::RemoteView& base_view = base ? base->view : empty_view_;
 
   proto::SnapshotHeader h;
@@ -727,19 +753,25 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
   std::size_t wanted = 0;
   for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
+  ws.ranked.resize(ws.choices.size());
+  for (uint32_t k = 0; k < ws.choices.size(); ++k) ws.ranked[k] = {0, ws.choices[k].id, k};
   if (wanted > room) {
-    for (Worker::Choice& ch : ws.choices)
-      if (!ch.removal) ch.priority = priority_weight(c.state.position, published_[ch.other].position) * ch.age;
-    std::sort(ws.choices.begin(), ws.choices.end(), [](const Worker::Choice& x, const Worker::Choice& y) {
-      if (x.removal != y.removal) return x.removal;
-      if (x.forced != y.forced) return x.forced;
-      if (x.priority != y.priority) return x.priority > y.priority;
-      return x.id < y.id;
+    // Removals first, then the overdue, then the higher priority (below 2^41: a weight of at most
+    // 257 times an age of at most 2^32 ticks), then the lower id.
+    for (Worker::Ranked& r : ws.ranked) {
+      const Worker::Choice& ch = ws.choices[r.choice];
+      if (ch.removal) continue;
+      const uint64_t priority = priority_weight(c.state.position, published_[ch.other].position) * ch.age;
+      r.rank = (uint64_t(1) << 63) | (ch.forced ? 0 : uint64_t(1) << 62) | ((uint64_t(1) << 62) - 1 - priority);
+    }
+    std::sort(ws.ranked.begin(), ws.ranked.end(), [](const Worker::Ranked& x, const Worker::Ranked& y) {
+      return x.rank < y.rank || (x.rank == y.rank && x.id < y.id);
     });
   }
   std::size_t view_size = base_view.size();
   ws.snapshot.begin(h, base_view, interval);
-  for (const Worker::Choice& ch : ws.choices) {
+  for (const Worker::Ranked& r : ws.ranked) {
+    const Worker::Choice& ch = ws.choices[r.choice];
     if (ch.bits > room) continue;
     if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
     room -= ch.bits;
