@@ -1,6 +1,9 @@
 #include "shared/character_contacts.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "shared/tolerances.h"
 
 namespace foothold {
 
@@ -21,6 +24,17 @@ Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame) {
   const Vec3 p = to_position(other.position);
   if (!frame || other.platform == 0 || other.platform > frame->mover_count()) return p;
   return frame->carry(other.platform - 1u, p);
+}
+
+WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal) {
+  // Two edges across the normal: from the up axis, or from the X axis where the normal is nearly up
+  // or down (X itself is not across a normal that leans along it, which tilted the plane off the
+  // normal by up to 2.6 degrees, so the two characters' fences could part).
+  const Vec3 t1 = normalized_or_zero(cross(normal, std::fabs(normal.y) < tolerance::kFenceVertical ? kUp : Vec3{1, 0, 0}));
+  const Vec3 t2 = cross(normal, t1);
+  const double h = tolerance::kFenceHalfSize;
+  return make_world_triangle(centre - t1 * h - t2 * h, centre + t1 * (3 * h) - t2 * h, centre - t1 * h + t2 * (3 * h),
+                             SurfaceTag::kNeverGround);
 }
 
 void Crowd::build(std::span<const OtherCharacter> all) {

@@ -42,6 +42,13 @@ OtherCharacter as_other(uint32_t id, const CharacterState& state);
 /// carried by its mover from the previous tick's pose to this one's (`frame` may be null).
 Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame);
 
+/// The triangle that stands for a fence (movement.md §16): in the plane through `centre` whose unit
+/// front normal is `normal`, tagged never_ground, holding the square of 2 * kFenceHalfSize metres on
+/// a side centred on `centre` (a right triangle with legs of four half sizes, its right angle at a
+/// corner of the square). Sweeps take it as its whole plane; its bounds hold the square's, and every
+/// point within kFenceHalfSize of `centre` lies over its inside, far from an edge.
+WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal);
+
 /// The characters of one tick, indexed by 4 m cells of their published positions, for finding each
 /// one's neighbours. The server and re-simulation both use it, so both give every step the same list.
 class Crowd {

@@ -401,17 +401,10 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
     if (!(gap < 2 * reach)) continue;
     ++out.diagnostics.characters_near;
     if (gap < 0) push += n * (-gap / 2);
-    // The fence: the plane halfway between the surfaces, facing this character, as one triangle
-    // (half a square of 2 * kFenceHalfSize, its diagonal through the point of the plane nearest this
-    // character). Sweeps take it as the whole plane, so one triangle is all it needs; its bounds are
-    // the square's.
+    // The fence: the plane halfway between the surfaces, facing this character, centred on the
+    // point of the plane nearest it.
     const Vec3& mid = plane->mid;
-    const Vec3 t1 = std::fabs(n.y) < tolerance::kFenceVertical ? normalized_or_zero(cross(n, kUp)) : Vec3{1, 0, 0};
-    const Vec3 t2 = cross(n, t1);
-    const Vec3 centre = me - n * dot(me - mid, n);
-    const double h = tolerance::kFenceHalfSize;
-    const Vec3 c0 = centre - t1 * h - t2 * h, c1 = centre + t1 * h - t2 * h, c2 = centre + t1 * h + t2 * h;
-    scratch.fences.push_back(make_world_triangle(c0, c1, c2, SurfaceTag::kNeverGround));
+    scratch.fences.push_back(fence_triangle(me - n * dot(me - mid, n), n));
     scratch.fence_owners.push_back(o.id);
     if (gap <= s.contact_distance) {
       Touch t;

@@ -129,7 +129,7 @@ inline constexpr double kCrushSearchHeight = 16;
 /// §16). Far beyond anything a character reaches in one tick, so the square acts as the whole plane.
 inline constexpr double kFenceHalfSize = 8;
 /// A fence normal with |y| below this is taken as tilted enough to build its square's edges from
-/// cross(n, up); nearer vertical, from the X axis.
+/// cross(n, up); nearer vertical, from cross(n, X).
 inline constexpr double kFenceVertical = 0.999;
 
 /// m. Slack around the box a character's candidate cache is gathered for (CandidateCache): a walking

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "shared/step.h"
+#include "shared/tolerances.h"
 #include "support/scenario_support.h"
 
 namespace foothold::test {
@@ -148,6 +149,35 @@ TEST(CharacterContacts, TouchingAnotherCharacterIsReportedAsACharacterTouch) {
       touched |= r[0].touches[k].kind == TouchKind::kCharacter && r[0].touches[k].character == 2;
   }
   EXPECT_TRUE(touched);
+}
+
+// A fence is one triangle that sweeps take as its whole plane; its bounds decide which queries see
+// it, and a sweep's stop is measured to it. Found while making it one triangle: half the square (its
+// diagonal through the character) had bounds that missed a tilted fence's far corner, so a query
+// box beside the character could leave it out. Every point of the plane within kFenceHalfSize of
+// the centre must lie inside the triangle and inside its bounds, whatever the tilt.
+TEST(CharacterContacts, AFenceTriangleHoldsEveryPointWithinItsHalfSizeWhateverItsTilt) {
+  std::mt19937 rng(7);
+  auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  const double h = tolerance::kFenceHalfSize;
+  for (int k = 0; k < 2000; ++k) {
+    // Upright, tilted, nearly flat and flat normals, either way up.
+    Vec3 n{uni(-1, 1), k % 4 == 0 ? uni(-0.05, 0.05) : k % 4 == 1 ? uni(-1, 1) : (k % 2 ? 1.0 : -1.0) * uni(0.995, 1), uni(-1, 1)};
+    if (k % 97 == 0) n = {0, 1, 0};
+    n = normalized_or_zero(n);
+    const Vec3 centre{uni(-100, 100), uni(-10, 10), uni(-100, 100)};
+    const WorldTriangle t = fence_triangle(centre, n);
+    ASSERT_GT(dot(t.tri.normal, n), 1 - 1e-12) << "faces the character";
+    ASSERT_EQ(t.tag, SurfaceTag::kNeverGround);
+    // Any in-plane direction: the part of a random vector across the normal.
+    for (int j = 0; j < 8; ++j) {
+      const Vec3 d = normalized_or_zero(reject(Vec3{uni(-1, 1), uni(-1, 1), uni(-1, 1)}, n));
+      const Vec3 p = centre + d * (h * uni(0, 0.999));
+      ASSERT_LT(length(closest_point_on_triangle(p, t.tri.a, t.tri.b, t.tri.c) - p), 1e-9) << "inside the triangle";
+      ASSERT_TRUE(p.x >= t.lo.x && p.x <= t.hi.x && p.y >= t.lo.y && p.y <= t.hi.y && p.z >= t.lo.z && p.z <= t.hi.z)
+          << "inside its bounds";
+    }
+  }
 }
 
 // The Crowd gives each step only the characters near it; a client passes every character of its
