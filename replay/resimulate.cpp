@@ -183,8 +183,8 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
       seen.push_back(as_other(tl.id, state[c]));
     }
     if (alive.empty()) continue;
-    crowd.build(seen);
     frame.build(world, tick, settings.tick_rate);
+    crowd.build(seen, &frame);
     auto work = [&](int t) {
       Worker& w = workers[size_t(t)];
       for (std::size_t k = size_t(t); k < alive.size(); k += size_t(threads)) {

@@ -56,8 +56,8 @@ std::vector<ScenarioRun> run_scenarios(const World& world, const MoveSettings& s
   std::vector<CharacterState> next(n);
   for (uint32_t tick = 1; tick <= ticks; ++tick) {
     for (std::size_t i = 0; i < n; ++i) seen[i] = as_other(uint32_t(i), state[i]);
-    crowd.build(seen);
     frame.build(world, tick, derived.tick_rate);
+    crowd.build(seen, &frame);
     for (std::size_t i = 0; i < n; ++i) {
       InputCmd input = tick <= commands[i].size() ? commands[i][tick - 1] : InputCmd{};
       input.tick = tick;

@@ -498,7 +498,7 @@ void ServerCore::tick(net::Nanos now) {
   movers_.build(world_, tick_, derived_.tick_rate);
   seen_.clear();
   for (const auto& c : clients_) seen_.push_back(as_other(c->id, c->state));
-  crowd_.build(seen_);
+  crowd_.build(seen_, &movers_);
   pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[size_t(w)];
     for (std::size_t k = begin; k < end; ++k) {

@@ -8,11 +8,11 @@
 namespace foothold {
 
 namespace {
-// 4 m cells (4096 counts of 1/1024 m): kNeighbourRange plus what a mover may carry a character in a
-// tick; the shift rounds toward minus infinity, so cells never straddle zero.
-int64_t cell_of(int32_t raw) { return int64_t(raw) >> 12; }
-// Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1 of one column are
-// neighbours in the sorted index too.
+// 4 m cells: more than kNeighbourRange and its margin, so the nine cells around a character hold
+// everyone within reach. Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1
+// of one column are neighbours in the sorted index too.
+constexpr double kCellSize = 4;
+int64_t cell_of(double v) { return int64_t(std::floor(v / kCellSize)); }
 int64_t cell_key(int64_t x, int64_t z) { return (x << 32) + (z + (int64_t(1) << 31)); }
 }  // namespace
 
@@ -37,27 +37,27 @@ WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal) {
                              SurfaceTag::kNeverGround);
 }
 
-void Crowd::build(std::span<const OtherCharacter> all) {
+void Crowd::build(std::span<const OtherCharacter> all, const MoverFrame* frame) {
   all_ = all;
   cells_.clear();
   for (uint32_t i = 0; i < all.size(); ++i) {
-    const FixedVec3& p = all[i].position;
-    cells_.push_back({cell_key(cell_of(p.x), cell_of(p.z)), i, p.x, p.z, all[i].platform != 0});
+    const Vec3 c = seen_centre(all[i], frame);
+    cells_.push_back({cell_key(cell_of(c.x), cell_of(c.z)), i, c.x, c.z});
   }
   std::sort(cells_.begin(), cells_.end(), [](const Cell& a, const Cell& b) { return a.key < b.key || (a.key == b.key && a.index < b.index); });
+  // Each character's own entry, for its queries.
+  at_.resize(all.size());
+  for (uint32_t k = 0; k < cells_.size(); ++k) at_[cells_[k].index] = k;
 }
 
 void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
   out.clear();
-  // Only those the step may keep: within kNeighbourRange of it, plus 1 m for what a mover may carry
-  // either of the two this tick (a pair on no mover is seen where it was published), plus 1/64 m so
-  // that the step's own rounding of the distance never finds one we left out. The step ignores the
-  // farther ones anyway; in a crowd they are most of the nine cells (copying and sorting them was
-  // most of a crowded step's cost).
-  constexpr int64_t kNear = int64_t(kNeighbourRange * kPositionScale) + int64_t(kPositionScale) / 64;
-  constexpr int64_t kCarried = kNear + int64_t(kPositionScale);
-  const FixedVec3& me = all_[i].position;
-  const bool me_carried = all_[i].platform != 0;
+  // Only those the step may keep: within kNeighbourRange of where it sees this one, as it sees them
+  // (both carried by their movers to this tick's pose), plus 1/64 m so that the step's own rounding
+  // never keeps one we left out. The farther ones are most of the nine cells in a crowd (copying
+  // and sorting them was most of a crowded step's cost).
+  constexpr double kReach = kNeighbourRange + 1.0 / 64;
+  const Cell& me = cells_[at_[i]];
   const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
   for (int64_t dx = -1; dx <= 1; ++dx) {
     // The column's three cells are one run of the index.
@@ -65,9 +65,8 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
     auto it = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
     for (; it != cells_.end() && it->key <= last; ++it) {
       if (it->index == i) continue;
-      const int64_t ex = int64_t(it->x) - me.x, ez = int64_t(it->z) - me.z;
-      const int64_t reach = me_carried || it->carried ? kCarried : kNear;
-      if (ex * ex + ez * ez <= reach * reach) out.push_back(all_[it->index]);
+      const double ex = it->x - me.x, ez = it->z - me.z;
+      if (ex * ex + ez * ez <= kReach * kReach) out.push_back(all_[it->index]);
     }
   }
   std::sort(out.begin(), out.end(), [](const OtherCharacter& a, const OtherCharacter& b) { return a.id < b.id; });

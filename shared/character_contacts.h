@@ -49,28 +49,31 @@ Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame);
 /// point within kFenceHalfSize of `centre` lies over its inside, far from an edge.
 WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal);
 
-/// The characters of one tick, indexed by 4 m cells of their published positions, for finding each
-/// one's neighbours. The server and re-simulation both use it, so both give every step the same list.
+/// The characters of one tick, indexed by 4 m cells of where the steps of that tick see them, for
+/// finding each one's neighbours. The server and re-simulation both use it, so both give every step
+/// the same list.
 class Crowd {
  public:
-  /// Indexes `all` (ascending id; kept by reference until the next build()).
-  void build(std::span<const OtherCharacter> all);
-  /// Replaces `out` with every character but all[i] that a step of all[i] may meet (within
-  /// kNeighbourRange and a little more of it horizontally, published positions; 1 m more when either
-  /// of the two stands on a mover), ascending id.
+  /// Indexes `all` (ascending id; kept by reference until the next build()) where this tick's steps
+  /// see them: carried by their movers to this tick's pose (seen_centre() with `frame`, which must be
+  /// the tick's frame in a world with movers; null without).
+  void build(std::span<const OtherCharacter> all, const MoverFrame* frame);
+  /// Replaces `out` with every character but all[i] that a step of all[i] may meet (seen within
+  /// kNeighbourRange and 1/64 m of it horizontally), ascending id. Any mover's speed: the distance
+  /// is measured where both are seen, after their carry.
   void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
 
  private:
   std::span<const OtherCharacter> all_;
-  // One per character, sorted by (key, index); the position's X and Z are kept beside the index so
+  // One per character, sorted by (key, index), with the seen centre's X and Z beside the index so
   // that the search reads one array.
   struct Cell {
     int64_t key;
     uint32_t index;
-    int32_t x, z;
-    bool carried;  // it stands on a mover
+    double x, z;
   };
   std::vector<Cell> cells_;
+  std::vector<uint32_t> at_;  // cells_ entry of each character
 };
 
 }  // namespace foothold

@@ -224,7 +224,7 @@ void BM_FootholdCrowd(benchmark::State& bstate) {
       const auto t0 = std::chrono::steady_clock::now();
       frame.build(*world, uint32_t(t), s.tick_rate);
       for (int i = 0; i < n; ++i) seen[size_t(i)] = as_other(uint32_t(i), chars[size_t(i)]);
-      crowd.build(seen);
+      crowd.build(seen, &frame);
       for (int i = 0; i < n; ++i) {
         const Vec3 p = to_position(chars[size_t(i)].position);
         const InputCmd in = contact ? encode_move(-p.x, -p.z, 0, uint32_t(t)) : encode_move(0.5, 0.5, t % 180 == 179 ? kButtonJump : 0, uint32_t(t));

@@ -25,8 +25,10 @@ std::vector<StepResult> tick_all(const World& w, const DerivedSettings& s, std::
                                  uint32_t t, const InputFn& input, const std::vector<std::size_t>& order) {
   std::vector<OtherCharacter> all;
   for (std::size_t i = 0; i < states.size(); ++i) all.push_back(as_other(uint32_t(i + 1), states[i]));
+  MoverFrame frame;
+  frame.build(w, t, s.tick_rate);
   Crowd crowd;
-  crowd.build(all);
+  crowd.build(all, &frame);
   std::vector<CharacterState> next(states.size());
   std::vector<StepResult> results(states.size());
   StepScratch scratch;
@@ -215,7 +217,7 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
     frame.build(w, t, s.tick_rate);
     all.clear();
     for (std::size_t i = 0; i < n; ++i) all.push_back(as_other(uint32_t(i + 1), st[i]));
-    crowd.build(all);
+    crowd.build(all, &frame);
     std::vector<CharacterState> next(n);
     for (std::size_t i = 0; i < n; ++i) {
       const double r = uni(0, 1);
@@ -241,6 +243,63 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
   EXPECT_GT(cut, 1000);
   EXPECT_GT(fast_near, 10);
   EXPECT_GT(riders, 500);
+}
+
+// A mover may carry its riders any distance in a tick (a STEP sampler jumps). The Crowd once found
+// neighbours by published positions with 1 m to spare for the carry, so a rider carried farther
+// than that next to another character was left out of its list, while a client, passing every
+// character, kept it: the two steps parted (here in characters_near, which marks an interaction).
+// The Crowd now indexes where the steps see everyone, after the carry.
+TEST(CharacterContacts, TheCrowdFindsARiderWhereAFastMoverCarriesIt) {
+  MeshBuilder b;
+  b.floor_grid(-30, -30, 30, 30, 0, 2);
+  TriangleMesh mesh = b.take();
+  MoverMesh slab;
+  slab.name = "jumper";
+  MeshBuilder sb;
+  sb.box({-1.5, 0, -1.5}, {1.5, 0.2, 1.5});
+  slab.mesh = sb.take();
+  Channel c;
+  c.interpolation = Channel::Interpolation::kStep;
+  c.times = {0, 0.5};
+  c.values = {-10, 0, 0, 10, 0, 0};
+  c.period = 1;  // half a second at x = -10, half a second at x = +10
+  slab.chain.push_back(Link{Pose{}, {c}});
+  mesh.movers.push_back(std::move(slab));
+  auto built = World::create(mesh, "jumper");
+  ASSERT_TRUE(built.world) << built.error;
+  const World& w = *built.world;
+  const DerivedSettings s = derive(MoveSettings{});
+  // A rider on the slab, and one standing beside where the slab lands.
+  std::vector<CharacterState> st{spawn_state({-10, 0.2 + rest_height(), 0}), spawn_state({12, rest_height(), 0})};
+  MoverFrame frame;
+  StepScratch scratch;
+  Crowd crowd;
+  std::vector<OtherCharacter> all, near, everyone;
+  int carried_far = 0;
+  for (uint32_t t = 1; t <= 120; ++t) {
+    frame.build(w, t, s.tick_rate);
+    all = {as_other(1, st[0]), as_other(2, st[1])};
+    crowd.build(all, &frame);
+    std::vector<CharacterState> next(2);
+    for (std::size_t i = 0; i < 2; ++i) {
+      const InputCmd in = encode_move(0, 0, 0, t);
+      crowd.neighbours(i, near);
+      everyone = {all[1 - i]};
+      const StepResult by_crowd = step(st[i], in, w, s, scratch, {&frame, near, uint32_t(i + 1)});
+      const StepResult by_all = step(st[i], in, w, s, scratch, {&frame, everyone, uint32_t(i + 1)});
+      ASSERT_EQ(by_crowd.state, by_all.state) << "tick " << t << " character " << i + 1;
+      ASSERT_EQ(by_crowd.diagnostics.characters_near, by_all.diagnostics.characters_near) << "tick " << t;
+      next[i] = by_crowd.state;
+    }
+    // The case the test is for: published far apart, seen within reach after the carry.
+    const double published = length(horizontal(to_position(all[0].position) - to_position(all[1].position)));
+    const double seen = length(horizontal(seen_centre(all[0], &frame) - seen_centre(all[1], &frame)));
+    carried_far += published > kNeighbourRange + 1 && seen < kNeighbourRange;
+    st = next;
+  }
+  EXPECT_GT(carried_far, 0) << "the slab carried its rider next to the other";
+  EXPECT_EQ(st[0].platform, 1) << "the rider still rides";
 }
 
 }  // namespace

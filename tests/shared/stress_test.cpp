@@ -266,7 +266,7 @@ void run_crowd_seed(uint32_t seed) {
   std::vector<uint32_t> pushed(kCharacters, 0);
   auto tick_all = [&](std::vector<CharacterState>& st, uint32_t t, bool reverse, StepScratch& scratch, const MoverFrame* f) {
     for (int i = 0; i < kCharacters; ++i) seen[size_t(i)] = as_other(uint32_t(i), st[size_t(i)]);
-    crowd.build(seen);
+    crowd.build(seen, &frame);
     std::vector<CharacterState> next(st.size());
     for (int k = 0; k < kCharacters; ++k) {
       const int i = reverse ? kCharacters - 1 - k : k;
