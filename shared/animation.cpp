@@ -43,7 +43,7 @@ Quat slerp(const Quat& a, const Quat& b0, double u) {
     d = -d;
   }
   double wa = 1 - u, wb = u;
-  const double s = std::sqrt(std::fmax(0.0, 1 - d * d));
+  const double s = std::sqrt(det_max(0.0, 1 - d * d));
   // Nearly the same rotation: sin(theta) would divide by almost nothing; the chord is the arc.
   if (s > 1e-9) {
     const double theta = det_angle(s, d);  // in [0, pi/2]
@@ -58,7 +58,7 @@ namespace {
 // Seconds into a channel's loop, in [0, period): a floor and a subtraction, the same bits everywhere.
 double looped(double seconds, double period) {
   if (!(period > 0)) return 0;
-  const double k = std::floor(seconds / period);
+  const double k = det_floor(seconds / period);
   const double t = seconds - k * period;
   return t < 0 ? 0 : t >= period ? 0 : t;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "shared/det_math.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -12,7 +13,7 @@ namespace {
 // everyone within reach. Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1
 // of one column are neighbours in the sorted index too.
 constexpr double kCellSize = 4;
-int64_t cell_of(double v) { return int64_t(std::floor(v / kCellSize)); }
+int64_t cell_of(double v) { return int64_t(det_floor(v / kCellSize)); }
 int64_t cell_key(int64_t x, int64_t z) { return (x << 32) + (z + (int64_t(1) << 31)); }
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "shared/det_math.h"
 #include "shared/ground.h"
 #include "shared/tolerances.h"
 
@@ -199,7 +200,7 @@ class Solver {
   Vec3 back_off(const Vec3& p, const SweepHit& hit) {
     const double gap = q_.gap_to(hit.triangle, p);
     // By up to the safety margin (movement.md §6.1). Anything deeper is push-out's to resolve.
-    const double need = std::fmin(s_.safety_margin - gap, s_.safety_margin);
+    const double need = det_min(s_.safety_margin - gap, s_.safety_margin);
     if (!(need > tolerance::kDistanceNoise)) return p;
     Vec3 push = hit.normal * need;
     const Vec3 nh = horizontal(hit.normal);

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "shared/det_math.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -38,10 +39,10 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
   // Bounds of the swept shape: triangles outside them cannot be touched.
   const Vec3 ext{shape.radius, shape.half_segment + shape.radius, shape.radius};
   const Vec3 end = shape.center + motion;
-  const Vec3 lo{std::fmin(shape.center.x, end.x) - ext.x, std::fmin(shape.center.y, end.y) - ext.y,
-                std::fmin(shape.center.z, end.z) - ext.z};
-  const Vec3 hi{std::fmax(shape.center.x, end.x) + ext.x, std::fmax(shape.center.y, end.y) + ext.y,
-                std::fmax(shape.center.z, end.z) + ext.z};
+  const Vec3 lo{det_min(shape.center.x, end.x) - ext.x, det_min(shape.center.y, end.y) - ext.y,
+                det_min(shape.center.z, end.z) - ext.z};
+  const Vec3 hi{det_max(shape.center.x, end.x) + ext.x, det_max(shape.center.y, end.y) + ext.y,
+                det_max(shape.center.z, end.z) + ext.z};
   ensure(lo, hi);
   for (uint32_t i : candidates_) {
     const WorldTriangle& t = triangle(i);
@@ -139,8 +140,8 @@ void ContactQueries::ensure(const Vec3& lo, const Vec3& hi) {
   constexpr double kSlack = tolerance::kGatherSlack;
   Aabb box{{lo.x - kSlack, lo.y - kSlack, lo.z - kSlack}, {hi.x + kSlack, hi.y + kSlack, hi.z + kSlack}};
   if (any_) {
-    box.lo = {std::fmin(box.lo.x, covered_.lo.x), std::fmin(box.lo.y, covered_.lo.y), std::fmin(box.lo.z, covered_.lo.z)};
-    box.hi = {std::fmax(box.hi.x, covered_.hi.x), std::fmax(box.hi.y, covered_.hi.y), std::fmax(box.hi.z, covered_.hi.z)};
+    box.lo = {det_min(box.lo.x, covered_.lo.x), det_min(box.lo.y, covered_.lo.y), det_min(box.lo.z, covered_.lo.z)};
+    box.hi = {det_max(box.hi.x, covered_.hi.x), det_max(box.hi.y, covered_.hi.y), det_max(box.hi.z, covered_.hi.z)};
   }
   prefetch(box);
 }

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string_view>
 
+#include "shared/det_math.h"
 #include "shared/vec3.h"
 
 namespace foothold {
@@ -55,8 +56,8 @@ inline constexpr double kNormalScale = 1 << kNormalFracBits;  ///< raw units per
 /// NaN becomes 0 so that a numerical accident can never become undefined behaviour.
 inline int32_t quantize(double v, double scale, double limit) {
   if (!(v == v)) return 0;
-  const double clamped = std::fmin(std::fmax(v, -limit), limit);
-  return static_cast<int32_t>(std::llround(clamped * scale));
+  const double clamped = det_min(det_max(v, -limit), limit);
+  return static_cast<int32_t>(det_llround(clamped * scale));
 }
 
 /// A position in metres to the 1/1024 m grid, clamped to +-kWorldLimit per axis.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "shared/det_math.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -297,12 +298,12 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   // Cheap rejection first: the ray against the bounds of P + sphere(r) (slab test).
   {
     double t0 = 0, t1 = 1;
-    const double lo[3] = {std::fmin(std::fmin(tri.a.x, tri.b.x), tri.c.x) - r,
-                          std::fmin(std::fmin(tri.a.y, tri.b.y), tri.c.y) - r - hl,
-                          std::fmin(std::fmin(tri.a.z, tri.b.z), tri.c.z) - r};
-    const double hi[3] = {std::fmax(std::fmax(tri.a.x, tri.b.x), tri.c.x) + r,
-                          std::fmax(std::fmax(tri.a.y, tri.b.y), tri.c.y) + r + hl,
-                          std::fmax(std::fmax(tri.a.z, tri.b.z), tri.c.z) + r};
+    const double lo[3] = {det_min(det_min(tri.a.x, tri.b.x), tri.c.x) - r,
+                          det_min(det_min(tri.a.y, tri.b.y), tri.c.y) - r - hl,
+                          det_min(det_min(tri.a.z, tri.b.z), tri.c.z) - r};
+    const double hi[3] = {det_max(det_max(tri.a.x, tri.b.x), tri.c.x) + r,
+                          det_max(det_max(tri.a.y, tri.b.y), tri.c.y) + r + hl,
+                          det_max(det_max(tri.a.z, tri.b.z), tri.c.z) + r};
     const double org[3] = {o.x, o.y, o.z};
     const double dir[3] = {motion.x, motion.y, motion.z};
     for (int axis = 0; axis < 3; ++axis) {
@@ -313,8 +314,8 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
       double ta = (lo[axis] - org[axis]) / dir[axis];
       double tb = (hi[axis] - org[axis]) / dir[axis];
       if (ta > tb) std::swap(ta, tb);
-      t0 = std::fmax(t0, ta);
-      t1 = std::fmin(t1, tb);
+      t0 = det_max(t0, ta);
+      t1 = det_min(t1, tb);
       if (t0 > t1) return std::nullopt;
     }
   }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "shared/det_math.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -104,7 +105,7 @@ int perch(ContactQueries& q, const Vec3& center, const ContactList& contacts) {
     // distance, swept down. On stairs narrower than the capsule it finds the next tread even when
     // the axis is already over the one after.
     const Vec3 foot{center.x, center.y - s.half_segment, center.z};
-    const double rho = std::fmax(std::fmin(s.radius, length(horizontal(c.point - foot))) - s.safety_margin, s.safety_margin);
+    const double rho = det_max(det_min(s.radius, length(horizontal(c.point - foot))) - s.safety_margin, s.safety_margin);
     // Deep enough for the sphere's side to reach a tread edge at that depth; the contact point's
     // height decides.
     const double floor_y = c.point.y - s.step_height - tolerance::kDistanceNoise;

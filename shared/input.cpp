@@ -2,13 +2,15 @@
 
 #include <cmath>
 
+#include "shared/det_math.h"
+
 namespace foothold {
 
 namespace {
 int8_t to_axis(double v) {
   if (!std::isfinite(v)) return 0;
-  const double c = std::fmin(std::fmax(v, -1.0), 1.0);
-  return int8_t(std::lround(c * 127.0));
+  const double c = det_min(det_max(v, -1.0), 1.0);
+  return int8_t(det_llround(c * 127.0));
 }
 double from_axis(int8_t a) { return a == -128 ? -1.0 : a / 127.0; }
 }  // namespace

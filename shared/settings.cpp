@@ -139,11 +139,11 @@ DerivedSettings derive(const MoveSettings& s) {
   d.sin_max_slope = det_sin(slope);
   d.tan_max_slope = d.sin_max_slope / d.cos_max_slope;
   d.rest_gap = s.contact_distance / 2;
-  // Whole ticks, rounded to nearest (llround is exact): 0.1 s at 60 Hz is 6 ticks.
-  d.coyote_ticks = int(std::llround(s.coyote_time * s.tick_rate));
-  d.buffer_ticks = int(std::llround(s.jump_buffer * s.tick_rate));
-  // On the position grid (llround is exact), never more than the standing capsule's core segment.
-  d.crouch_drop = std::fmin(double(std::llround((s.height - s.crouch_height) / 2 * kPositionScale)) / kPositionScale,
+  // Whole ticks, rounded to nearest (det_llround is exact): 0.1 s at 60 Hz is 6 ticks.
+  d.coyote_ticks = int(det_llround(s.coyote_time * s.tick_rate));
+  d.buffer_ticks = int(det_llround(s.jump_buffer * s.tick_rate));
+  // On the position grid (det_llround is exact), never more than the standing capsule's core segment.
+  d.crouch_drop = det_min(double(det_llround((s.height - s.crouch_height) / 2 * kPositionScale)) / kPositionScale,
                             2 * d.half_segment);
   d.crouch_half_segment = d.half_segment - d.crouch_drop;
   return d;

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "shared/collide_and_slide.h"
+#include "shared/det_math.h"
 #include "shared/ground.h"
 #include "shared/push_out.h"
 #include "shared/tolerances.h"
@@ -30,11 +31,11 @@ struct Grid {
     return g;
   }
   /// The grid point nearest to `p` (in the grid's axes), in world axes.
-  Vec3 round(const Vec3& p) const {
+  Vec3 snap(const Vec3& p) const {
     if (mover < 0) return to_position(quantize_position(p));
     return apply(pose, to_position(quantize_position(apply(to_local, p))));
   }
-  /// `p` (a grid point from round()) as the integers the state keeps, in the grid's own axes.
+  /// `p` (a grid point from snap()) as the integers the state keeps, in the grid's own axes.
   FixedVec3 local(const Vec3& p) const { return quantize_position(mover < 0 ? p : apply(to_local, p)); }
 };
 
@@ -45,7 +46,7 @@ struct Settled {
 };
 Settled settle(ContactQueries& q, const Grid& grid, const Vec3& p) {
   Settled out;
-  out.position = grid.round(p);
+  out.position = grid.snap(p);
   out.ground = evaluate_ground(q, out.position);
   return out;
 }
@@ -98,7 +99,7 @@ std::optional<FencePlane> fence_plane(const Vec3& me, double my_half, uint32_t s
   // The closest points of the two upright core segments: at one height where they overlap in
   // height (the middle of the overlap), else at the nearer ends.
   const double half = o.crouched ? standing.crouch_half_segment : standing.half_segment;
-  const double lo = std::fmax(me.y - my_half, c.y - half), hi = std::fmin(me.y + my_half, c.y + half);
+  const double lo = det_max(me.y - my_half, c.y - half), hi = det_min(me.y + my_half, c.y + half);
   Vec3 pa = me, pb = c;
   if (lo <= hi) {
     pa.y = pb.y = (lo + hi) / 2;
@@ -294,7 +295,7 @@ double lock_offset(const GroundResult& g, const DerivedSettings& s) {
     if (!supports(c, s) && i != g.floor) continue;  // the floor may be a perch (§3.5)
     if (!(c.normal.y >= tolerance::kLockMinNormalY)) continue;  // no vertical move rests on it (§10)
     const double need = (s.rest_gap - c.gap) / c.normal.y;
-    dy = any ? std::fmax(dy, need) : need;
+    dy = any ? det_max(dy, need) : need;
     any = true;
   }
   return dy;
@@ -336,7 +337,7 @@ void crush_rule(ContactQueries& q, const Grid& grid, Settled& at, StepDiagnostic
   const double step_up = s.radius / 4;
   ContactList near;
   for (int k = 1; k * step_up <= tolerance::kCrushSearchHeight; ++k) {
-    const Vec3 p = grid.round(at.position + Vec3{0, k * step_up, 0});
+    const Vec3 p = grid.snap(at.position + Vec3{0, k * step_up, 0});
     q.contacts(p, s.safety_margin, near);
     if (near.size() > 0 && near[0].gap < s.safety_margin) continue;
     bool faces_up = false;
@@ -382,7 +383,7 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
   // The farthest this character can get this tick, before its velocity is known: its mover's carry,
   // the fastest its velocity can be (a walk, with a jump if it jumps; airborne, its speed now plus a
   // tick of steering and gravity), a stair when it moves at all, the snap and the contact band.
-  const double fastest = std::fmax(s.walk_speed, s.crouch_speed);
+  const double fastest = det_max(s.walk_speed, s.crouch_speed);
   const double speed = jump ? fastest + s.jump_speed
                        : is_grounded(state.ground) ? fastest * length(wish_direction(input))
                                                    : length(to_velocity(state.velocity)) + (s.air_acceleration + s.gravity) * s.dt;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "shared/det_math.h"
+
 namespace foothold {
 
 SurfaceTag tag_from_material(std::string_view material) {
@@ -67,8 +69,8 @@ void MeshBuilder::prism_z(const std::vector<Vec3>& profile, double z0, double z1
 }
 
 void MeshBuilder::floor_grid(double x0, double z0, double x1, double z1, double y, double cell, SurfaceTag tag) {
-  const int nx = std::max(1, int(std::lround((x1 - x0) / cell)));
-  const int nz = std::max(1, int(std::lround((z1 - z0) / cell)));
+  const int nx = std::max(1, int(det_llround((x1 - x0) / cell)));
+  const int nz = std::max(1, int(det_llround((z1 - z0) / cell)));
   const double dx = (x1 - x0) / nx;
   const double dz = (z1 - z0) / nz;
   for (int i = 0; i < nx; ++i) {

@@ -6,7 +6,9 @@
 #     it links;
 #  2. the simulation (shared/) includes nothing that reads a clock, a socket, a thread, randomness
 #     or a logger;
-#  3. the simulation calls no libm transcendental function (their last bit differs between machines).
+#  3. the simulation calls no libm function: the transcendentals' last bit differs between machines,
+#     and the exact ones (floor, fmin, llround) have inline equivalents in shared/det_math.h
+#     (tests/determinism/no_libm.sh checks the compiled archive too).
 #   check_architecture.sh REPO_ROOT
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 REPO_ROOT" >&2; exit 2; }
@@ -48,8 +50,8 @@ if grep -nE "^#include $forbidden" "$root"/shared/*.h "$root"/shared/*.cpp >&2; 
   status=1
 fi
 
-# 3. libm transcendentals in the simulation's code (comments removed first).
-libm='(^|[^A-Za-z0-9_.>])(std::)?(sin|cos|tan|asin|acos|atan|atan2|pow|exp|exp2|expm1|log|log1p|log2|log10|cbrt|hypot|sinh|cosh|tanh|fma|erf|tgamma|lgamma)[fl]?[[:space:]]*\('
+# 3. libm functions in the simulation's code (comments removed first).
+libm='(^|[^A-Za-z0-9_.>])(std::)?(sin|cos|tan|asin|acos|atan|atan2|pow|exp|exp2|expm1|log|log1p|log2|log10|cbrt|hypot|sinh|cosh|tanh|fma|erf|tgamma|lgamma|floor|ceil|trunc|round|lround|llround|rint|lrint|llrint|nearbyint|fmin|fmax|fdim|fmod|remainder|remquo|modf|frexp|ldexp|scalbn)[fl]?[[:space:]]*\('
 for file in "$root"/shared/*.h "$root"/shared/*.cpp; do
   if sed -e 's://.*$::' "$file" | grep -nE "$libm" >/dev/null; then
     sed -e 's://.*$::' "$file" | grep -nE "$libm" | sed "s|^|${file#"$root"/}:|" >&2
