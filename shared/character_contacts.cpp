@@ -63,12 +63,19 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
   for (int64_t dx = -1; dx <= 1; ++dx) {
     // The column's three cells are one run of the index.
     const int64_t first = cell_key(cx + dx, cz - 1), last = cell_key(cx + dx, cz + 1);
-    auto it = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
-    for (; it != cells_.end() && it->key <= last; ++it) {
-      if (it->index == i) continue;
+    const auto begin = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
+    auto end = begin;
+    while (end != cells_.end() && end->key <= last) ++end;
+    // Every entry is written and only those within reach are kept (the count advances by the test):
+    // whether the next one is within reach is a coin toss no branch predictor wins in a crowd.
+    std::size_t kept = out.size();
+    out.resize(kept + std::size_t(end - begin));
+    for (auto it = begin; it != end; ++it) {
       const double ex = it->x - me.x, ez = it->z - me.z;
-      if (ex * ex + ez * ez <= kReach * kReach) out.push_back(all_[it->index]);
+      out[kept] = all_[it->index];
+      kept += std::size_t((ex * ex + ez * ez <= kReach * kReach) & (it->index != i));
     }
+    out.resize(kept);
   }
   std::sort(out.begin(), out.end(), [](const OtherCharacter& a, const OtherCharacter& b) { return a.id < b.id; });
 }
