@@ -48,14 +48,19 @@ class BitWriter {
       ok_ = false;
       return;
     }
-    // Up to 32 bits land in at most 5 bytes: OR them into the partial byte, then whole bytes after.
-    uint64_t bits = uint64_t(count >= 32 ? v : v & ((1u << count) - 1)) << (bits_ % 8);
+    // Up to 32 bits land in at most 5 bytes: OR them into the partial byte (its bits above bits_
+    // are zero), then whole bytes after. Where the buffer has room, all 5 are written, the ones past
+    // the field as zeros (the next write ORs into them): no loop whose length depends on the field.
+    const int shift = int(bits_ % 8);
     std::size_t byte = bits_ / 8;
-    if (bits_ % 8 == 0) out_[byte] = 0;
-    out_[byte] = uint8_t(out_[byte] | uint8_t(bits));
-    bits >>= 8;
-    const std::size_t end = (bits_ + std::size_t(count) + 7) / 8;
-    for (++byte; byte < end; ++byte, bits >>= 8) out_[byte] = uint8_t(bits);
+    const uint64_t kept = shift == 0 ? 0 : out_[byte] & ((1u << shift) - 1);
+    const uint64_t bits = kept | (uint64_t(count >= 32 ? v : v & ((1u << count) - 1)) << shift);
+    if (byte + 5 <= out_.size()) {
+      for (int k = 0; k < 5; ++k) out_[byte + std::size_t(k)] = uint8_t(bits >> (8 * k));
+    } else {
+      const std::size_t end = (bits_ + std::size_t(count) + 7) / 8;
+      for (int k = 0; byte < end; ++byte, ++k) out_[byte] = uint8_t(bits >> (8 * k));
+    }
     bits_ += std::size_t(count);
   }
   void put_bool(bool b) { put(b ? 1 : 0, 1); }
