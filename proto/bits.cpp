@@ -1,8 +1,5 @@
 #include "proto/bits.h"
 
-#include <array>
-#include <bit>
-
 namespace foothold::proto {
 
 void BitWriter::put_var(uint32_t v, int group) {
@@ -15,24 +12,8 @@ void BitWriter::put_var(uint32_t v, int group) {
 
 void BitWriter::put_delta(int32_t v) {
   const uint32_t z = zigzag(v);
-  // The prefix ('1's ended by a '0', least significant first) and the value in one write where they
-  // fit in 32 bits, the class looked up from the value's bit width rather than guessed by branches
-  // (a delta's size is as varied as the characters' motion).
-  struct Code {
-    uint8_t prefix, prefix_bits, value_bits;
-  };
-  static constexpr auto kCodes = [] {
-    std::array<Code, 33> codes{};
-    for (int width = 0; width <= 32; ++width) {
-      codes[size_t(width)] = width == 0    ? Code{0b0, 1, 0}
-                             : width <= 6  ? Code{0b01, 2, 6}
-                             : width <= 10 ? Code{0b011, 3, 10}
-                             : width <= 16 ? Code{0b0111, 4, 16}
-                                           : Code{0b1111, 4, 32};
-    }
-    return codes;
-  }();
-  const Code& code = kCodes[size_t(std::bit_width(z))];
+  // The prefix and the value in one write where they fit in 32 bits.
+  const DeltaCode& code = delta_code(z);
   if (code.value_bits < 32) {
     put(code.prefix | (z << code.prefix_bits), code.prefix_bits + code.value_bits);
   } else {

@@ -4,6 +4,7 @@
 // go into bytes least significant first. The reader never reads past its bytes: a read beyond them
 // yields zeros and marks the reader failed, which the decoders check once at the end.
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,15 +26,35 @@ constexpr int var_bits(uint32_t v, int group) {
   return bits;
 }
 
-/// Bits a signed delta takes in put_delta(): '0' for 0, else a class prefix and the zigzag value in
-/// 6, 10, 16 or 32 bits ('10', '110', '1110', '1111').
+/// The prefix code of a signed delta: '0' for 0, else a class prefix ('10', '110', '1110', '1111',
+/// least significant bit first) and the zigzag value in 6, 10, 16 or 32 bits.
+struct DeltaCode {
+  uint8_t prefix;       ///< the class's prefix bits, first bit lowest
+  uint8_t prefix_bits;  ///< 1 to 4
+  uint8_t value_bits;   ///< 0, 6, 10, 16 or 32
+};
+/// The code of a delta whose zigzag value is `width` bits wide (std::bit_width: 0 to 32). A table, not
+/// a chain of comparisons: a delta's size is as varied as the characters' motion, which no branch
+/// predictor learns.
+inline constexpr auto kDeltaCodes = [] {
+  struct Table {
+    DeltaCode codes[33];
+  } t{};
+  for (int width = 0; width <= 32; ++width) {
+    t.codes[width] = width == 0    ? DeltaCode{0b0, 1, 0}
+                     : width <= 6  ? DeltaCode{0b01, 2, 6}
+                     : width <= 10 ? DeltaCode{0b011, 3, 10}
+                     : width <= 16 ? DeltaCode{0b0111, 4, 16}
+                                   : DeltaCode{0b1111, 4, 32};
+  }
+  return t;
+}();
+constexpr const DeltaCode& delta_code(uint32_t zigzagged) { return kDeltaCodes.codes[std::bit_width(zigzagged)]; }
+
+/// Bits a signed delta takes in put_delta().
 constexpr int delta_bits(int32_t v) {
-  const uint32_t z = zigzag(v);
-  if (z == 0) return 1;
-  if (z < (1u << 6)) return 2 + 6;
-  if (z < (1u << 10)) return 3 + 10;
-  if (z < (1u << 16)) return 4 + 16;
-  return 4 + 32;
+  const DeltaCode& c = delta_code(zigzag(v));
+  return c.prefix_bits + c.value_bits;
 }
 
 /// Writes bits into a caller's buffer; overflowing it marks the writer failed (nothing is written
