@@ -1,7 +1,8 @@
 #pragma once
 // A fixed set of worker threads that split a range of indices among themselves: the server's tick
 // runs the characters' steps and builds the snapshots on every core. Work is split into small
-// contiguous chunks of the range, each taken by whichever thread is free, so which thread does an
+// contiguous chunks of the range (a share of what is left, so they shrink toward its end), each
+// taken by whichever thread is free, so which thread does an
 // index depends on scheduling: what each index computes must depend only on that index and on data
 // no other index writes, and whatever a thread gathers must be put back in index order (or be a
 // sum), so results are the same for any number of threads (the server's tests compare 1 thread with
@@ -31,7 +32,8 @@ class WorkerPool {
 
   /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), each once, worker in
   /// [0, threads()) being the thread that runs it, and returns when all are done. Chunks go to
-  /// whichever thread is free, in ascending order of begin. Ranges smaller
+  /// whichever thread is free, in ascending order of begin. A thread that waits (for a job, or for
+  /// the others to finish one) spins briefly before it sleeps. Ranges smaller
   /// than `min_per_thread` per thread use fewer threads (waking a thread costs microseconds).
   /// One run() at a time, from one thread; `fn` must not throw.
   template <typename Fn>
@@ -50,7 +52,7 @@ class WorkerPool {
   using Thunk = void (*)(void*, std::size_t, std::size_t, int);
   void dispatch(std::size_t count, int used, Thunk thunk, void* fn);
   void worker_loop(int index);
-  void work(Thunk thunk, void* fn, std::size_t count, int index);  // takes chunks until none is left
+  void work(Thunk thunk, void* fn, std::size_t count, int used, int index);  // takes chunks until none is left
 
   int threads_;
   std::vector<std::thread> workers_;
@@ -61,10 +63,11 @@ class WorkerPool {
   void* fn_ = nullptr;
   std::size_t count_ = 0;
   int used_ = 0;
-  std::size_t grain_ = 1;                // indices per chunk
+  std::size_t grain_ = 1;                // the most indices a chunk holds
   std::atomic<std::size_t> next_{0};     // the first index no thread has taken yet
-  uint64_t generation_ = 0;
-  int pending_ = 0;
+  // Bumped (under the mutex) for each job and for stopping; read without it by waiting threads.
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> pending_{0};          // workers still on the job (changed under the mutex)
   bool stop_ = false;
 };
 

@@ -107,6 +107,8 @@ TEST(WorkerPool, CoversTheRangeOnceInContiguousChunks) {
     for (std::size_t k = 1; k < chunks.size(); ++k) EXPECT_EQ(chunks[k - 1].second, chunks[k].first);
     if (count >= 1000) {
       EXPECT_GE(chunks.size(), 3u * 8u) << "small chunks, so that the threads share the work";
+      EXPECT_LE(chunks.back().second - chunks.back().first, 2u)
+          << "the chunks shrink toward the end, so a paused thread holds the others up only briefly";
     }
   }
   // Few items per thread: fewer threads.
@@ -115,6 +117,24 @@ TEST(WorkerPool, CoversTheRangeOnceInContiguousChunks) {
     for (std::size_t i = b; i < e; ++i) owner[i] = w;
   });
   for (int o : owner) EXPECT_EQ(o, 0);
+}
+
+TEST(WorkerPool, JobsInQuickSuccessionAndAfterPausesEachRunWhole) {
+  // Waiting threads first spin, then sleep: jobs back to back (caught while spinning) and jobs after
+  // a pause longer than the spin (a sleeping worker woken) must each cover their range exactly once.
+  server::WorkerPool pool(2);
+  for (int job = 0; job < 400; ++job) {
+    if (job % 50 == 49) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    const std::size_t count = 64 + std::size_t(job % 7) * 100;
+    std::atomic<std::size_t> sum{0};
+    std::atomic<std::size_t> covered{0};
+    pool.run(count, 1, [&](std::size_t b, std::size_t e, int) {
+      for (std::size_t i = b; i < e; ++i) sum += i;
+      covered += e - b;
+    });
+    ASSERT_EQ(covered.load(), count) << "job " << job;
+    ASSERT_EQ(sum.load(), count * (count - 1) / 2) << "job " << job;
+  }
 }
 
 TEST(WorkerPool, ASlowChunkDoesNotHoldUpTheRest) {
