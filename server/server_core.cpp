@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "server/spawn.h"
+#include "shared/sort_presorted.h"
 
 namespace foothold::server {
 
@@ -55,7 +57,6 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   clients_.reserve(size_t(config.max_clients));
   by_endpoint_.reserve(size_t(config.max_clients) * 2);
   tick_characters_.reserve(size_t(config.max_clients));
-  step_order_.reserve(size_t(config.max_clients));
   grid_.reserve(size_t(config.max_clients));
   published_.reserve(size_t(config.max_clients));
   outgoing_.reserve(size_t(config.max_clients));
@@ -481,17 +482,6 @@ void ServerCore::tick(net::Nanos now) {
   pending_leaves_.clear();
   std::sort(tick_leaves_.begin(), tick_leaves_.end());
 
-  // Every character's step, on every worker: each touches only its own client and its own slot, and
-  // the step is a pure function, so the results are the same for any number of threads.
-  // They go in order of their 4 m cell, so neighbours (who query the same triangles) run one after
-  // the other on the same thread, while those triangles are still in its cache. The order changes
-  // nothing else: every result lands in its own client's slot.
-  step_order_.clear();
-  for (uint32_t i = 0; i < clients_.size(); ++i) {
-    const FixedVec3& q = clients_[i]->state.position;
-    step_order_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i});
-  }
-  std::sort(step_order_.begin(), step_order_.end());
   tick_characters_.resize(clients_.size());
   // The movers at this tick: placed once, read by every step (movement.md §15.1). Every character
   // steps against the others as they were at the start of the tick (§16).
@@ -499,10 +489,15 @@ void ServerCore::tick(net::Nanos now) {
   seen_.clear();
   for (const auto& c : clients_) seen_.push_back(as_other(c->id, c->state));
   crowd_.build(seen_, &movers_);
+  // Every character's step, on every worker: each touches only its own client and its own slot, and
+  // the step is a pure function, so the results are the same for any number of threads.
+  // They go in the crowd's order, by 4 m cell, so neighbours (who query the same triangles) run one
+  // after the other on the same thread, while those triangles are still in its cache. The order
+  // changes nothing else: every result lands in its own client's slot.
   pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[size_t(w)];
     for (std::size_t k = begin; k < end; ++k) {
-      const uint32_t i = step_order_[k].second;
+      const uint32_t i = crowd_.in_cell_order(k);
       Client& c = *clients_[i];
       const InputBuffer::Consumed in = c.inputs.consume(tick_);
       c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
@@ -594,12 +589,17 @@ void ServerCore::send_snapshots(net::Nanos now) {
   for (const auto& c : clients_) published_.push_back({remote_state(c->id, c->state), c->state.position});
   // The interest grid is read by every worker: built first, here, when anyone may need it.
   if (clients_.size() > kMaxOthers + 1) {
-    grid_.clear();
-    for (uint32_t i = 0; i < clients_.size(); ++i) {
-      const FixedVec3& q = clients_[i]->state.position;
-      grid_.push_back({cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), i, q.x, q.z});
+    // In the last tick's order when it held as many clients: only the few that changed cell are out
+    // of place, and the sorted grid is the same whatever order it is sorted from.
+    if (grid_.size() != clients_.size()) {
+      grid_.resize(clients_.size());
+      for (uint32_t i = 0; i < clients_.size(); ++i) grid_[i].index = i;
     }
-    std::sort(grid_.begin(), grid_.end());
+    for (GridEntry& g : grid_) {
+      const FixedVec3& q = clients_[g.index]->state.position;
+      g = {cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), g.index, q.x, q.z};
+    }
+    sort_presorted(grid_, std::less<GridEntry>());
   }
   // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
   // they go to the sink afterwards, in client order, from this thread (the sink is not shared).

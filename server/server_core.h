@@ -267,14 +267,13 @@ class ServerCore {
   std::vector<JoinRecord> tick_joins_;
   std::vector<uint32_t> tick_leaves_;
   std::vector<CharacterTick> tick_characters_;
-  std::vector<std::pair<int64_t, uint32_t>> step_order_;  // (cell, clients_ index): the order steps run in
   MoverFrame movers_;  // the world's movers at the current tick
   std::vector<OtherCharacter> seen_;  // every character as the others see it at the start of the tick, by index
   Crowd crowd_;                       // seen_, by cell
   struct GridEntry {
-    int64_t key;      // cell
-    uint32_t index;   // into clients_
-    int32_t x, z;     // position, 1/1024 m
+    int64_t key = 0;     // cell
+    uint32_t index = 0;  // into clients_
+    int32_t x = 0, z = 0;  // position, 1/1024 m
     bool operator<(const GridEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
   };
   std::vector<GridEntry> grid_;  // sorted by (cell, index), for interest

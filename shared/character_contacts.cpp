@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "shared/det_math.h"
+#include "shared/sort_presorted.h"
 #include "shared/tolerances.h"
 
 namespace foothold {
@@ -40,12 +41,17 @@ WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal) {
 
 void Crowd::build(std::span<const OtherCharacter> all, const MoverFrame* frame) {
   all_ = all;
-  cells_.clear();
-  for (uint32_t i = 0; i < all.size(); ++i) {
-    const Vec3 c = seen_centre(all[i], frame);
-    cells_.push_back({cell_key(cell_of(c.x), cell_of(c.z)), i, c.x, c.z});
+  // In the last build's order when it indexed as many characters (any order of the indices gives the
+  // same sorted index: it only makes the sort quicker, as few characters change cell in a tick).
+  if (cells_.size() != all.size()) {
+    cells_.resize(all.size());
+    for (uint32_t i = 0; i < all.size(); ++i) cells_[i].index = i;
   }
-  std::sort(cells_.begin(), cells_.end(), [](const Cell& a, const Cell& b) { return a.key < b.key || (a.key == b.key && a.index < b.index); });
+  for (Cell& cell : cells_) {
+    const Vec3 c = seen_centre(all[cell.index], frame);
+    cell = {cell_key(cell_of(c.x), cell_of(c.z)), cell.index, c.x, c.z};
+  }
+  sort_presorted(cells_, [](const Cell& a, const Cell& b) { return a.key < b.key || (a.key == b.key && a.index < b.index); });
   // Each character's own entry, for its queries.
   at_.resize(all.size());
   for (uint32_t k = 0; k < cells_.size(); ++k) at_[cells_[k].index] = k;

@@ -62,15 +62,19 @@ class Crowd {
   /// kNeighbourRange and 1/64 m of it horizontally), ascending id. Any mover's speed: the distance
   /// is measured where both are seen, after their carry.
   void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
+  /// The characters' indices into `all` in the index's order: by cell, so that neighbours come one
+  /// after the other (an order for stepping them that keeps the triangles they share in the cache).
+  /// k in [0, all.size()).
+  uint32_t in_cell_order(std::size_t k) const { return cells_[k].index; }
 
  private:
   std::span<const OtherCharacter> all_;
   // One per character, sorted by (key, index), with the seen centre's X and Z beside the index so
   // that the search reads one array.
   struct Cell {
-    int64_t key;
-    uint32_t index;
-    double x, z;
+    int64_t key = 0;
+    uint32_t index = 0;
+    double x = 0, z = 0;
   };
   std::vector<Cell> cells_;
   std::vector<uint32_t> at_;  // cells_ entry of each character

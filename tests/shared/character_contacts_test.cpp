@@ -245,6 +245,40 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
   EXPECT_GT(riders, 500);
 }
 
+// The Crowd sorts its index starting from the last build's order (only the speed depends on it): a
+// crowd rebuilt tick after tick, characters crossing cells, joining and leaving, must index and
+// answer exactly as one built afresh each tick.
+TEST(CharacterContacts, ACrowdRebuiltEachTickIndexesAsANewOne) {
+  std::mt19937 rng(11);
+  auto uni = [&](double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng); };
+  std::vector<Vec3> at;
+  for (int i = 0; i < 300; ++i) at.push_back({uni(-20, 20), 1, uni(-20, 20)});
+  Crowd reused;
+  std::vector<OtherCharacter> all, from_reused, from_fresh;
+  int crossed = 0;
+  for (uint32_t t = 1; t <= 60; ++t) {
+    if (t % 20 == 0) at.resize(at.size() - 7);                               // some leave
+    if (t % 20 == 10) for (int k = 0; k < 5; ++k) at.push_back({uni(-20, 20), 1, uni(-20, 20)});  // some join
+    for (Vec3& p : at) {
+      const Vec3 was = p;
+      p += Vec3{uni(-0.4, 0.4), 0, uni(-0.4, 0.4)};
+      crossed += std::floor(was.x / 4) != std::floor(p.x / 4) || std::floor(was.z / 4) != std::floor(p.z / 4);
+    }
+    all.clear();
+    for (uint32_t i = 0; i < at.size(); ++i) all.push_back(as_other(i + 1, spawn_state(at[i])));
+    reused.build(all, nullptr);
+    Crowd fresh;
+    fresh.build(all, nullptr);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      ASSERT_EQ(reused.in_cell_order(i), fresh.in_cell_order(i)) << "tick " << t << " entry " << i;
+      reused.neighbours(i, from_reused);
+      fresh.neighbours(i, from_fresh);
+      ASSERT_EQ(from_reused, from_fresh) << "tick " << t << " character " << i + 1;
+    }
+  }
+  EXPECT_GT(crossed, 500) << "characters did cross cells, so the last order was out of date";
+}
+
 // A mover may carry its riders any distance in a tick (a STEP sampler jumps). The Crowd once found
 // neighbours by published positions with 1 m to spare for the carry, so a rider carried farther
 // than that next to another character was left out of its list, while a client, passing every
