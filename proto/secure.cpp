@@ -5,6 +5,7 @@
 
 #include <sodium.h>
 
+#include "proto/aead.h"
 #include "proto/codec.h"
 
 namespace foothold::proto {
@@ -12,8 +13,10 @@ namespace foothold::proto {
 namespace {
 
 void ensure_sodium() {
-  // sodium_init is thread-safe and cheap after the first call.
-  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  // Once per process: sodium_init takes a lock on every call, which the threads sealing snapshots
+  // would contend for.
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium failed to initialise");
 }
 
 constexpr std::size_t kSessionNonceBytes = crypto_aead_chacha20poly1305_IETF_NPUBBYTES;  // 12
@@ -126,10 +129,8 @@ std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::sp
   for (int i = 0; i < n; ++i) out.bytes[size_t(1 + i)] = uint8_t(sequence >> (8 * i));
   const auto ad = additional_data(prefix);
   const auto nonce = session_nonce(sequence);
-  unsigned long long clen = 0;
-  crypto_aead_chacha20poly1305_ietf_encrypt(out.bytes.data() + 1 + n, &clen, packet.data(), packet.size(), ad.data(),
-                                            ad.size(), nullptr, nonce.data(), key.data());
-  return {out.bytes.data(), size_t(1 + n) + size_t(clen)};
+  aead_seal(out.bytes.data() + 1 + n, packet.data(), packet.size(), ad.data(), ad.size(), nonce.data(), key.data());
+  return {out.bytes.data(), size_t(1 + n) + packet.size() + kTagBytes};
 }
 
 OpenError open_session(const Key& key, const ReplayWindow& window, std::span<const uint8_t> datagram,
@@ -146,13 +147,11 @@ OpenError open_session(const Key& key, const ReplayWindow& window, std::span<con
   if (!window.fresh(seq)) return OpenError::kReplayed;
   const auto ad = additional_data(datagram[0]);
   const auto nonce = session_nonce(seq);
-  unsigned long long mlen = 0;
-  if (crypto_aead_chacha20poly1305_ietf_decrypt(out.bytes.data(), &mlen, nullptr, datagram.data() + 1 + n,
-                                                datagram.size() - 1 - n, ad.data(), ad.size(), nonce.data(),
-                                                key.data()) != 0)
+  const std::size_t sealed = datagram.size() - 1 - n;
+  if (!aead_open(out.bytes.data(), datagram.data() + 1 + n, sealed, ad.data(), ad.size(), nonce.data(), key.data()))
     return OpenError::kBadSeal;
   sequence = seq;
-  packet = {out.bytes.data(), size_t(mlen)};
+  packet = {out.bytes.data(), sealed - kTagBytes};
   return OpenError::kNone;
 }
 
