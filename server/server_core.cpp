@@ -491,7 +491,7 @@ void ServerCore::tick(net::Nanos now) {
   crowd_.build(seen_, &movers_);
   // Every character's step, on every worker: each touches only its own client and its own slot, and
   // the step is a pure function, so the results are the same for any number of threads.
-  // They go in the crowd's order, by 4 m cell, so neighbours (who query the same triangles) run one
+  // They go in the crowd's order, by cell, so neighbours (who query the same triangles) run one
   // after the other on the same thread, while those triangles are still in its cache. The order
   // changes nothing else: every result lands in its own client's slot.
   pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {

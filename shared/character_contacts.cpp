@@ -10,10 +10,12 @@
 namespace foothold {
 
 namespace {
-// 4 m cells: more than kNeighbourRange and its margin, so the nine cells around a character hold
-// everyone within reach. Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1
+// 3.25 m cells: more than kNeighbourRange and its 1/64 m margin (with room for the division's
+// rounding), so the nine cells around a character hold everyone within reach, and as little more
+// as that allows (4 m cells scanned half as much again). Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1
 // of one column are neighbours in the sorted index too.
-constexpr double kCellSize = 4;
+constexpr double kCellSize = 3.25;
+static_assert(kCellSize > kNeighbourRange + 1.0 / 64 + 0.125, "the nine cells must hold everyone within reach");
 int64_t cell_of(double v) { return int64_t(det_floor(v / kCellSize)); }
 int64_t cell_key(int64_t x, int64_t z) { return (x << 32) + (z + (int64_t(1) << 31)); }
 }  // namespace

@@ -49,7 +49,7 @@ Vec3 seen_centre(const OtherCharacter& other, const MoverFrame* frame);
 /// point within kFenceHalfSize of `centre` lies over its inside, far from an edge.
 WorldTriangle fence_triangle(const Vec3& centre, const Vec3& normal);
 
-/// The characters of one tick, indexed by 4 m cells of where the steps of that tick see them, for
+/// The characters of one tick, indexed by 3.25 m cells of where the steps of that tick see them, for
 /// finding each one's neighbours. The server and re-simulation both use it, so both give every step
 /// the same list.
 class Crowd {
