@@ -123,11 +123,10 @@ void BM_ServerTick(benchmark::State& state) {
   double warmup_max = 0;
   for (int t = 0; t < kWarmupTicks; ++t) warmup_max = std::max(warmup_max, play_tick());
   const uint64_t warmup_bytes = sink.bytes_;
-  for (auto _ : state) { tick_us.push_back(play_tick()); if (getenv("TICKDIST") && tick_us.back() > 7800) fprintf(stderr, "slow tick %u %.0f\n", core.current_tick(), tick_us.back()); }
+  for (auto _ : state) tick_us.push_back(play_tick());
   std::sort(tick_us.begin(), tick_us.end());
   state.counters["tick_us_p50"] = tick_us[tick_us.size() / 2];
   state.counters["tick_us_p99"] = tick_us[std::min(tick_us.size() - 1, size_t(double(tick_us.size()) * 0.99))];
-  if (getenv("TICKDIST")) { for (double q : {0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98, 0.99, 0.995}) fprintf(stderr, "%.3f:%.0f ", q, tick_us[size_t(q * double(tick_us.size()))]); fprintf(stderr, "max:%.0f\n", tick_us.back()); }
   state.counters["bytes_per_client_tick"] = double(sink.bytes_ - warmup_bytes) / double(tick_us.size()) / n;
   state.counters["warmup_tick_us_max"] = warmup_max;
 }
