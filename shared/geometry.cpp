@@ -294,6 +294,9 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
     if (approach < -tolerance::kApproachCosine * length(motion)) return SweepContact{0.0};
     return std::nullopt;
   }
+  // Out of reach: every point of the capsule moves by |motion|, so a gap longer than that stays
+  // open (most triangles beside the one a character walks on end here, before the 15 primitives).
+  if (cp.distance - r > std::sqrt(length_sq(motion)) + tolerance::kOutOfReachSpare) return std::nullopt;
 
   // Cheap rejection first: the ray against the bounds of P + sphere(r) (slab test).
   {

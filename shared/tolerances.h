@@ -132,6 +132,12 @@ inline constexpr double kFenceHalfSize = 8;
 /// cross(n, up); nearer vertical, from cross(n, X).
 inline constexpr double kFenceVertical = 0.999;
 
+/// m. A sweep skips a triangle whose distance from the capsule exceeds the motion's length by more
+/// than this: no point of the capsule can close the gap in one motion. A thousand times any rounding
+/// of those two lengths, so that the cull never drops a contact the full sweep would find. Affects
+/// speed only, never results.
+inline constexpr double kOutOfReachSpare = 1e-6;
+
 /// m. Slack around the box a character's candidate cache is gathered for (CandidateCache): a walking
 /// character's next steps stay inside it. Affects speed only, never results.
 inline constexpr double kCacheSlack = 0.5;

@@ -205,6 +205,25 @@ TEST(Geometry, PlaneSweepAcrossThePlaneBlocksOnlyApproachingMotion) {
   EXPECT_FALSE(sweep_capsule_plane(behind, n * 3, t));
 }
 
+TEST(Geometry, SweepReachingAnEdgeAtTheVeryEndOfTheMotionHitsIt) {
+  // A sweep skips a triangle whose gap is longer than the motion (tolerance::kOutOfReachSpare):
+  // here the nearest feature is an edge off to the side of the motion's line, so the plane cull
+  // passes, and a motion a micrometre longer than the gap must still reach it (and one as much
+  // shorter must not).
+  const Triangle ramp = make_triangle({1, -1, -2}, {1, -1, 2}, {3, 1, 0});  // its lower edge along z at x = 1
+  ASSERT_GT(ramp.normal.y, 0.5);
+  const Capsule c{{0.3, -0.2, 0}, 0.5, 0.4};
+  const auto cp = closest_segment_triangle(c.bottom(), c.top(), ramp);
+  const double gap = cp.distance - c.radius;
+  ASSERT_GT(gap, 0.1);
+  const Vec3 toward = (cp.on_triangle - cp.on_segment) / cp.distance;  // straight at the edge
+  ASSERT_LT(dot(toward, ramp.normal), 0);
+  const auto reaches = sweep_capsule_triangle(c, toward * (gap + 1e-6), ramp);
+  ASSERT_TRUE(reaches);
+  EXPECT_NEAR(reaches->fraction * (gap + 1e-6), gap, 1e-9);
+  EXPECT_FALSE(sweep_capsule_triangle(c, toward * (gap - 1e-6), ramp));
+}
+
 TEST(Geometry, SweepIgnoresTriangleFacingAway) {
   // A floor seen from below: the capsule rises through it.
   const Triangle floor = make_triangle({-5, 0, -5}, {-5, 0, 5}, {5, 0, 0});
