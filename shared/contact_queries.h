@@ -29,6 +29,17 @@ class ContactList {
  public:
   /// Most contacts kept; beyond it the farthest are dropped.
   static constexpr int kCapacity = 32;
+
+  ContactList() = default;
+  ContactList(const ContactList&) = default;
+  /// Copies the contacts held, not the whole capacity (about 2.8 kB): a step assigns ground
+  /// results several times, and most hold a contact or two.
+  ContactList& operator=(const ContactList& other) {
+    for (int i = 0; i < other.count_; ++i) items_[size_t(i)] = other.items_[size_t(i)];
+    count_ = other.count_;
+    return *this;
+  }
+
   /// Number of contacts held.
   int size() const { return count_; }
   /// Contact i, nearest first. Precondition: 0 <= i < size() (not checked).

@@ -127,8 +127,16 @@ int perch(ContactQueries& q, const Vec3& center, const ContactList& contacts) {
 }  // namespace
 
 GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
-  const DerivedSettings& s = q.settings();
   GroundResult g;
+  evaluate_ground(q, center, g);
+  return g;
+}
+
+void evaluate_ground(ContactQueries& q, const Vec3& center, GroundResult& g) {
+  const DerivedSettings& s = q.settings();
+  g.kind = GroundKind::kNone;
+  g.floor = -1;
+  g.penetration = 0;
   q.contacts(center, s.contact_distance, g.contacts);
   // The nearest contact is never an inner point (anything a cast toward it met first would be nearer
   // still). When it supports the character, grounding is decided without looking at the others, so
@@ -145,7 +153,6 @@ GroundResult evaluate_ground(ContactQueries& q, const Vec3& center) {
   } else {
     g.kind = wedge_kind(g.contacts, s);
   }
-  return g;
 }
 
 }  // namespace foothold

@@ -46,5 +46,8 @@ inline bool supports(const Contact& c, const DerivedSettings& s) {
 ///     descends no steeper than max_slope, or three normals form a pit.
 /// `center` is the capsule centre, metres; the result does not depend on the queries' earlier use.
 GroundResult evaluate_ground(ContactQueries& queries, const Vec3& center);
+/// The same, into `out` (every field replaced): a step grounds several times, and a GroundResult
+/// holds a whole ContactList, so it reuses one instead of building and copying a new one each time.
+void evaluate_ground(ContactQueries& queries, const Vec3& center, GroundResult& out);
 
 }  // namespace foothold

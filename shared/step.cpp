@@ -44,10 +44,15 @@ struct Settled {
   Vec3 position;
   GroundResult ground;
 };
+// Into `out`, whose contact list is reused (a whole ContactList is too big to build and copy on
+// every phase). `p` is taken by value: it may be out's own position.
+void settle(ContactQueries& q, const Grid& grid, Vec3 p, Settled& out) {
+  out.position = grid.snap(p);
+  evaluate_ground(q, out.position, out.ground);
+}
 Settled settle(ContactQueries& q, const Grid& grid, const Vec3& p) {
   Settled out;
-  out.position = grid.snap(p);
-  out.ground = evaluate_ground(q, out.position);
+  settle(q, grid, p, out);
   return out;
 }
 
@@ -266,7 +271,7 @@ void push_out_if_inside(ContactQueries& q, const Grid& grid, Settled& at, bool m
   const PushOutResult po = push_out(q, at.position, move_grounded);
   diag.pushout_iterations = po.iterations;
   diag.pushout_unresolved = !po.resolved;
-  at = settle(q, grid, po.position);
+  settle(q, grid, po.position, at);
 }
 
 // §9: after walking off the floor, down onto walkable ground within reach.
@@ -309,7 +314,7 @@ void lock_to_floor(ContactQueries& q, const Grid& grid, Settled& at, bool rising
   const Vec3 move{0, dy, 0};
   const SweepHit hit = q.sweep(at.position, move);
   diag.locked_to_floor = true;
-  at = settle(q, grid, at.position + move * (hit.hit ? hit.fraction : 1.0));
+  settle(q, grid, at.position + move * (hit.hit ? hit.fraction : 1.0), at);
 }
 
 // §15.3: a mover that moved into the character this tick pushes it out before it moves.
@@ -342,7 +347,7 @@ void crush_rule(ContactQueries& q, const Grid& grid, Settled& at, StepDiagnostic
     if (near.size() > 0 && near[0].gap < s.safety_margin) continue;
     bool faces_up = false;
     if (q.first_crossing_above(p, tolerance::kCrushSearchHeight, faces_up) && faces_up) continue;
-    at = settle(q, grid, p);
+    settle(q, grid, p, at);
     return;
   }
 }
@@ -362,7 +367,7 @@ Grid end_grid(ContactQueries& q, const Grid& grid, Settled& at, bool rising) {
     }
   }
   if (grid.mover < 0) return grid;
-  at = settle(q, Grid{}, at.position);
+  settle(q, Grid{}, at.position, at);
   return Grid{};
 }
 
