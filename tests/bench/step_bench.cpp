@@ -4,8 +4,9 @@
 //   build/release/tests/step_bench [--scene PATH] [google-benchmark flags]
 //
 // The figure is the median, over all ticks, of the time per character step (one tick's time for
-// all characters divided by their number). This benchmark alone links BulletDynamics, for the
-// comparison; the product never does.
+// all characters divided by their number). BM_FootholdStepKinds times each step on its own instead,
+// by kind, so that N=1 and N=512 can be compared step for step. This benchmark alone links
+// BulletDynamics, for the comparison; the product never does.
 
 #include <algorithm>
 #include <chrono>
@@ -73,6 +74,43 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+// N characters on the standard walk, stepped as the server steps them: in order of their 4 m cell,
+// so that neighbours, who query the same triangles, step one after the other while those are in
+// the cache.
+struct StandardWalk {
+  std::vector<CharacterState> chars;
+  std::vector<CandidateCache> caches;
+  std::vector<Walker> walkers;
+  std::vector<std::pair<int64_t, int>> order;
+
+  explicit StandardWalk(int n) : caches(static_cast<size_t>(n)), order(static_cast<size_t>(n)) {
+    for (int i = 0; i < n; ++i) {
+      chars.push_back(spawn_state(spawn_point(i, n)));
+      walkers.push_back({uint64_t(i)});
+    }
+  }
+  void sort_by_cell() {
+    for (size_t i = 0; i < chars.size(); ++i) {
+      const auto& p = chars[i].position;
+      const int64_t cx = int64_t(std::floor(p.x * kPositionQuantum / 4)), cz = int64_t(std::floor(p.z * kPositionQuantum / 4));
+      order[i] = {(cx << 32) ^ (cz & 0xffffffff), int(i)};
+    }
+    std::sort(order.begin(), order.end());
+  }
+  InputCmd input(int i, int t) {
+    Walker& w = walkers[size_t(i)];
+    w.tick(t);
+    return encode_move(std::cos(w.angle), std::sin(w.angle), w.jump(t) ? kButtonJump : 0, uint32_t(t));
+  }
+  StepResult step_one(int i, int t, const World& world, const DerivedSettings& s, StepScratch& scratch) {
+    const InputCmd in = input(i, t);
+    scratch.cache = &caches[size_t(i)];
+    StepResult r = step(chars[size_t(i)], in, world, s, scratch);
+    chars[size_t(i)] = r.state;
+    return r;
+  }
+};
+
 std::map<int, double> g_foothold_us, g_bullet_us;
 
 void BM_FootholdStep(benchmark::State& bstate) {
@@ -82,48 +120,69 @@ void BM_FootholdStep(benchmark::State& bstate) {
   StepScratch scratch;
   std::vector<double> per_step_us;
   for (auto _ : bstate) {
-    std::vector<CharacterState> chars;
-    std::vector<CandidateCache> caches(static_cast<size_t>(n));
-    std::vector<Walker> walkers;
-    for (int i = 0; i < n; ++i) {
-      chars.push_back(spawn_state(spawn_point(i, n)));
-      walkers.push_back({uint64_t(i)});
-    }
+    StandardWalk walk(n);
     per_step_us.clear();
-    std::vector<std::pair<int64_t, int>> order(static_cast<size_t>(n));
     for (int t = 0; t < kTicks; ++t) {
       const auto t0 = std::chrono::steady_clock::now();
-      // As the server does: characters in order of their 4 m cell, so neighbours, who query the
-      // same triangles, step one after the other while those are in the cache (timed: it is part
-      // of the tick's cost).
-      for (int i = 0; i < n; ++i) {
-        const auto& p = chars[size_t(i)].position;
-        const int64_t cx = int64_t(std::floor(p.x * kPositionQuantum / 4)), cz = int64_t(std::floor(p.z * kPositionQuantum / 4));
-        order[size_t(i)] = {(cx << 32) ^ (cz & 0xffffffff), i};
-      }
-      std::sort(order.begin(), order.end());
-      for (const auto& entry : order) {
-        const int i = entry.second;
-        walkers[size_t(i)].tick(t);
-        const double a = walkers[size_t(i)].angle;
-        const InputCmd in = encode_move(std::cos(a), std::sin(a), walkers[size_t(i)].jump(t) ? kButtonJump : 0, uint32_t(t));
-        scratch.cache = &caches[size_t(i)];
-        chars[size_t(i)] = step(chars[size_t(i)], in, world, s, scratch).state;
-      }
+      walk.sort_by_cell();  // timed: it is part of the tick's cost
+      for (const auto& entry : walk.order) walk.step_one(entry.second, t, world, s, scratch);
       const auto t1 = std::chrono::steady_clock::now();
       per_step_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
     }
-    benchmark::DoNotOptimize(chars.data());
+    benchmark::DoNotOptimize(walk.chars.data());
   }
   const double med = median(per_step_us);
   g_foothold_us[n] = med;
   bstate.counters["us_per_char_step_median"] = med;
   // The mean as well: one character's steps cost from 0.3 us (in the air) to several (a wall, a
   // stair), so the median over ticks of N=1 is its typical step while that of N=512 (each tick an
-  // average of 512 steps) is close to the mean step. Comparing means compares the same thing.
+  // average of 512 steps) is close to the mean step. Comparing means compares the same thing;
+  // BM_FootholdStepKinds compares each kind of step.
   double sum = 0;
   for (double us : per_step_us) sum += us;
   bstate.counters["us_per_char_step_mean"] = per_step_us.empty() ? 0 : sum / double(per_step_us.size());
+  bstate.counters["characters"] = n;
+}
+
+// The same walk with every step timed on its own and sorted by what it did: on the ground, moving
+// freely (free) or meeting something (slide: a box, a steeper face, with the stair attempt that
+// makes); in the air (jumps included), moving freely (air) or meeting something (air_hit: mostly
+// landing). The same kind
+// of step at N=1 and N=512 is the same work, so their ratio is what the cache and the characters'
+// order cost; the per-tick figures of BM_FootholdStep also fold in how the kinds mix. From tick 60,
+// when everyone has landed from the spawn. (The clock read around each step adds a few tens of ns.)
+void BM_FootholdStepKinds(benchmark::State& bstate) {
+  const int n = int(bstate.range(0));
+  const World& world = scene();
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch scratch;
+  enum Kind { kFree, kSlide, kAir, kAirHit, kKinds };
+  std::vector<double> us[kKinds];
+  for (auto _ : bstate) {
+    StandardWalk walk(n);
+    for (auto& v : us) v.clear();
+    for (int t = 0; t < kTicks; ++t) {
+      walk.sort_by_cell();
+      for (const auto& entry : walk.order) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const StepResult r = walk.step_one(entry.second, t, world, s, scratch);
+        const auto t1 = std::chrono::steady_clock::now();
+        if (t < 60) continue;
+        const StepDiagnostics& d = r.diagnostics;
+        const bool air = !is_grounded(d.ground_at_start) || d.jumped, hit = d.slide_iterations > 0;
+        const Kind kind = air ? (hit ? kAirHit : kAir) : (hit ? kSlide : kFree);
+        us[kind].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+      }
+    }
+    benchmark::DoNotOptimize(walk.chars.data());
+  }
+  const char* names[kKinds] = {"free", "slide", "air", "air_hit"};
+  double total = 0;
+  for (const auto& v : us) total += double(v.size());
+  for (int k = 0; k < kKinds; ++k) {
+    bstate.counters[std::string(names[k]) + "_us_median"] = median(us[k]);
+    bstate.counters[std::string(names[k]) + "_share"] = total > 0 ? double(us[k].size()) / total : 0;
+  }
   bstate.counters["characters"] = n;
 }
 
@@ -250,6 +309,7 @@ void BM_FootholdCrowd(benchmark::State& bstate) {
 }
 
 BENCHMARK(BM_FootholdStep)->Arg(1)->Arg(64)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FootholdStepKinds)->Arg(1)->Arg(512)->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FootholdCrowd)
     ->ArgNames({"contact", "movers"})
     ->ArgsProduct({{0, 1}, {0, 8}})
