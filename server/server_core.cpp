@@ -241,21 +241,30 @@ bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const fla
   return true;
 }
 
-void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
-  const auto* req = m.packet->body_as_ConnectRequest();
-  proto::TokenContents token;
+bool ServerCore::admit_request(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
+                               uint64_t client_salt, TokenBucket& budget, Counter over_budget, std::size_t limit,
+                               proto::TokenContents& token) {
   bool names_us = false;
-  if (!open_token(now, from, req->token(), token, names_us)) return;
-  if (!handshake_bucket_.take(now)) {
-    counters_.add(Counter::kHandshakeRateLimited);
-    return;
+  if (!open_token(now, from, sealed, token, names_us)) return false;
+  if (!budget.take(now)) {
+    counters_.add(over_budget);
+    return false;
   }
   if (!names_us) {
     counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, req->client_salt(), wire::RejectReason::WrongServer,
-           "the token does not name this server's address", m.size + 1);
-    return;
+    reject(from, token, client_salt, wire::RejectReason::WrongServer, "the token does not name this server's address",
+           limit);
+    return false;
   }
+  return true;
+}
+
+void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+  const auto* req = m.packet->body_as_ConnectRequest();
+  proto::TokenContents token;
+  if (!admit_request(now, from, req->token(), req->client_salt(), handshake_bucket_, Counter::kHandshakeRateLimited,
+                     m.size + 1, token))
+    return;
   const auto cookie = cookies_->issue(from, req->client_salt(), proto::bytes_of(req->token()), proto::random_u64(), now);
   if (send_reply(from, token, req->client_salt(), writer_.challenge(cookie), m.size + 1))
     counters_.add(Counter::kChallengesSent);
@@ -264,19 +273,10 @@ void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& fro
 void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
   const auto* req = m.packet->body_as_StatusRequest();
   proto::TokenContents token;
-  bool names_us = false;
-  if (!open_token(now, from, req->token(), token, names_us)) return;
   // Status has its own budget: a flood of connection attempts cannot starve the health check.
-  if (!status_bucket_.take(now)) {
-    counters_.add(Counter::kStatusRateLimited);
+  if (!admit_request(now, from, req->token(), req->client_salt(), status_bucket_, Counter::kStatusRateLimited,
+                     m.size + 1, token))
     return;
-  }
-  if (!names_us) {
-    counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, req->client_salt(), wire::RejectReason::WrongServer,
-           "the token does not name this server's address", m.size + 1);
-    return;
-  }
   if (send_reply(from, token, req->client_salt(),
                  writer_.status(tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
                                 uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()),

@@ -175,6 +175,12 @@ class ServerCore {
   /// (a loopback one only counts for a sender on loopback, which no remote host can forge).
   bool open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
                   proto::TokenContents& out, bool& names_us);
+  /// What a connect request and a status request both pass before any answer: a token that opens,
+  /// a place in the request kind's own `budget` (else `over_budget` is counted), and an address of
+  /// ours among those it names (else a reject, no larger than `limit`, that only its holder reads).
+  bool admit_request(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
+                     uint64_t client_salt, TokenBucket& budget, Counter over_budget, std::size_t limit,
+                     proto::TokenContents& token);
   void handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
