@@ -144,13 +144,14 @@ void BM_FootholdStep(benchmark::State& bstate) {
   bstate.counters["characters"] = n;
 }
 
-// The same walk with every step timed on its own and sorted by what it did: on the ground, moving
-// freely (free) or meeting something (slide: a box, a steeper face, with the stair attempt that
-// makes); in the air (jumps included), moving freely (air) or meeting something (air_hit: mostly
-// landing). The same kind
-// of step at N=1 and N=512 is the same work, so their ratio is what the cache and the characters'
-// order cost; the per-tick figures of BM_FootholdStep also fold in how the kinds mix. From tick 60,
-// when everyone has landed from the spawn. (The clock read around each step adds a few tens of ns.)
+// The same walk with every step (and its input) timed on its own and sorted by what it did: on the
+// ground, moving freely (free) or meeting something (slide: a box, a steeper face, with the stair
+// attempt that makes); in the air (jumps included), moving freely (air) or meeting something
+// (air_hit: mostly landing). A free step is much the same work at N=1 and N=512, so their ratio is
+// what the cache and the characters' order cost, apart from how the kinds mix in a tick (which the
+// per-tick figures of BM_FootholdStep fold in). The other kinds compare less well: N=1's few slides
+// are one character against one obstacle. From tick 60, when everyone has landed from the spawn;
+// the clock read around each step adds a few tens of ns.
 void BM_FootholdStepKinds(benchmark::State& bstate) {
   const int n = int(bstate.range(0));
   const World& world = scene();
