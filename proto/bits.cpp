@@ -2,26 +2,6 @@
 
 namespace foothold::proto {
 
-void BitWriter::put_var(uint32_t v, int group) {
-  do {
-    put(group >= 32 ? v : v & ((1u << group) - 1), group);
-    v = group >= 32 ? 0 : v >> group;
-    put_bool(v != 0);
-  } while (v != 0);
-}
-
-void BitWriter::put_delta(int32_t v) {
-  const uint32_t z = zigzag(v);
-  // The prefix and the value in one write where they fit in 32 bits.
-  const DeltaCode& code = delta_code(z);
-  if (code.value_bits < 32) {
-    put(code.prefix | (z << code.prefix_bits), code.prefix_bits + code.value_bits);
-  } else {
-    put(code.prefix, code.prefix_bits);
-    put(z, 32);
-  }
-}
-
 uint32_t BitReader::get(int count) {
   if (count <= 0) return 0;
   if (bits_ + std::size_t(count) > in_.size() * 8) {

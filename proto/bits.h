@@ -4,6 +4,7 @@
 // go into bytes least significant first. The reader never reads past its bytes: a read beyond them
 // yields zeros and marks the reader failed, which the decoders check once at the end.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -58,7 +59,8 @@ constexpr int delta_bits(int32_t v) {
 }
 
 /// Writes bits into a caller's buffer; overflowing it marks the writer failed (nothing is written
-/// past the buffer).
+/// past the buffer). Bits gather in a 64-bit word and go to the buffer 32 at a time, so a field costs
+/// a shift and an OR, not a read-modify-write of the bytes it spans; finish() writes the last ones.
 class BitWriter {
  public:
   explicit BitWriter(std::span<uint8_t> out) : out_(out) {}
@@ -69,36 +71,57 @@ class BitWriter {
       ok_ = false;
       return;
     }
-    // Up to 32 bits land in at most 5 bytes: OR them into the partial byte (its bits above bits_
-    // are zero), then whole bytes after. Where the buffer has room, all 5 are written, the ones past
-    // the field as zeros (the next write ORs into them): no loop whose length depends on the field.
-    const int shift = int(bits_ % 8);
-    std::size_t byte = bits_ / 8;
-    const uint64_t kept = shift == 0 ? 0 : out_[byte] & ((1u << shift) - 1);
-    const uint64_t bits = kept | (uint64_t(count >= 32 ? v : v & ((1u << count) - 1)) << shift);
-    if (byte + 5 <= out_.size()) {
-      for (int k = 0; k < 5; ++k) out_[byte + std::size_t(k)] = uint8_t(bits >> (8 * k));
-    } else {
-      const std::size_t end = (bits_ + std::size_t(count) + 7) / 8;
-      for (int k = 0; byte < end; ++byte, ++k) out_[byte] = uint8_t(bits >> (8 * k));
-    }
+    pending_ |= uint64_t(count >= 32 ? v : v & ((1u << count) - 1)) << pending_bits_;
+    pending_bits_ += count;
     bits_ += std::size_t(count);
+    if (pending_bits_ >= 32) {
+      // Those 32 bits lie within the buffer: bits_ (past them) was checked against its size.
+      for (int k = 0; k < 4; ++k) out_[flushed_ + std::size_t(k)] = uint8_t(pending_ >> (8 * k));
+      flushed_ += 4;
+      pending_ >>= 32;
+      pending_bits_ -= 32;
+    }
   }
   void put_bool(bool b) { put(b ? 1 : 0, 1); }
   /// `v` in groups of `group` bits, low group first, each followed by a continuation bit.
-  void put_var(uint32_t v, int group);
-  /// A signed delta in the prefix code of delta_bits().
-  void put_delta(int32_t v);
+  void put_var(uint32_t v, int group) {
+    do {
+      put(group >= 32 ? v : v & ((1u << group) - 1), group);
+      v = group >= 32 ? 0 : v >> group;
+      put_bool(v != 0);
+    } while (v != 0);
+  }
+  /// A signed delta in the prefix code of delta_bits(). Inline, with put(): a snapshot writes three
+  /// for each character it updates, and a call each was a tenth of a server's tick.
+  void put_delta(int32_t v) {
+    const uint32_t z = zigzag(v);
+    const DeltaCode& code = delta_code(z);
+    if (code.value_bits < 32) {  // the prefix and the value in one write where they fit in 32 bits
+      put(code.prefix | (z << code.prefix_bits), code.prefix_bits + code.value_bits);
+    } else {
+      put(code.prefix, code.prefix_bits);
+      put(z, 32);
+    }
+  }
   /// Bits written so far.
   std::size_t bits() const { return bits_; }
   /// Whole bytes used (the last one padded with zero bits).
   std::size_t bytes() const { return (bits_ + 7) / 8; }
   /// False once a write did not fit.
   bool ok() const { return ok_; }
+  /// Writes the bits still gathered and returns the message: the first bytes() bytes of the buffer,
+  /// or nothing if a write did not fit. Nothing may be put after it.
+  std::span<uint8_t> finish() {
+    for (; pending_bits_ > 0; pending_bits_ -= std::min(pending_bits_, 8), pending_ >>= 8) out_[flushed_++] = uint8_t(pending_);
+    return ok_ ? out_.first(bytes()) : std::span<uint8_t>();
+  }
 
  private:
   std::span<uint8_t> out_;
-  std::size_t bits_ = 0;
+  std::size_t bits_ = 0;     // all bits put
+  std::size_t flushed_ = 0;  // bytes already in out_
+  uint64_t pending_ = 0;     // the bits after those, lowest first
+  int pending_bits_ = 0;     // below 32 between puts
   bool ok_ = true;
 };
 

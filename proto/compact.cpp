@@ -227,8 +227,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
       view[--to] = added_[--from_added];
     }
   }
-  if (!w.ok()) return {};
-  return out.first(w.bytes());
+  return w.finish();
 }
 
 namespace {
@@ -365,8 +364,7 @@ std::span<const uint8_t> write_inputs(const InputsHeader& h, std::span<const Inp
     w.put(uint8_t(in.move_z), kInputAxisBits);
     w.put(in.buttons & kKnownButtons, kButtonBits);
   }
-  if (!w.ok()) return {};
-  return out.first(w.bytes());
+  return w.finish();
 }
 
 bool read_inputs(std::span<const uint8_t> message, uint32_t reference_tick, InputsHeader& h, std::vector<InputCmd>& inputs) {

@@ -47,7 +47,7 @@ TEST(Bits, EveryCodeRoundTripsAtItsLimitsAndCostsWhatItSays) {
   for (int width = 1; width <= 32; ++width) w.put(0xffffffffu, width);
   ASSERT_TRUE(w.ok());
 
-  BitReader r(std::span<const uint8_t>(buffer.data(), w.bytes()));
+  BitReader r(w.finish());
   for (int group : {2, 3, 4, 7, 8, 32})
     for (uint32_t v : unsigned_values) EXPECT_EQ(r.get_var(group), v) << "groups of " << group;
   for (int32_t v : signed_values) EXPECT_EQ(r.get_delta(), v);
@@ -88,6 +88,7 @@ TEST(Bits, AReaderFailsPastTheEndOnLongNumbersAndOnTrailingBits) {
   w.put(1, 1);
   EXPECT_FALSE(w.ok());
   EXPECT_EQ(w.bytes(), 1u);
+  EXPECT_TRUE(w.finish().empty()) << "a writer that overflowed gives no message";
 }
 
 TEST(Ticks, WidenAcrossWrapAround) {
@@ -399,7 +400,7 @@ TEST(CompactInputs, ValuesAreCleanedAndMalformedMessagesRefused) {
   w.put(60, 16);
   w.put_var(33, 3);
   for (int i = 0; i < 33; ++i) w.put(i == 0 ? 0 : 1, i == 0 ? 18 : 1);
-  EXPECT_FALSE(read_inputs(std::span(buffer.data(), w.bytes()), 50, h, out));
+  EXPECT_FALSE(read_inputs(w.finish(), 50, h, out));
   // A snapshot is not an inputs message.
   SnapshotHeader s;
   s.tick = s.received_through = 50;

@@ -135,7 +135,7 @@ TEST(BadValues, MoreInputsThanAllowedDropTheMessage) {
   }
   ASSERT_TRUE(w.ok());
   const auto before = h.server().counters();
-  c.raw.send_compact(std::span<const uint8_t>(bytes.data(), w.bytes()));
+  c.raw.send_compact(w.finish());
   EXPECT_EQ(h.server().counters().get(Counter::kDropMalformed), before.get(Counter::kDropMalformed) + 1);
   EXPECT_EQ(h.server().counters().get(Counter::kInputsAccepted), before.get(Counter::kInputsAccepted));
 }
