@@ -150,8 +150,14 @@ void BM_FootholdStep(benchmark::State& bstate) {
 // (air_hit: mostly landing). A free step is much the same work at N=1 and N=512, so their ratio is
 // what the cache and the characters' order cost, apart from how the kinds mix in a tick (which the
 // per-tick figures of BM_FootholdStep fold in). The other kinds compare less well: N=1's few slides
-// are one character against one obstacle. From tick 60, when everyone has landed from the spawn;
-// the clock read around each step adds a few tens of ns.
+// are one character against one obstacle. Kinds count from tick 60, when everyone has landed from
+// the spawn; the clock read around each step adds a few tens of ns.
+//
+// From the same steps, BM_FootholdStep's figure (tick_median_us: the median over all ticks of a
+// tick's steps divided by N) and what it would be if every step that meets something (slide,
+// air_hit) took a fifth of its time (tick_median_us_if_meetings_cost_a_fifth): at N=1 the median
+// tick is one step, at N=512 a mix of kinds, so N=512's over N=1's is bound by that mix as much as
+// by the cost of any one kind of step.
 void BM_FootholdStepKinds(benchmark::State& bstate) {
   const int n = int(bstate.range(0));
   const World& world = scene();
@@ -159,21 +165,27 @@ void BM_FootholdStepKinds(benchmark::State& bstate) {
   StepScratch scratch;
   enum Kind { kFree, kSlide, kAir, kAirHit, kKinds };
   std::vector<double> us[kKinds];
+  std::vector<double> tick_us(kTicks), tick_us_fifth(kTicks);
   for (auto _ : bstate) {
     StandardWalk walk(n);
     for (auto& v : us) v.clear();
     for (int t = 0; t < kTicks; ++t) {
       walk.sort_by_cell();
+      double sum = 0, sum_fifth = 0;
       for (const auto& entry : walk.order) {
         const auto t0 = std::chrono::steady_clock::now();
         const StepResult r = walk.step_one(entry.second, t, world, s, scratch);
         const auto t1 = std::chrono::steady_clock::now();
-        if (t < 60) continue;
+        const double step_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
         const StepDiagnostics& d = r.diagnostics;
         const bool air = !is_grounded(d.ground_at_start) || d.jumped, hit = d.slide_iterations > 0;
         const Kind kind = air ? (hit ? kAirHit : kAir) : (hit ? kSlide : kFree);
-        us[kind].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+        sum += step_us;
+        sum_fifth += hit ? step_us / 5 : step_us;
+        if (t >= 60) us[kind].push_back(step_us);
       }
+      tick_us[size_t(t)] = sum / n;
+      tick_us_fifth[size_t(t)] = sum_fifth / n;
     }
     benchmark::DoNotOptimize(walk.chars.data());
   }
@@ -184,6 +196,8 @@ void BM_FootholdStepKinds(benchmark::State& bstate) {
     bstate.counters[std::string(names[k]) + "_us_median"] = median(us[k]);
     bstate.counters[std::string(names[k]) + "_share"] = total > 0 ? double(us[k].size()) / total : 0;
   }
+  bstate.counters["tick_median_us"] = median(tick_us);
+  bstate.counters["tick_median_us_if_meetings_cost_a_fifth"] = median(tick_us_fifth);
   bstate.counters["characters"] = n;
 }
 
