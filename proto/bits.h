@@ -110,10 +110,13 @@ class BitWriter {
   /// False once a write did not fit.
   bool ok() const { return ok_; }
   /// Writes the bits still gathered and returns the message: the first bytes() bytes of the buffer,
-  /// or nothing if a write did not fit. Nothing may be put after it.
+  /// or nothing if a write did not fit. Writing may go on after it (the next flush rewrites the
+  /// last bytes whole), and it may be called again.
   std::span<uint8_t> finish() {
-    for (; pending_bits_ > 0; pending_bits_ -= std::min(pending_bits_, 8), pending_ >>= 8) out_[flushed_++] = uint8_t(pending_);
-    return ok_ ? out_.first(bytes()) : std::span<uint8_t>();
+    const std::size_t end = bytes();
+    uint64_t rest = pending_;
+    for (std::size_t b = flushed_; b < end; ++b, rest >>= 8) out_[b] = uint8_t(rest);
+    return ok_ ? out_.first(end) : std::span<uint8_t>();
   }
 
  private:

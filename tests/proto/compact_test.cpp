@@ -38,6 +38,9 @@ TEST(Bits, EveryCodeRoundTripsAtItsLimitsAndCostsWhatItSays) {
       sizes.push_back(w.bits() - before);
       EXPECT_EQ(w.bits() - before, std::size_t(var_bits(v, group))) << v << " in groups of " << group;
     }
+  // finish() part way, on a field that leaves bits gathered: writing goes on as if it had not.
+  ASSERT_NE(w.bits() % 32, 0u);
+  EXPECT_EQ(w.finish().size(), w.bytes());
   for (int32_t v : signed_values) {
     const std::size_t before = w.bits();
     w.put_delta(v);
