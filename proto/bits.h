@@ -4,7 +4,6 @@
 // go into bytes least significant first. The reader never reads past its bytes: a read beyond them
 // yields zeros and marks the reader failed, which the decoders check once at the end.
 
-#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -124,7 +123,7 @@ class BitWriter {
   std::size_t bits_ = 0;     // all bits put
   std::size_t flushed_ = 0;  // bytes already in out_
   uint64_t pending_ = 0;     // the bits after those, lowest first
-  int pending_bits_ = 0;     // below 32 between puts
+  int pending_bits_ = 0;     // bits_ - 8 * flushed_, kept so put() need not derive it; below 32 between puts
   bool ok_ = true;
 };
 
