@@ -33,8 +33,8 @@ bool accepted(wire::Body t, Direction at, Layer layer) {
     return false;
   }
   if (layer == Layer::kClear) return t == B::Reject;
-  if (layer == Layer::kSealed) return t == B::Challenge || t == B::Reject || t == B::Status;
-  if (layer == Layer::kSession) return t == B::Accept || t == B::Disconnect;  // snapshots come as compact messages
+  if (layer == Layer::kSealed) return t == B::Challenge || t == B::Accept || t == B::Reject || t == B::Status;
+  if (layer == Layer::kSession) return t == B::Disconnect;  // snapshots come as compact messages
   return false;
 }
 }  // namespace
@@ -148,11 +148,13 @@ PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64
 }
 
 PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate,
-                                         uint16_t snapshot_interval, const CharacterState& state) {
+                                         uint16_t snapshot_interval, const CharacterState& state,
+                                         std::span<const uint8_t> server_random) {
   fbb_.Clear();
   const wire::CharacterStateW w = to_wire(state);
+  const auto r = fbb_.CreateVector(server_random.data(), server_random.size());
   return finish(wire::Body::Accept,
-                wire::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w).Union());
+                wire::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r).Union());
 }
 
 PacketWriter::Bytes PacketWriter::reject(wire::RejectReason reason, std::string_view message) {

@@ -25,7 +25,7 @@
 namespace foothold::proto {
 
 inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a little-endian uint32
-inline constexpr uint16_t kProtocolVersion = 5;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs
+inline constexpr uint16_t kProtocolVersion = 6;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.
@@ -114,9 +114,9 @@ class PacketWriter {
   Bytes connect(std::span<const uint8_t> token, uint64_t client_salt, std::span<const uint8_t> cookie,
                 std::span<const uint8_t> proof);
   /// Accept: the character's id and its state after server tick `tick`; `tick_rate` in ticks per
-  /// second, `snapshot_interval` in ticks.
+  /// second, `snapshot_interval` in ticks; `server_random` the server's share of the session keys.
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
-               const CharacterState& state);
+               const CharacterState& state, std::span<const uint8_t> server_random);
   /// Reject, with `message` cut to kMaxRejectMessage bytes.
   Bytes reject(wire::RejectReason reason, std::string_view message);
   /// Disconnect, either way.

@@ -51,17 +51,34 @@ int sequence_bytes(uint64_t sequence) {
   return n;
 }
 
-Key derive(const Key& token_key, uint8_t direction, uint64_t client_salt, uint64_t server_salt) {
-  // BLAKE2b keyed with the token's key, over a label, the direction and both salts.
+Key derive(const Key& token_key, uint8_t direction, const KeyInputs& in) {
+  // BLAKE2b keyed with the token's key, over a label, the direction, both salts and both sides'
+  // randomness.
   static constexpr char kLabel[] = "foothold session";
-  uint8_t msg[sizeof kLabel - 1 + 1 + 8 + 8];
-  std::memcpy(msg, kLabel, sizeof kLabel - 1);
-  msg[sizeof kLabel - 1] = direction;
-  put_u64(msg + sizeof kLabel, client_salt);
-  put_u64(msg + sizeof kLabel + 8, server_salt);
+  constexpr std::size_t kLabelBytes = sizeof kLabel - 1;
+  uint8_t msg[kLabelBytes + 1 + 8 + 8 + sizeof in.connect + kServerRandomBytes];
+  uint8_t* p = msg;
+  std::memcpy(p, kLabel, kLabelBytes);
+  p += kLabelBytes;
+  *p++ = direction;
+  put_u64(p, in.client_salt);
+  put_u64(p + 8, in.server_salt);
+  p += 16;
+  std::memcpy(p, in.connect.data(), in.connect.size());
+  std::memcpy(p + in.connect.size(), in.server_random.data(), in.server_random.size());
   Key k{};
   crypto_generichash(k.data(), k.size(), msg, sizeof msg, token_key.data(), token_key.size());
   return k;
+}
+
+// A sealed reply's additional data: the layer's, the client's salt and the request it answers.
+std::array<uint8_t, 7 + 8 + 16> reply_additional_data(const uint8_t* salt, const RequestTag& answers) {
+  std::array<uint8_t, 7 + 8 + 16> ad{};
+  const auto base = additional_data(kSealedPrefix);
+  std::memcpy(ad.data(), base.data(), base.size());
+  std::memcpy(ad.data() + base.size(), salt, 8);
+  std::memcpy(ad.data() + base.size() + 8, answers.data(), answers.size());
+  return ad;
 }
 
 }  // namespace
@@ -92,14 +109,28 @@ Layer layer_of(std::span<const uint8_t> datagram) {
   return Layer::kInvalid;
 }
 
-SessionKeys client_session_keys(const Key& c2s, const Key& s2c, uint64_t client_salt, uint64_t server_salt) {
+RequestTag request_tag(std::span<const uint8_t> proof) {
   ensure_sodium();
-  return {derive(c2s, 'c', client_salt, server_salt), derive(s2c, 's', client_salt, server_salt)};
+  RequestTag t{};
+  crypto_generichash(t.data(), t.size(), proof.data(), proof.size(), nullptr, 0);
+  return t;
 }
 
-SessionKeys server_session_keys(const Key& c2s, const Key& s2c, uint64_t client_salt, uint64_t server_salt) {
+ServerRandom random_server_contribution() {
   ensure_sodium();
-  return {derive(s2c, 's', client_salt, server_salt), derive(c2s, 'c', client_salt, server_salt)};
+  ServerRandom r{};
+  randombytes_buf(r.data(), r.size());
+  return r;
+}
+
+SessionKeys client_session_keys(const Key& c2s, const Key& s2c, const KeyInputs& inputs) {
+  ensure_sodium();
+  return {derive(c2s, 'c', inputs), derive(s2c, 's', inputs)};
+}
+
+SessionKeys server_session_keys(const Key& c2s, const Key& s2c, const KeyInputs& inputs) {
+  ensure_sodium();
+  return {derive(s2c, 's', inputs), derive(c2s, 'c', inputs)};
 }
 
 bool ReplayWindow::fresh(uint64_t sequence) const {
@@ -155,8 +186,8 @@ OpenError open_session(const Key& key, const ReplayWindow& window, std::span<con
   return OpenError::kNone;
 }
 
-std::span<const uint8_t> seal_reply(const Key& s2c, uint64_t client_salt, std::span<const uint8_t> packet,
-                                    DatagramBuffer& out) {
+std::span<const uint8_t> seal_reply(const Key& s2c, uint64_t client_salt, const RequestTag& answers,
+                                    std::span<const uint8_t> packet, DatagramBuffer& out) {
   ensure_sodium();
   if (packet.size() + kSealedOverhead > out.bytes.size()) return {};
   uint8_t* p = out.bytes.data();
@@ -164,11 +195,9 @@ std::span<const uint8_t> seal_reply(const Key& s2c, uint64_t client_salt, std::s
   put_u64(p + 1, client_salt);
   // A random nonce: the server keeps no state before a session, so it cannot count.
   randombytes_buf(p + 9, kReplyNonceBytes);
-  // The additional data also binds the salt, so a reply cannot be redirected to another attempt.
-  std::array<uint8_t, 7 + 8> ad{};
-  const auto base = additional_data(kSealedPrefix);
-  std::memcpy(ad.data(), base.data(), base.size());
-  put_u64(ad.data() + base.size(), client_salt);
+  // The additional data also binds the salt and the request, so a reply cannot be redirected to
+  // another attempt, nor one answering an attacker's request be taken for the answer to the client's.
+  const auto ad = reply_additional_data(p + 1, answers);
   unsigned long long clen = 0;
   crypto_aead_xchacha20poly1305_ietf_encrypt(p + 9 + kReplyNonceBytes, &clen, packet.data(), packet.size(), ad.data(),
                                              ad.size(), nullptr, p + 9, s2c.data());
@@ -180,16 +209,13 @@ uint64_t sealed_reply_salt(std::span<const uint8_t> datagram) {
   return get_u64(datagram.data() + 1);
 }
 
-OpenError open_reply(const Key& s2c, std::span<const uint8_t> datagram, DatagramBuffer& out,
+OpenError open_reply(const Key& s2c, const RequestTag& answers, std::span<const uint8_t> datagram, DatagramBuffer& out,
                      std::span<const uint8_t>& packet) {
   ensure_sodium();
   if (layer_of(datagram) != Layer::kSealed || datagram.size() < kSealedOverhead ||
       datagram.size() - kSealedOverhead > out.bytes.size())
     return OpenError::kMalformed;
-  std::array<uint8_t, 7 + 8> ad{};
-  const auto base = additional_data(kSealedPrefix);
-  std::memcpy(ad.data(), base.data(), base.size());
-  std::memcpy(ad.data() + base.size(), datagram.data() + 1, 8);
+  const auto ad = reply_additional_data(datagram.data() + 1, answers);
   unsigned long long mlen = 0;
   const uint8_t* nonce = datagram.data() + 9;
   if (crypto_aead_xchacha20poly1305_ietf_decrypt(out.bytes.data(), &mlen, nullptr, nonce + kReplyNonceBytes,

@@ -4,14 +4,16 @@
 // Every datagram starts with one prefix byte that says how the rest is protected:
 //   kClearPrefix    a FlatBuffers Packet in clear: the client's handshake requests, which carry a
 //                   sealed connect token (token.h), and the server's unauthenticated version hint;
-//   kSealedPrefix   a server's reply before a session exists (Challenge, Reject, Status): the
-//                   client's salt, a random 24-byte nonce and the Packet sealed with XChaCha20-Poly1305
-//                   under the token's server-to-client key;
+//   kSealedPrefix   a server's reply before a session exists (Challenge, Accept, Reject, Status):
+//                   the client's salt, a random 24-byte nonce and the Packet sealed with
+//                   XChaCha20-Poly1305 under the token's server-to-client key, bound to the request
+//                   it answers (a RequestTag in its additional data);
 //   kSessionPrefix  everything in a session, both ways: a 64-bit packet sequence (its low bytes) and
 //                   the Packet sealed with ChaCha20-Poly1305 under that direction's session key, the
 //                   sequence being the nonce. A replay window refuses repeats and stragglers.
-// Session keys are derived from the token's keys and two salts, one from each side, so that a token
-// used twice never reuses a key with the same nonces.
+// Session keys are derived from the token's keys and fresh randomness from both sides (the client's
+// Connect proof, the server's Accept), so that no two sessions share a key, whatever is replayed:
+// WIRE_FORMAT.md says why a (key, nonce) pair never repeats, case by case.
 
 #include <array>
 #include <cstddef>
@@ -39,6 +41,22 @@ Payload session_payload(std::span<const uint8_t> datagram);
 inline constexpr std::size_t kTagBytes = 16;
 /// Bytes of the random XChaCha20 nonce of a sealed reply or a proof.
 inline constexpr std::size_t kReplyNonceBytes = 24;
+/// Which request a sealed reply answers: for a reply to a Connect, request_tag() of its proof; for
+/// replies to a ConnectRequest or a StatusRequest, which carry nothing only their sender could make,
+/// kNoRequestTag. It is authenticated (the reply's additional data), never sent.
+using RequestTag = std::array<uint8_t, 16>;
+/// The tag of replies to the first requests (ConnectRequest, StatusRequest).
+inline constexpr RequestTag kNoRequestTag{};
+/// The tag of the replies to a Connect whose proof is `proof`: BLAKE2b-128 of it. A proof is random
+/// per attempt and only the token's holder can make one that opens, so a reply to anyone else's
+/// Connect (an attacker's, with the victim's token and salt) never opens at the victim.
+RequestTag request_tag(std::span<const uint8_t> proof);
+/// Bytes of the server's fresh contribution to the session keys, carried in the Accept.
+inline constexpr std::size_t kServerRandomBytes = 32;
+/// The server's fresh contribution to a session's keys.
+using ServerRandom = std::array<uint8_t, kServerRandomBytes>;
+/// 32 fresh random bytes (libsodium's generator).
+ServerRandom random_server_contribution();
 /// Bytes a sealed reply adds to its Packet: prefix, client salt, nonce, tag.
 inline constexpr std::size_t kSealedOverhead = 1 + 8 + kReplyNonceBytes + kTagBytes;
 /// Most bytes a session datagram adds to its Packet: prefix, 8 sequence bytes, tag.
@@ -57,14 +75,22 @@ struct SessionKeys {
   Key receive{};
 };
 
-/// The keys of the session that a token's holder opens with the salts of both sides: the client's
-/// (chosen per connection attempt) and the server's (chosen per challenge). The two functions give
+/// What a session's keys are derived from besides the token's keys: both sides' salts and both sides'
+/// fresh randomness. The server's random is new for every session it creates, so even a Connect
+/// replayed byte for byte (or a server that restarted) never yields a key used before; the client's
+/// (its proof, random per attempt) keeps a replayed Accept from making the client reuse a key.
+struct KeyInputs {
+  uint64_t client_salt = 0;  ///< the client's, per connection attempt
+  uint64_t server_salt = 0;  ///< the server's, per Challenge (it travels in the cookie)
+  RequestTag connect{};      ///< request_tag() of the Connect's proof
+  ServerRandom server_random{};  ///< the server's, per session (it travels in the Accept)
+};
+
+/// The keys of the session that a token's holder opens with `inputs`. The two functions give
 /// mirrored keys: the client's send key is the server's receive key, and the other way round.
-SessionKeys client_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
-                                uint64_t server_salt);
+SessionKeys client_session_keys(const Key& client_to_server, const Key& server_to_client, const KeyInputs& inputs);
 /// The server's side of the same session.
-SessionKeys server_session_keys(const Key& client_to_server, const Key& server_to_client, uint64_t client_salt,
-                                uint64_t server_salt);
+SessionKeys server_session_keys(const Key& client_to_server, const Key& server_to_client, const KeyInputs& inputs);
 
 /// Which packet sequences have been received: the newest and the kSize before it. A sequence is
 /// fresh when it is newer than the window's start and not seen yet. Only authenticated datagrams
@@ -117,19 +143,20 @@ std::size_t session_overhead(uint64_t sequence);
 OpenError open_session(const Key& key, const ReplayWindow& window, std::span<const uint8_t> datagram,
                        DatagramBuffer& out, uint64_t& sequence, std::span<const uint8_t>& packet);
 
-/// Seals a Packet into a sealed reply for the client that sent `client_salt`, under the token's
-/// server-to-client key, with a random nonce. Returns the datagram, in `out` (empty when the packet
-/// does not fit).
-std::span<const uint8_t> seal_reply(const Key& server_to_client, uint64_t client_salt, std::span<const uint8_t> packet,
-                                    DatagramBuffer& out);
+/// Seals a Packet into a sealed reply for the client that sent `client_salt`, answering the request
+/// `answers` names, under the token's server-to-client key, with a random nonce. Returns the
+/// datagram, in `out` (empty when the packet does not fit).
+std::span<const uint8_t> seal_reply(const Key& server_to_client, uint64_t client_salt, const RequestTag& answers,
+                                    std::span<const uint8_t> packet, DatagramBuffer& out);
 
 /// The client salt a sealed reply is addressed to (0 when the datagram is too short to hold one).
 uint64_t sealed_reply_salt(std::span<const uint8_t> datagram);
 
-/// Opens a sealed reply under `server_to_client`; `packet` is the Packet, in `out`. The caller first
+/// Opens a sealed reply under `server_to_client` that answers the request `answers` names (a reply
+/// to another request does not open: kBadSeal); `packet` is the Packet, in `out`. The caller first
 /// checks sealed_reply_salt() against its attempt's salt (the salt is also authenticated).
-OpenError open_reply(const Key& server_to_client, std::span<const uint8_t> datagram, DatagramBuffer& out,
-                     std::span<const uint8_t>& packet);
+OpenError open_reply(const Key& server_to_client, const RequestTag& answers, std::span<const uint8_t> datagram,
+                     DatagramBuffer& out, std::span<const uint8_t>& packet);
 
 /// Bytes of a Connect's proof: nonce, the two hashes, tag.
 inline constexpr std::size_t kProofBytes = kReplyNonceBytes + 16 + kTagBytes;

@@ -38,6 +38,12 @@ enum class Counter : uint8_t {
   kDropBadToken,         ///< a connect token that is malformed or does not open with the key
   kDropExpiredToken,     ///< a connect token past its expiry
   kDropBadCookie,        ///< a Connect whose cookie is bad or expired, or whose proof does not open
+  /// A Connect whose cookie already opened a session (a replay), other than the same attempt
+  /// repeated while its session lives (that gets its Accept again: kAcceptsResent); or, never in
+  /// practice, one that found the memory of spent cookies full.
+  kDropCookieSpent,
+  kDropEarlyToken,       ///< a connect token whose not-before time is still ahead (beyond the clock skew)
+  kDropFarToken,         ///< a connect token whose expiry is further ahead than token_max_ahead and the skew
   /// A snapshot ack from the future is counted here, but the rest of its inputs message is still
   /// used (a message with more than kMaxInputsPerPacket inputs is malformed: kDropMalformed).
   kDropBadValue,         ///< values out of range inside a valid packet
@@ -45,6 +51,7 @@ enum class Counter : uint8_t {
   kSourceLimited,        ///< handshake datagrams refused by the per-address or per-prefix limits
   kHandshakeRateLimited, ///< handshake replies refused by the global limit
   kStatusRateLimited,    ///< status replies refused by their own global limit
+  kVersionHintRateLimited, ///< clear VersionMismatch hints refused by their own global limit
   kTokenRateLimited,     ///< handshakes refused because one token asked too often (a replayed token)
   // Handshakes.
   /// Challenges sent: ConnectRequests answered.

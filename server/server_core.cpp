@@ -51,6 +51,9 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       started_(now),
       handshake_bucket_(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0), now),
       status_bucket_(config.status_rate, std::max(1.0, config.status_rate / 10.0), now),
+      version_hint_bucket_(config.version_hint_rate, std::max(1.0, config.version_hint_rate / 10.0), now),
+      spent_cookies_(SpentCookies::capacity_for(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0),
+                                                CookieJar::kLifetime)),
       source_limiter_(config.source_limits, now),
       token_limiter_(config.token_rate, 2 * config.token_rate, 4096, now),
       pool_(config.threads) {
@@ -91,8 +94,8 @@ void ServerCore::send_session(Client& c, std::span<const uint8_t> packet) {
 }
 
 bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-                            std::span<const uint8_t> packet, std::size_t limit) {
-  const auto bytes = proto::seal_reply(token.server_to_client, client_salt, packet, tx_);
+                            const proto::RequestTag& answers, std::span<const uint8_t> packet, std::size_t limit) {
+  const auto bytes = proto::seal_reply(token.server_to_client, client_salt, answers, packet, tx_);
   // Never answer an unverified address with more than it sent.
   if (bytes.empty() || bytes.size() > limit) return false;
   send(to, bytes, Traffic::kHandshake);
@@ -116,8 +119,9 @@ uint32_t ServerCore::character_at(const net::Endpoint& endpoint) const {
 }
 
 void ServerCore::reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-                        wire::RejectReason reason, const std::string& message, std::size_t limit) {
-  send_reply(to, token, client_salt, writer_.reject(reason, message), limit);
+                        const proto::RequestTag& answers, wire::RejectReason reason, const std::string& message,
+                        std::size_t limit) {
+  send_reply(to, token, client_salt, answers, writer_.reject(reason, message), limit);
 }
 
 void ServerCore::on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
@@ -189,18 +193,27 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
     counters_.add(Counter::kDropTooSmall);
     return;
   }
+  // A Connect whose cookie is valid comes from an address that has shown it receives our datagrams,
+  // so a spoofer cannot send one: it is checked first and spends nothing of the per-source budgets,
+  // which a spoofed flood may have drained (the cookie's MAC costs about what the buckets' hashes do).
+  uint64_t server_salt = 0;
+  const bool proven = m.version == proto::kProtocolVersion && m.type == wire::Body::Connect &&
+                      cookies_->valid(proto::bytes_of(m.packet->body_as_Connect()->cookie()), from,
+                                      m.packet->body_as_Connect()->client_salt(),
+                                      proto::bytes_of(m.packet->body_as_Connect()->token()), now, server_salt);
   // Per-address budgets are for the internet: loopback senders are this host's own (a load test's
   // thousand bots share 127.0.0.1), which no remote host can pose as. The global budgets still hold.
-  if (!is_loopback(from) && !source_limiter_.take(from, now)) {
+  if (!proven && !is_loopback(from) && !source_limiter_.take(from, now)) {
     counters_.add(Counter::kSourceLimited);
     return;
   }
   if (m.version != proto::kProtocolVersion) {
     // A client of another version cannot read our seals: tell it in clear. It takes this as a hint
-    // only (anyone could send it), so it needs no authentication.
+    // only (anyone could send it), so it needs no authentication; and since it needs no token
+    // either, it has its own small budget, not the one joining clients' replies come from.
     counters_.add(Counter::kDropVersion);
-    if (!handshake_bucket_.take(now)) {
-      counters_.add(Counter::kHandshakeRateLimited);
+    if (!version_hint_bucket_.take(now)) {
+      counters_.add(Counter::kVersionHintRateLimited);
       return;
     }
     counters_.add(Counter::kRejectedVersion);
@@ -215,7 +228,7 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
   switch (m.type) {
     case wire::Body::ConnectRequest: handle_connect_request(now, from, m); return;
     case wire::Body::StatusRequest: handle_status_request(now, from, m); return;
-    case wire::Body::Connect: handle_connect(now, from, m); return;
+    case wire::Body::Connect: handle_connect(now, from, m, proven ? &server_salt : nullptr); return;
     default: counters_.add(Counter::kDropWrongDirection); return;  // unreachable: decode() checked
   }
 }
@@ -252,8 +265,8 @@ bool ServerCore::admit_request(net::Nanos now, const net::Endpoint& from, const 
   }
   if (!names_us) {
     counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, client_salt, wire::RejectReason::WrongServer, "the token does not name this server's address",
-           limit);
+    reject(from, token, client_salt, proto::kNoRequestTag, wire::RejectReason::WrongServer,
+           "the token does not name this server's address", limit);
     return false;
   }
   return true;
@@ -266,7 +279,7 @@ void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& fro
                      m.size + 1, token))
     return;
   const auto cookie = cookies_->issue(from, req->client_salt(), proto::bytes_of(req->token()), proto::random_u64(), now);
-  if (send_reply(from, token, req->client_salt(), writer_.challenge(cookie), m.size + 1))
+  if (send_reply(from, token, req->client_salt(), proto::kNoRequestTag, writer_.challenge(cookie), m.size + 1))
     counters_.add(Counter::kChallengesSent);
 }
 
@@ -277,31 +290,67 @@ void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from
   if (!admit_request(now, from, req->token(), req->client_salt(), status_bucket_, Counter::kStatusRateLimited,
                      m.size + 1, token))
     return;
-  if (send_reply(from, token, req->client_salt(),
+  if (send_reply(from, token, req->client_salt(), proto::kNoRequestTag,
                  writer_.status(tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
                                 uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()),
                  m.size + 1))
     counters_.add(Counter::kStatusSent);
 }
 
-void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+bool ServerCore::answer_spent_cookie(const net::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
+                                     const proto::RequestTag& attempt, net::Nanos now) {
+  const auto* req = m.packet->body_as_Connect();
+  const SpentCookies::Spent* spent = spent_cookies_.find(SpentCookies::mac_of(req->cookie()->data()), now);
+  if (!spent) return false;
+  // The same attempt again while its session lives (its Accept was lost, or a replay of it): the same
+  // Accept, byte for byte, which changes nothing and uses no key again.
+  if (Client* existing = find(from); existing && existing->client_salt == req->client_salt() &&
+                                     existing->server_salt == server_salt && existing->attempt == attempt) {
+    counters_.add(Counter::kAcceptsResent);
+    send(from, existing->accept_datagram, Traffic::kHandshake);
+    return true;
+  }
+  // The same attempt refused (its Reject was lost): the verdict again, no larger than the request.
+  if (!spent->accepted && spent->attempt == attempt) {
+    proto::TokenContents token;
+    bool names_us = false;
+    if (open_token(now, from, req->token(), token, names_us))
+      reject(from, token, req->client_salt(), attempt, spent->refusal,
+             "this attempt was refused before: " + std::string(proto::to_string(spent->refusal)), m.size + 1);
+    return true;
+  }
+  // Anything else with a spent cookie is a replay: the session it opened has ended, or another
+  // proof was sealed for the same cookie. Nothing is answered and nothing changes.
+  counters_.add(Counter::kDropCookieSpent);
+  return true;
+}
+
+void ServerCore::refuse_connect(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                                const proto::RequestTag& attempt, std::span<const uint8_t> cookie,
+                                wire::RejectReason reason, const std::string& message, net::Nanos now) {
+  // Remembered so that a replay of this Connect, later, cannot get another verdict (say, a session
+  // once the server has room): a cookie is judged once.
+  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie.data()), {attempt, false, reason}, now + CookieJar::kLifetime,
+                               now)) {
+    counters_.add(Counter::kDropCookieSpent);
+    return;
+  }
+  reject(to, token, client_salt, attempt, reason, message, proto::kMaxDatagram);
+}
+
+void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m,
+                                const uint64_t* cookie_salt) {
   const auto* req = m.packet->body_as_Connect();
   const uint64_t salt = req->client_salt();
-  const auto token_bytes = proto::bytes_of(req->token());
-  uint64_t server_salt = 0;
-  const bool cookie_ok = cookies_->valid(proto::bytes_of(req->cookie()), from, salt, token_bytes, now, server_salt);
-  if (cookie_ok) {
-    // The same attempt again (its Accept was lost): the same Accept, byte for byte, changes nothing.
-    if (Client* existing = find(from); existing && existing->client_salt == salt && existing->server_salt == server_salt) {
-      counters_.add(Counter::kAcceptsResent);
-      send(from, existing->accept_datagram, Traffic::kHandshake);
-      return;
-    }
-  }
+  // Every reply to this Connect is bound to its proof, which only the token's holder can make, so a
+  // reply to an attacker's Connect (the victim's token and salt, a junk proof) never opens at the victim.
+  const proto::RequestTag attempt = proto::request_tag(proto::bytes_of(req->proof()));
+  const uint64_t server_salt = cookie_salt ? *cookie_salt : 0;
+  if (cookie_salt && answer_spent_cookie(from, m, server_salt, attempt, now)) return;
   proto::TokenContents token;
   bool names_us = false;
   if (!open_token(now, from, req->token(), token, names_us)) return;
-  if (!cookie_ok) {
+  if (!cookie_salt) {
     // Most likely a cookie that aged out while the client waited; the token opened, so say so.
     counters_.add(Counter::kDropBadCookie);
     if (!handshake_bucket_.take(now)) {
@@ -309,42 +358,43 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
       return;
     }
     counters_.add(Counter::kRejectedBadCookie);
-    reject(from, token, salt, wire::RejectReason::BadCookie, "bad or expired cookie", m.size + 1);
+    reject(from, token, salt, attempt, wire::RejectReason::BadCookie, "bad or expired cookie", m.size + 1);
     return;
   }
   if (!names_us) {
     counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, salt, wire::RejectReason::WrongServer, "the token does not name this server's address",
+    reject(from, token, salt, attempt, wire::RejectReason::WrongServer, "the token does not name this server's address",
            m.size + 1);
     return;
   }
   // The proof: the hashes sealed under the token's client key. Opening it shows the client holds the
   // token's keys (a sniffed token and cookie are not enough).
+  const auto cookie = proto::bytes_of(req->cookie());
   uint64_t world_hash = 0, settings_hash = 0;
-  if (!proto::open_proof(token.client_to_server, proto::bytes_of(req->cookie()), proto::bytes_of(req->proof()),
-                         world_hash, settings_hash)) {
+  if (!proto::open_proof(token.client_to_server, cookie, proto::bytes_of(req->proof()), world_hash, settings_hash)) {
     counters_.add(Counter::kDropBadCookie);
     return;
   }
   // From here the address is proven and the client holds the token: replies may be as large as they
-  // need to be.
-  const std::size_t any = proto::kMaxDatagram;
+  // need to be, and whatever is decided is remembered with the cookie.
+  const auto refuse = [&](wire::RejectReason reason, const std::string& message) {
+    refuse_connect(from, token, salt, attempt, cookie, reason, message, now);
+  };
   if (shutting_down_) {
     counters_.add(Counter::kRejectedShuttingDown);
-    reject(from, token, salt, wire::RejectReason::ShuttingDown, "the server is shutting down", any);
+    refuse(wire::RejectReason::ShuttingDown, "the server is shutting down");
     return;
   }
   if (world_hash != world_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    reject(from, token, salt, wire::RejectReason::WorldMismatch,
-           "world hash " + hex(world_hash) + " differs from the server's " + hex(world_.hash()) + " (" + world_.name() + ")",
-           any);
+    refuse(wire::RejectReason::WorldMismatch, "world hash " + hex(world_hash) + " differs from the server's " +
+                                                  hex(world_.hash()) + " (" + world_.name() + ")");
     return;
   }
   if (settings_hash != settings_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    reject(from, token, salt, wire::RejectReason::SettingsMismatch,
-           "movement settings hash " + hex(settings_hash) + " differs from the server's " + hex(settings_.hash()), any);
+    refuse(wire::RejectReason::SettingsMismatch,
+           "movement settings hash " + hex(settings_hash) + " differs from the server's " + hex(settings_.hash()));
     return;
   }
   // A new attempt from an endpoint that has a session: the client restarted there. A client id
@@ -357,8 +407,30 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     if (c->client_id == token.client_id) same_player = c.get();
   if (same_player && same_player != same_endpoint && same_player->endpoint.address() != from.address()) {
     counters_.add(Counter::kRejectedClientIdInUse);
-    reject(from, token, salt, wire::RejectReason::ClientIdInUse,
-           "client id " + std::to_string(token.client_id) + " is already playing from another address", any);
+    refuse(wire::RejectReason::ClientIdInUse,
+           "client id " + std::to_string(token.client_id) + " is already playing from another address");
+    return;
+  }
+  // The cap is for the internet: loopback senders are this host's own (bots, tools), which no
+  // remote attacker can pose as. (The sessions this attempt replaces do not count.)
+  int from_address = 0;
+  for (const auto& c : clients_)
+    from_address += c->endpoint.address() == from.address() && c.get() != same_endpoint && c.get() != same_player;
+  if (from_address >= config_.max_clients_per_address && !is_loopback(from)) {
+    counters_.add(Counter::kRejectedAddressFull);
+    refuse(wire::RejectReason::AddressFull, "this address holds " + std::to_string(from_address) +
+                                                " sessions, the most the server allows one address");
+    return;
+  }
+  const std::size_t replaced = (same_endpoint != nullptr) + (same_player && same_player != same_endpoint);
+  if (clients_.size() - replaced >= size_t(config_.max_clients)) {
+    counters_.add(Counter::kRejectedFull);
+    refuse(wire::RejectReason::ServerFull, "the server is full (" + std::to_string(config_.max_clients) + " clients)");
+    return;
+  }
+  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie.data()), {attempt, true, wire::RejectReason::Unknown},
+                               now + CookieJar::kLifetime, now)) {
+    counters_.add(Counter::kDropCookieSpent);
     return;
   }
   for (Client* old : {same_endpoint, same_player != same_endpoint ? same_player : nullptr}) {
@@ -367,30 +439,18 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     send_session(*old, writer_.disconnect(wire::DisconnectReason::Replaced));
     remove_client(old->id);
   }
-  // The cap is for the internet: loopback senders are this host's own (bots, tools), which no
-  // remote attacker can pose as.
-  int from_address = 0;
-  for (const auto& c : clients_) from_address += c->endpoint.address() == from.address();
-  if (from_address >= config_.max_clients_per_address && !is_loopback(from)) {
-    counters_.add(Counter::kRejectedAddressFull);
-    reject(from, token, salt, wire::RejectReason::AddressFull,
-           "this address holds " + std::to_string(from_address) + " sessions, the most the server allows one address",
-           any);
-    return;
-  }
-  if (clients_.size() >= size_t(config_.max_clients)) {
-    counters_.add(Counter::kRejectedFull);
-    reject(from, token, salt, wire::RejectReason::ServerFull,
-           "the server is full (" + std::to_string(config_.max_clients) + " clients)", any);
-    return;
-  }
   auto c = std::make_unique<Client>();
   c->id = next_id_++;
   c->endpoint = from;
   c->client_id = token.client_id;
   c->client_salt = salt;
   c->server_salt = server_salt;
-  c->keys = proto::server_session_keys(token.client_to_server, token.server_to_client, salt, server_salt);
+  c->attempt = attempt;
+  // The server's fresh share of the keys: new for every session, so no replay of anything, nor a
+  // restart, can bring back a key used before (WIRE_FORMAT.md, "Why no key and nonce repeat").
+  const proto::ServerRandom server_random = proto::random_server_contribution();
+  c->keys = proto::server_session_keys(token.client_to_server, token.server_to_client,
+                                       {salt, server_salt, attempt, server_random});
   occupied_.clear();
   for (const auto& other : clients_) occupied_.push_back(other->state.position);
   c->state = spawns_.choose(c->id, occupied_);
@@ -404,9 +464,12 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   }
   counters_.add(Counter::kAccepted);
   pending_joins_.push_back({c->id, c->state});
-  const auto accept = proto::seal_session(
-      c->keys.send, ++c->send_sequence,
-      writer_.accept(c->id, tick_, uint16_t(settings_.tick_rate), uint16_t(config_.snapshot_interval), c->state), tx_);
+  // Sealed under the token's key (the client needs the server's random to derive the session keys)
+  // and bound to this Connect.
+  const auto accept = proto::seal_reply(token.server_to_client, salt, attempt,
+                                        writer_.accept(c->id, tick_, uint16_t(settings_.tick_rate),
+                                                       uint16_t(config_.snapshot_interval), c->state, server_random),
+                                        tx_);
   c->accept_datagram.assign(accept.begin(), accept.end());
   send(from, accept, Traffic::kHandshake);
   by_endpoint_[from] = c.get();

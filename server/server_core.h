@@ -25,6 +25,7 @@
 #include "proto/token.h"
 #include "server/cookie.h"
 #include "server/source_limiter.h"
+#include "server/spent_cookies.h"
 #include "server/spawn.h"
 #include "server/counters.h"
 #include "server/input_buffer.h"
@@ -55,6 +56,9 @@ struct CoreConfig {
   /// Burst: a tenth of a second's worth, at least 1 (the same for status_rate).
   int handshake_rate = 2000;            ///< handshake replies per second, all unverified addresses together
   int status_rate = 100;                ///< status replies per second, all senders together
+  /// Clear VersionMismatch hints per second, all senders together: their own budget, since they need
+  /// no token, so a flood of them spends nothing that joining clients need.
+  int version_hint_rate = 20;
   SourceLimits source_limits;           ///< handshake datagrams per second per address and per prefix
   double token_rate = 10;               ///< handshake replies per second to one connect token (burst: twice that)
   proto::Key key{};                     ///< the private key connect tokens are sealed with
@@ -137,7 +141,8 @@ class ServerCore {
     uint32_t id = 0;
     net::Endpoint endpoint;
     uint64_t client_id = 0;                  // the token's
-    uint64_t client_salt = 0, server_salt = 0;  // the connection attempt (a repeated Connect has both)
+    uint64_t client_salt = 0, server_salt = 0;  // the connection attempt (a repeated Connect has both...
+    proto::RequestTag attempt{};                // ...and the same proof)
     proto::SessionKeys keys;
     proto::ReplayWindow window;
     uint64_t send_sequence = 0;
@@ -166,9 +171,10 @@ class ServerCore {
   void send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind);
   /// Seals a Packet into the client's session and sends it.
   void send_session(Client& c, std::span<const uint8_t> packet);
-  /// Seals a Packet as a reply to an attempt whose token opened, if it is no larger than `limit`.
+  /// Seals a Packet as a reply to an attempt whose token opened, bound to the request `answers`
+  /// names, if it is no larger than `limit`.
   bool send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-                  std::span<const uint8_t> packet, std::size_t limit);
+                  const proto::RequestTag& answers, std::span<const uint8_t> packet, std::size_t limit);
   void on_session_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
   void on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
   /// Opens a token and counts why it does not; `names_us` says whether it names an address of ours
@@ -183,10 +189,21 @@ class ServerCore {
                      proto::TokenContents& token);
   void handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
   void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
-  void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  /// A Connect; `server_salt` is the one its cookie carries when the cookie is valid (checked before
+  /// the per-source budgets), else null.
+  void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m, const uint64_t* server_salt);
+  /// A valid cookie that was spent before: the same attempt repeated gets its answer again, anything
+  /// else nothing. True when the cookie was spent (the Connect is handled).
+  bool answer_spent_cookie(const net::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
+                           const proto::RequestTag& attempt, net::Nanos now);
+  /// Refuses a Connect whose proof opened: the verdict is remembered with its cookie.
+  void refuse_connect(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                      const proto::RequestTag& attempt, std::span<const uint8_t> cookie, wire::RejectReason reason,
+                      const std::string& message, net::Nanos now);
   void handle_inputs(net::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
   void reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-              wire::RejectReason reason, const std::string& message, std::size_t limit);
+              const proto::RequestTag& answers, wire::RejectReason reason, const std::string& message,
+              std::size_t limit);
   void remove_client(uint32_t id);
   Client* find(const net::Endpoint& from);
   // One worker thread's working memory (index 0 is the calling thread's).
@@ -250,6 +267,8 @@ class ServerCore {
   net::Nanos started_;
   TokenBucket handshake_bucket_;
   TokenBucket status_bucket_;
+  TokenBucket version_hint_bucket_;
+  SpentCookies spent_cookies_;
   SourceLimiter source_limiter_;
   HashedBuckets token_limiter_;  // by the token's nonce
   proto::PacketWriter writer_;

@@ -39,7 +39,10 @@ class HashedBuckets {
 struct SourceLimits {
   double address_rate = 10;  ///< handshake datagrams per second from one address (burst: twice that)
   double prefix_rate = 50;   ///< from one /24 (IPv4) or /64 (IPv6) prefix (burst: twice that)
-  std::size_t slots = 4096;  ///< buckets per table (memory: about 32 bytes each)
+  /// Buckets per table (memory: 32 bytes each, 4 MB for both tables). Enough that a spoofed flood
+  /// spread over the whole address space at 400,000 datagrams a second leaves each bucket under its
+  /// rate, so genuine senders, who hash to a bucket of their own, still pass (source_limiter_test).
+  std::size_t slots = 65536;
 };
 
 /// The per-address and per-prefix handshake budgets (see the top of this file). An IPv4 address

@@ -7,6 +7,7 @@
 
 #include "proto/codec.h"
 #include "proto/secure.h"
+#include "proto/untrusted_text.h"
 #include "proto/clock.h"
 
 namespace foothold::bots {
@@ -51,18 +52,19 @@ ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken&
         // Unauthenticated: a hint for the error message only.
         const auto d = proto::decode(proto::unframe_clear(bytes, rx), proto::Direction::kToClient, proto::Layer::kClear);
         if (d.ok() && d.message.packet->body_as_Reject()->message())
-          hint = d.message.packet->body_as_Reject()->message()->str().substr(0, proto::kMaxRejectMessage);
+          hint = proto::printable(d.message.packet->body_as_Reject()->message()->string_view(), proto::kMaxRejectMessage);
         continue;
       }
       std::span<const uint8_t> packet;
       if (proto::sealed_reply_salt(bytes) != salt ||
-          proto::open_reply(token.server_to_client, bytes, rx, packet) != proto::OpenError::kNone)
+          proto::open_reply(token.server_to_client, proto::kNoRequestTag, bytes, rx, packet) != proto::OpenError::kNone)
         continue;
       const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
       if (!d.ok()) continue;
       const wire::Packet& p = *d.message.packet;
       if (d.message.type == wire::Body::Reject) {
-        r.error = std::string("server refused: ") + (p.body_as_Reject()->message() ? p.body_as_Reject()->message()->str() : "");
+        const auto* message = p.body_as_Reject()->message();
+        r.error = "server refused: " + (message ? proto::printable(message->string_view(), proto::kMaxRejectMessage) : "");
         done = true;
       } else if (d.message.type == wire::Body::Status) {
         const auto* s = p.body_as_Status();

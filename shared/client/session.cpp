@@ -1,5 +1,7 @@
 #include "shared/client/session.h"
 
+#include "proto/untrusted_text.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -50,17 +52,24 @@ void ClientSession::send_session(std::span<const uint8_t> packet) {
   send(proto::seal_session(keys_.send, ++send_sequence_, packet, tx_));
 }
 
-void ClientSession::send_connect() {
+void ClientSession::prepare_connect() {
   const auto proof = proto::seal_proof(token_.client_to_server, cookie_, world_.hash(), settings_.hash());
-  send(proto::frame_clear(writer_.connect(token_.sealed, salt_, cookie_, proof), tx_));
+  attempt_ = proto::connect_attempt(salt_, cookie_, proof);
+  const auto datagram = proto::frame_clear(writer_.connect(token_.sealed, salt_, cookie_, proof), tx_);
+  connect_.assign(datagram.begin(), datagram.end());
 }
 
-void ClientSession::start(net::Nanos now) {
+void ClientSession::begin_attempt(net::Nanos now) {
+  ++attempts_;
   phase_ = Phase::kRequesting;
-  phase_started_ = now;
   last_send_ = now;
   salt_ = proto::random_u64();
   send(proto::frame_clear(writer_.connect_request(token_.sealed, salt_), tx_));
+}
+
+void ClientSession::start(net::Nanos now) {
+  phase_started_ = now;
+  begin_attempt(now);
 }
 
 void ClientSession::disconnect() {
@@ -94,14 +103,17 @@ void ClientSession::on_clear(std::span<const uint8_t> bytes) {
   if (!d.ok() || (phase_ != Phase::kRequesting && phase_ != Phase::kConnecting)) return;
   const auto* r = d.message.packet->body_as_Reject();
   if (r->reason() == wire::RejectReason::VersionMismatch && r->message())
-    hint_ = "the server said (unauthenticated): " + r->message()->str().substr(0, proto::kMaxRejectMessage);
+    hint_ = "the server said (unauthenticated): " + proto::printable(r->message()->string_view(), proto::kMaxRejectMessage);
 }
 
 void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
-  // Replies before the session come sealed under the token's key, to this attempt's salt.
+  // Replies before the session come sealed under the token's key, to this attempt's salt, bound to
+  // the request they answer: while connecting, only replies to our own Connect open (a Reject that
+  // an attacker's Connect earned, with our token and salt, does not).
   std::span<const uint8_t> packet;
+  const proto::RequestTag& answers = phase_ == Phase::kConnecting ? attempt_.connect : proto::kNoRequestTag;
   if ((phase_ != Phase::kRequesting && phase_ != Phase::kConnecting) || proto::sealed_reply_salt(bytes) != salt_ ||
-      proto::open_reply(token_.server_to_client, bytes, rx_, packet) != proto::OpenError::kNone) {
+      proto::open_reply(token_.server_to_client, answers, bytes, rx_, packet) != proto::OpenError::kNone) {
     ++stats_.dropped;
     ++stats_.unauthenticated;
     return;
@@ -119,30 +131,41 @@ void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
       return;
     }
     cookie_.assign(cookie.begin(), cookie.end());
-    // The cookie carries the server's salt for the session keys (bytes 8 to 15; WIRE_FORMAT.md).
-    const uint64_t server_salt = proto::get_u64(cookie_.data() + 8);
-    keys_ = proto::client_session_keys(token_.client_to_server, token_.server_to_client, salt_, server_salt);
-    window_ = proto::ReplayWindow();
-    send_sequence_ = 0;
     phase_ = Phase::kConnecting;
     last_send_ = now;
     last_heard_ = now;
-    send_connect();
+    prepare_connect();
+    send(connect_);
+    return;
+  }
+  if (d.message.type == wire::Body::Accept) {
+    if (phase_ != Phase::kConnecting) {
+      ++stats_.dropped;
+      return;
+    }
+    on_accept(now, *p.body_as_Accept());
     return;
   }
   if (d.message.type == wire::Body::Reject) {
     const auto* r = p.body_as_Reject();
+    const auto reason = r->reason() <= wire::RejectReason::MAX ? r->reason() : wire::RejectReason::Unknown;
+    // A cookie the server no longer takes (it aged out on a slow path, or the server restarted):
+    // a new attempt, with a fresh salt, rather than giving up.
+    if (reason == wire::RejectReason::BadCookie && phase_ == Phase::kConnecting && attempts_ < kMaxAttempts) {
+      begin_attempt(now);
+      return;
+    }
     phase_ = Phase::kRejected;
-    const auto reason = r->reason();
-    reject_reason_ = reason <= wire::RejectReason::MAX ? reason : wire::RejectReason::Unknown;
-    reason_text_ = r->message() ? r->message()->str().substr(0, proto::kMaxRejectMessage) : "";
+    reject_reason_ = reason;
+    reason_text_ = r->message() ? proto::printable(r->message()->string_view(), proto::kMaxRejectMessage) : "";
     return;
   }
   ++stats_.dropped;  // a Status: not for a session
 }
 
 void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
-  if (phase_ != Phase::kConnecting && phase_ != Phase::kConnected) {
+  // The session's keys exist from the Accept on.
+  if (phase_ != Phase::kConnected) {
     ++stats_.dropped;
     return;
   }
@@ -156,10 +179,6 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   if (proto::session_payload(bytes) == proto::Payload::kCompact) {
     // Snapshots, the only compact message a server sends.
     window_.mark(sequence);
-    if (phase_ != Phase::kConnected) {
-      ++stats_.dropped;
-      return;
-    }
     last_heard_ = now;
     handle_snapshot(now, packet);
     return;
@@ -172,38 +191,7 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   window_.mark(sequence);
   const wire::Packet& p = *d.message.packet;
   switch (d.message.type) {
-    case wire::Body::Accept: {
-      const auto* a = p.body_as_Accept();
-      if (phase_ != Phase::kConnecting || !a->state() || a->tick_rate() != settings_.tick_rate ||
-          a->snapshot_interval() == 0) {
-        ++stats_.dropped;
-        return;
-      }
-      character_id_ = a->character_id();
-      phase_ = Phase::kConnected;
-      stats_.connect_ms = double(now - phase_started_) / 1e6;
-      last_heard_ = now;
-      last_snapshot_ = a->tick();
-      snapshot_interval_ = a->snapshot_interval();
-      predictor_.reset(a->tick(), proto::from_wire(*a->state()));
-      period_ = net::kSecond / settings_.tick_rate;
-      // Start ahead of the server's tick in the Accept by the whole round trip the handshake
-      // suggests (the server is half of it past that tick by now, and our inputs take the other half
-      // to reach it), plus the target lead; the ticks skipped are filled with neutral input, which is
-      // also what the server repeats for a client it has not heard from yet.
-      const net::Nanos rtt = std::max<net::Nanos>(0, now - last_send_);
-      const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
-      if (on_connected) on_connected(character_id_);
-      for (int i = 0; i < lead; ++i) run_tick(nullptr);
-      send_inputs(now);
-      next_tick_ = now + period_;
-      return;
-    }
     case wire::Body::Disconnect: {
-      if (phase_ != Phase::kConnected) {
-        ++stats_.dropped;
-        return;
-      }
       phase_ = Phase::kDisconnected;
       const char* name = wire::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
       reason_text_ = std::string("server: ") + (name && *name ? name : "unknown reason");
@@ -213,6 +201,36 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
       ++stats_.dropped;
       return;
   }
+}
+
+void ClientSession::on_accept(net::Nanos now, const wire::Accept& accept) {
+  const wire::Accept* a = &accept;
+  // The session keys: the token's keys, both salts, our proof and the server's fresh random.
+  if (!a->state() || a->tick_rate() != settings_.tick_rate || a->snapshot_interval() == 0 ||
+      !proto::accept_keys(token_, attempt_, *a, keys_)) {
+    ++stats_.dropped;
+    return;
+  }
+  window_ = proto::ReplayWindow();
+  send_sequence_ = 0;
+  character_id_ = a->character_id();
+  phase_ = Phase::kConnected;
+  stats_.connect_ms = double(now - phase_started_) / 1e6;
+  last_heard_ = now;
+  last_snapshot_ = a->tick();
+  snapshot_interval_ = a->snapshot_interval();
+  predictor_.reset(a->tick(), proto::from_wire(*a->state()));
+  period_ = net::kSecond / settings_.tick_rate;
+  // Start ahead of the server's tick in the Accept by the whole round trip the handshake
+  // suggests (the server is half of it past that tick by now, and our inputs take the other half
+  // to reach it), plus the target lead; the ticks skipped are filled with neutral input, which is
+  // also what the server repeats for a client it has not heard from yet.
+  const net::Nanos rtt = std::max<net::Nanos>(0, now - last_send_);
+  const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
+  if (on_connected) on_connected(character_id_);
+  for (int i = 0; i < lead; ++i) run_tick(nullptr);
+  send_inputs(now);
+  next_tick_ = now + period_;
 }
 
 void ClientSession::handle_snapshot(net::Nanos now, std::span<const uint8_t> message) {
@@ -387,7 +405,7 @@ net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
         if (phase_ == Phase::kRequesting) {
           send(proto::frame_clear(writer_.connect_request(token_.sealed, salt_), tx_));
         } else {
-          send_connect();
+          send(connect_);
         }
       }
       return last_send_ + options_.handshake_retry;

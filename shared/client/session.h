@@ -13,6 +13,7 @@
 
 #include "proto/clock.h"
 #include "proto/codec.h"
+#include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "shared/client/clock_steering.h"
@@ -57,6 +58,10 @@ class ClientSession {
   /// (reject_reason()), kFailed (no answer within connect_timeout), kTimedOut (the server went silent
   /// for server_timeout) or kDisconnected (either side said goodbye).
   enum class Phase : uint8_t { kIdle, kRequesting, kConnecting, kConnected, kRejected, kFailed, kTimedOut, kDisconnected };
+
+  /// Connection attempts at most: a Reject(BadCookie) starts another with a fresh salt, up to this
+  /// many in all (within connect_timeout).
+  static constexpr int kMaxAttempts = 4;
 
   /// `world` and `sink` must outlive the session (they are referenced, not copied; a temporary world
   /// is refused at compile time); `sink` sends to one of the token's server addresses. The token,
@@ -104,7 +109,7 @@ class ClientSession {
   /// How far behind the newest snapshot to show the others, in ticks: two snapshot intervals, so
   /// that the next snapshot has usually arrived before it is needed (interpolation, never extrapolation).
   double interpolation_delay_ticks() const { return 2.0 * snapshot_interval_; }
-  /// This session's keys (valid from the Challenge on), for tools that speak the protocol by hand
+  /// This session's keys (valid from the Accept on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
   const proto::SessionKeys& session_keys() const { return keys_; }
 
@@ -146,7 +151,13 @@ class ClientSession {
  private:
   void send(std::span<const uint8_t> bytes);
   void send_session(std::span<const uint8_t> packet);
-  void send_connect();
+  /// Starts a connection attempt: a fresh salt, and its ConnectRequest.
+  void begin_attempt(net::Nanos now);
+  /// The Connect for the cookie just received: sealed once per attempt (its proof names the attempt,
+  /// and every reply to it is bound to that), then sent again as it is.
+  void prepare_connect();
+  /// The Accept, opened: derives the session keys and starts ticking.
+  void on_accept(net::Nanos now, const wire::Accept& accept);
   void on_sealed(net::Nanos now, std::span<const uint8_t> bytes);
   void on_session(net::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
@@ -165,10 +176,13 @@ class ClientSession {
   proto::PacketWriter writer_;
   proto::DatagramBuffer rx_, tx_;
   uint64_t salt_ = 0;               // this connection attempt's
+  proto::ConnectAttempt attempt_;   // this attempt's Connect (its salts and proof), once sent
+  std::vector<uint8_t> connect_;    // this attempt's Connect datagram, resent as it is
+  int attempts_ = 0;                // connection attempts so far (a BadCookie starts another)
   proto::SessionKeys keys_;
   proto::ReplayWindow window_;
   uint64_t send_sequence_ = 0;
-  std::string hint_;                // an unauthenticated reason from the server, reported only if we fail
+  std::string hint_;                // an unauthenticated reason from the server (printable), reported only if we fail
 
   Phase phase_ = Phase::kIdle;
   net::Nanos phase_started_ = 0;

@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include "proto/codec.h"
+#include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "server/bots/bot_brain.h"
@@ -92,12 +93,12 @@ void BM_ServerTick(benchmark::State& state) {
     const uint64_t salt = uint64_t(i) + 1;
     core.on_datagram(now, b.ep, proto::frame_clear(w.connect_request(token.sealed, salt), buf));
     std::span<const uint8_t> packet;
-    proto::open_reply(token.server_to_client, sink.last_[b.ep], rx, packet);
+    proto::open_reply(token.server_to_client, proto::kNoRequestTag, sink.last_[b.ep], rx, packet);
     const auto* ch = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed).message.packet->body_as_Challenge();
     const std::vector<uint8_t> cookie(ch->cookie()->begin(), ch->cookie()->end());
-    b.keys = proto::client_session_keys(token.client_to_server, token.server_to_client, salt, proto::get_u64(cookie.data() + 8));
     const auto proof = proto::seal_proof(token.client_to_server, cookie, arena().hash(), settings.hash());
     core.on_datagram(now, b.ep, proto::frame_clear(w.connect(token.sealed, salt, cookie, proof), buf));
+    proto::open_accept(token, proto::connect_attempt(salt, cookie, proof), sink.last_[b.ep], rx, b.keys);
   }
   if (core.client_count() != size_t(n)) state.SkipWithError("the bots did not all connect");
   sink.capture_ = false;

@@ -30,6 +30,7 @@
 #include <asio/ip/udp.hpp>
 
 #include "proto/codec.h"
+#include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "server/udp_server.h"
@@ -54,34 +55,33 @@ bool connect_client(asio::ip::udp::socket& socket, const net::Endpoint& server, 
   const auto arena = load_world("arena");
   const uint64_t salt = proto::random_u64();
   std::vector<uint8_t> cookie;
-  proto::ReplayWindow window;
   bool connected = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::vector<uint8_t> connect;  // sealed once per attempt: every reply to it is bound to its proof
+  proto::ConnectAttempt attempt;
   while (!connected && std::chrono::steady_clock::now() < deadline) {
     if (cookie.empty()) {
       sink.send(server, proto::frame_clear(w.connect_request(token.sealed, salt), tx));
     } else {
-      const auto proof = proto::seal_proof(token.client_to_server, cookie, arena.world->hash(), MoveSettings{}.hash());
-      sink.send(server, proto::frame_clear(w.connect(token.sealed, salt, cookie, proof), tx));
+      sink.send(server, connect);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     server::drain_socket(socket, 64, [&](const net::Endpoint&, std::span<const uint8_t> b) {
       std::span<const uint8_t> packet;
-      uint64_t sequence = 0;
-      if (proto::layer_of(b) == proto::Layer::kSealed && cookie.empty() &&
-          proto::open_reply(token.server_to_client, b, rx, packet) == proto::OpenError::kNone) {
+      if (cookie.empty() && proto::layer_of(b) == proto::Layer::kSealed &&
+          proto::open_reply(token.server_to_client, proto::kNoRequestTag, b, rx, packet) == proto::OpenError::kNone) {
         const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
         if (d.ok() && d.message.type == wire::Body::Challenge) {
           const auto c = proto::bytes_of(d.message.packet->body_as_Challenge()->cookie());
           cookie.assign(c.begin(), c.end());
-          keys = proto::client_session_keys(token.client_to_server, token.server_to_client, salt,
-                                            proto::get_u64(cookie.data() + 8));
+          const auto proof = proto::seal_proof(token.client_to_server, cookie, arena.world->hash(), MoveSettings{}.hash());
+          const auto datagram = proto::frame_clear(w.connect(token.sealed, salt, cookie, proof), tx);
+          connect.assign(datagram.begin(), datagram.end());
+          attempt = proto::connect_attempt(salt, cookie, proof);
         }
-      } else if (proto::layer_of(b) == proto::Layer::kSession && !cookie.empty() &&
-                 proto::open_session(keys.receive, window, b, rx, sequence, packet) == proto::OpenError::kNone) {
-        const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSession);
-        if (d.ok() && d.message.type == wire::Body::Accept) {
-          tick = d.message.packet->body_as_Accept()->tick();
+      } else if (!cookie.empty() && !connected) {
+        if (const wire::Accept* a = proto::open_accept(token, attempt, b, rx, keys)) {
+          tick = a->tick();
           connected = true;
         }
       }

@@ -80,8 +80,10 @@ TEST(Codec, HandshakeRequestsArePaddedAndEveryReplyIsNoLarger) {
 TEST(Codec, EveryMessageRoundTrips) {
   PacketWriter w;
   {
-    const auto b = copy(w.accept(33, 44, 60, 2, sample_state()));
-    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSession);
+    ServerRandom random{};
+    for (std::size_t i = 0; i < random.size(); ++i) random[i] = uint8_t(i * 7 + 1);
+    const auto b = copy(w.accept(33, 44, 60, 2, sample_state(), random));
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
     ASSERT_TRUE(d.ok());
     ASSERT_EQ(d.message.type, wire::Body::Accept);
     const auto* a = d.message.packet->body_as_Accept();
@@ -90,6 +92,8 @@ TEST(Codec, EveryMessageRoundTrips) {
     EXPECT_EQ(a->tick_rate(), 60);
     EXPECT_EQ(a->snapshot_interval(), 2);
     EXPECT_EQ(from_wire(*a->state()), sample_state());
+    const auto r = bytes_of(a->server_random());
+    EXPECT_TRUE(std::equal(r.begin(), r.end(), random.begin(), random.end()));
   }
   {
     const auto b = copy(w.connect_request(kToken, 0x1122334455667788ull));
@@ -117,8 +121,10 @@ TEST(Codec, EachMessageIsAcceptedOnlyInItsLayer) {
   EXPECT_EQ(decode_aligned(disconnect, Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(disconnect, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(disconnect, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
-  const auto accept = copy(w.accept(1, 2, 60, 1, sample_state()));
-  EXPECT_EQ(decode_aligned(accept, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
+  // The Accept is a sealed reply: it carries the server's share of the session keys.
+  const auto accept = copy(w.accept(1, 2, 60, 1, sample_state(), ServerRandom{}));
+  EXPECT_TRUE(decode_aligned(accept, Direction::kToClient, Layer::kSealed).ok());
+  EXPECT_EQ(decode_aligned(accept, Direction::kToClient, Layer::kSession).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(accept, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
   const auto challenge = copy(w.challenge(std::vector<uint8_t>(kCookieSize, 1)));
   EXPECT_TRUE(decode_aligned(challenge, Direction::kToClient, Layer::kSealed).ok());
@@ -182,7 +188,7 @@ TEST(Codec, UnknownUnionTagIsRefusedByOurRangeCheck) {
 TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
   PacketWriter w;
   std::mt19937 rng(3);
-  const auto accept = copy(w.accept(7, 1234, 60, 1, sample_state()));
+  const auto accept = copy(w.accept(7, 1234, 60, 1, sample_state(), ServerRandom{}));
   int accepted = 0;
   for (int i = 0; i < 20000; ++i) {
     std::vector<uint8_t> b = accept;

@@ -25,23 +25,53 @@ std::vector<uint8_t> sample_packet() {
   return copy(w.disconnect(wire::DisconnectReason::ClientQuit));
 }
 
+KeyInputs inputs(uint64_t client_salt, uint64_t server_salt, uint8_t proof_byte = 3, uint8_t random_byte = 4) {
+  KeyInputs in;
+  in.client_salt = client_salt;
+  in.server_salt = server_salt;
+  in.connect.fill(proof_byte);
+  in.server_random.fill(random_byte);
+  return in;
+}
+
 TEST(SessionKeys, BothSidesDeriveTheSameKeysCrosswise) {
   const Key c2s = key_of(1), s2c = key_of(2);
-  const SessionKeys client = client_session_keys(c2s, s2c, 11, 22);
-  const SessionKeys server = server_session_keys(c2s, s2c, 11, 22);
+  const SessionKeys client = client_session_keys(c2s, s2c, inputs(11, 22));
+  const SessionKeys server = server_session_keys(c2s, s2c, inputs(11, 22));
   EXPECT_EQ(client.send, server.receive);
   EXPECT_EQ(client.receive, server.send);
   EXPECT_NE(client.send, client.receive);
   EXPECT_NE(client.send, c2s) << "never the token's key itself";
 }
 
-TEST(SessionKeys, AnotherSaltOnEitherSideGivesOtherKeys) {
-  // A token used twice must not reuse a key with the same sequences.
+TEST(SessionKeys, AnyInputOfEitherSideGivesOtherKeys) {
+  // A token used twice, or a Connect replayed byte for byte (same salts, same proof), must not reuse
+  // a key: the server's random alone makes the keys new.
   const Key c2s = key_of(1), s2c = key_of(2);
-  const SessionKeys a = client_session_keys(c2s, s2c, 11, 22);
-  EXPECT_NE(a.send, client_session_keys(c2s, s2c, 12, 22).send);
-  EXPECT_NE(a.send, client_session_keys(c2s, s2c, 11, 23).send);
-  EXPECT_NE(a.receive, client_session_keys(c2s, s2c, 12, 22).receive);
+  const SessionKeys a = client_session_keys(c2s, s2c, inputs(11, 22));
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, inputs(12, 22)).send);
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, inputs(11, 23)).send);
+  EXPECT_NE(a.receive, client_session_keys(c2s, s2c, inputs(12, 22)).receive);
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, inputs(11, 22, 9)).send) << "the client's proof";
+  EXPECT_NE(a.receive, client_session_keys(c2s, s2c, inputs(11, 22, 9)).receive);
+  EXPECT_NE(a.send, client_session_keys(c2s, s2c, inputs(11, 22, 3, 9)).send) << "the server's random";
+  EXPECT_NE(a.receive, client_session_keys(c2s, s2c, inputs(11, 22, 3, 9)).receive);
+  // Every byte of both randoms counts.
+  for (std::size_t i = 0; i < kServerRandomBytes; ++i) {
+    KeyInputs in = inputs(11, 22);
+    in.server_random[i] ^= 1;
+    EXPECT_NE(a.send, client_session_keys(c2s, s2c, in).send) << "server random byte " << i;
+  }
+  for (std::size_t i = 0; i < sizeof(RequestTag); ++i) {
+    KeyInputs in = inputs(11, 22);
+    in.connect[i] ^= 1;
+    EXPECT_NE(a.receive, client_session_keys(c2s, s2c, in).receive) << "proof tag byte " << i;
+  }
+}
+
+TEST(SessionKeys, TheServersRandomIsFreshEachTime) {
+  EXPECT_NE(random_server_contribution(), random_server_contribution());
+  EXPECT_NE(random_server_contribution(), ServerRandom{});
 }
 
 TEST(SessionDatagram, RoundTripsWithTheSequenceInAsFewBytesAsItNeeds) {
@@ -139,22 +169,45 @@ TEST(SealedReply, OpensOnlyUnderItsKeyAndNamesItsSalt) {
   const Key k = key_of(9);
   const auto packet = sample_packet();
   DatagramBuffer out, in;
-  const auto a = copy(seal_reply(k, 0xabcdef, packet, out));
-  const auto b = copy(seal_reply(k, 0xabcdef, packet, out));
+  const auto a = copy(seal_reply(k, 0xabcdef, kNoRequestTag, packet, out));
+  const auto b = copy(seal_reply(k, 0xabcdef, kNoRequestTag, packet, out));
   EXPECT_NE(a, b) << "a fresh nonce each time";
   EXPECT_EQ(a.size(), packet.size() + kSealedOverhead);
   EXPECT_EQ(sealed_reply_salt(a), 0xabcdefu);
   std::span<const uint8_t> opened;
-  ASSERT_EQ(open_reply(k, a, in, opened), OpenError::kNone);
+  ASSERT_EQ(open_reply(k, kNoRequestTag, a, in, opened), OpenError::kNone);
   EXPECT_EQ(copy(opened), packet);
-  EXPECT_EQ(open_reply(key_of(10), a, in, opened), OpenError::kBadSeal);
+  EXPECT_EQ(open_reply(key_of(10), kNoRequestTag, a, in, opened), OpenError::kBadSeal);
   for (std::size_t bit = 0; bit < a.size() * 8; ++bit) {
     auto c = a;
     c[bit / 8] ^= uint8_t(1u << (bit % 8));
-    EXPECT_NE(open_reply(k, c, in, opened), OpenError::kNone) << "bit " << bit << " (the salt is bound too)";
+    EXPECT_NE(open_reply(k, kNoRequestTag, c, in, opened), OpenError::kNone) << "bit " << bit << " (the salt is bound too)";
   }
   for (std::size_t n = 0; n < a.size(); ++n)
-    EXPECT_NE(open_reply(k, std::span<const uint8_t>(a.data(), n), in, opened), OpenError::kNone) << "length " << n;
+    EXPECT_NE(open_reply(k, kNoRequestTag, std::span<const uint8_t>(a.data(), n), in, opened), OpenError::kNone)
+        << "length " << n;
+}
+
+TEST(SealedReply, OpensOnlyAsTheAnswerToTheRequestItWasSealedFor) {
+  // A reply to an attacker's Connect (the victim's token and salt, another proof) must not open as
+  // the answer to the victim's own Connect, nor as an answer to a first request.
+  const Key k = key_of(9);
+  const auto packet = sample_packet();
+  const Key c2s = key_of(4);
+  const std::vector<uint8_t> cookie(kCookieSize, 7);
+  const auto mine = seal_proof(c2s, cookie, 1, 2);
+  const auto theirs = seal_proof(c2s, cookie, 1, 2);
+  const RequestTag my_tag = request_tag(mine), their_tag = request_tag(theirs);
+  ASSERT_NE(my_tag, their_tag) << "a proof is random per attempt";
+  EXPECT_EQ(request_tag(mine), my_tag) << "the tag is a function of the proof";
+  DatagramBuffer out, in;
+  std::span<const uint8_t> opened;
+  const auto to_them = copy(seal_reply(k, 0xabcdef, their_tag, packet, out));
+  EXPECT_EQ(open_reply(k, their_tag, to_them, in, opened), OpenError::kNone);
+  EXPECT_EQ(open_reply(k, my_tag, to_them, in, opened), OpenError::kBadSeal);
+  EXPECT_EQ(open_reply(k, kNoRequestTag, to_them, in, opened), OpenError::kBadSeal);
+  const auto first = copy(seal_reply(k, 0xabcdef, kNoRequestTag, packet, out));
+  EXPECT_EQ(open_reply(k, my_tag, first, in, opened), OpenError::kBadSeal);
 }
 
 TEST(Proof, OpensWithTheCookieItWasMadeForOnly) {

@@ -55,8 +55,9 @@ std::optional<proto::SnapshotHeader> RawClient::last_snapshot() {
 
 const wire::Packet* RawClient::sealed_reply() {
   std::span<const uint8_t> packet;
+  const proto::RequestTag& answers = connecting ? attempt.connect : proto::kNoRequestTag;
   if (received.empty() || proto::sealed_reply_salt(received.back()) != salt ||
-      proto::open_reply(token.server_to_client, received.back(), rx_, packet) != proto::OpenError::kNone)
+      proto::open_reply(token.server_to_client, answers, received.back(), rx_, packet) != proto::OpenError::kNone)
     return nullptr;
   const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
   return d.ok() ? d.message.packet : nullptr;
@@ -81,30 +82,32 @@ const wire::Packet* RawClient::session_packet() {
 
 bool RawClient::request() {
   received.clear();
+  connecting = false;
   send_clear(writer.connect_request(token.sealed, salt));
   const wire::Packet* p = sealed_reply();
   if (!p || p->body_type() != wire::Body::Challenge) return false;
   const auto c = proto::bytes_of(p->body_as_Challenge()->cookie());
   cookie.assign(c.begin(), c.end());
-  keys = proto::client_session_keys(token.client_to_server, token.server_to_client, salt, proto::get_u64(cookie.data() + 8));
   return true;
 }
 
 bool RawClient::connect(uint64_t world_hash, uint64_t settings_hash) {
-  received.clear();
   const auto proof = proto::seal_proof(token.client_to_server, cookie, world_hash, settings_hash);
-  send_clear(writer.connect(token.sealed, salt, cookie, proof));
+  const auto datagram = proto::frame_clear(writer.connect(token.sealed, salt, cookie, proof), tx_);
+  last_connect.assign(datagram.begin(), datagram.end());
+  attempt = proto::connect_attempt(salt, cookie, proof);
+  connecting = true;
+  window = proto::ReplayWindow();
+  sequence = 0;
+  return resend_connect(last_connect);
+}
+
+bool RawClient::resend_connect(std::span<const uint8_t> datagram) {
+  received.clear();
+  send_raw(datagram);
   // A snapshot may follow the Accept within the same few milliseconds: look at each in order.
-  const auto all = received;
-  for (const auto& d : all) {
-    received.assign(1, d);
-    const wire::Packet* p = session_packet();
-    if (p && p->body_type() == wire::Body::Accept) {
-      received = all;
-      return true;
-    }
-  }
-  received = all;
+  for (const auto& d : received)
+    if (proto::open_accept(token, attempt, d, rx_, keys)) return true;
   return false;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "proto/codec.h"
+#include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "support/sim_harness.h"
@@ -31,7 +32,8 @@ class RawClient {
   /// The header of the newest snapshot received (nothing when none opens and reads).
   std::optional<proto::SnapshotHeader> last_snapshot();
 
-  /// The last received datagram opened as a sealed reply under the token's key, as a clear Packet,
+  /// The last received datagram opened as a sealed reply under the token's key (to the request in
+  /// flight: see `attempt`), as a clear Packet,
   /// or as a session Packet (nullptr when it is not one or does not open).
   const wire::Packet* sealed_reply();
   const wire::Packet* clear_reply();
@@ -39,8 +41,11 @@ class RawClient {
 
   /// ConnectRequest: true when a Challenge came back (its cookie is kept).
   bool request();
-  /// Connect with the kept cookie and the given hashes: true when an Accept came back.
+  /// Connect with the kept cookie and the given hashes (a new proof each call): true when an Accept
+  /// came back (then `keys` are the session's). The datagram sent is kept in `last_connect`.
   bool connect(uint64_t world_hash, uint64_t settings_hash);
+  /// Sends `datagram` (a Connect kept from before) again: true when an Accept to `attempt` came back.
+  bool resend_connect(std::span<const uint8_t> datagram);
   /// request() and connect() with the arena's hashes and default settings.
   bool join();
 
@@ -51,6 +56,11 @@ class RawClient {
   std::vector<std::vector<uint8_t>> received;
   std::size_t last_sent_size = 0;
   std::vector<uint8_t> cookie;
+  /// The last Connect's attempt (salts and proof); sealed_reply() opens replies to it after
+  /// connect(), and replies to the first requests (no request tag) after request().
+  proto::ConnectAttempt attempt;
+  bool connecting = false;
+  std::vector<uint8_t> last_connect;
   proto::SessionKeys keys;
   proto::ReplayWindow window;
   uint64_t sequence = 0;

@@ -1,0 +1,32 @@
+#include "proto/handshake.h"
+
+#include <algorithm>
+
+namespace foothold::proto {
+
+ConnectAttempt connect_attempt(uint64_t client_salt, std::span<const uint8_t> cookie, std::span<const uint8_t> proof) {
+  return {client_salt, cookie.size() >= 16 ? get_u64(cookie.data() + 8) : 0, request_tag(proof)};
+}
+
+bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const wire::Accept& accept,
+                 SessionKeys& keys) {
+  if (!accept.server_random() || accept.server_random()->size() != kServerRandomBytes) return false;
+  KeyInputs inputs{attempt.client_salt, attempt.server_salt, attempt.connect, {}};
+  std::copy(accept.server_random()->begin(), accept.server_random()->end(), inputs.server_random.begin());
+  keys = client_session_keys(token.client_to_server, token.server_to_client, inputs);
+  return true;
+}
+
+const wire::Accept* open_accept(const ConnectToken& token, const ConnectAttempt& attempt,
+                                std::span<const uint8_t> datagram, DatagramBuffer& rx, SessionKeys& keys) {
+  std::span<const uint8_t> packet;
+  if (sealed_reply_salt(datagram) != attempt.client_salt ||
+      open_reply(token.server_to_client, attempt.connect, datagram, rx, packet) != OpenError::kNone)
+    return nullptr;
+  const DecodeResult d = decode(packet, Direction::kToClient, Layer::kSealed);
+  if (!d.ok() || d.message.type != wire::Body::Accept) return nullptr;
+  const wire::Accept* a = d.message.packet->body_as_Accept();
+  return accept_keys(token, attempt, *a, keys) ? a : nullptr;
+}
+
+}  // namespace foothold::proto
