@@ -18,11 +18,12 @@ namespace {
 // One table of keys drives the file, the environment and the messages.
 struct Key {
   const char* name;
-  std::variant<int ServerConfig::*, double ServerConfig::*, std::string ServerConfig::*> field;
+  std::variant<int ServerConfig::*, double ServerConfig::*, std::string ServerConfig::*, bool ServerConfig::*> field;
 };
 const Key kKeys[] = {
     {"bind", &ServerConfig::bind},
     {"key_file", &ServerConfig::key_file},
+    {"strict_key_permissions", &ServerConfig::strict_key_permissions},
     {"public_address", &ServerConfig::public_address},
     {"max_clients_per_address", &ServerConfig::max_clients_per_address},
     {"port", &ServerConfig::port},
@@ -40,6 +41,9 @@ const Key kKeys[] = {
     {"client_packet_rate", &ServerConfig::client_packet_rate},
     {"handshake_rate", &ServerConfig::handshake_rate},
     {"status_rate", &ServerConfig::status_rate},
+    {"version_hint_rate", &ServerConfig::version_hint_rate},
+    {"token_max_ahead", &ServerConfig::token_max_ahead},
+    {"clock_skew", &ServerConfig::clock_skew},
     {"source_rate", &ServerConfig::source_rate},
     {"prefix_rate", &ServerConfig::prefix_rate},
     {"record", &ServerConfig::record},
@@ -62,6 +66,15 @@ std::string set_from_text(ServerConfig& c, const Key& k, const std::string& text
         using T = std::remove_reference_t<decltype(c.*member)>;
         if constexpr (std::is_same_v<T, std::string>) {
           c.*member = text;
+          return "";
+        } else if constexpr (std::is_same_v<T, bool>) {
+          if (text == "true" || text == "1") {
+            c.*member = true;
+          } else if (text == "false" || text == "0") {
+            c.*member = false;
+          } else {
+            return std::string(k.name) + " must be true or false, not '" + text + "'";
+          }
           return "";
         } else if constexpr (std::is_same_v<T, int>) {
           int v = 0;
@@ -119,6 +132,9 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "handshake_rate", handshake_rate, 1, 1000000);
   if (threads != 0) range(e, "threads", threads, 1, 64);  // 0: the machine's cores
   range(e, "status_rate", status_rate, 1, 1000000);
+  range(e, "version_hint_rate", version_hint_rate, 1, 1000000);
+  range(e, "token_max_ahead", token_max_ahead, 60, 2592000);
+  range(e, "clock_skew", clock_skew, 0, 3600);
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
   return e;
@@ -170,9 +186,19 @@ std::vector<std::string> parse_server_config(std::string_view text, const std::s
     if (auto s = node.value<std::string>(); s && node.is_string()) {
       value = *s;
       if (!std::holds_alternative<std::string ServerConfig::*>(k->field)) {
-        errors.push_back(at + name + " must be a number");
+        errors.push_back(at + name + (std::holds_alternative<bool ServerConfig::*>(k->field) ? " must be true or false"
+                                                                                           : " must be a number"));
         continue;
       }
+    } else if (node.is_boolean()) {
+      if (!std::holds_alternative<bool ServerConfig::*>(k->field)) {
+        errors.push_back(at + name + " must be a number or a string, not true or false");
+        continue;
+      }
+      value = node.as_boolean()->get() ? "true" : "false";
+    } else if (std::holds_alternative<bool ServerConfig::*>(k->field)) {
+      errors.push_back(at + name + " must be true or false");
+      continue;
     } else if (node.is_integer()) {
       value = std::to_string(node.as_integer()->get());
     } else if (node.is_floating_point()) {

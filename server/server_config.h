@@ -13,6 +13,9 @@ namespace foothold::server {
 struct ServerConfig {
   std::string bind;                  ///< address to listen on (IPv4 or IPv6); empty: 0.0.0.0 with a key file, else 127.0.0.1
   std::string key_file;              ///< the private key file tokens are sealed with; empty: the public development key, loopback only
+  /// Refuse to start when key_file is readable by group or others (outside a secrets mount); without
+  /// it that is a warning.
+  bool strict_key_permissions = false;
   /// The addresses clients reach the server at, as tokens name them: "HOST:PORT[,HOST:PORT...]"; a
   /// host name is resolved once at start. Empty: the bound address (an unspecified bind needs it).
   std::string public_address;
@@ -36,6 +39,13 @@ struct ServerConfig {
   int client_packet_rate = 0;        ///< packets per second accepted from one client; 0: 4 x tick rate
   int handshake_rate = 2000;         ///< handshake replies per second, for all unverified addresses [1, 1e6]
   int status_rate = 100;             ///< status replies per second, all senders together [1, 1e6]
+  int version_hint_rate = 20;        ///< clear wrong-version hints per second, all senders together [1, 1e6]
+  /// Seconds a token's expiry may lie ahead of the server's clock (plus clock_skew) [60, 2592000]:
+  /// tokens minted for longer are refused.
+  int token_max_ahead = 86400;
+  /// Seconds the backend's clock may be ahead of the server's: a token's not-before time is honoured
+  /// that early [0, 3600].
+  int clock_skew = 30;
   double source_rate = 10;           ///< handshake datagrams per second one address may send [0.1, 1e6]
   double prefix_rate = 50;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
   std::string record;                ///< record the input stream to this file; empty: no recording

@@ -1,6 +1,7 @@
 #include "server/server_core.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 
@@ -77,8 +78,14 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   }
 }
 
+UnixClock virtual_unix_clock(uint64_t unix_at, net::Nanos at) {
+  return [unix_at, at](net::Nanos now) { return unix_at + uint64_t(std::max<net::Nanos>(0, now - at) / net::kSecond); };
+}
+
 uint64_t ServerCore::unix_time(net::Nanos now) const {
-  return config_.unix_at_start + uint64_t(std::max<net::Nanos>(0, now - started_) / net::kSecond);
+  if (config_.unix_clock) return config_.unix_clock(now);
+  const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+  return uint64_t(std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count()));
 }
 
 void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind) {

@@ -14,6 +14,7 @@
 // exact state and of the characters near it.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -40,6 +41,11 @@
 
 namespace foothold::server {
 
+/// UNIX seconds at the server's clock reading `now` (nanoseconds of the clock every call is given).
+using UnixClock = std::function<uint64_t(net::Nanos now)>;
+/// A clock for tests and benchmarks: `unix_at` at `at`, advancing with `now` (never before `unix_at`).
+UnixClock virtual_unix_clock(uint64_t unix_at, net::Nanos at);
+
 /// What ServerCore needs to know; foothold-server fills it from ServerConfig. Rates are per second.
 struct CoreConfig {
   /// Sessions at once; a Connect beyond them gets Reject(ServerFull).
@@ -65,8 +71,15 @@ struct CoreConfig {
   /// The addresses clients reach the server at: a token must name one of them. Loopback addresses
   /// here are honoured only for senders on loopback (tools on the server's own host).
   std::vector<proto::TokenAddress> addresses;
-  /// UNIX time, in seconds, at the `now` given to the constructor (token expiry is absolute time).
-  uint64_t unix_at_start = 0;
+  /// UNIX time, in seconds, as token times are judged; null: the system's wall clock, read at every
+  /// check, so a clock corrected while the server runs (NTP) is followed at once. Tests and
+  /// benchmarks give virtual_unix_clock().
+  UnixClock unix_clock;
+  /// Seconds a token's expiry may lie ahead of unix_clock (plus clock_skew): a token minted for longer
+  /// is refused (drop_far_token).
+  uint64_t token_max_ahead = 86400;
+  /// Seconds the minter's clock may run ahead of ours: a not-before time that far ahead is honoured.
+  uint64_t clock_skew = 30;
   /// Threads that run the characters' steps and build the snapshots (the calling one included).
   /// Results are the same for any number.
   int threads = 1;
@@ -86,7 +99,7 @@ class ServerCore {
   static constexpr net::Nanos kMaxStaleness = proto::kMaxStalenessMs * net::kMillisecond;
 
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
-  /// compile time). `now` is the time origin for uptime and token expiry (`config.unix_at_start`).
+  /// compile time). `now` is the time origin for uptime.
   /// `cookies`: the jar to use (tests give a fixed key); null makes one with a random key.
   /// `config` and `settings` are copied. Starts config.threads - 1 worker threads.
   ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,

@@ -21,6 +21,7 @@
 #include "replay/recording.h"
 #include "server/recorder.h"
 #include "server/server_config.h"
+#include "server/key_permissions.h"
 #include "server/server_core.h"
 #include "server/udp_server.h"
 #include "shared/settings.h"
@@ -78,6 +79,17 @@ int main(int argc, char** argv) {
   opt("client-packet-rate", &ServerConfig::client_packet_rate, "packets/s accepted per client (default 4 x tick rate)");
   opt("handshake-rate", &ServerConfig::handshake_rate, "handshake replies/s, all unverified senders (default 2000)");
   opt("status-rate", &ServerConfig::status_rate, "status replies/s, all senders (default 100)");
+  opt("version-hint-rate", &ServerConfig::version_hint_rate, "clear wrong-version hints/s, all senders (default 20)");
+  opt("token-max-ahead", &ServerConfig::token_max_ahead,
+      "seconds a token's expiry may lie ahead of the server's clock, plus the clock skew (default 86400)");
+  opt("clock-skew", &ServerConfig::clock_skew,
+      "seconds the token minter's clock may run ahead of the server's (default 30)");
+  {
+    CLI::Option* o = app.add_flag("--strict-key-permissions", flags.strict_key_permissions,
+                                  "refuse to start when the key file is readable by group or others (outside a secrets "
+                                  "mount); without it that is a warning");
+    given.push_back({o, [&flags](ServerConfig& c) { c.strict_key_permissions = flags.strict_key_permissions; }});
+  }
   opt("source-rate", &ServerConfig::source_rate, "handshake datagrams/s one address may send (default 10)");
   opt("prefix-rate", &ServerConfig::prefix_rate, "handshake datagrams/s one /24 or /64 may send (default 50)");
   opt("record", &ServerConfig::record, "record the input stream to this file");
@@ -132,6 +144,13 @@ int main(int argc, char** argv) {
   if (!config.key_file.empty()) {
     std::string error;
     if (!proto::read_key_file(config.key_file, key, error)) return usage_errors({"key_file: " + error});
+    // Whoever reads the key can mint tokens for every server that uses it.
+    if (const std::string exposed = key_file_exposure(config.key_file); !exposed.empty()) {
+      const std::string what = "key_file " + config.key_file + " is exposed (" + exposed +
+                               "): anyone who reads it can mint tokens; chmod 600 it, or mount it as a secret";
+      if (config.strict_key_permissions) return usage_errors({what + " (strict_key_permissions refuses to start)"});
+      log->warn("{}", what);
+    }
   }
 
   const std::string bind_text = config.effective_bind();
@@ -186,11 +205,11 @@ int main(int argc, char** argv) {
   CoreConfig core_config;
   core_config.key = key;
   core_config.addresses = addresses;
-  core_config.unix_at_start = uint64_t(std::chrono::duration_cast<std::chrono::seconds>(
-                                           std::chrono::system_clock::now().time_since_epoch())
-                                           .count());
   core_config.max_clients_per_address = config.max_clients_per_address;
   core_config.status_rate = config.status_rate;
+  core_config.version_hint_rate = config.version_hint_rate;
+  core_config.token_max_ahead = uint64_t(config.token_max_ahead);
+  core_config.clock_skew = uint64_t(config.clock_skew);
   core_config.source_limits.address_rate = config.source_rate;
   core_config.source_limits.prefix_rate = config.prefix_rate;
   core_config.max_clients = config.max_clients;

@@ -27,6 +27,9 @@
 
 namespace {
 
+// UNIX time at the start of the server's clock in these runs (any fixed time).
+constexpr uint64_t kUnixNow = 1'800'000'000;
+
 using namespace foothold;
 using namespace foothold::server;
 using namespace foothold::bots;
@@ -67,7 +70,7 @@ void BM_ServerTick(benchmark::State& state) {
   cfg.key = proto::development_key();
   const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
   cfg.addresses.push_back(net::to_token_address(server_ep));
-  cfg.unix_at_start = 1'800'000'000;
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
   const MoveSettings settings;
   net::Nanos now = net::kSecond;
   ServerCore core(cfg, arena(), settings, sink, now);
@@ -89,7 +92,7 @@ void BM_ServerTick(benchmark::State& state) {
     // The handshake by hand: request, challenge, connect with the proof.
     proto::ConnectToken token;
     std::string error;
-    proto::mint_token(cfg.key, uint64_t(i) + 1, std::span(&address, 1), cfg.unix_at_start, 60, token, error);
+    proto::mint_token(cfg.key, uint64_t(i) + 1, std::span(&address, 1), kUnixNow, 60, token, error);
     const uint64_t salt = uint64_t(i) + 1;
     core.on_datagram(now, b.ep, proto::frame_clear(w.connect_request(token.sealed, salt), buf));
     std::span<const uint8_t> packet;
@@ -180,12 +183,12 @@ void BM_ConnectRequest(benchmark::State& state) {
   const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
   const auto address = net::to_token_address(server_ep);
   cfg.addresses.push_back(address);
-  cfg.unix_at_start = 1'800'000'000;
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
   net::Nanos now = net::kSecond;
   ServerCore core(cfg, arena(), MoveSettings{}, sink, now);
   proto::ConnectToken token;
   std::string error;
-  proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 600, token, error);
+  proto::mint_token(cfg.key, 1, std::span(&address, 1), kUnixNow, 600, token, error);
   if (!valid) token.sealed[200] ^= 1;
   proto::PacketWriter w;
   proto::DatagramBuffer buf;

@@ -22,6 +22,9 @@
 
 namespace {
 
+// UNIX time at the start of the server's clock in these runs (any fixed time).
+constexpr uint64_t kUnixNow = 1'800'000'000;
+
 using namespace foothold;
 
 // Hold what was sent, to be delivered by hand: the server's datagrams, and the client's.
@@ -58,13 +61,13 @@ struct Setup {
     cfg.source_limits.prefix_rate = 1e9;
     cfg.key = proto::development_key();
     cfg.addresses.push_back(net::to_token_address(server_ep));
-    cfg.unix_at_start = 1'800'000'000;
+    cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
     server = std::make_unique<server::ServerCore>(cfg, *world, MoveSettings{}, to_client, now,
                                                   std::make_unique<server::CookieJar>(server::CookieJar::Key{}));
     proto::ConnectToken token;
     std::string error;
     const auto address = net::to_token_address(server_ep);
-    proto::mint_token(cfg.key, 1, std::span(&address, 1), cfg.unix_at_start, 3600, token, error);
+    proto::mint_token(cfg.key, 1, std::span(&address, 1), kUnixNow, 3600, token, error);
     client = std::make_unique<client::ClientSession>(*world, MoveSettings{}, to_server, token);
     client->start(now);
     // The handshake, delivered by hand, then a few ticks of play.

@@ -1,5 +1,7 @@
 // End to end on loopback: the real foothold-server and foothold-bot processes.
 
+#include <sys/stat.h>
+
 #include <csignal>
 #include <fstream>
 #include <memory>
@@ -235,6 +237,30 @@ TEST(Loopback, WithoutAKeyFileTheServerServesLoopbackOnly) {
     const auto bad = run_command(kServer + " --bind 127.0.0.1 --port 0" + args);
     EXPECT_EQ(bad.exit_code, 2) << args << "\n" << bad.output;
   }
+}
+
+TEST(Loopback, AnExposedKeyFileIsAWarningAndWithStrictPermissionsARefusal) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kToken + " keygen --out " + dir.file("server.key")).exit_code, 0);
+  ASSERT_EQ(chmod(dir.file("server.key").c_str(), 0644), 0);
+  const auto strict =
+      run_command(kServer + " --bind 127.0.0.1 --port 0 --strict-key-permissions --key-file " + dir.file("server.key"));
+  EXPECT_EQ(strict.exit_code, 2) << strict.output;
+  EXPECT_NE(strict.output.find("mode 0644: readable by group and others"), std::string::npos) << strict.output;
+  // Without the flag it starts, and says so.
+  std::string address;
+  auto server = start_server(dir, "server", {"--key-file", dir.file("server.key")}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  server->signal(SIGTERM);
+  EXPECT_EQ(server->wait(5), 0) << server->output();
+  EXPECT_NE(server->output().find("is exposed (mode 0644"), std::string::npos) << server->output();
+  // Owner-only (as keygen writes it): no warning, and strict starts.
+  ASSERT_EQ(chmod(dir.file("server.key").c_str(), 0600), 0);
+  auto quiet = start_server(dir, "quiet", {"--strict-key-permissions", "--key-file", dir.file("server.key")}, address);
+  ASSERT_FALSE(address.empty()) << quiet->output();
+  quiet->signal(SIGTERM);
+  EXPECT_EQ(quiet->wait(5), 0) << quiet->output();
+  EXPECT_EQ(quiet->output().find("exposed"), std::string::npos) << quiet->output();
 }
 
 TEST(Loopback, AClientJoinsAndTheProbeAnswersUnderASpoofedHandshakeFlood) {

@@ -101,5 +101,40 @@ TEST(ServerConfig, FileErrorsNameTheFileLineAndKey) {
   EXPECT_FALSE(load_server_config_file("/nonexistent/server.toml", c).empty());
 }
 
+TEST(ServerConfig, HardeningSettingsParseAndAreRangeChecked) {
+  ServerConfig c;
+  EXPECT_FALSE(c.strict_key_permissions) << "a warning by default";
+  EXPECT_EQ(c.token_max_ahead, 86400);
+  ASSERT_TRUE(parse_server_config("strict_key_permissions = true\ntoken_max_ahead = 3600\nclock_skew = 5\n"
+                                  "version_hint_rate = 7\n",
+                                  "s.toml", c)
+                  .empty());
+  EXPECT_TRUE(c.strict_key_permissions);
+  EXPECT_EQ(c.token_max_ahead, 3600);
+  EXPECT_EQ(c.clock_skew, 5);
+  EXPECT_EQ(c.version_hint_rate, 7);
+  EXPECT_TRUE(c.validate().empty());
+  // A boolean only where one is meant, and named when wrong.
+  EXPECT_TRUE(mentions(parse_server_config("strict_key_permissions = 1\n", "s.toml", c), "must be true or false"));
+  EXPECT_TRUE(mentions(parse_server_config("strict_key_permissions = \"yes\"\n", "s.toml", c), "must be true or false"));
+  EXPECT_TRUE(mentions(parse_server_config("port = true\n", "s.toml", c), "port must be a number"));
+  {
+    ScopedEnv e("FOOTHOLD_STRICT_KEY_PERMISSIONS", "maybe");
+    EXPECT_TRUE(mentions(apply_server_config_env(c), "FOOTHOLD_STRICT_KEY_PERMISSIONS"));
+  }
+  {
+    ScopedEnv e("FOOTHOLD_STRICT_KEY_PERMISSIONS", "false");
+    EXPECT_TRUE(apply_server_config_env(c).empty());
+    EXPECT_FALSE(c.strict_key_permissions);
+  }
+  c.token_max_ahead = 59;
+  c.clock_skew = 3601;
+  c.version_hint_rate = 0;
+  const auto errors = c.validate();
+  EXPECT_TRUE(mentions(errors, "token_max_ahead")) << errors.size();
+  EXPECT_TRUE(mentions(errors, "clock_skew"));
+  EXPECT_TRUE(mentions(errors, "version_hint_rate"));
+}
+
 }  // namespace
 }  // namespace foothold::server

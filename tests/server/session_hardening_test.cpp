@@ -4,6 +4,8 @@
 // version hints, and a flood spoofing the victim's own address. Each fails on the protocol before
 // issue 42 (version 5).
 
+#include <chrono>
+
 #include <gtest/gtest.h>
 
 #include "support/raw_client.h"
@@ -256,6 +258,44 @@ TEST(SessionHardening, AFloodSpoofingTheVictimsAddressCannotStopItsConnect) {
   ASSERT_GT(h.server().counters().get(Counter::kSourceLimited), 150u) << "the victim's source budget is spent";
   EXPECT_TRUE(victim.connect(arena_world().hash(), MoveSettings{}.hash()));
   EXPECT_EQ(h.server().client_count(), 1u);
+}
+
+TEST(SessionHardening, TheServerFollowsTheWallClock) {
+  // The host's clock is corrected while the server runs: token times are judged by the new time at
+  // once (the server used to read the wall clock once, at start, and count from there).
+  SimHarness h(arena_world(), no_clients());
+  RawClient raw(h, 5650, h.mint(48, 60));
+  h.set_clock_offset(120);
+  EXPECT_FALSE(raw.request());
+  EXPECT_EQ(h.server().counters().get(Counter::kDropExpiredToken), 1u);
+  h.set_clock_offset(0);
+  EXPECT_TRUE(raw.request());
+}
+
+TEST(SessionHardening, WithoutAClockGivenTheServerReadsTheSystemsWallClock) {
+  struct Capture : net::DatagramSink {
+    void send(const net::Endpoint&, std::span<const uint8_t> bytes) override { sent.emplace_back(bytes.begin(), bytes.end()); }
+    std::vector<std::vector<uint8_t>> sent;
+  } sink;
+  server::CoreConfig cfg;
+  cfg.key = SimHarness::key();
+  const net::Endpoint server_ep = SimHarness::server_endpoint(), from(asio::ip::make_address("10.2.0.1"), 5660);
+  cfg.addresses.push_back(net::to_token_address(server_ep));
+  server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, net::kSecond);
+  const uint64_t now = uint64_t(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const auto address = net::to_token_address(server_ep);
+  proto::PacketWriter w;
+  proto::DatagramBuffer buf;
+  for (const uint64_t minted : {now, now - 3600}) {
+    proto::ConnectToken token;
+    std::string error;
+    ASSERT_TRUE(proto::mint_token(cfg.key, 1, std::span(&address, 1), minted, 60, token, error)) << error;
+    sink.sent.clear();
+    core.on_datagram(net::kSecond, from, proto::frame_clear(w.connect_request(token.sealed, 9), buf));
+    EXPECT_EQ(sink.sent.size(), minted == now ? 1u : 0u) << "minted " << now - minted << " s ago";
+  }
+  EXPECT_EQ(core.counters().get(Counter::kDropExpiredToken), 1u);
 }
 
 }  // namespace

@@ -11,6 +11,9 @@
 namespace foothold::test {
 namespace {
 
+// UNIX time at the start of the server's clock in these runs (any fixed time).
+constexpr uint64_t kUnixNow = 1'800'000'000;
+
 TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
   const World& world = arena_world();
   const DerivedSettings s = derive(MoveSettings{});
@@ -51,7 +54,7 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   cfg.key = proto::development_key();
   const net::Endpoint server_ep(asio::ip::make_address("10.0.0.1"), 7777);
   cfg.addresses.push_back(net::to_token_address(server_ep));
-  cfg.unix_at_start = 1'800'000'000;
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
   net::Nanos now = net::kSecond;
   server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, now);
   // 2000 valid tokens (sniffed), each replayed 5 times, and a forged one: made before counting.
@@ -62,7 +65,7 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   proto::ConnectToken token;
   std::string error;
   for (uint64_t i = 0; i < 2000; ++i) {
-    ASSERT_TRUE(proto::mint_token(cfg.key, i, std::span(&address, 1), cfg.unix_at_start, 60, token, error)) << error;
+    ASSERT_TRUE(proto::mint_token(cfg.key, i, std::span(&address, 1), kUnixNow, 60, token, error)) << error;
     const auto d = proto::frame_clear(w.connect_request(token.sealed, 7), buf);
     valid.emplace_back(d.begin(), d.end());
   }

@@ -19,7 +19,7 @@ SimHarness::SimHarness(const World& world, const HarnessOptions& options)
   server::CoreConfig core = options.core;
   core.key = key();
   if (core.addresses.empty()) core.addresses.push_back(net::to_token_address(server_endpoint()));
-  core.unix_at_start = kUnixStart;
+  if (!core.unix_clock) core.unix_clock = [this](net::Nanos now) { return unix_at(now); };
   server_ = std::make_unique<server::ServerCore>(core, world, options.settings, net_.sink_for(server_endpoint()), now_,
                                                  std::make_unique<server::CookieJar>(cookie_key));
   net_.attach(server_endpoint(), [this](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {

@@ -33,8 +33,12 @@ class SimHarness {
   /// The server's private key, and UNIX time at the harness's start.
   static const proto::Key& key();
   static constexpr uint64_t kUnixStart = 1'800'000'000;
-  /// UNIX time now, as the server judges token expiry.
-  uint64_t unix_now() const { return kUnixStart + uint64_t((now_ - start_) / net::kSecond); }
+  /// UNIX time now, as the server judges token times (its wall clock: set_clock_offset() moves it).
+  uint64_t unix_now() const { return unix_at(now_); }
+  /// UNIX time at virtual time `t`.
+  uint64_t unix_at(net::Nanos t) const { return uint64_t(int64_t(kUnixStart) + clock_offset_ + (t - start_) / net::kSecond); }
+  /// Moves the server's wall clock by `seconds` from now on (an NTP correction), virtual time unchanged.
+  void set_clock_offset(int64_t seconds) { clock_offset_ = seconds; }
   /// A token for `client_id`, valid for `lifetime` seconds from now, for the server's endpoint (or
   /// `servers`), sealed with `key` (default: the server's).
   proto::ConnectToken mint(uint64_t client_id, uint64_t lifetime = 60, std::vector<net::Endpoint> servers = {},
@@ -76,6 +80,7 @@ class SimHarness {
   std::vector<Client> clients_;
   net::Nanos now_ = 0;
   net::Nanos start_ = 0;
+  int64_t clock_offset_ = 0;
   net::Nanos next_tick_ = 0;
   net::Nanos period_ = 0;
 };
