@@ -21,16 +21,22 @@ namespace {
 // Layouts (TOKEN_FORMAT.md). All integers little-endian.
 constexpr std::size_t kAddressBytes = 19;          // family, 16 address bytes, port
 constexpr std::size_t kAddressesBytes = kMaxTokenAddresses * kAddressBytes;  // 152
-constexpr std::size_t kSealedHeader = 4 + 8 + 24;  // magic, expiry, nonce
+constexpr std::size_t kAdBytes = 4 + 8 + 8;       // magic, expiry and not-before: the seal's additional data
+constexpr std::size_t kSealedHeader = kAdBytes + 24;  // and the nonce
+static_assert(kTokenNonceOffset == kAdBytes);
 constexpr std::size_t kPlainBytes = 8 + 1 + kAddressesBytes + 2 * kKeyBytes;  // 225
-constexpr std::size_t kAdBytes = 12;               // magic and expiry
 static_assert(kSealedHeader + kPlainBytes + crypto_aead_xchacha20poly1305_ietf_ABYTES == kTokenSealedBytes);
-static_assert(4 + 8 + 8 + 8 + 1 + kAddressesBytes + 2 * kKeyBytes + kTokenSealedBytes == kTokenFileBytes);
+// The file: magic, client id, created, not before, expires, count, addresses, keys, the sealed part.
+constexpr std::size_t kFileAddresses = 4 + 8 + 8 + 8 + 8 + 1;  // 37
+static_assert(kFileAddresses + kAddressesBytes + 2 * kKeyBytes + kTokenSealedBytes == kTokenFileBytes);
 static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == 24);
 static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == kKeyBytes);
 
-constexpr char kSealedMagic[4] = {'F', 'H', 'T', '1'};
-constexpr char kFileMagic[4] = {'F', 'H', 'C', '1'};
+constexpr char kSealedMagic[4] = {'F', 'H', 'T', '2'};
+constexpr char kFileMagic[4] = {'F', 'H', 'C', '2'};
+// The first versions (no not-before time), named in the refusal so that their holder knows why.
+constexpr char kOldSealedMagic[4] = {'F', 'H', 'T', '1'};
+constexpr char kOldFileMagic[4] = {'F', 'H', 'C', '1'};
 
 void ensure_sodium() {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
@@ -175,6 +181,8 @@ std::string_view to_string(TokenError e) {
     case TokenError::kMalformed: return "malformed";
     case TokenError::kExpired: return "expired";
     case TokenError::kBadSeal: return "bad_seal";
+    case TokenError::kNotYetValid: return "not_yet_valid";
+    case TokenError::kTooFarAhead: return "too_far_ahead";
     case TokenError::kCount: break;
   }
   return "invalid";
@@ -199,7 +207,7 @@ const Key& development_key() {
 }
 
 bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
-                uint64_t lifetime_seconds, ConnectToken& out, std::string& error) {
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay) {
   ensure_sodium();
   if (servers.empty() || servers.size() > kMaxTokenAddresses) {
     error = "a token names 1 to " + std::to_string(kMaxTokenAddresses) + " servers, not " + std::to_string(servers.size());
@@ -215,14 +223,19 @@ bool mint_token(const Key& private_key, uint64_t client_id, std::span<const Toke
     error = "token lifetime " + std::to_string(lifetime_seconds) + " s is not in 1.." + std::to_string(kMaxTokenLifetime);
     return false;
   }
-  if (now_unix > ~uint64_t(0) - lifetime_seconds) {
-    error = "the time " + std::to_string(now_unix) + " plus the lifetime overflows";
+  if (not_before_delay > kMaxTokenLifetime) {
+    error = "not-before delay " + std::to_string(not_before_delay) + " s is not in 0.." + std::to_string(kMaxTokenLifetime);
+    return false;
+  }
+  if (now_unix > ~uint64_t(0) - lifetime_seconds - not_before_delay) {
+    error = "the time " + std::to_string(now_unix) + " plus the delay and the lifetime overflows";
     return false;
   }
   ConnectToken t;
   t.client_id = client_id;
   t.created_unix = now_unix;
-  t.expires_unix = now_unix + lifetime_seconds;
+  t.not_before_unix = now_unix + not_before_delay;
+  t.expires_unix = t.not_before_unix + lifetime_seconds;
   t.servers.count = uint8_t(servers.size());
   std::copy(servers.begin(), servers.end(), t.servers.items.begin());
   randombytes_buf(t.client_to_server.data(), kKeyBytes);
@@ -238,10 +251,11 @@ bool mint_token(const Key& private_key, uint64_t client_id, std::span<const Toke
   uint8_t* s = t.sealed.data();
   std::memcpy(s, kSealedMagic, 4);
   put64(s + 4, t.expires_unix);
-  randombytes_buf(s + 12, 24);
+  put64(s + 12, t.not_before_unix);
+  randombytes_buf(s + kTokenNonceOffset, 24);
   unsigned long long clen = 0;
-  crypto_aead_xchacha20poly1305_ietf_encrypt(s + kSealedHeader, &clen, plain, sizeof plain, s, kAdBytes, nullptr, s + 12,
-                                             private_key.data());
+  crypto_aead_xchacha20poly1305_ietf_encrypt(s + kSealedHeader, &clen, plain, sizeof plain, s, kAdBytes, nullptr,
+                                             s + kTokenNonceOffset, private_key.data());
   sodium_memzero(plain, sizeof plain);
   out = t;
   return true;
@@ -251,17 +265,19 @@ uint64_t sealed_token_expiry(std::span<const uint8_t> sealed) {
   return sealed.size() >= 12 ? get64(sealed.data() + 4) : 0;
 }
 
-TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out) {
-  ensure_sodium();
-  if (sealed.size() != kTokenSealedBytes || std::memcmp(sealed.data(), kSealedMagic, 4) != 0) return TokenError::kMalformed;
-  // Expiry before decryption: a flood of expired tokens costs no cryptography.
-  const uint64_t expires = get64(sealed.data() + 4);
-  if (expires <= now_unix) return TokenError::kExpired;
+uint64_t sealed_token_not_before(std::span<const uint8_t> sealed) {
+  return sealed.size() >= 20 ? get64(sealed.data() + 12) : 0;
+}
+
+namespace {
+
+// The seal and the contents, once the times have been judged.
+TokenError open_sealed(const Key& private_key, std::span<const uint8_t> sealed, TokenContents& out) {
   uint8_t plain[kPlainBytes];
   unsigned long long mlen = 0;
   if (crypto_aead_xchacha20poly1305_ietf_decrypt(plain, &mlen, nullptr, sealed.data() + kSealedHeader,
                                                  sealed.size() - kSealedHeader, sealed.data(), kAdBytes,
-                                                 sealed.data() + 12, private_key.data()) != 0 ||
+                                                 sealed.data() + kTokenNonceOffset, private_key.data()) != 0 ||
       mlen != kPlainBytes) {
     sodium_memzero(plain, sizeof plain);
     return TokenError::kBadSeal;
@@ -270,7 +286,8 @@ TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, u
   const bool ok = read_addresses(plain + 9, plain[8], c.servers).empty();
   if (ok) {
     c.client_id = get64(plain);
-    c.expires_unix = expires;
+    c.expires_unix = sealed_token_expiry(sealed);
+    c.not_before_unix = sealed_token_not_before(sealed);
     std::memcpy(c.client_to_server.data(), plain + 9 + kAddressesBytes, kKeyBytes);
     std::memcpy(c.server_to_client.data(), plain + 9 + kAddressesBytes + kKeyBytes, kKeyBytes);
   }
@@ -281,59 +298,115 @@ TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, u
   return TokenError::kNone;
 }
 
+bool well_framed(std::span<const uint8_t> sealed) {
+  return sealed.size() == kTokenSealedBytes && std::memcmp(sealed.data(), kSealedMagic, 4) == 0;
+}
+
+}  // namespace
+
+TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out) {
+  ensure_sodium();
+  if (!well_framed(sealed)) return TokenError::kMalformed;
+  // Expiry before decryption: a flood of expired tokens costs no cryptography.
+  if (sealed_token_expiry(sealed) <= now_unix) return TokenError::kExpired;
+  return open_sealed(private_key, sealed, out);
+}
+
+TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, const TokenTimeRules& rules,
+                      TokenContents& out) {
+  ensure_sodium();
+  if (!well_framed(sealed)) return TokenError::kMalformed;
+  // The times before decryption: a flood of tokens out of their time costs no cryptography. They come
+  // from the wire, so they are compared by subtraction from `now`, which cannot overflow.
+  const uint64_t expires = sealed_token_expiry(sealed), not_before = sealed_token_not_before(sealed);
+  const uint64_t now = rules.now_unix;
+  if (expires <= now) return TokenError::kExpired;
+  if (not_before > now && not_before - now > rules.clock_skew) return TokenError::kNotYetValid;
+  const uint64_t ahead_limit = rules.max_ahead > ~uint64_t(0) - rules.clock_skew ? ~uint64_t(0) : rules.max_ahead + rules.clock_skew;
+  if (expires - now > ahead_limit) return TokenError::kTooFarAhead;
+  return open_sealed(private_key, sealed, out);
+}
+
 std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& t) {
   std::array<uint8_t, kTokenFileBytes> b{};
   uint8_t* p = b.data();
   std::memcpy(p, kFileMagic, 4);
   put64(p + 4, t.client_id);
   put64(p + 12, t.created_unix);
-  put64(p + 20, t.expires_unix);
-  p[28] = t.servers.count;
-  write_addresses(p + 29, t.servers);
-  std::memcpy(p + 29 + kAddressesBytes, t.client_to_server.data(), kKeyBytes);
-  std::memcpy(p + 29 + kAddressesBytes + kKeyBytes, t.server_to_client.data(), kKeyBytes);
-  std::memcpy(p + 29 + kAddressesBytes + 2 * kKeyBytes, t.sealed.data(), kTokenSealedBytes);
+  put64(p + 20, t.not_before_unix);
+  put64(p + 28, t.expires_unix);
+  p[36] = t.servers.count;
+  write_addresses(p + kFileAddresses, t.servers);
+  std::memcpy(p + kFileAddresses + kAddressesBytes, t.client_to_server.data(), kKeyBytes);
+  std::memcpy(p + kFileAddresses + kAddressesBytes + kKeyBytes, t.server_to_client.data(), kKeyBytes);
+  std::memcpy(p + kFileAddresses + kAddressesBytes + 2 * kKeyBytes, t.sealed.data(), kTokenSealedBytes);
   return b;
 }
 
+namespace {
+
+// The file's times: created <= not before < expires, each step at most a day. "" or what is wrong.
+std::string check_times(const ConnectToken& t) {
+  const auto n = [](uint64_t v) { return std::to_string(v); };
+  if (t.not_before_unix < t.created_unix)
+    return "valid from " + n(t.not_before_unix) + ", before it was created (" + n(t.created_unix) + ")";
+  if (t.expires_unix <= t.not_before_unix)
+    return "expires (" + n(t.expires_unix) + ") before it is valid (" + n(t.not_before_unix) + ")";
+  if (t.expires_unix - t.not_before_unix > kMaxTokenLifetime)
+    return "lifetime " + n(t.expires_unix - t.not_before_unix) + " s is longer than " + n(kMaxTokenLifetime) + " s";
+  if (t.not_before_unix - t.created_unix > kMaxTokenLifetime)
+    return "valid only " + n(t.not_before_unix - t.created_unix) + " s after it was created, more than " +
+           n(kMaxTokenLifetime) + " s";
+  return "";
+}
+
+}  // namespace
+
 bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error) {
+  const uint8_t* p = bytes.data();
+  if (bytes.size() >= 4 && std::memcmp(p, kOldFileMagic, 4) == 0) {
+    error = "token: an FHC1 token file, of the first token format (no not-before time), which this version no longer "
+            "reads: mint a new one";
+    return false;
+  }
   if (bytes.size() != kTokenFileBytes) {
     error = "token: " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(kTokenFileBytes);
     return false;
   }
-  const uint8_t* p = bytes.data();
   if (std::memcmp(p, kFileMagic, 4) != 0) {
-    error = "token: not a Foothold token file (no FHC1 magic)";
+    error = "token: not a Foothold token file (no FHC2 magic)";
     return false;
   }
   ConnectToken t;
   t.client_id = get64(p + 4);
   t.created_unix = get64(p + 12);
-  t.expires_unix = get64(p + 20);
-  if (auto e = read_addresses(p + 29, p[28], t.servers); !e.empty()) {
+  t.not_before_unix = get64(p + 20);
+  t.expires_unix = get64(p + 28);
+  if (auto e = read_addresses(p + kFileAddresses, p[36], t.servers); !e.empty()) {
     error = "token: " + e;
     return false;
   }
-  if (t.expires_unix <= t.created_unix) {
-    error = "token: expires (" + std::to_string(t.expires_unix) + ") before it was created (" +
-            std::to_string(t.created_unix) + ")";
+  if (auto e = check_times(t); !e.empty()) {
+    error = "token: " + e;
     return false;
   }
-  if (t.expires_unix - t.created_unix > kMaxTokenLifetime) {
-    error = "token: lifetime " + std::to_string(t.expires_unix - t.created_unix) + " s is longer than " +
-            std::to_string(kMaxTokenLifetime) + " s";
-    return false;
-  }
-  std::memcpy(t.client_to_server.data(), p + 29 + kAddressesBytes, kKeyBytes);
-  std::memcpy(t.server_to_client.data(), p + 29 + kAddressesBytes + kKeyBytes, kKeyBytes);
-  std::memcpy(t.sealed.data(), p + 29 + kAddressesBytes + 2 * kKeyBytes, kTokenSealedBytes);
+  std::memcpy(t.client_to_server.data(), p + kFileAddresses + kAddressesBytes, kKeyBytes);
+  std::memcpy(t.server_to_client.data(), p + kFileAddresses + kAddressesBytes + kKeyBytes, kKeyBytes);
+  std::memcpy(t.sealed.data(), p + kFileAddresses + kAddressesBytes + 2 * kKeyBytes, kTokenSealedBytes);
   if (std::memcmp(t.sealed.data(), kSealedMagic, 4) != 0) {
-    error = "token: its sealed part has no FHT1 magic";
+    error = std::memcmp(t.sealed.data(), kOldSealedMagic, 4) == 0
+                ? "token: its sealed part is of the first token format (FHT1), which servers of this version refuse"
+                : "token: its sealed part has no FHT2 magic";
     return false;
   }
   if (sealed_token_expiry(t.sealed) != t.expires_unix) {
     error = "token: its sealed part expires at " + std::to_string(sealed_token_expiry(t.sealed)) + ", the file says " +
             std::to_string(t.expires_unix);
+    return false;
+  }
+  if (sealed_token_not_before(t.sealed) != t.not_before_unix) {
+    error = "token: its sealed part is valid from " + std::to_string(sealed_token_not_before(t.sealed)) +
+            ", the file says " + std::to_string(t.not_before_unix);
     return false;
   }
   out = t;

@@ -25,9 +25,12 @@ using Key = std::array<uint8_t, kKeyBytes>;
 /// Most server addresses one token names.
 inline constexpr std::size_t kMaxTokenAddresses = 8;
 /// Size of the sealed part (fixed, whatever the number of addresses): see TOKEN_FORMAT.md.
-inline constexpr std::size_t kTokenSealedBytes = 277;
+inline constexpr std::size_t kTokenSealedBytes = 285;
+/// Where the sealed part's 24-byte nonce starts (random per token: the server's per-token budget
+/// is keyed by it).
+inline constexpr std::size_t kTokenNonceOffset = 20;
 /// Size of a client token file (`foothold-token issue --out`).
-inline constexpr std::size_t kTokenFileBytes = 522;
+inline constexpr std::size_t kTokenFileBytes = 538;
 /// Longest lifetime a token may be minted with, seconds (one day).
 inline constexpr uint64_t kMaxTokenLifetime = 86400;
 
@@ -59,6 +62,7 @@ struct TokenContents {
   /// The backend's id for the player (not the server's character id).
   uint64_t client_id = 0;
   uint64_t expires_unix = 0;  ///< seconds since the UNIX epoch
+  uint64_t not_before_unix = 0;  ///< seconds since the UNIX epoch: the token admits no join before it
   /// The server addresses the token is valid for.
   TokenAddresses servers;
   Key client_to_server{};     ///< the client's sending key (the server's receiving key)
@@ -73,6 +77,9 @@ struct ConnectToken {
   uint64_t client_id = 0;
   /// When it was minted, seconds since the UNIX epoch.
   uint64_t created_unix = 0;
+  /// From when it admits joins, seconds since the UNIX epoch (created_unix, or later for a match
+  /// that starts later).
+  uint64_t not_before_unix = 0;
   /// When it stops admitting joins, seconds since the UNIX epoch (a session already joined
   /// outlives it).
   uint64_t expires_unix = 0;
@@ -92,30 +99,48 @@ enum class TokenError : uint8_t {
   kMalformed,    ///< wrong size or magic, or fields out of range (counted before any decryption)
   kExpired,      ///< its expiry is not after `now`
   kBadSeal,      ///< does not open with this key: another key, or altered bytes
+  kNotYetValid,  ///< its not-before time is further ahead of `now` than the allowed clock skew
+  kTooFarAhead,  ///< its expiry is further ahead of `now` than the allowed maximum and the skew
   /// The number of values (not an error).
   kCount
 };
-/// "none", "malformed", "expired" or "bad_seal" (the names the server's counters use).
+/// "none", "malformed", "expired", "bad_seal", "not_yet_valid" or "too_far_ahead".
 std::string_view to_string(TokenError e);
 
 /// A new random private key (libsodium's generator). Throws std::runtime_error when libsodium cannot
 /// initialise, as every function here that uses it does.
 Key generate_key();
 
-/// Mints a token for `client_id`, valid for `servers` (1 to kMaxTokenAddresses) from `now_unix` for
-/// `lifetime_seconds` (1 to kMaxTokenLifetime), with fresh random session keys. Returns false and
-/// says why in `error` when an argument is out of range. `now_unix` is seconds since the UNIX epoch.
+/// Mints a token for `client_id`, valid for `servers` (1 to kMaxTokenAddresses) from `now_unix` +
+/// `not_before_delay` (0 to kMaxTokenLifetime) for `lifetime_seconds` (1 to kMaxTokenLifetime), with
+/// fresh random session keys. Returns false and says why in `error` when an argument is out of
+/// range. `now_unix` is seconds since the UNIX epoch.
 bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
-                uint64_t lifetime_seconds, ConnectToken& out, std::string& error);
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay = 0);
 
-/// Opens a sealed part (server side). Checks, in this order: size and magic, expiry (`now_unix`
-/// must be before it), the seal; then that the contents are well-formed (address count in range).
-/// Allocates nothing. `out` is written only on success. `now_unix` is the server's UNIX time, seconds.
+/// How a server judges a token's times.
+struct TokenTimeRules {
+  uint64_t now_unix = 0;                 ///< the server's UNIX time, seconds
+  uint64_t max_ahead = kMaxTokenLifetime;  ///< the furthest an expiry may lie ahead of now (plus the skew)
+  uint64_t clock_skew = 30;              ///< how far the minter's clock may run ahead of the server's
+};
+
+/// Opens a sealed part (server side). Checks, in this order, before any decryption: size and magic;
+/// expiry (`now` must be before it); not-before (no further ahead of now than the skew); expiry no
+/// further ahead than max_ahead and the skew; then the seal, and that the contents are well-formed
+/// (address count in range). Allocates nothing. `out` is written only on success.
+TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, const TokenTimeRules& rules,
+                      TokenContents& out);
+/// The seal and contents only, and the expiry against `now_unix` (no not-before or upper bound):
+/// for tools that check a token as of a given time (`foothold-token inspect`, as of its creation).
 TokenError open_token(const Key& private_key, std::span<const uint8_t> sealed, uint64_t now_unix, TokenContents& out);
 
 /// The expiry written in clear in a sealed part (0, which no minted token has, when it is too short
 /// to hold one). Bound to the seal: altering it makes open_token fail.
 uint64_t sealed_token_expiry(std::span<const uint8_t> sealed);
+/// The not-before time written in clear in a sealed part (0 when it is too short to hold one). Bound
+/// to the seal like the expiry.
+uint64_t sealed_token_not_before(std::span<const uint8_t> sealed);
 
 /// The client token file's bytes, and back. parse_token checks every field and says what is wrong;
 /// it never trusts the file (size, magic, addresses, lifetime, and the sealed part's magic and expiry).

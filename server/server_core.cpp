@@ -243,14 +243,17 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
 bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
                             proto::TokenContents& out, bool& names_us) {
   const auto sealed = proto::bytes_of(token);
-  switch (proto::open_token(config_.key, sealed, unix_time(now), out)) {
+  const proto::TokenTimeRules rules{unix_time(now), config_.token_max_ahead, config_.clock_skew};
+  switch (proto::open_token(config_.key, sealed, rules, out)) {
     case proto::TokenError::kNone: break;
     case proto::TokenError::kExpired: counters_.add(Counter::kDropExpiredToken); return false;
+    case proto::TokenError::kNotYetValid: counters_.add(Counter::kDropEarlyToken); return false;
+    case proto::TokenError::kTooFarAhead: counters_.add(Counter::kDropFarToken); return false;
     default: counters_.add(Counter::kDropBadToken); return false;
   }
   // A valid token replayed from many spoofed addresses: no more answers than its owner would need.
-  // (Its nonce, bytes 12 to 35, is random per token and authenticated by the seal.)
-  if (!token_limiter_.take(sealed.subspan(12, 24), 't', now)) {
+  // (Its nonce is random per token and authenticated by the seal.)
+  if (!token_limiter_.take(sealed.subspan(proto::kTokenNonceOffset, 24), 't', now)) {
     counters_.add(Counter::kTokenRateLimited);
     return false;
   }

@@ -3,7 +3,7 @@
 //
 //   foothold-token keygen --out KEY
 //   foothold-token issue --key-file KEY --server HOST:PORT [--server HOST:PORT ...] --client-id ID
-//                        [--expires SECONDS] [--out FILE]
+//                        [--expires SECONDS] [--not-before SECONDS] [--out FILE]
 //   foothold-token inspect --token FILE [--key-file KEY]
 //
 // Exit codes: 0 done; 1 a file could not be written or read, or (inspect) the token does not open;
@@ -120,6 +120,7 @@ struct IssueArgs {
   std::vector<std::string> servers;
   std::string client_id;
   std::string expires = std::to_string(kDefaultLifetime);
+  std::string not_before = "0";
   std::string out;
 };
 
@@ -134,6 +135,10 @@ int issue(const IssueArgs& args) {
   if (!parse_u64(args.expires, lifetime) || lifetime < 1 || lifetime > proto::kMaxTokenLifetime)
     return fail(kExitUsage, "--expires " + args.expires + " is not a number of seconds in 1.." +
                                 std::to_string(proto::kMaxTokenLifetime));
+  uint64_t delay = 0;
+  if (!parse_u64(args.not_before, delay) || delay > proto::kMaxTokenLifetime)
+    return fail(kExitUsage, "--not-before " + args.not_before + " is not a number of seconds in 0.." +
+                                std::to_string(proto::kMaxTokenLifetime));
   std::vector<proto::TokenAddress> addresses;
   std::string error;
   for (const auto& s : args.servers) {
@@ -146,7 +151,7 @@ int issue(const IssueArgs& args) {
   proto::Key key;
   if (!proto::read_key_file(args.key_file, key, error)) return fail(kExitUsage, "--key-file: " + error);
   proto::ConnectToken token;
-  const bool minted = proto::mint_token(key, client_id, addresses, unix_now(), lifetime, token, error);
+  const bool minted = proto::mint_token(key, client_id, addresses, unix_now(), lifetime, token, error, delay);
   std::fill(key.begin(), key.end(), uint8_t{0});
   if (!minted) return fail(kExitUsage, error);
   if (args.out.empty()) {
@@ -156,9 +161,10 @@ int issue(const IssueArgs& args) {
     return 0;
   }
   if (!proto::write_token_file(args.out, token, error)) return fail(kExitFailure, error);
-  std::printf("token for client %llu, valid for %llu s until %llu (UNIX time), written to %s\n",
+  std::printf("token for client %llu, valid for %llu s from %llu until %llu (UNIX time), written to %s\n",
               static_cast<unsigned long long>(client_id), static_cast<unsigned long long>(lifetime),
-              static_cast<unsigned long long>(token.expires_unix), args.out.c_str());
+              static_cast<unsigned long long>(token.not_before_unix), static_cast<unsigned long long>(token.expires_unix),
+              args.out.c_str());
   return 0;
 }
 
@@ -166,12 +172,16 @@ int inspect(const std::string& token_file, const std::string& key_file) {
   proto::ConnectToken token;
   std::string error;
   if (!proto::read_token_file(token_file, token, error)) return fail(kExitFailure, error);
-  std::printf("client_id=%llu created=%llu expires=%llu servers=", static_cast<unsigned long long>(token.client_id),
-              static_cast<unsigned long long>(token.created_unix), static_cast<unsigned long long>(token.expires_unix));
+  std::printf("client_id=%llu created=%llu not_before=%llu expires=%llu servers=",
+              static_cast<unsigned long long>(token.client_id), static_cast<unsigned long long>(token.created_unix),
+              static_cast<unsigned long long>(token.not_before_unix), static_cast<unsigned long long>(token.expires_unix));
   for (std::size_t i = 0; i < token.servers.count; ++i)
     std::printf("%s%s", i ? "," : "", address_text(token.servers.items[i]).c_str());
   const uint64_t now = unix_now();
-  std::printf(" %s\n", token.expires_unix > now ? ("valid_for_s=" + std::to_string(token.expires_unix - now)).c_str() : "expired");
+  const std::string state = token.expires_unix <= now       ? "expired"
+                            : token.not_before_unix > now ? "valid_in_s=" + std::to_string(token.not_before_unix - now)
+                                                          : "valid_for_s=" + std::to_string(token.expires_unix - now);
+  std::printf(" %s\n", state.c_str());
   if (key_file.empty()) return 0;
   proto::Key key;
   if (!proto::read_key_file(key_file, key, error)) return fail(kExitUsage, "--key-file: " + error);
@@ -210,6 +220,9 @@ int main(int argc, char** argv) {
       ->required();
   issue_cmd->add_option("--client-id", args.client_id, "the player's id (unsigned 64-bit, decimal)")->required();
   issue_cmd->add_option("--expires", args.expires, "seconds the token stays valid for joining (default 60, at most 86400)");
+  issue_cmd->add_option("--not-before", args.not_before,
+                        "seconds from now until the token admits joins (default 0, at most 86400); it then stays "
+                        "valid for --expires seconds");
   issue_cmd->add_option("--out", args.out, "write the token here, mode 0600 (default: standard output)");
 
   std::string token_file, inspect_key;

@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   proto::ConnectToken spoof_token = mint(proto::random_u64());
   if (spoof_kind == "forged")
     for (auto& b : spoof_token.sealed) b = uint8_t(rng());
-  for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT1"[i];  // a forgery that looks the part
+  for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT2"[i];  // a forgery that looks the part
   proto::put_u64(spoof_token.sealed.data() + 4, unix_now() + 600);
   const auto spoof_view = proto::frame_clear(w.connect_request(spoof_token.sealed, proto::random_u64()), spoof_buf);
   const std::vector<uint8_t> spoof(spoof_view.begin(), spoof_view.end());

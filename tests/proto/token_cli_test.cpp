@@ -76,13 +76,37 @@ TEST(TokenTool, IssuedTokensOpenWithTheKeyAndNameTheServers) {
   struct stat st {};
   ASSERT_EQ(::stat(dir.file("t").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u) << "it holds session keys";
-  // Standard output, when redirected, gets the same 522 bytes.
+  // Standard output, when redirected, gets the same 538 bytes.
   ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 1 > " +
                         dir.file("stdout.tok")).exit_code, 0);
   ASSERT_TRUE(proto::read_token_file(dir.file("stdout.tok"), token, error)) << error;
   EXPECT_EQ(token.client_id, 1u);
   EXPECT_EQ(token.expires_unix - token.created_unix, 60u) << "the default lifetime";
   EXPECT_EQ(proto::open_token(key, token.sealed, unix_now(), c), proto::TokenError::kNone);
+}
+
+TEST(TokenTool, NotBeforeDelaysTheTokenAndInspectSaysWhen) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  const auto r = run_command(kTool + " issue --key-file " + dir.file("k") +
+                             " --server 10.1.2.3:7777 --client-id 5 --expires 90 --not-before 600 --out " + dir.file("t"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  proto::ConnectToken token;
+  std::string error;
+  ASSERT_TRUE(proto::read_token_file(dir.file("t"), token, error)) << error;
+  EXPECT_EQ(token.not_before_unix - token.created_unix, 600u);
+  EXPECT_EQ(token.expires_unix - token.not_before_unix, 90u);
+  proto::Key key;
+  ASSERT_TRUE(proto::read_key_file(dir.file("k"), key, error)) << error;
+  proto::TokenContents c;
+  EXPECT_EQ(proto::open_token(key, token.sealed, proto::TokenTimeRules{unix_now(), 86400, 30}, c),
+            proto::TokenError::kNotYetValid);
+  EXPECT_EQ(proto::open_token(key, token.sealed, proto::TokenTimeRules{token.not_before_unix, 86400, 30}, c),
+            proto::TokenError::kNone);
+  const auto shown = run_command(kTool + " inspect --token " + dir.file("t") + " --key-file " + dir.file("k"));
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("not_before=" + std::to_string(token.not_before_unix)), std::string::npos) << shown.output;
+  EXPECT_NE(shown.output.find("valid_in_s="), std::string::npos) << shown.output;
 }
 
 TEST(TokenTool, InspectNeverPrintsTheKeys) {
@@ -127,7 +151,7 @@ TEST(TokenTool, InspectShowsTheClearPartAndChecksTheSeal) {
   EXPECT_NE(wrong.output.find("bad_seal"), std::string::npos) << wrong.output;
   const auto garbage = run_command(kTool + " inspect --token " + dir.write("g", "not a token"));
   EXPECT_EQ(garbage.exit_code, 1) << garbage.output;
-  EXPECT_NE(garbage.output.find("bytes, not 522"), std::string::npos) << garbage.output;
+  EXPECT_NE(garbage.output.find("bytes, not 538"), std::string::npos) << garbage.output;
 }
 
 TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
@@ -154,6 +178,9 @@ TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
            {"issue" + k + " --server 10.0.0.1:7777 --client-id -5" + out, "--client-id '-5'"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 18446744073709551616" + out, "18446744073709551616"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires abc" + out, "--expires abc"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before 86401" + out, "--not-before 86401"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before -1" + out, "--not-before -1"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before soon" + out, "--not-before soon"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires -1" + out, "--expires -1"},
            {"issue" + k + " --server 10.0.0.1:+7777 --client-id 1" + out, "port '+7777'"},
            {"issue" + k + " --server 10.0.0.1:65536 --client-id 1" + out, "port '65536'"},

@@ -97,15 +97,17 @@ std::array<uint8_t, 225> plaintext(uint64_t client_id, uint8_t count, const std:
   return p;
 }
 
-std::array<uint8_t, kTokenSealedBytes> seal(const Key& key, uint64_t expires, const std::array<uint8_t, 225>& plain) {
+std::array<uint8_t, 285> seal(const Key& key, uint64_t expires, const std::array<uint8_t, 225>& plain,
+                              uint64_t not_before = 0) {
   EXPECT_GE(sodium_init(), 0);
-  std::array<uint8_t, kTokenSealedBytes> s{};
-  std::memcpy(s.data(), "FHT1", 4);
+  std::array<uint8_t, 285> s{};
+  std::memcpy(s.data(), "FHT2", 4);
   put64(s.data() + 4, expires);
-  randombytes_buf(s.data() + 12, 24);
+  put64(s.data() + 12, not_before);
+  randombytes_buf(s.data() + 20, 24);
   unsigned long long clen = 0;
-  EXPECT_EQ(crypto_aead_xchacha20poly1305_ietf_encrypt(s.data() + 36, &clen, plain.data(), plain.size(), s.data(), 12,
-                                                       nullptr, s.data() + 12, key.data()),
+  EXPECT_EQ(crypto_aead_xchacha20poly1305_ietf_encrypt(s.data() + 44, &clen, plain.data(), plain.size(), s.data(), 20,
+                                                       nullptr, s.data() + 20, key.data()),
             0);
   EXPECT_EQ(clen, 241u);
   return s;
@@ -154,30 +156,34 @@ TEST(Token, AnIPv6AddressKeepsEveryByte) {
 TEST(Token, MintedBytesFollowTheDocumentedLayout) {
   const Key key = key_of(9);
   const ConnectToken t = mint(key, 0x0102030405060708ull, {v4(10, 0, 0, 1, 0x1e61), v6_documentation(7000)}, 300);
-  EXPECT_EQ(std::memcmp(t.sealed.data(), "FHT1", 4), 0);
+  EXPECT_EQ(std::memcmp(t.sealed.data(), "FHT2", 4), 0);
   EXPECT_EQ(doc::get64(t.sealed.data() + 4), kNow + 300);
+  EXPECT_EQ(doc::get64(t.sealed.data() + 12), kNow) << "not before: now, by default";
   ASSERT_GE(sodium_init(), 0);
   std::array<uint8_t, 225> plain{};
   unsigned long long mlen = 0;
-  ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &mlen, nullptr, t.sealed.data() + 36, 241,
-                                                       t.sealed.data(), 12, t.sealed.data() + 12, key.data()),
+  ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &mlen, nullptr, t.sealed.data() + 44, 241,
+                                                       t.sealed.data(), 20, t.sealed.data() + 20, key.data()),
             0)
-      << "libsodium alone opens it, with the first 12 bytes as additional data";
+      << "libsodium alone opens it, with the first 20 bytes as additional data";
   EXPECT_EQ(mlen, 225u);
   const auto expected = doc::plaintext(0x0102030405060708ull, 2,
                                        {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 0x1e61), doc::entry(6, v6_documentation(0).ip, 7000)},
                                        t.client_to_server, t.server_to_client);
   EXPECT_EQ(plain, expected);
   const auto file = serialize_token(t);
-  EXPECT_EQ(std::memcmp(file.data(), "FHC1", 4), 0);
+  EXPECT_EQ(std::memcmp(file.data(), "FHC2", 4), 0);
   EXPECT_EQ(doc::get64(file.data() + 4), 0x0102030405060708ull);
   EXPECT_EQ(doc::get64(file.data() + 12), kNow);
-  EXPECT_EQ(doc::get64(file.data() + 20), kNow + 300);
-  EXPECT_EQ(file[28], 2);
-  EXPECT_EQ(std::memcmp(file.data() + 29, expected.data() + 9, 152), 0) << "the same entries as the sealed part";
-  EXPECT_EQ(std::memcmp(file.data() + 181, t.client_to_server.data(), 32), 0);
-  EXPECT_EQ(std::memcmp(file.data() + 213, t.server_to_client.data(), 32), 0);
-  EXPECT_EQ(std::memcmp(file.data() + 245, t.sealed.data(), kTokenSealedBytes), 0);
+  EXPECT_EQ(doc::get64(file.data() + 20), kNow);
+  EXPECT_EQ(doc::get64(file.data() + 28), kNow + 300);
+  EXPECT_EQ(file[36], 2);
+  EXPECT_EQ(std::memcmp(file.data() + 37, expected.data() + 9, 152), 0) << "the same entries as the sealed part";
+  EXPECT_EQ(std::memcmp(file.data() + 189, t.client_to_server.data(), 32), 0);
+  EXPECT_EQ(std::memcmp(file.data() + 221, t.server_to_client.data(), 32), 0);
+  EXPECT_EQ(std::memcmp(file.data() + 253, t.sealed.data(), kTokenSealedBytes), 0);
+  EXPECT_EQ(kTokenSealedBytes, 285u);
+  EXPECT_EQ(kTokenFileBytes, 538u);
 }
 
 TEST(Token, WhatABackendSealsByTheDocumentOpens) {
@@ -400,27 +406,33 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"magic", 0, 'X', "FHC1"},
-      {"count 0", 28, 0, "address count 0"},
-      {"count 9", 28, 9, "address count 9"},
-      {"family", 29, 7, "family 7"},
-      {"port", 29 + 17, 0, "port 0"},
-      {"unused entry", 29 + 19 + 3, 1, "unused address entry 2"},
-      {"IPv4 tail", 29 + 1 + 5, 1, "bytes after the fourth"},
-      {"expiry before creation", 27, 0, "before it was created"},
-      {"lifetime", 12, 0, "lifetime"},
-      {"sealed magic", 245, 'X', "FHT1"},
-      {"sealed expiry", 245 + 4, 0x55, "sealed part expires"},
+      {"magic", 0, 'X', "FHC2"},
+      {"count 0", 36, 0, "address count 0"},
+      {"count 9", 36, 9, "address count 9"},
+      {"family", 37, 7, "family 7"},
+      {"port", 37 + 17, 0, "port 0"},
+      {"unused entry", 37 + 19 + 3, 1, "unused address entry 2"},
+      {"IPv4 tail", 37 + 1 + 5, 1, "bytes after the fourth"},
+      {"expiry before validity", 0, 0, "before it is valid"},
+      {"valid before creation", 0, 0, "before it was created"},
+      {"created long before", 0, 0, "after it was created"},
+      {"sealed magic", 253, 'X', "FHT2"},
+      {"sealed expiry", 253 + 4, 0x55, "sealed part expires"},
+      {"sealed not-before", 253 + 12, 0x55, "sealed part is valid from"},
+      {"the first format", 3, '1', "FHC1"},
+      {"a sealed part of the first format", 253 + 3, '1', "FHT1"},
   };
   for (const auto& c : cases) {
     auto bad = good;
     if (std::string(c.what) == "port") {
       bad[c.offset] = 0;
       bad[c.offset + 1] = 0;
-    } else if (std::string(c.what) == "expiry before creation") {
-      for (int i = 0; i < 8; ++i) bad[20 + size_t(i)] = 0;  // expires 0
-    } else if (std::string(c.what) == "lifetime") {
-      for (int i = 0; i < 8; ++i) bad[12 + size_t(i)] = 0;  // created at 0: a lifetime of decades
+    } else if (std::string(c.what) == "expiry before validity") {
+      doc::put64(bad.data() + 28, 0);  // expires 0
+    } else if (std::string(c.what) == "valid before creation") {
+      doc::put64(bad.data() + 20, kNow - 1);
+    } else if (std::string(c.what) == "created long before") {
+      doc::put64(bad.data() + 12, 0);  // created at 0: valid decades later
     } else {
       bad[c.offset] = c.value;
     }
@@ -432,11 +444,11 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
   ConnectToken out;
   std::string error;
   EXPECT_FALSE(parse_token(std::span<const uint8_t>(good.data(), good.size() - 1), out, error));
-  EXPECT_NE(error.find("521 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("537 bytes"), std::string::npos) << error;
   std::vector<uint8_t> longer(good.begin(), good.end());
   longer.push_back(0);
   EXPECT_FALSE(parse_token(longer, out, error));
-  EXPECT_NE(error.find("523 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("539 bytes"), std::string::npos) << error;
   EXPECT_EQ(out.client_id, 0u) << "nothing is written on a refusal";
   // The control: the unaltered bytes parse.
   EXPECT_TRUE(parse_token(good, out, error)) << error;
@@ -448,7 +460,8 @@ TEST(TokenFile, TheLongestLifetimeParsesAndOneSecondMoreDoesNot) {
   ConnectToken out;
   std::string error;
   EXPECT_TRUE(parse_token(bytes, out, error)) << error;
-  doc::put64(bytes.data() + 12, kNow - 1);  // created a second earlier: a lifetime of a day and a second
+  doc::put64(bytes.data() + 12, kNow - 1);  // created and valid a second earlier: a lifetime of a day and a second
+  doc::put64(bytes.data() + 20, kNow - 1);
   EXPECT_FALSE(parse_token(bytes, out, error));
   EXPECT_NE(error.find("lifetime 86401"), std::string::npos) << error;
 }
@@ -470,7 +483,7 @@ TEST(TokenFile, WrittenWithMode0600AndReadBack) {
   dir.write("long", std::string(kTokenFileBytes + 50, 'x'));
   EXPECT_FALSE(read_token_file(dir.file("long"), back, error));
   EXPECT_NE(error.find(dir.file("long")), std::string::npos) << "names the file: " << error;
-  EXPECT_NE(error.find("523 bytes"), std::string::npos) << "reads one byte past a token, no more: " << error;
+  EXPECT_NE(error.find("539 bytes"), std::string::npos) << "reads one byte past a token, no more: " << error;
 }
 
 TEST(TokenFile, WritingOverAReadableFileMakesItPrivate) {
@@ -574,4 +587,68 @@ TEST(DevelopmentKey, IsFixedAndNotZero) {
 }
 
 }  // namespace
+TEST(Token, ANotBeforeTimeIsHonouredWithinTheClockSkewOnly) {
+  const Key key = key_of(21);
+  ConnectToken t;
+  std::string error;
+  ASSERT_TRUE(mint_token(key, 8, std::vector<TokenAddress>{v4(10, 0, 0, 1, 7777)}, kNow, 60, t, error, 300)) << error;
+  EXPECT_EQ(t.not_before_unix, kNow + 300);
+  EXPECT_EQ(t.expires_unix, kNow + 360) << "the lifetime runs from the not-before time";
+  EXPECT_EQ(sealed_token_not_before(t.sealed), kNow + 300);
+  TokenContents c;
+  const auto at = [&](uint64_t now, uint64_t skew) { return open_token(key, t.sealed, TokenTimeRules{now, kMaxTokenLifetime, skew}, c); };
+  EXPECT_EQ(at(kNow, 30), TokenError::kNotYetValid);
+  EXPECT_EQ(at(kNow + 269, 30), TokenError::kNotYetValid) << "31 s early";
+  EXPECT_EQ(at(kNow + 270, 30), TokenError::kNone) << "30 s early: within the skew";
+  EXPECT_EQ(c.not_before_unix, kNow + 300);
+  EXPECT_EQ(at(kNow + 299, 0), TokenError::kNotYetValid);
+  EXPECT_EQ(at(kNow + 300, 0), TokenError::kNone);
+  EXPECT_EQ(at(kNow + 360, 30), TokenError::kExpired);
+  // The old overload (tools, as of a given time) judges the seal and the expiry only.
+  EXPECT_EQ(open_token(key, t.sealed, kNow, c), TokenError::kNone);
+  // Minting refuses a delay beyond a day.
+  EXPECT_FALSE(mint_token(key, 8, std::vector<TokenAddress>{v4(10, 0, 0, 1, 7777)}, kNow, 60, t, error, kMaxTokenLifetime + 1));
+  EXPECT_NE(error.find("not-before delay"), std::string::npos) << error;
+}
+
+TEST(Token, AnExpiryTooFarAheadIsRefused) {
+  // Sealed by the document (a backend that ignored the day's limit): 2 days ahead.
+  const Key key = key_of(22);
+  const auto ok = doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777);
+  const auto sealed = doc::seal(key, kNow + 2 * 86400, doc::plaintext(5, 1, {ok}, key_of(1), key_of(2)), kNow);
+  TokenContents c;
+  const auto at = [&](uint64_t now, uint64_t max_ahead, uint64_t skew) {
+    return open_token(key, sealed, TokenTimeRules{now, max_ahead, skew}, c);
+  };
+  EXPECT_EQ(at(kNow, 86400, 30), TokenError::kTooFarAhead);
+  EXPECT_EQ(at(kNow + 86400 - 31, 86400, 30), TokenError::kTooFarAhead) << "86431 s ahead";
+  EXPECT_EQ(at(kNow + 86400 - 30, 86400, 30), TokenError::kNone) << "86430 s ahead: the maximum and the skew";
+  EXPECT_EQ(at(kNow, 2 * 86400, 0), TokenError::kNone) << "a configured maximum of two days";
+}
+
+TEST(Token, TimesAtTheEdgesOfTheirRangeAreRefusedCleanly) {
+  const Key key = key_of(23);
+  const auto ok = doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777);
+  const auto plain = doc::plaintext(5, 1, {ok}, key_of(1), key_of(2));
+  TokenContents c;
+  const uint64_t max = ~uint64_t(0);
+  EXPECT_EQ(open_token(key, doc::seal(key, max, plain, kNow), TokenTimeRules{kNow, max, max}, c), TokenError::kNone)
+      << "limits that would overflow are saturated";
+  EXPECT_EQ(open_token(key, doc::seal(key, max, plain, kNow), TokenTimeRules{kNow, 86400, 30}, c), TokenError::kTooFarAhead);
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, max), TokenTimeRules{kNow, 86400, 30}, c),
+            TokenError::kNotYetValid);
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, max), TokenTimeRules{kNow, 86400, max}, c), TokenError::kNone);
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, kNow), TokenTimeRules{max, 86400, 30}, c), TokenError::kExpired);
+  // Altering either time breaks the seal (both are its additional data).
+  for (std::size_t byte : {4u, 12u}) {
+    auto altered = doc::seal(key, kNow + 60, plain, kNow);
+    altered[byte] ^= 1;
+    EXPECT_EQ(open_token(key, altered, TokenTimeRules{kNow, 86400, 30}, c), TokenError::kBadSeal) << byte;
+  }
+  // A sealed part of the first format is refused before anything else.
+  auto old = doc::seal(key, kNow + 60, plain, kNow);
+  old[3] = '1';
+  EXPECT_EQ(open_token(key, old, TokenTimeRules{kNow, 86400, 30}, c), TokenError::kMalformed);
+}
+
 }  // namespace foothold::proto

@@ -298,5 +298,38 @@ TEST(SessionHardening, WithoutAClockGivenTheServerReadsTheSystemsWallClock) {
   EXPECT_EQ(core.counters().get(Counter::kDropExpiredToken), 1u);
 }
 
+TEST(SessionHardening, TokensAreJudgedByTheirNotBeforeAndHowFarAheadTheyExpire) {
+  HarnessOptions o = no_clients();
+  o.core.token_max_ahead = 3600;
+  o.core.clock_skew = 30;
+  SimHarness h(arena_world(), o);
+  const auto address = net::to_token_address(SimHarness::server_endpoint());
+  const auto mint = [&](uint64_t lifetime, uint64_t delay) {
+    proto::ConnectToken t;
+    std::string error;
+    EXPECT_TRUE(proto::mint_token(SimHarness::key(), 50 + delay, std::span(&address, 1), h.unix_now(), lifetime, t, error,
+                                  delay))
+        << error;
+    return t;
+  };
+  RawClient early(h, 5670, mint(60, 120));
+  EXPECT_FALSE(early.request());
+  EXPECT_TRUE(early.received.empty()) << "no reply to a token not yet valid";
+  EXPECT_EQ(h.server().counters().get(Counter::kDropEarlyToken), 1u);
+  RawClient far(h, 5671, mint(7200, 0));
+  EXPECT_FALSE(far.request());
+  EXPECT_TRUE(far.received.empty());
+  EXPECT_EQ(h.server().counters().get(Counter::kDropFarToken), 1u);
+  // Within the skew, and within the maximum: both join.
+  RawClient skewed(h, 5672, mint(60, 25));
+  EXPECT_TRUE(skewed.join());
+  RawClient hour(h, 5673, mint(3600, 0));
+  EXPECT_TRUE(hour.join());
+  // And the early one, once its time has come.
+  h.run_for(91 * kS);
+  early.salt = proto::random_u64();
+  EXPECT_TRUE(early.join());
+}
+
 }  // namespace
 }  // namespace foothold::test
