@@ -2,10 +2,11 @@
 // Connect tokens: how a game's backend (its matchmaker) tells a Foothold server who may play.
 //
 // The backend holds the server's private key. For each player it mints a token: a sealed part that
-// only the server can open (client id, the server addresses it is valid for, the expiry, and two
-// fresh session keys), and a clear part for the client (the same keys and addresses). The client
-// sends the sealed part in its handshake; the server admits it only if it opens with the key, has
-// not expired and names the address the server is reached at. Byte layouts: TOKEN_FORMAT.md (a
+// only the server can open (client id, the server addresses it is valid for, its not-before and
+// expiry times, and two fresh session keys), and a clear part for the client (the same keys and
+// addresses). The client sends the sealed part in its handshake; the server admits it only if it
+// opens with the key, is within its times (TokenTimeRules) and names the address the server is
+// reached at. Byte layouts: TOKEN_FORMAT.md (a
 // backend in any language can mint tokens with libsodium alone).
 
 #include <array>
@@ -143,7 +144,8 @@ uint64_t sealed_token_expiry(std::span<const uint8_t> sealed);
 uint64_t sealed_token_not_before(std::span<const uint8_t> sealed);
 
 /// The client token file's bytes, and back. parse_token checks every field and says what is wrong;
-/// it never trusts the file (size, magic, addresses, lifetime, and the sealed part's magic and expiry).
+/// it never trusts the file (size, magic, addresses, the times, and the sealed part's magic and both
+/// times). A file of the first format (FHC1) is refused by that name.
 std::array<uint8_t, kTokenFileBytes> serialize_token(const ConnectToken& token);
 /// Parses a token file's bytes; `out` is written only on success.
 bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error);

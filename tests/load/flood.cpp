@@ -148,10 +148,16 @@ int main(int argc, char** argv) {
   proto::PacketWriter w;
   proto::DatagramBuffer spoof_buf;
   proto::ConnectToken spoof_token = mint(proto::random_u64());
-  if (spoof_kind == "forged")
+  if (spoof_kind == "forged") {
     for (auto& b : spoof_token.sealed) b = uint8_t(rng());
-  for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT2"[i];  // a forgery that looks the part
-  proto::put_u64(spoof_token.sealed.data() + 4, unix_now() + 600);
+    // A forgery that looks the part: magic, an expiry within token_max_ahead and a not-before time
+    // of now, so that it passes every check before the seal (random times would mostly be dropped as
+    // too early or too far ahead, and the flood would never reach the decryption it means to load).
+    // A replayed token is left as minted: rewriting its times a second later would break its seal.
+    for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT2"[i];
+    proto::put_u64(spoof_token.sealed.data() + 4, unix_now() + 600);
+    proto::put_u64(spoof_token.sealed.data() + 12, unix_now());
+  }
   const auto spoof_view = proto::frame_clear(w.connect_request(spoof_token.sealed, proto::random_u64()), spoof_buf);
   const std::vector<uint8_t> spoof(spoof_view.begin(), spoof_view.end());
 

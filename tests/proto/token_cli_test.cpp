@@ -109,6 +109,38 @@ TEST(TokenTool, NotBeforeDelaysTheTokenAndInspectSaysWhen) {
   EXPECT_NE(shown.output.find("valid_in_s="), std::string::npos) << shown.output;
 }
 
+TEST(TokenTool, NotBeforeTakesZeroToADay) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  for (const uint64_t delay : {uint64_t(0), uint64_t(86400)}) {
+    const std::string file = dir.file("t" + std::to_string(delay));
+    const auto r = run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 5 --not-before " +
+                               std::to_string(delay) + " --out " + file);
+    ASSERT_EQ(r.exit_code, 0) << delay << "\n" << r.output;
+    proto::ConnectToken token;
+    std::string error;
+    ASSERT_TRUE(proto::read_token_file(file, token, error)) << error;
+    EXPECT_EQ(token.not_before_unix - token.created_unix, delay);
+    EXPECT_EQ(token.expires_unix - token.not_before_unix, 60u) << "the default lifetime, from the not-before time";
+    EXPECT_NE(r.output.find("from " + std::to_string(token.not_before_unix) + " until " + std::to_string(token.expires_unix)),
+              std::string::npos)
+        << r.output;
+    // inspect judges the seal as of creation, so a token not yet valid still checks out.
+    const auto shown = run_command(kTool + " inspect --token " + file + " --key-file " + dir.file("k"));
+    EXPECT_EQ(shown.exit_code, 0) << shown.output;
+    EXPECT_NE(shown.output.find(delay ? "valid_in_s=" : "valid_for_s="), std::string::npos) << shown.output;
+  }
+}
+
+TEST(TokenTool, InspectNamesATokenFileOfTheFirstFormat) {
+  TempDir dir;
+  // The size of a first-format file (522 bytes), with its magic: what an older foothold-token wrote.
+  const auto r = run_command(kTool + " inspect --token " + dir.write("old", "FHC1" + std::string(518, '\0')));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("FHC1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("mint a new one"), std::string::npos) << r.output;
+}
+
 TEST(TokenTool, InspectNeverPrintsTheKeys) {
   TempDir dir;
   ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
@@ -181,6 +213,12 @@ TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before 86401" + out, "--not-before 86401"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before -1" + out, "--not-before -1"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before soon" + out, "--not-before soon"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before +5" + out, "--not-before +5"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before 1.5" + out, "--not-before 1.5"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before 18446744073709551616" + out,
+            "--not-before 18446744073709551616 is not a number of seconds in 0..86400"},
+           {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --not-before 18446744073709551615" + out,
+            "--not-before 18446744073709551615"},
            {"issue" + k + " --server 10.0.0.1:7777 --client-id 1 --expires -1" + out, "--expires -1"},
            {"issue" + k + " --server 10.0.0.1:+7777 --client-id 1" + out, "port '+7777'"},
            {"issue" + k + " --server 10.0.0.1:65536 --client-id 1" + out, "port '65536'"},

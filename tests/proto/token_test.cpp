@@ -113,6 +113,47 @@ std::array<uint8_t, 285> seal(const Key& key, uint64_t expires, const std::array
   return s;
 }
 
+/// Step 9: the 538-byte token file, field by field from the table.
+std::array<uint8_t, 538> file(uint64_t client_id, uint64_t created, uint64_t not_before, uint64_t expires, uint8_t count,
+                              const std::vector<Entry>& entries, const Key& c2s, const Key& s2c,
+                              const std::array<uint8_t, 285>& sealed) {
+  std::array<uint8_t, 538> f{};
+  std::memcpy(f.data(), "FHC2", 4);
+  put64(f.data() + 4, client_id);
+  put64(f.data() + 12, created);
+  put64(f.data() + 20, not_before);
+  put64(f.data() + 28, expires);
+  f[36] = count;
+  for (std::size_t i = 0; i < entries.size(); ++i) std::memcpy(f.data() + 37 + 19 * i, entries[i].data(), 19);
+  std::memcpy(f.data() + 189, c2s.data(), 32);
+  std::memcpy(f.data() + 221, s2c.data(), 32);
+  std::memcpy(f.data() + 253, sealed.data(), 285);
+  return f;
+}
+
+/// A token file of the first format, as an older foothold-token wrote it: FHC1 | client_id |
+/// created | expires | count | entries | c2s | s2c | a 277-byte FHT1 sealed part (magic | expires |
+/// nonce | ciphertext, the first 12 bytes as additional data).
+std::vector<uint8_t> first_format_file(const Key& key, uint64_t created, uint64_t expires,
+                                       const std::array<uint8_t, 225>& plain) {
+  EXPECT_GE(sodium_init(), 0);
+  std::array<uint8_t, 277> sealed{};
+  std::memcpy(sealed.data(), "FHT1", 4);
+  put64(sealed.data() + 4, expires);
+  randombytes_buf(sealed.data() + 12, 24);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(sealed.data() + 36, &clen, plain.data(), plain.size(), sealed.data(), 12,
+                                             nullptr, sealed.data() + 12, key.data());
+  std::vector<uint8_t> f(522);
+  std::memcpy(f.data(), "FHC1", 4);
+  std::memcpy(f.data() + 4, plain.data(), 8);  // client id
+  put64(f.data() + 12, created);
+  put64(f.data() + 20, expires);
+  std::memcpy(f.data() + 28, plain.data() + 8, 217);  // count, entries, both keys
+  std::memcpy(f.data() + 245, sealed.data(), sealed.size());
+  return f;
+}
+
 }  // namespace doc
 
 TEST(Token, WhatIsMintedOpensWithTheKeyWithEveryField) {
@@ -188,20 +229,39 @@ TEST(Token, MintedBytesFollowTheDocumentedLayout) {
 
 TEST(Token, WhatABackendSealsByTheDocumentOpens) {
   const Key key = key_of(10), c2s = key_of(11), s2c = key_of(12);
-  const auto sealed =
-      doc::seal(key, kNow + 60,
-                doc::plaintext(77, 2, {doc::entry(6, v6_documentation(0).ip, 9000), doc::entry(4, v4(198, 51, 100, 7, 0).ip, 9001)},
-                               c2s, s2c));
-  EXPECT_EQ(sealed_token_expiry(sealed), kNow + 60);
+  // Step 2's times: created now, valid after a delay, expiring a lifetime after that.
+  const uint64_t created = kNow, not_before = created + 120, expires = not_before + 60;
+  const std::vector<doc::Entry> entries = {doc::entry(6, v6_documentation(0).ip, 9000),
+                                           doc::entry(4, v4(198, 51, 100, 7, 0).ip, 9001)};
+  const auto sealed = doc::seal(key, expires, doc::plaintext(77, 2, entries, c2s, s2c), not_before);
+  EXPECT_EQ(sealed_token_expiry(sealed), expires);
+  EXPECT_EQ(sealed_token_not_before(sealed), not_before);
   TokenContents c;
-  ASSERT_EQ(open_token(key, sealed, kNow, c), TokenError::kNone);
+  EXPECT_EQ(open_token(key, sealed, TokenTimeRules{created, kMaxTokenLifetime, 30}, c), TokenError::kNotYetValid);
+  ASSERT_EQ(open_token(key, sealed, TokenTimeRules{not_before, kMaxTokenLifetime, 30}, c), TokenError::kNone);
   EXPECT_EQ(c.client_id, 77u);
-  EXPECT_EQ(c.expires_unix, kNow + 60);
+  EXPECT_EQ(c.not_before_unix, not_before);
+  EXPECT_EQ(c.expires_unix, expires);
   ASSERT_EQ(c.servers.count, 2);
   EXPECT_EQ(c.servers.items[0], v6_documentation(9000));
   EXPECT_EQ(c.servers.items[1], v4(198, 51, 100, 7, 9001));
   EXPECT_EQ(c.client_to_server, c2s);
   EXPECT_EQ(c.server_to_client, s2c);
+  // Step 9: the file the player is given is what the client reads.
+  const auto file = doc::file(77, created, not_before, expires, 2, entries, c2s, s2c, sealed);
+  ConnectToken t;
+  std::string error;
+  ASSERT_TRUE(parse_token(file, t, error)) << error;
+  EXPECT_EQ(t.client_id, 77u);
+  EXPECT_EQ(t.created_unix, created);
+  EXPECT_EQ(t.not_before_unix, not_before);
+  EXPECT_EQ(t.expires_unix, expires);
+  EXPECT_EQ(t.servers.view().size(), 2u);
+  EXPECT_EQ(t.servers.items[1], v4(198, 51, 100, 7, 9001));
+  EXPECT_EQ(t.client_to_server, c2s);
+  EXPECT_EQ(t.server_to_client, s2c);
+  EXPECT_EQ(t.sealed, sealed);
+  EXPECT_EQ(serialize_token(t), file) << "and writes back byte for byte";
 }
 
 TEST(Token, SealedButMalformedContentsAreRefused) {
@@ -267,10 +327,28 @@ TEST(Token, AnExpiredTokenIsRefusedBeforeItsSealIsJudged) {
   // A forged token with a past expiry is refused as expired: the server spends no decryption on it.
   const ConnectToken t = mint(key_of(1), 7, {v4(10, 0, 0, 1, 7777)}, 30);
   auto forged = t.sealed;
-  for (std::size_t i = 36; i < forged.size(); ++i) forged[i] = 0;
+  for (std::size_t i = 44; i < forged.size(); ++i) forged[i] = 0;  // the ciphertext and tag
   TokenContents c;
   EXPECT_EQ(open_token(key_of(1), forged, kNow + 30, c), TokenError::kExpired);
   EXPECT_EQ(open_token(key_of(1), forged, kNow, c), TokenError::kBadSeal);
+  EXPECT_EQ(open_token(key_of(1), forged, TokenTimeRules{kNow + 30, kMaxTokenLifetime, 30}, c), TokenError::kExpired);
+}
+
+TEST(Token, ATokenOutOfItsTimeIsRefusedForItBeforeItsSealIsJudged) {
+  // Sealed with another key (a forgery): only a refusal that comes before the decryption can name
+  // its time rather than its seal.
+  const auto plain = doc::plaintext(5, 1, {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777)}, key_of(1), key_of(2));
+  const TokenTimeRules rules{kNow, kMaxTokenLifetime, 30};
+  TokenContents c;
+  EXPECT_EQ(open_token(key_of(1), doc::seal(key_of(2), kNow + 400, plain, kNow + 300), rules, c), TokenError::kNotYetValid);
+  EXPECT_EQ(open_token(key_of(1), doc::seal(key_of(2), kNow + 3 * 86400, plain, kNow), rules, c), TokenError::kTooFarAhead);
+  EXPECT_EQ(open_token(key_of(1), doc::seal(key_of(2), kNow + 60, plain, kNow), rules, c), TokenError::kBadSeal)
+      << "the control: in its time, the forgery fails at the seal";
+  // Expiry is judged first: a token both expired and not yet valid (impossible when minted) is expired.
+  EXPECT_EQ(open_token(key_of(1), doc::seal(key_of(2), kNow, plain, kNow + 300), rules, c), TokenError::kExpired);
+  // Not-before before the furthest expiry: a token both early and too far ahead is early.
+  EXPECT_EQ(open_token(key_of(1), doc::seal(key_of(2), kNow + 3 * 86400, plain, kNow + 300), rules, c),
+            TokenError::kNotYetValid);
 }
 
 TEST(Token, ErrorsHaveNames) {
@@ -278,6 +356,9 @@ TEST(Token, ErrorsHaveNames) {
   EXPECT_EQ(to_string(TokenError::kMalformed), "malformed");
   EXPECT_EQ(to_string(TokenError::kExpired), "expired");
   EXPECT_EQ(to_string(TokenError::kBadSeal), "bad_seal");
+  EXPECT_EQ(to_string(TokenError::kNotYetValid), "not_yet_valid");
+  EXPECT_EQ(to_string(TokenError::kTooFarAhead), "too_far_ahead");
+  EXPECT_EQ(to_string(TokenError::kCount), "invalid") << "kCount is no error";
 }
 
 TEST(Token, AnotherKeyDoesNotOpenIt) {
@@ -311,6 +392,28 @@ TEST(Token, EveryBitFlipOfTheSealedPartIsRefused) {
     } else {
       EXPECT_EQ(e, TokenError::kBadSeal) << "bit " << bit;
     }
+  }
+}
+
+TEST(Token, EveryBitFlipIsRefusedUnderTheServersRulesForTheFieldItHit) {
+  const Key key = key_of(3);
+  const ConnectToken t = mint(key, 42);  // valid from kNow for 60 s
+  const TokenTimeRules rules{kNow, kMaxTokenLifetime, 30};
+  TokenContents c;
+  for (std::size_t bit = 0; bit < kTokenSealedBytes * 8; ++bit) {
+    auto s = t.sealed;
+    s[bit / 8] ^= uint8_t(1u << (bit % 8));
+    const uint64_t expires = doc::get64(s.data() + 4), not_before = doc::get64(s.data() + 12);
+    TokenError expected = TokenError::kBadSeal;
+    if (bit < 32)
+      expected = TokenError::kMalformed;
+    else if (bit < 96)
+      expected = expires <= kNow                       ? TokenError::kExpired
+                 : expires - kNow > kMaxTokenLifetime + 30 ? TokenError::kTooFarAhead
+                                                            : TokenError::kBadSeal;
+    else if (bit < 160)
+      expected = not_before > kNow + 30 ? TokenError::kNotYetValid : TokenError::kBadSeal;
+    EXPECT_EQ(open_token(key, s, rules, c), expected) << "bit " << bit;
   }
 }
 
@@ -365,6 +468,18 @@ TEST(Token, MintRefusesWhatCannotBeAToken) {
   EXPECT_TRUE(mint_token(key, 1, one, ~uint64_t(0) - 60, 60, t, error)) << error;
   EXPECT_EQ(t.expires_unix, ~uint64_t(0));
   EXPECT_TRUE(mint_token(key, 1, one, kNow, 1, t, error)) << error;
+  // The delay: up to a day, and counted in the overflow check.
+  EXPECT_TRUE(mint_token(key, 1, one, kNow, 60, t, error, kMaxTokenLifetime)) << error;
+  EXPECT_EQ(t.not_before_unix, kNow + kMaxTokenLifetime);
+  EXPECT_TRUE(mint_token(key, 1, one, ~uint64_t(0) - 120, 60, t, error, 60)) << error;
+  EXPECT_EQ(t.not_before_unix, ~uint64_t(0) - 60);
+  EXPECT_EQ(t.expires_unix, ~uint64_t(0));
+  t = {};
+  EXPECT_FALSE(mint_token(key, 1, one, ~uint64_t(0) - 120, 60, t, error, 61));
+  EXPECT_NE(error.find("overflows"), std::string::npos) << error;
+  EXPECT_FALSE(mint_token(key, 1, one, kNow, 60, t, error, kMaxTokenLifetime + 1));
+  EXPECT_NE(error.find("not-before delay 86401"), std::string::npos) << error;
+  EXPECT_EQ(t.client_id, 0u) << "nothing is written on a refusal";
 }
 
 TEST(TokenFile, ACountBeyondTheLimitIsNeverWrittenPastTheEntries) {
@@ -394,6 +509,12 @@ TEST(TokenFile, RoundTrips) {
   EXPECT_EQ(back.client_to_server, t.client_to_server);
   EXPECT_EQ(back.server_to_client, t.server_to_client);
   EXPECT_EQ(back.sealed, t.sealed);
+  ConnectToken later;
+  ASSERT_TRUE(mint_token(key_of(6), 99, std::vector<TokenAddress>{v4(127, 0, 0, 1, 7777)}, kNow, 60, later, error, 45)) << error;
+  ASSERT_TRUE(parse_token(serialize_token(later), back, error)) << error;
+  EXPECT_EQ(back.created_unix, kNow);
+  EXPECT_EQ(back.not_before_unix, kNow + 45);
+  EXPECT_EQ(back.expires_unix, kNow + 105);
 }
 
 TEST(TokenFile, EachCorruptedFieldIsNamed) {
@@ -464,6 +585,70 @@ TEST(TokenFile, TheLongestLifetimeParsesAndOneSecondMoreDoesNot) {
   doc::put64(bytes.data() + 20, kNow - 1);
   EXPECT_FALSE(parse_token(bytes, out, error));
   EXPECT_NE(error.find("lifetime 86401"), std::string::npos) << error;
+}
+
+TEST(TokenFile, TheLongestDelayParsesAndOneSecondMoreDoesNot) {
+  ConnectToken t;
+  std::string error;
+  ASSERT_TRUE(mint_token(key_of(6), 99, std::vector<TokenAddress>{v4(10, 0, 0, 1, 7777)}, kNow, 60, t, error,
+                         kMaxTokenLifetime)) << error;
+  auto bytes = serialize_token(t);
+  ConnectToken out;
+  EXPECT_TRUE(parse_token(bytes, out, error)) << error;
+  doc::put64(bytes.data() + 12, kNow - 1);  // created a second earlier: valid a day and a second after
+  EXPECT_FALSE(parse_token(bytes, out, error));
+  EXPECT_NE(error.find("valid only 86401 s after it was created"), std::string::npos) << error;
+}
+
+TEST(TokenFile, TimesAtTheEdgesOfTheirRangeAreRefusedCleanly) {
+  const auto good = serialize_token(mint(key_of(6), 99));
+  const uint64_t max = ~uint64_t(0);
+  struct Case {
+    const char* what;
+    uint64_t created, not_before, expires;
+    const char* message;
+  };
+  for (const Case& k : std::vector<Case>{
+           {"expires at the end of time", kNow, kNow, max, "lifetime"},
+           {"valid from the end of time", kNow, max, max, "before it is valid"},
+           {"valid from the end of time, expiring before", kNow, max, kNow + 60, "before it is valid"},
+           {"all at the end of time", max, max, max, "before it is valid"},
+           {"created at the end of time", max, kNow, kNow + 60, "before it was created"},
+           {"all zero", 0, 0, 0, "before it is valid"},
+       }) {
+    auto bad = good;
+    doc::put64(bad.data() + 12, k.created);
+    doc::put64(bad.data() + 20, k.not_before);
+    doc::put64(bad.data() + 28, k.expires);
+    ConnectToken out;
+    std::string error;
+    EXPECT_FALSE(parse_token(bad, out, error)) << k.what;
+    EXPECT_NE(error.find(k.message), std::string::npos) << k.what << ": " << error;
+  }
+}
+
+TEST(TokenFile, TheFirstFormatIsRefusedByName) {
+  // A whole file of the first format (522 bytes, FHC1), as an older foothold-token wrote it: refused
+  // by its version, not as a file of the wrong size, so that its holder knows to ask for a new one.
+  const Key key = key_of(7);
+  const auto plain = doc::plaintext(5, 1, {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777)}, key_of(1), key_of(2));
+  const auto old = doc::first_format_file(key, kNow, kNow + 60, plain);
+  ConnectToken out;
+  std::string error;
+  EXPECT_FALSE(parse_token(old, out, error));
+  EXPECT_NE(error.find("FHC1"), std::string::npos) << error;
+  EXPECT_NE(error.find("first token format"), std::string::npos) << error;
+  EXPECT_NE(error.find("mint a new one"), std::string::npos) << error;
+  EXPECT_EQ(out.client_id, 0u);
+  // Its sealed part (277 bytes, FHT1) is refused by the server before anything else, by either rule.
+  const std::span<const uint8_t> old_sealed(old.data() + 245, 277);
+  TokenContents c;
+  EXPECT_EQ(open_token(key, old_sealed, kNow, c), TokenError::kMalformed);
+  EXPECT_EQ(open_token(key, old_sealed, TokenTimeRules{kNow, kMaxTokenLifetime, 30}, c), TokenError::kMalformed);
+  // And padded to the new size it is still refused by its magic.
+  std::vector<uint8_t> padded(old_sealed.begin(), old_sealed.end());
+  padded.resize(kTokenSealedBytes);
+  EXPECT_EQ(open_token(key, padded, TokenTimeRules{kNow, kMaxTokenLifetime, 30}, c), TokenError::kMalformed);
 }
 
 TEST(TokenFile, WrittenWithMode0600AndReadBack) {
@@ -586,7 +771,7 @@ TEST(DevelopmentKey, IsFixedAndNotZero) {
   EXPECT_EQ(open_token(development_key(), t.sealed, kNow, c), TokenError::kNone);
 }
 
-}  // namespace
+
 TEST(Token, ANotBeforeTimeIsHonouredWithinTheClockSkewOnly) {
   const Key key = key_of(21);
   ConnectToken t;
@@ -650,5 +835,7 @@ TEST(Token, TimesAtTheEdgesOfTheirRangeAreRefusedCleanly) {
   old[3] = '1';
   EXPECT_EQ(open_token(key, old, TokenTimeRules{kNow, 86400, 30}, c), TokenError::kMalformed);
 }
+
+}  // namespace
 
 }  // namespace foothold::proto
