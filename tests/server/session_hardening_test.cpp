@@ -5,6 +5,7 @@
 // issue 42 (version 5).
 
 #include <chrono>
+#include <cstdio>
 
 #include <gtest/gtest.h>
 
@@ -240,6 +241,7 @@ TEST(SessionHardening, AFloodOfVersionHintsDoesNotSlowJoins) {
   // Without the flood a join takes two round trips of the simulated network and a tick or so; a
   // Challenge refused for want of budget would cost a 250 ms retry.
   EXPECT_LT(slowest, 100.0);
+  std::printf("slowest of %d joins under 10,000 version hints a second: %.1f ms\n", o.clients, slowest);
 }
 
 TEST(SessionHardening, AFloodSpoofingTheVictimsAddressCannotStopItsConnect) {
