@@ -236,6 +236,13 @@ foothold_client_result foothold_client_connect(foothold_client* client, const ui
     if (parsed.expires_unix <= now_unix)
       return fail(client, FOOTHOLD_CLIENT_ERROR_TOKEN,
                   "token: expired " + std::to_string(now_unix - parsed.expires_unix) + " s ago (mint a new one)");
+    // A server honours a not-before time up to its clock skew (30 s by default) early: beyond that,
+    // by this machine's clock, it would stay silent, so say why now rather than time out later.
+    constexpr uint64_t kServerClockSkew = 30;
+    if (parsed.not_before_unix > now_unix + kServerClockSkew)
+      return fail(client, FOOTHOLD_CLIENT_ERROR_TOKEN,
+                  "token: not valid for another " + std::to_string(parsed.not_before_unix - now_unix) +
+                      " s (it was minted with a not-before time; connect then)");
     const foothold::proto::TokenAddress server = client->have_server ? client->server : parsed.servers.items[0];
     auto udp = std::make_unique<foothold::client::UdpClient>(*client->world, client->settings, parsed, server, client->options);
     if (!udp->ok()) return fail(client, FOOTHOLD_CLIENT_ERROR_NETWORK, udp->error());

@@ -195,6 +195,15 @@ TEST(ClientApi, BadTokensAndBadInputAreRefused) {
   EXPECT_FALSE(connect_bytes(c, old));
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("expired"), std::string::npos) << foothold_client_last_error(c);
   EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_IDLE) << "a refused token starts nothing";
+  // A token valid only from ten minutes on: said now, not after a silent time-out.
+  proto::ConnectToken later;
+  ASSERT_TRUE(proto::mint_token(proto::development_key(), 1, std::span(&here, 1), uint64_t(std::time(nullptr)), 60, later,
+                                error, 600))
+      << error;
+  EXPECT_FALSE(connect_bytes(c, later));
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("not valid for another"), std::string::npos)
+      << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_IDLE);
 
   EXPECT_EQ(foothold_client_set_input(c, std::nan(""), 0, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_set_input(c, 0, INFINITY, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);

@@ -62,7 +62,7 @@ typedef enum foothold_client_result {
   FOOTHOLD_CLIENT_ERROR_ARGUMENT = 1, /**< a null handle or pointer, a non-finite number, a value out of range */
   FOOTHOLD_CLIENT_ERROR_WORLD = 2,    /**< the world could not be loaded */
   FOOTHOLD_CLIENT_ERROR_SETTINGS = 3, /**< the settings file could not be read or is invalid */
-  FOOTHOLD_CLIENT_ERROR_TOKEN = 4,    /**< the connect token is unreadable, malformed or expired */
+  FOOTHOLD_CLIENT_ERROR_TOKEN = 4,    /**< the connect token is unreadable, malformed, expired or not valid yet */
   FOOTHOLD_CLIENT_ERROR_NETWORK = 5,  /**< no socket, or the server address is unusable */
   FOOTHOLD_CLIENT_ERROR_STATE = 6,    /**< not now: e.g. connecting twice, or reading a character before connecting */
   FOOTHOLD_CLIENT_ERROR_INTERNAL = 7  /**< out of memory, or a bug: the message says which */
