@@ -203,23 +203,22 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   }
 }
 
-void ClientSession::on_accept(net::Nanos now, const wire::Accept& accept) {
-  const wire::Accept* a = &accept;
+void ClientSession::on_accept(net::Nanos now, const wire::Accept& a) {
   // The session keys: the token's keys, both salts, our proof and the server's fresh random.
-  if (!a->state() || a->tick_rate() != settings_.tick_rate || a->snapshot_interval() == 0 ||
-      !proto::accept_keys(token_, attempt_, *a, keys_)) {
+  if (!a.state() || a.tick_rate() != settings_.tick_rate || a.snapshot_interval() == 0 ||
+      !proto::accept_keys(token_, attempt_, a, keys_)) {
     ++stats_.dropped;
     return;
   }
   window_ = proto::ReplayWindow();
   send_sequence_ = 0;
-  character_id_ = a->character_id();
+  character_id_ = a.character_id();
   phase_ = Phase::kConnected;
   stats_.connect_ms = double(now - phase_started_) / 1e6;
   last_heard_ = now;
-  last_snapshot_ = a->tick();
-  snapshot_interval_ = a->snapshot_interval();
-  predictor_.reset(a->tick(), proto::from_wire(*a->state()));
+  last_snapshot_ = a.tick();
+  snapshot_interval_ = a.snapshot_interval();
+  predictor_.reset(a.tick(), proto::from_wire(*a.state()));
   period_ = net::kSecond / settings_.tick_rate;
   // Start ahead of the server's tick in the Accept by the whole round trip the handshake
   // suggests (the server is half of it past that tick by now, and our inputs take the other half

@@ -157,7 +157,7 @@ class ClientSession {
   /// and every reply to it is bound to that), then sent again as it is.
   void prepare_connect();
   /// The Accept, opened: derives the session keys and starts ticking.
-  void on_accept(net::Nanos now, const wire::Accept& accept);
+  void on_accept(net::Nanos now, const wire::Accept& a);
   void on_sealed(net::Nanos now, std::span<const uint8_t> bytes);
   void on_session(net::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
