@@ -76,6 +76,11 @@ inline uint32_t state_digest(const CharacterState& s) { return s.digest(); }
 /// Every character in a client's view that changed is in one of its snapshots at least this often
 /// (unless the budget is taken by others as overdue): a receiver may take a longer silence as rest.
 inline constexpr uint32_t kMaxStalenessMs = 500;
+/// Bytes a snapshot datagram never exceeds (encryption included), by default: the one place the
+/// default of the server's `snapshot_budget` is written (its config, the core and --help read it).
+inline constexpr int kDefaultSnapshotBudget = 200;
+/// The smallest snapshot budget: room for the largest header and a full own state, with some left.
+inline constexpr int kMinSnapshotBudget = 128;
 
 /// Bits of a snapshot's fixed part for this header and a base view of `base_size` characters.
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_interval, std::size_t base_size);

@@ -2,10 +2,14 @@
 
 #include <algorithm>
 
+#include "proto/cookie_layout.h"
+
 namespace foothold::proto {
 
 ConnectAttempt connect_attempt(uint64_t client_salt, std::span<const uint8_t> cookie, std::span<const uint8_t> proof) {
-  return {client_salt, cookie.size() >= 16 ? get_u64(cookie.data() + 8) : 0, request_tag(proof)};
+  CookieFields f;
+  read_cookie(cookie, f);  // a cookie of another size (never accepted from a Challenge) leaves the salt 0
+  return {client_salt, f.server_salt, request_tag(proof)};
 }
 
 bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const wire::Accept& accept,

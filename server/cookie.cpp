@@ -1,5 +1,7 @@
 #include "server/cookie.h"
 
+#include "proto/cookie_layout.h"
+
 #include <cstring>
 
 #include <sodium.h>
@@ -47,24 +49,18 @@ std::array<uint8_t, 16> CookieJar::mac(uint64_t issued, uint64_t server_salt, co
 
 CookieJar::Cookie CookieJar::issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token,
                                    uint64_t server_salt, net::Nanos now) const {
-  Cookie c{};
-  put_u64(c.data(), uint64_t(now));
-  put_u64(c.data() + 8, server_salt);
-  const auto m = mac(uint64_t(now), server_salt, client, client_salt, token);
-  std::memcpy(c.data() + 16, m.data(), m.size());
-  return c;
+  return proto::write_cookie({uint64_t(now), server_salt, mac(uint64_t(now), server_salt, client, client_salt, token)});
 }
 
 bool CookieJar::valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
                       std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const {
-  if (cookie.size() != proto::kCookieSize) return false;
-  const uint64_t issued = get_u64(cookie.data());
+  proto::CookieFields f;
+  if (!proto::read_cookie(cookie, f)) return false;
   // The issue time comes from the wire: compare without signed arithmetic that it could overflow.
-  if (now < 0 || issued > uint64_t(now) || uint64_t(now) - issued > uint64_t(kLifetime)) return false;
-  const uint64_t salt = get_u64(cookie.data() + 8);
-  const auto expected = mac(issued, salt, client, client_salt, token);
-  if (sodium_memcmp(expected.data(), cookie.data() + 16, expected.size()) != 0) return false;
-  server_salt = salt;
+  if (now < 0 || f.issued > uint64_t(now) || uint64_t(now) - f.issued > uint64_t(kLifetime)) return false;
+  const auto expected = mac(f.issued, f.server_salt, client, client_salt, token);
+  if (sodium_memcmp(expected.data(), f.mac.data(), expected.size()) != 0) return false;
+  server_salt = f.server_salt;
   return true;
 }
 

@@ -120,7 +120,7 @@ std::vector<std::string> ServerConfig::validate() const {
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
   range(e, "snapshot_interval", snapshot_interval, 1, 60);
   if (snapshot_rate != 0) range(e, "snapshot_rate", snapshot_rate, 1, 240);
-  range(e, "snapshot_budget", snapshot_budget, 128, 1200);
+  range(e, "snapshot_budget", snapshot_budget, proto::kMinSnapshotBudget, double(proto::kMaxDatagram));
   range(e, "client_timeout", client_timeout, 0.5, 600);
   static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   bool level_ok = false;

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "proto/codec.h"
+#include "proto/compact.h"
+
 namespace foothold::server {
 
 /// Every foothold-server setting, by its TOML key (FOOTHOLD_<KEY> in the environment). Times are in
@@ -31,7 +34,7 @@ struct ServerConfig {
   /// snapshot_interval ticks. Setting both is an error.
   int snapshot_rate = 0;
   /// Bytes a snapshot datagram never exceeds, encryption included [128, 1200].
-  int snapshot_budget = 200;
+  int snapshot_budget = proto::kDefaultSnapshotBudget;
   double client_timeout = 10;        ///< seconds of silence before a client is dropped [0.5, 600]
   std::string log_level = "info";    ///< trace, debug, info, warn, error, critical, off
   double stats_interval = 5;         ///< seconds between stats lines [0.5, 3600]

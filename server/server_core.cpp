@@ -310,7 +310,7 @@ void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from
 bool ServerCore::answer_spent_cookie(const net::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
                                      const proto::RequestTag& attempt, net::Nanos now) {
   const auto* req = m.packet->body_as_Connect();
-  const SpentCookies::Spent* spent = spent_cookies_.find(SpentCookies::mac_of(req->cookie()->data()), now);
+  const SpentCookies::Spent* spent = spent_cookies_.find(SpentCookies::mac_of(proto::bytes_of(req->cookie())), now);
   if (!spent) return false;
   // The same attempt again while its session lives (its Accept was lost, or a replay of it): the same
   // Accept, byte for byte, which changes nothing and uses no key again.
@@ -340,7 +340,7 @@ void ServerCore::refuse_connect(const net::Endpoint& to, const proto::TokenConte
                                 wire::RejectReason reason, const std::string& message, net::Nanos now) {
   // Remembered so that a replay of this Connect, later, cannot get another verdict (say, a session
   // once the server has room): a cookie is judged once.
-  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie.data()), {attempt, false, reason}, now + CookieJar::kLifetime,
+  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie), {attempt, false, reason}, now + CookieJar::kLifetime,
                                now)) {
     counters_.add(Counter::kDropCookieSpent);
     return;
@@ -438,7 +438,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     refuse(wire::RejectReason::ServerFull, "the server is full (" + std::to_string(config_.max_clients) + " clients)");
     return;
   }
-  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie.data()), {attempt, true, wire::RejectReason::Unknown},
+  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie), {attempt, true, wire::RejectReason::Unknown},
                                now + CookieJar::kLifetime, now)) {
     counters_.add(Counter::kDropCookieSpent);
     return;

@@ -54,7 +54,7 @@ struct CoreConfig {
   int snapshot_interval = 1;            ///< ticks between snapshots
   /// Bytes a snapshot datagram never exceeds (encryption included), [kMinSnapshotBudget, kMaxDatagram].
   /// The nearest characters that changed go first; each one in view at least every 500 ms.
-  int snapshot_budget = 200;
+  int snapshot_budget = proto::kDefaultSnapshotBudget;
   /// Silence after which a client is sent Disconnect(TimedOut) and forgotten.
   net::Nanos client_timeout = 10 * net::kSecond;
   /// Burst: a quarter of a second's worth, at least 4. Datagrams over it are dropped after they authenticate.
@@ -93,8 +93,8 @@ class ServerCore {
   static constexpr std::size_t kMaxOthers = proto::kMaxRemotes;
   /// Remote positions are sent in 1/256 m (the wire's unit).
   static constexpr int kRemoteShift = proto::kRemoteShift;
-  /// The smallest snapshot budget: room for the largest header and a full own state, with some left.
-  static constexpr int kMinSnapshotBudget = 128;
+  /// The smallest snapshot budget (the wire's).
+  static constexpr int kMinSnapshotBudget = proto::kMinSnapshotBudget;
   /// Every character in a client's view that changed goes into its snapshots at least this often.
   static constexpr net::Nanos kMaxStaleness = proto::kMaxStalenessMs * net::kMillisecond;
 

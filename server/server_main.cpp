@@ -71,7 +71,9 @@ int main(int argc, char** argv) {
   opt("snapshot-rate", &ServerConfig::snapshot_rate,
       "snapshots per second, a divisor of the tick rate, e.g. 20, 30, 60 (default: every snapshot-interval ticks)");
   opt("snapshot-budget", &ServerConfig::snapshot_budget,
-      "bytes a snapshot datagram never exceeds, encryption included, [128, 1200] (default 200)");
+      ("bytes a snapshot datagram never exceeds, encryption included, [" + std::to_string(proto::kMinSnapshotBudget) +
+       ", " + std::to_string(proto::kMaxDatagram) + "] (default " + std::to_string(proto::kDefaultSnapshotBudget) + ")")
+          .c_str());
   opt("client-timeout", &ServerConfig::client_timeout, "seconds of silence before a client is dropped (default 10)");
   opt("log-level", &ServerConfig::log_level, "trace, debug, info (default), warn, error, critical, off");
   opt("stats-interval", &ServerConfig::stats_interval, "seconds between stats lines (default 5)");

@@ -1,16 +1,17 @@
 #include "server/spent_cookies.h"
 
 #include <algorithm>
-#include <cstring>
+
+#include "proto/cookie_layout.h"
 
 namespace foothold::server {
 
 SpentCookies::SpentCookies(std::size_t capacity) : capacity_(std::max<std::size_t>(1, capacity)) {}
 
-SpentCookies::Mac SpentCookies::mac_of(const uint8_t* cookie) {
-  Mac m{};
-  std::memcpy(m.data(), cookie + 16, m.size());
-  return m;
+SpentCookies::Mac SpentCookies::mac_of(std::span<const uint8_t> cookie) {
+  proto::CookieFields f;
+  proto::read_cookie(cookie, f);
+  return f.mac;
 }
 
 void SpentCookies::forget(net::Nanos now) {

@@ -14,6 +14,7 @@
 #include <deque>
 
 #include <map>
+#include <span>
 
 #include "proto/endpoint.h"
 #include "proto/foothold_generated.h"
@@ -40,8 +41,8 @@ class SpentCookies {
   /// was issued.
   static std::size_t capacity_for(double cookies_per_second, double burst, net::Nanos lifetime);
 
-  /// The MAC of a cookie of proto::kCookieSize bytes (the caller has checked it with the jar).
-  static Mac mac_of(const uint8_t* cookie);
+  /// The MAC of a cookie (the caller has checked it with the jar; a cookie of another size gives zeros).
+  static Mac mac_of(std::span<const uint8_t> cookie);
   /// The entry of `mac` if it is remembered and not forgotten by `now` (else nullptr). The pointer
   /// is valid until the next call.
   const Spent* find(const Mac& mac, net::Nanos now);

@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include "proto/codec.h"
+#include "proto/cookie_layout.h"
 #include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
@@ -221,8 +222,9 @@ void BM_JunkConnect(benchmark::State& state) {
   proto::ConnectToken token;
   std::string error;
   proto::mint_token(cfg.key, 1, std::span(&address, 1), kUnixNow, 600, token, error);
-  std::vector<uint8_t> cookie(proto::kCookieSize, 0x5a);
-  proto::put_u64(cookie.data(), uint64_t(now));  // issued "now": only the MAC can refuse it
+  proto::CookieFields fields{uint64_t(now), 0x5a5a5a5a5a5a5a5aull, {}};  // issued "now": only the MAC can refuse it
+  fields.mac.fill(0x5a);
+  const auto cookie = proto::write_cookie(fields);
   const auto proof = proto::seal_proof(token.client_to_server, cookie, 1, 2);
   proto::PacketWriter w;
   proto::DatagramBuffer buf;

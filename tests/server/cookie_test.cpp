@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/cookie_layout.h"
 #include "server/cookie.h"
 
 namespace foothold::server {
@@ -71,4 +72,28 @@ TEST(Cookie, AnyAlteredByteOrLengthIsRefused) {
 }
 
 }  // namespace
+TEST(CookieLayout, FieldsRoundTripAtTheirDocumentedOffsetsAndOtherSizesAreRefused) {
+  proto::CookieFields f{0x0102030405060708ull, 0x1112131415161718ull, {}};
+  for (std::size_t i = 0; i < f.mac.size(); ++i) f.mac[i] = uint8_t(0xa0 + i);
+  const auto b = proto::write_cookie(f);
+  EXPECT_EQ(b[0], 0x08) << "issued, little-endian, first";
+  EXPECT_EQ(b[8], 0x18) << "then the server salt";
+  EXPECT_EQ(b[16], 0xa0) << "then the MAC";
+  proto::CookieFields back;
+  ASSERT_TRUE(proto::read_cookie(b, back));
+  EXPECT_EQ(back.issued, f.issued);
+  EXPECT_EQ(back.server_salt, f.server_salt);
+  EXPECT_EQ(back.mac, f.mac);
+  proto::CookieFields untouched{7, 8, {}};
+  EXPECT_FALSE(proto::read_cookie(std::span<const uint8_t>(b.data(), b.size() - 1), untouched));
+  EXPECT_EQ(untouched.issued, 7u);
+  // What the jar issues reads back with the salt it was given.
+  const CookieJar jar(CookieJar::Key{1});
+  const net::Endpoint client(asio::ip::make_address("10.1.2.3"), 4000);
+  const std::array<uint8_t, 4> token{1, 2, 3, 4};
+  ASSERT_TRUE(proto::read_cookie(jar.issue(client, 9, token, 0xabcdef, 5 * net::kSecond), back));
+  EXPECT_EQ(back.server_salt, 0xabcdefu);
+  EXPECT_EQ(back.issued, uint64_t(5 * net::kSecond));
+}
+
 }  // namespace foothold::server

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/cookie_layout.h"
 #include "proto/handshake.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -34,7 +35,10 @@ struct HandServer {
   proto::ConnectToken token;
   proto::PacketWriter w;
   proto::DatagramBuffer rx, tx;
-  std::vector<uint8_t> cookie = std::vector<uint8_t>(proto::kCookieSize, 0x5a);
+  std::vector<uint8_t> cookie = [] {
+    const auto b = proto::write_cookie({123, 0x5a5a5a5a5a5a5a5aull, {}});
+    return std::vector<uint8_t>(b.begin(), b.end());
+  }();
 
   const wire::Packet* clear(const std::vector<uint8_t>& datagram) {
     const auto d = proto::decode(proto::unframe_clear(datagram, rx), proto::Direction::kToServer, proto::Layer::kClear);
@@ -146,7 +150,7 @@ TEST(ClientHandshake, TheAcceptGivesKeysFromTheServersRandom) {
   EXPECT_EQ(hs.session->character_id(), 7u);
   const proto::SessionKeys server = proto::server_session_keys(
       hs.server.token.client_to_server, hs.server.token.server_to_client,
-      {hs.salt, proto::get_u64(hs.server.cookie.data() + 8), attempt.connect, random});
+      {hs.salt, attempt.server_salt, attempt.connect, random});
   EXPECT_EQ(hs.session->session_keys().send, server.receive);
   EXPECT_EQ(hs.session->session_keys().receive, server.send);
 }
