@@ -204,10 +204,9 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
   // so a spoofer cannot send one: it is checked first and spends nothing of the per-source budgets,
   // which a spoofed flood may have drained (the cookie's MAC costs about what the buckets' hashes do).
   uint64_t server_salt = 0;
-  const bool proven = m.version == proto::kProtocolVersion && m.type == wire::Body::Connect &&
-                      cookies_->valid(proto::bytes_of(m.packet->body_as_Connect()->cookie()), from,
-                                      m.packet->body_as_Connect()->client_salt(),
-                                      proto::bytes_of(m.packet->body_as_Connect()->token()), now, server_salt);
+  const wire::Connect* connect = m.version == proto::kProtocolVersion ? m.packet->body_as_Connect() : nullptr;
+  const bool proven = connect && cookies_->valid(proto::bytes_of(connect->cookie()), from, connect->client_salt(),
+                                                 proto::bytes_of(connect->token()), now, server_salt);
   // Per-address budgets are for the internet: loopback senders are this host's own (a load test's
   // thousand bots share 127.0.0.1), which no remote host can pose as. The global budgets still hold.
   if (!proven && !is_loopback(from) && !source_limiter_.take(from, now)) {

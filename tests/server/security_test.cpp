@@ -23,13 +23,6 @@ using server::Counter;
 constexpr net::Nanos kS = net::kSecond;
 constexpr net::Nanos kMs = net::kMillisecond;
 
-HarnessOptions options(int clients) {
-  HarnessOptions o;
-  o.clients = clients;
-  return o;
-}
-
-
 // Everything client `i` and the server send each other, captured on the path while the sniffer
 // lives (its destructor removes the tap, so the network never calls into a dead sniffer).
 struct Sniffer {
@@ -70,7 +63,7 @@ void send_as(SimHarness& h, const net::Endpoint& from, std::span<const uint8_t> 
 proto::DatagramBuffer g_buf;
 
 TEST(Security, ForgedDisconnectFromTheVictimsAddressChangesNothing) {
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   const auto victim = SimHarness::client_endpoint(0);
@@ -92,7 +85,7 @@ TEST(Security, ForgedDisconnectFromTheVictimsAddressChangesNothing) {
 
 TEST(Security, FarAheadSequenceCannotTakeOverASession) {
   // Before: a forged input message with a far-ahead sequence made the victim's own packets stale.
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   const auto forged = real_datagram(h, true);
@@ -120,7 +113,7 @@ TEST(Security, FarAheadSequenceCannotTakeOverASession) {
 }
 
 TEST(Security, ReplayedDatagramsAreDroppedAndBringNoInput) {
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   std::vector<std::vector<uint8_t>> captured;
@@ -146,7 +139,7 @@ TEST(Security, ReplayedDatagramsAreDroppedAndBringNoInput) {
 
 TEST(Security, EveryBitFlipOfARealDatagramIsRefused) {
   // Before: replayed datagrams with one byte flipped were accepted as real input.
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   const auto real = real_datagram(h, true);
@@ -174,7 +167,7 @@ TEST(Security, EveryBitFlipOfARealDatagramIsRefused) {
 }
 
 TEST(Security, EveryTruncationOfARealDatagramIsRefused) {
-  SimHarness h(arena_world(), options(1));
+  SimHarness h(arena_world(), with_clients(1));
   h.start_all();
   h.run_for(1 * kS);
   const auto real = real_datagram(h, true);
@@ -189,7 +182,7 @@ TEST(Security, EveryTruncationOfARealDatagramIsRefused) {
 }
 
 TEST(Security, AValidDatagramFromAnotherAddressIsDropped) {
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   // A datagram client 0 really sent, sent again from other addresses (each session has its own
@@ -214,7 +207,7 @@ TEST(Security, AValidDatagramFromAnotherAddressIsDropped) {
 }
 
 TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
-  SimHarness h(arena_world(), options(1));
+  SimHarness h(arena_world(), with_clients(1));
   h.start_all();
   h.run_for(1 * kS);
   const auto real = real_datagram(h, false);
@@ -251,7 +244,7 @@ TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
 }
 
 TEST(Security, AnExpiredTokenGetsNothing) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5100, h.mint(1, 5));
   h.run_for(6 * kS);
   EXPECT_FALSE(raw.request());
@@ -265,7 +258,7 @@ TEST(Security, AnExpiredTokenGetsNothing) {
 }
 
 TEST(Security, ATokenForAnotherServerAddressIsRefused) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5102, h.mint(1, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 7777),
                                         net::Endpoint(asio::ip::make_address("10.0.0.1"), 7778)}));
   EXPECT_FALSE(raw.request());
@@ -280,7 +273,7 @@ TEST(Security, ATokenForAnotherServerAddressIsRefused) {
 }
 
 TEST(Security, ATokenSealedWithAnotherKeyGetsNoReply) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   const proto::Key other = proto::development_key();
   RawClient raw(h, 5104, h.mint(1, 60, {}, &other));
   EXPECT_FALSE(raw.request());
@@ -294,7 +287,7 @@ TEST(Security, ATokenSealedWithAnotherKeyGetsNoReply) {
 }
 
 TEST(Security, CookiesAreBoundToAddressSaltAndTokenAndExpire) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5105, h.mint(1));
   ASSERT_TRUE(raw.request());
   EXPECT_EQ(h.server().client_count(), 0u) << "a request allocates nothing";
@@ -330,7 +323,7 @@ TEST(Security, CookiesAreBoundToAddressSaltAndTokenAndExpire) {
 
 TEST(Security, ASniffedTokenAndCookieWithoutTheKeysDoNotJoin) {
   // The Connect's proof is sealed with the token's client key, which an eavesdropper never sees.
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5106, h.mint(1));
   ASSERT_TRUE(raw.request());
   proto::ConnectToken stolen = raw.token;
@@ -344,7 +337,7 @@ TEST(Security, ASniffedTokenAndCookieWithoutTheKeysDoNotJoin) {
 TEST(Security, TheSameClientIdTwice) {
   // From another address: refused while the first plays (a token cannot be shared). From the same
   // address (the player's process restarted, on a new port): the new session replaces the old.
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient first(h, net::Endpoint(asio::ip::make_address("10.2.0.1"), 5200), h.mint(77));
   ASSERT_TRUE(first.join());
   RawClient elsewhere(h, net::Endpoint(asio::ip::make_address("10.2.0.2"), 5200), h.mint(77));
@@ -373,7 +366,7 @@ TEST(Security, TheSameClientIdTwice) {
 }
 
 TEST(Security, OneAddressCannotHoldEverySlot) {
-  HarnessOptions o = options(0);
+  HarnessOptions o = with_clients(0);
   o.core.max_clients_per_address = 3;
   SimHarness h(arena_world(), o);
   std::vector<std::unique_ptr<RawClient>> clients;
@@ -398,7 +391,7 @@ TEST(Security, OneAddressCannotHoldEverySlot) {
 }
 
 TEST(Security, OneSourceCannotBuyUnboundedHandshakeWork) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient noisy(h, 5300, h.mint(1));
   proto::PacketWriter w;
   for (int i = 0; i < 100; ++i) noisy.send_clear(w.connect_request(noisy.token.sealed, noisy.salt));
@@ -413,7 +406,7 @@ TEST(Security, OneSourceCannotBuyUnboundedHandshakeWork) {
 TEST(Security, AValidTokenReplayedFromManyAddressesEarnsFewAnswers) {
   // An attacker who sniffed one ConnectRequest sends it from spoofed addresses all over: the token
   // gets no more answers than its owner would ask for, and the global budget stays for others.
-  HarnessOptions o = options(0);
+  HarnessOptions o = with_clients(0);
   o.core.handshake_rate = 100;
   SimHarness h(arena_world(), o);
   RawClient victim(h, 5500, h.mint(1));
@@ -433,7 +426,7 @@ TEST(Security, AValidTokenReplayedFromManyAddressesEarnsFewAnswers) {
 }
 
 TEST(Security, RepliesToUnverifiedAddressesAreNeverLargerThanTheRequest) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5400, h.mint(1, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 1)}));
   proto::PacketWriter w;
   // Every reply an unverified sender can get: a WrongServer reject (to request, status and connect).
@@ -456,7 +449,7 @@ TEST(Security, RepliesToUnverifiedAddressesAreNeverLargerThanTheRequest) {
 TEST(Security, ImpairedSessionsStillPlayWithoutUnexplainedCorrections) {
   // Loss, duplicates and reordering: the replay window drops the duplicates and takes the reordered
   // once; predictions still agree with the server.
-  SimHarness h(arena_world(), options(4));
+  SimHarness h(arena_world(), with_clients(4));
   bots::Impairment imp;
   imp.loss = 0.1;
   imp.duplicate = 0.05;

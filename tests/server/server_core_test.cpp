@@ -30,15 +30,8 @@ using server::Counter;
 
 constexpr net::Nanos kS = net::kSecond;
 
-HarnessOptions options(int clients) {
-  HarnessOptions o;
-  o.clients = clients;
-  return o;
-}
-
-
 TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
-  SimHarness h(arena_world(), options(6));
+  SimHarness h(arena_world(), with_clients(6));
   // Every state each client predicts, by tick.
   std::vector<std::map<uint32_t, CharacterState>> predicted(6);
   for (int i = 0; i < 6; ++i)
@@ -66,7 +59,7 @@ TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
 }
 
 TEST(ServerCore, RemoteCharactersAreInterpolatedFromSnapshots) {
-  SimHarness h(arena_world(), options(3));
+  SimHarness h(arena_world(), with_clients(3));
   h.start_all();
   h.run_for(2 * kS);
   const auto& c = h.client(0);
@@ -80,7 +73,7 @@ TEST(ServerCore, RemoteCharactersAreInterpolatedFromSnapshots) {
 }
 
 TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
-  SimHarness h(arena_world(), options(3));
+  SimHarness h(arena_world(), with_clients(3));
   h.start_all();
   h.run_for(1 * kS);
   const net::Endpoint rogue{asio::ip::make_address("10.6.6.6"), 666};
@@ -124,7 +117,7 @@ TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
 }
 
 TEST(ServerCore, SilentClientTimesOutAndCanReconnect) {
-  HarnessOptions o = options(2);
+  HarnessOptions o = with_clients(2);
   o.core.client_timeout = 2 * kS;
   SimHarness h(arena_world(), o);
   h.start_all();
@@ -146,7 +139,7 @@ TEST(ServerCore, SilentClientTimesOutAndCanReconnect) {
 }
 
 TEST(ServerCore, ClientNoticesDisconnectFromServer) {
-  HarnessOptions o = options(1);
+  HarnessOptions o = with_clients(1);
   o.core.client_timeout = 1 * kS;
   SimHarness h(arena_world(), o);
   h.start_all();
@@ -161,7 +154,7 @@ TEST(ServerCore, ClientNoticesDisconnectFromServer) {
 }
 
 TEST(ServerCore, FullServerRefusesWithAReason) {
-  HarnessOptions o = options(3);
+  HarnessOptions o = with_clients(3);
   o.core.max_clients = 2;
   SimHarness h(arena_world(), o);
   h.start_all();
@@ -180,7 +173,7 @@ TEST(ServerCore, FullServerRefusesWithAReason) {
 }
 
 TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   MoveSettings other;
   other.gravity = 9.81;
   auto& sink = h.network().client_sink(SimHarness::client_endpoint(7), SimHarness::server_endpoint());
@@ -209,7 +202,7 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
 }
 
 TEST(ServerCore, OtherProtocolVersionIsToldSoInClear) {
-  SimHarness h(arena_world(), options(0));
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5002, h.mint(1));
   proto::PacketWriter w;
   // A version 9 request, padded like ours.
@@ -227,7 +220,7 @@ TEST(ServerCore, OtherProtocolVersionIsToldSoInClear) {
 }
 
 TEST(ServerCore, StatusProbeAnswersHoldersOfATokenSealed) {
-  SimHarness h(arena_world(), options(2));
+  SimHarness h(arena_world(), with_clients(2));
   h.start_all();
   h.run_for(1 * kS);
   RawClient raw(h, 5003, h.mint(4));
@@ -247,7 +240,7 @@ TEST(ServerCore, StatusProbeAnswersHoldersOfATokenSealed) {
 }
 
 TEST(ServerCore, ShutdownTellsEveryClient) {
-  SimHarness h(arena_world(), options(3));
+  SimHarness h(arena_world(), with_clients(3));
   h.start_all();
   h.run_for(1 * kS);
   h.server().shutdown(h.now());

@@ -22,12 +22,6 @@ using server::Counter;
 constexpr net::Nanos kS = net::kSecond;
 constexpr net::Nanos kMs = net::kMillisecond;
 
-HarnessOptions no_clients() {
-  HarnessOptions o;
-  o.clients = 0;
-  return o;
-}
-
 void send_as(SimHarness& h, const net::Endpoint& from, std::span<const uint8_t> bytes, const net::Endpoint& to) {
   h.network().sink_for(from).send(to, bytes);
 }
@@ -43,7 +37,7 @@ void play(RawClient& c, double seconds) {
 }
 
 TEST(SessionHardening, AConnectReplayedAfterThePlayerLeftOpensNothing) {
-  SimHarness h(arena_world(), no_clients());
+  SimHarness h(arena_world(), with_clients(0));
   RawClient player(h, 5600, h.mint(42));
   ASSERT_TRUE(player.join());
   const auto captured_connect = player.last_connect;
@@ -79,7 +73,7 @@ TEST(SessionHardening, AConnectReplayedAfterThePlayerLeftOpensNothing) {
 }
 
 TEST(SessionHardening, AConnectReplayedDuringTheSessionChangesNothing) {
-  SimHarness h(arena_world(), no_clients());
+  SimHarness h(arena_world(), with_clients(0));
   RawClient player(h, 5610, h.mint(43));
   ASSERT_TRUE(player.join());
   const auto accept = player.received.front();
@@ -107,7 +101,7 @@ TEST(SessionHardening, AConnectReplayedDuringTheSessionChangesNothing) {
 }
 
 TEST(SessionHardening, EveryJoinWithTheSameTokenGetsNewKeys) {
-  SimHarness h(arena_world(), no_clients());
+  SimHarness h(arena_world(), with_clients(0));
   const proto::ConnectToken token = h.mint(44);
   std::vector<proto::SessionKeys> seen;
   for (int i = 0; i < 3; ++i) {
@@ -132,14 +126,14 @@ TEST(SessionHardening, ARestartedServerGivesAReplayedConnectOtherKeys) {
   std::vector<uint8_t> connect;
   proto::ConnectToken token;
   {
-    SimHarness h(arena_world(), no_clients());
+    SimHarness h(arena_world(), with_clients(0));
     RawClient c(h, 5630, h.mint(45));
     ASSERT_TRUE(c.join());
     first_keys = c.keys;
     connect = c.last_connect;
     token = c.token;
   }
-  SimHarness restarted(arena_world(), no_clients());
+  SimHarness restarted(arena_world(), with_clients(0));
   RawClient c(restarted, 5630, token);
   proto::DatagramBuffer rx;
   ASSERT_EQ(restarted.server().client_count(), 0u);
@@ -164,7 +158,7 @@ TEST(SessionHardening, ARejectEarnedByAnAttackersConnectDoesNotEndTheVictimsHand
   // The attacker sees the victim's ConnectRequest, sends a Connect of its own with the victim's token
   // and salt (and a junk cookie and proof) from its own address, and injects the sealed
   // Reject(BadCookie) it gets back into the victim's handshake, as if from the server.
-  HarnessOptions o = no_clients();
+  HarnessOptions o = with_clients(0);
   o.clients = 1;
   SimHarness h(arena_world(), o);
   bots::Impairment slow;
@@ -208,7 +202,7 @@ TEST(SessionHardening, ARejectEarnedByAnAttackersConnectDoesNotEndTheVictimsHand
 TEST(SessionHardening, AFloodOfVersionHintsDoesNotSlowJoins) {
   // 10,000 tokenless datagrams of another version a second, from addresses spread over many /24s
   // (each within its source budget), while 20 clients join.
-  HarnessOptions o = no_clients();
+  HarnessOptions o = with_clients(0);
   o.clients = 20;
   SimHarness h(arena_world(), o);
   bots::Impairment path;
@@ -251,7 +245,7 @@ TEST(SessionHardening, AFloodOfVersionHintsDoesNotSlowJoins) {
 TEST(SessionHardening, AFloodSpoofingTheVictimsAddressCannotStopItsConnect) {
   // The per-source budgets are charged before anything is opened, so spoofed datagrams from the
   // victim's own address drain them; a Connect with a valid cookie is checked first and needs none.
-  SimHarness h(arena_world(), no_clients());
+  SimHarness h(arena_world(), with_clients(0));
   RawClient victim(h, 5640, h.mint(46));
   ASSERT_TRUE(victim.request());
   proto::PacketWriter w;
@@ -269,7 +263,7 @@ TEST(SessionHardening, AFloodSpoofingTheVictimsAddressCannotStopItsConnect) {
 TEST(SessionHardening, TheServerFollowsTheWallClock) {
   // The host's clock is corrected while the server runs: token times are judged by the new time at
   // once (the server used to read the wall clock once, at start, and count from there).
-  SimHarness h(arena_world(), no_clients());
+  SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5650, h.mint(48, 60));
   h.set_clock_offset(120);
   EXPECT_FALSE(raw.request());
@@ -305,7 +299,7 @@ TEST(SessionHardening, WithoutAClockGivenTheServerReadsTheSystemsWallClock) {
 }
 
 TEST(SessionHardening, TokensAreJudgedByTheirNotBeforeAndHowFarAheadTheyExpire) {
-  HarnessOptions o = no_clients();
+  HarnessOptions o = with_clients(0);
   o.core.token_max_ahead = 3600;
   o.core.clock_skew = 30;
   SimHarness h(arena_world(), o);

@@ -20,6 +20,13 @@ struct HarnessOptions {
   bots::Pattern pattern = bots::Pattern::kWander;
 };
 
+/// Default options with `clients` clients (0: a server alone, for tests that speak by hand).
+inline HarnessOptions with_clients(int clients) {
+  HarnessOptions o;
+  o.clients = clients;
+  return o;
+}
+
 class SimHarness {
  public:
   SimHarness(const World& world, const HarnessOptions& options);
