@@ -48,13 +48,13 @@ server_pid=$!
 address=$(wait_ready "$out/ready" "$server_pid") || { cat "$out/server.log" >&2; echo "demo: the server did not start; see $out/server.log" >&2; exit 1; }
 echo "== foothold-server on $address (arena, key $out/server.key, recording to $out/server.rec)"
 for _ in $(seq 100); do
-  "$bin/server/bots/foothold-bot" --probe "$address" --key-file "$out/server.key" >/dev/null 2>&1 && break
+  "$bin/bots/foothold-bot" --probe "$address" --key-file "$out/server.key" >/dev/null 2>&1 && break
   kill -0 "$server_pid" 2>/dev/null || { cat "$out/server.log" >&2; exit 1; }
   sleep 0.1
 done
 
 echo "== $bots bots riding and crowding the arena's movers for $seconds s"
-"$bin/server/bots/foothold-bot" --server "$address" --key-file "$out/server.key" --bots "$bots" --duration "$seconds" \
+"$bin/bots/foothold-bot" --server "$address" --key-file "$out/server.key" --bots "$bots" --duration "$seconds" \
   --pattern ride --seed 1 --trace-dir "$out/traces" --record "$out/bots" >"$out/bots.log" 2>&1 &
 bots_pid=$!
 bots_status=0

@@ -11,10 +11,10 @@ include(CMakePackageConfigHelpers)
 
 set(foothold_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Foothold)
 
-install(FILES ${PROJECT_SOURCE_DIR}/shared/client/include/foothold/client.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold)
+install(FILES ${PROJECT_SOURCE_DIR}/client/include/foothold/client.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold)
 # The C++ headers keep their paths under include/foothold/, so that their own includes
 # ("shared/world.h") resolve against it. proto/endpoint.h is left out: it is Asio's, for our tools.
-foreach(dir shared shared/formats shared/client proto)
+foreach(dir shared shared/formats client proto)
   file(GLOB headers ${PROJECT_SOURCE_DIR}/${dir}/*.h)
   list(FILTER headers EXCLUDE REGEX "/proto/endpoint\\.h$")
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/${dir})

@@ -16,7 +16,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=${1:?usage: container_test.sh BUILD_DIR}
-bot=$build/server/bots/foothold-bot
+bot=$build/bots/foothold-bot
 token=$build/server/foothold-token
 replay=$build/replay/foothold-replay
 for b in "$bot" "$token" "$replay"; do

@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cstdint>
 
-namespace foothold::net {
+namespace foothold::proto {
 
 /// Monotonic time in nanoseconds since an arbitrary origin.
 using Nanos = int64_t;
@@ -19,4 +19,4 @@ inline Nanos steady_now() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-}  // namespace foothold::net
+}  // namespace foothold::proto

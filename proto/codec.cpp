@@ -17,16 +17,16 @@ std::string_view to_string(DropReason r) {
   return "invalid";
 }
 
-std::string_view to_string(wire::RejectReason r) {
-  const char* name = wire::EnumNameRejectReason(r);
+std::string_view to_string(proto::fb::RejectReason r) {
+  const char* name = proto::fb::EnumNameRejectReason(r);
   return name && *name ? name : "Unknown";
 }
 
 namespace {
 // Which messages each side accepts, and in which layer: anything else is dropped, so that, say, a
 // Disconnect in clear (which anyone could forge) is never honoured.
-bool accepted(wire::Body t, Direction at, Layer layer) {
-  using B = wire::Body;
+bool accepted(proto::fb::Body t, Direction at, Layer layer) {
+  using B = proto::fb::Body;
   if (at == Direction::kToServer) {
     if (layer == Layer::kClear) return t == B::ConnectRequest || t == B::Connect || t == B::StatusRequest;
     if (layer == Layer::kSession) return t == B::Disconnect;  // inputs come as compact messages
@@ -51,17 +51,17 @@ DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at, La
   opts.max_tables = 8;
   opts.check_alignment = true;
   flatbuffers::Verifier verifier(datagram.data(), datagram.size(), opts);
-  if (datagram.size() < 8 || !wire::VerifyPacketBuffer(verifier)) {
+  if (datagram.size() < 8 || !proto::fb::VerifyPacketBuffer(verifier)) {
     r.error = DropReason::kMalformed;
     return r;
   }
-  const wire::Packet* p = wire::GetPacket(datagram.data());
+  const proto::fb::Packet* p = proto::fb::GetPacket(datagram.data());
   if (p->protocol() != kProtocolId) {
     r.error = DropReason::kBadProtocol;
     return r;
   }
   const auto type = p->body_type();
-  if (type <= wire::Body::MIN || type > wire::Body::MAX) {
+  if (type <= proto::fb::Body::MIN || type > proto::fb::Body::MAX) {
     r.error = DropReason::kUnknownType;
     return r;
   }
@@ -77,16 +77,16 @@ DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at, La
   return r;
 }
 
-wire::CharacterStateW to_wire(const CharacterState& s) {
-  return wire::CharacterStateW(wire::Vec3i(s.position.x, s.position.y, s.position.z),
-                               wire::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
-                               wire::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
+proto::fb::CharacterStateW to_wire(const CharacterState& s) {
+  return proto::fb::CharacterStateW(proto::fb::Vec3i(s.position.x, s.position.y, s.position.z),
+                               proto::fb::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
+                               proto::fb::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
                                static_cast<uint8_t>(s.ground), s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0,
                                s.crouched ? 1 : 0, s.platform,
-                               wire::Vec3i(s.platform_offset.x, s.platform_offset.y, s.platform_offset.z));
+                               proto::fb::Vec3i(s.platform_offset.x, s.platform_offset.y, s.platform_offset.z));
 }
 
-CharacterState from_wire(const wire::CharacterStateW& w) {
+CharacterState from_wire(const proto::fb::CharacterStateW& w) {
   CharacterState s;
   s.position = {w.position().x(), w.position().y(), w.position().z()};
   s.velocity = {w.velocity().x(), w.velocity().y(), w.velocity().z()};
@@ -101,14 +101,14 @@ CharacterState from_wire(const wire::CharacterStateW& w) {
   return s;
 }
 
-PacketWriter::Bytes PacketWriter::finish(wire::Body type, flatbuffers::Offset<void> body, uint32_t protocol,
+PacketWriter::Bytes PacketWriter::finish(proto::fb::Body type, flatbuffers::Offset<void> body, uint32_t protocol,
                                          uint16_t version) {
-  wire::PacketBuilder pb(fbb_);
+  proto::fb::PacketBuilder pb(fbb_);
   pb.add_protocol(protocol);
   pb.add_version(version);
   pb.add_body_type(type);
   pb.add_body(body);
-  fbb_.Finish(pb.Finish(), wire::PacketIdentifier());
+  fbb_.Finish(pb.Finish(), proto::fb::PacketIdentifier());
   return {fbb_.GetBufferPointer(), fbb_.GetSize()};
 }
 
@@ -127,14 +127,14 @@ PacketWriter::Bytes PacketWriter::connect_request(std::span<const uint8_t> token
   return padded([&](std::span<const uint8_t> pad) {
     const auto t = fbb_.CreateVector(token.data(), token.size());
     const auto padding = fbb_.CreateVector(pad.data(), pad.size());
-    return finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(fbb_, t, client_salt, padding).Union());
+    return finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(fbb_, t, client_salt, padding).Union());
   });
 }
 
 PacketWriter::Bytes PacketWriter::challenge(std::span<const uint8_t> cookie) {
   fbb_.Clear();
   const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
-  return finish(wire::Body::Challenge, wire::CreateChallenge(fbb_, c).Union());
+  return finish(proto::fb::Body::Challenge, proto::fb::CreateChallenge(fbb_, c).Union());
 }
 
 PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64_t client_salt,
@@ -144,43 +144,43 @@ PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64
   const auto t = fbb_.CreateVector(token.data(), token.size());
   const auto c = fbb_.CreateVector(cookie.data(), cookie.size());
   const auto p = fbb_.CreateVector(proof.data(), proof.size());
-  return finish(wire::Body::Connect, wire::CreateConnect(fbb_, t, client_salt, c, p).Union());
+  return finish(proto::fb::Body::Connect, proto::fb::CreateConnect(fbb_, t, client_salt, c, p).Union());
 }
 
 PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate,
                                          uint16_t snapshot_interval, const CharacterState& state,
                                          std::span<const uint8_t> server_random) {
   fbb_.Clear();
-  const wire::CharacterStateW w = to_wire(state);
+  const proto::fb::CharacterStateW w = to_wire(state);
   const auto r = fbb_.CreateVector(server_random.data(), server_random.size());
-  return finish(wire::Body::Accept,
-                wire::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r).Union());
+  return finish(proto::fb::Body::Accept,
+                proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r).Union());
 }
 
-PacketWriter::Bytes PacketWriter::reject(wire::RejectReason reason, std::string_view message) {
+PacketWriter::Bytes PacketWriter::reject(proto::fb::RejectReason reason, std::string_view message) {
   fbb_.Clear();
   const auto m = fbb_.CreateString(message.substr(0, kMaxRejectMessage));
-  return finish(wire::Body::Reject, wire::CreateReject(fbb_, reason, m).Union());
+  return finish(proto::fb::Body::Reject, proto::fb::CreateReject(fbb_, reason, m).Union());
 }
 
-PacketWriter::Bytes PacketWriter::disconnect(wire::DisconnectReason reason) {
+PacketWriter::Bytes PacketWriter::disconnect(proto::fb::DisconnectReason reason) {
   fbb_.Clear();
-  return finish(wire::Body::Disconnect, wire::CreateDisconnect(fbb_, reason).Union());
+  return finish(proto::fb::Body::Disconnect, proto::fb::CreateDisconnect(fbb_, reason).Union());
 }
 
 PacketWriter::Bytes PacketWriter::status_request(std::span<const uint8_t> token, uint64_t client_salt) {
   return padded([&](std::span<const uint8_t> pad) {
     const auto t = fbb_.CreateVector(token.data(), token.size());
     const auto padding = fbb_.CreateVector(pad.data(), pad.size());
-    return finish(wire::Body::StatusRequest, wire::CreateStatusRequest(fbb_, t, client_salt, padding).Union());
+    return finish(proto::fb::Body::StatusRequest, proto::fb::CreateStatusRequest(fbb_, t, client_salt, padding).Union());
   });
 }
 
 PacketWriter::Bytes PacketWriter::status(uint32_t tick, uint32_t clients, uint32_t max_clients, uint64_t uptime_ms,
                                          uint64_t world_hash, uint64_t settings_hash) {
   fbb_.Clear();
-  return finish(wire::Body::Status,
-                wire::CreateStatus(fbb_, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
+  return finish(proto::fb::Body::Status,
+                proto::fb::CreateStatus(fbb_, tick, clients, max_clients, uptime_ms, world_hash, settings_hash).Union());
 }
 
 }  // namespace foothold::proto

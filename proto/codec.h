@@ -59,14 +59,14 @@ enum class DropReason : uint8_t {
 /// The reason's snake_case name, e.g. "wrong_direction" ("invalid" out of range).
 std::string_view to_string(DropReason r);
 /// The schema's name, e.g. "ServerFull" ("Unknown" out of range).
-std::string_view to_string(wire::RejectReason r);
+std::string_view to_string(proto::fb::RejectReason r);
 
 /// A Packet that passed decode(): views into the bytes it was decoded from.
 struct Decoded {
   /// The verified Packet.
-  const wire::Packet* packet = nullptr;
+  const proto::fb::Packet* packet = nullptr;
   /// Its body's type (in the schema's range, accepted for this side and layer).
-  wire::Body type = wire::Body::NONE;
+  proto::fb::Body type = proto::fb::Body::NONE;
   /// The sender's protocol version: decode() does not check it, the caller does.
   uint16_t version = 0;
   std::size_t size = 0;  ///< the datagram's length in bytes
@@ -90,9 +90,9 @@ DecodeResult decode(std::span<const uint8_t> packet, Direction arriving_at, Laye
 /// Converters between the step's state and the wire's (the Accept's). The wire's values are
 /// untrusted: a ground kind out of range becomes "none". Positions stay in 1/1024 m, velocities in
 /// 1/65536 m/s (world axes, Y up).
-wire::CharacterStateW to_wire(const CharacterState& s);
+proto::fb::CharacterStateW to_wire(const CharacterState& s);
 /// A character state from the wire (ground kind checked).
-CharacterState from_wire(const wire::CharacterStateW& w);
+CharacterState from_wire(const proto::fb::CharacterStateW& w);
 
 /// Builds outgoing datagrams into one reusable FlatBufferBuilder (no allocation once warm).
 /// Each method returns a view of the finished Packet (to be framed or sealed with secure.h), valid
@@ -118,9 +118,9 @@ class PacketWriter {
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
                const CharacterState& state, std::span<const uint8_t> server_random);
   /// Reject, with `message` cut to kMaxRejectMessage bytes.
-  Bytes reject(wire::RejectReason reason, std::string_view message);
+  Bytes reject(proto::fb::RejectReason reason, std::string_view message);
   /// Disconnect, either way.
-  Bytes disconnect(wire::DisconnectReason reason);
+  Bytes disconnect(proto::fb::DisconnectReason reason);
   /// StatusRequest: like connect_request, padded likewise.
   Bytes status_request(std::span<const uint8_t> token, uint64_t client_salt);
   /// Status: the server's last tick, its clients, uptime in milliseconds and its world and settings hashes.
@@ -130,7 +130,7 @@ class PacketWriter {
   /// The raw builder, for tests that need to craft unusual packets.
   flatbuffers::FlatBufferBuilder& builder() { return fbb_; }
   /// Finishes a packet around an already-built body.
-  Bytes finish(wire::Body type, flatbuffers::Offset<void> body, uint32_t protocol = kProtocolId,
+  Bytes finish(proto::fb::Body type, flatbuffers::Offset<void> body, uint32_t protocol = kProtocolId,
                uint16_t version = kProtocolVersion);
 
  private:

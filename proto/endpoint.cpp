@@ -5,7 +5,7 @@
 #include <asio/io_context.hpp>
 #include <asio/ip/address.hpp>
 
-namespace foothold::net {
+namespace foothold::proto {
 
 std::size_t EndpointHash::operator()(const Endpoint& e) const noexcept {
   std::size_t h = std::hash<unsigned short>()(e.port());
@@ -97,4 +97,4 @@ Endpoint from_token_address(const proto::TokenAddress& t) {
   return {asio::ip::address_v6(b), t.port};
 }
 
-}  // namespace foothold::net
+}  // namespace foothold::proto

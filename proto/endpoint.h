@@ -14,7 +14,7 @@
 #include "proto/clock.h"
 #include "proto/token.h"
 
-namespace foothold::net {
+namespace foothold::proto {
 
 /// A UDP endpoint: an IPv4 or IPv6 address and a port.
 using Endpoint = asio::ip::udp::endpoint;
@@ -47,4 +47,4 @@ proto::TokenAddress to_token_address(const Endpoint& e);
 /// The endpoint a token's address names.
 Endpoint from_token_address(const proto::TokenAddress& a);
 
-}  // namespace foothold::net
+}  // namespace foothold::proto

@@ -12,7 +12,7 @@ ConnectAttempt connect_attempt(uint64_t client_salt, std::span<const uint8_t> co
   return {client_salt, f.server_salt, request_tag(proof)};
 }
 
-bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const wire::Accept& accept,
+bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const proto::fb::Accept& accept,
                  SessionKeys& keys) {
   if (!accept.server_random() || accept.server_random()->size() != kServerRandomBytes) return false;
   KeyInputs inputs{attempt.client_salt, attempt.server_salt, attempt.connect, {}};
@@ -21,15 +21,15 @@ bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const
   return true;
 }
 
-const wire::Accept* open_accept(const ConnectToken& token, const ConnectAttempt& attempt,
+const proto::fb::Accept* open_accept(const ConnectToken& token, const ConnectAttempt& attempt,
                                 std::span<const uint8_t> datagram, DatagramBuffer& rx, SessionKeys& keys) {
   std::span<const uint8_t> packet;
   if (sealed_reply_salt(datagram) != attempt.client_salt ||
       open_reply(token.server_to_client, attempt.connect, datagram, rx, packet) != OpenError::kNone)
     return nullptr;
   const DecodeResult d = decode(packet, Direction::kToClient, Layer::kSealed);
-  if (!d.ok() || d.message.type != wire::Body::Accept) return nullptr;
-  const wire::Accept* a = d.message.packet->body_as_Accept();
+  if (!d.ok() || d.message.type != proto::fb::Body::Accept) return nullptr;
+  const proto::fb::Accept* a = d.message.packet->body_as_Accept();
   return accept_keys(token, attempt, *a, keys) ? a : nullptr;
 }
 

@@ -25,14 +25,14 @@ ConnectAttempt connect_attempt(uint64_t client_salt, std::span<const uint8_t> co
 /// The session keys an Accept to `attempt` gives (its server random and the attempt's salts and
 /// proof, under the token's keys); false, with `keys` untouched, when the Accept lacks the server's
 /// 32 random bytes.
-bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const wire::Accept& accept,
+bool accept_keys(const ConnectToken& token, const ConnectAttempt& attempt, const proto::fb::Accept& accept,
                  SessionKeys& keys);
 
 /// Opens `datagram` as the Accept that answers `attempt` under `token`'s key and derives the session
 /// keys into `keys`. Returns the Accept (in `rx`), or nullptr, with `keys` untouched, when the
 /// datagram is not that: another layer or salt, a reply to another request, not an Accept, or an
 /// Accept without the server's 32 random bytes.
-const wire::Accept* open_accept(const ConnectToken& token, const ConnectAttempt& attempt,
+const proto::fb::Accept* open_accept(const ConnectToken& token, const ConnectAttempt& attempt,
                                 std::span<const uint8_t> datagram, DatagramBuffer& rx, SessionKeys& keys);
 
 }  // namespace foothold::proto

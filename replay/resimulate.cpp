@@ -4,9 +4,9 @@
 #include <chrono>
 #include <map>
 #include <ostream>
-#include <thread>
 
-#include "shared/step.h"
+#include "shared/tick.h"
+#include "shared/workers/worker_pool.h"
 
 namespace foothold::replay {
 
@@ -119,109 +119,100 @@ bool load_recording_bytes(std::vector<uint8_t> bytes, const std::string& name, L
   return load(reader, out, error);
 }
 
-ResimResult resimulate(const LoadedRecording& rec, const World& world, const ResimOptions& options) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const DerivedSettings settings = derive(rec.header.settings);
-  ResimResult result;
+namespace {
+
+// Where each character starts: its join, or its state in the last keyframe before options.from_tick.
+struct Start {
+  uint32_t tick = 0;                      // the first tick simulated
+  std::vector<CharacterState> state;      // per character
+  std::vector<uint32_t> first;            // per character: its first tick simulated
+  std::vector<bool> active;               // per character: simulated at all
+};
+
+Start find_start(const LoadedRecording& rec, uint32_t from_tick) {
   const std::size_t n = rec.characters.size();
-  // Where each character starts: its join, or the last keyframe before from_tick.
   const KeyframeData* keyframe = nullptr;
-  if (options.from_tick > rec.first_tick)
+  if (from_tick > rec.first_tick)
     for (const auto& k : rec.keyframes)
-      if (k.tick < options.from_tick) keyframe = &k;
-  result.start_tick = keyframe ? keyframe->tick + 1 : rec.first_tick;
-  std::vector<CharacterState> start(n);
-  std::vector<uint32_t> skip(n, 0);  // ticks of the timeline the keyframe covers
-  std::vector<bool> active(n, true);
-  result.start_of.assign(n, 0);
+      if (k.tick < from_tick) keyframe = &k;
+  Start s;
+  s.tick = keyframe ? keyframe->tick + 1 : rec.first_tick;
+  s.state.resize(n);
+  s.first.assign(n, 0);
+  s.active.assign(n, true);
   for (std::size_t c = 0; c < n; ++c) {
     const Timeline& tl = rec.characters[c];
-    start[c] = tl.start;
-    result.start_of[c] = tl.first_tick;
+    s.state[c] = tl.start;
+    s.first[c] = tl.first_tick;
     if (!keyframe) continue;
     if (tl.last_tick() <= keyframe->tick) {
-      active[c] = false;  // gone before the keyframe
+      s.active[c] = false;  // gone before the keyframe
       continue;
     }
     if (tl.first_tick > keyframe->tick) continue;  // joins later: from its join
     const auto it = std::find_if(keyframe->states.begin(), keyframe->states.end(), [&](const JoinEntry& e) { return e.id == tl.id; });
     if (it == keyframe->states.end()) {
-      active[c] = false;  // the keyframe does not know it: cannot start it here
+      s.active[c] = false;  // the keyframe does not know it: cannot start it here
       continue;
     }
-    start[c] = it->state;
-    skip[c] = keyframe->tick - tl.first_tick + 1;
-    result.start_of[c] = keyframe->tick + 1;
+    s.state[c] = it->state;
+    s.first[c] = keyframe->tick + 1;
   }
-  if (options.keep_states) result.states.resize(n);
+  return s;
+}
 
-  // Tick by tick, as the server ran it: every character alive in a tick steps against the others as
-  // they were at its start (movement.md §16), the movers placed once per tick (§15.1). The steps of a
-  // tick are independent of each other, so they are shared among the threads.
-  std::vector<CharacterState> state = start, next = start;
-  std::vector<std::size_t> alive;       // indices into rec.characters, ascending id
-  std::vector<OtherCharacter> seen;     // as the others see them, in `alive` order
-  Crowd crowd;
-  MoverFrame frame;
-  const int threads = std::max(1, options.threads);
-  struct Worker {
-    StepScratch scratch;
-    std::vector<OtherCharacter> near;
-    uint64_t steps = 0, mismatches = 0;
-    Mismatch first{~0u, ~0u, 0, 0};
-  };
-  std::vector<Worker> workers(static_cast<std::size_t>(threads));
-  for (std::size_t c = 0; c < n; ++c)
-    if (active[c] && options.keep_states) result.states[c].reserve(rec.characters[c].inputs.size() - skip[c]);
+// The earlier of two mismatches (lowest tick, then lowest id).
+bool earlier(const Mismatch& a, const Mismatch& b) { return a.tick != b.tick ? a.tick < b.tick : a.id < b.id; }
+
+}  // namespace
+
+ResimResult resimulate(const LoadedRecording& rec, const World& world, const ResimOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const DerivedSettings settings = derive(rec.header.settings);
+  const std::size_t n = rec.characters.size();
+  Start start = find_start(rec, options.from_tick);
+  ResimResult result;
+  result.start_tick = start.tick;
+  result.start_of = start.first;
+  if (options.keep_states) {
+    result.states.resize(n);
+    for (std::size_t c = 0; c < n; ++c)
+      if (start.active[c]) result.states[c].reserve(rec.characters[c].inputs.size() - (start.first[c] - rec.characters[c].first_tick));
+  }
+  // Tick by tick, as the server ran it (shared/tick.h): every character alive in a tick, with its
+  // recorded input, on a pool of threads started once.
+  std::vector<CharacterState>& state = start.state;
+  std::vector<TickCharacter> alive;
+  std::vector<std::size_t> timeline_of;  // per entry of `alive`: its index into rec.characters
+  TickRunner runner;
+  WorkerPool pool(std::max(1, options.threads));
+  result.first = Mismatch{~0u, ~0u, 0, 0};
   for (uint32_t tick = result.start_tick; tick <= rec.last_tick && rec.ticks > 0; ++tick) {
     alive.clear();
-    seen.clear();
+    timeline_of.clear();
     for (std::size_t c = 0; c < n; ++c) {
       const Timeline& tl = rec.characters[c];
-      if (!active[c] || tick < result.start_of[c] || tick > tl.last_tick()) continue;
-      alive.push_back(c);
-      seen.push_back(as_other(tl.id, state[c]));
+      if (!start.active[c] || tick < start.first[c] || tick > tl.last_tick()) continue;
+      alive.push_back({tl.id, state[c], tl.inputs[tick - tl.first_tick], nullptr});
+      timeline_of.push_back(c);
     }
     if (alive.empty()) continue;
-    frame.build(world, tick, settings.tick_rate);
-    crowd.build(seen, &frame);
-    auto work = [&](int t) {
-      Worker& w = workers[size_t(t)];
-      for (std::size_t k = size_t(t); k < alive.size(); k += size_t(threads)) {
-        const std::size_t c = alive[k];
-        const Timeline& tl = rec.characters[c];
-        const std::size_t i = tick - tl.first_tick;
-        InputCmd in = tl.inputs[i];
-        in.tick = tick;
-        crowd.neighbours(k, w.near);
-        const CharacterState s = step(state[c], in, world, settings, w.scratch, {&frame, w.near, tl.id}).state;
-        next[c] = s;
-        ++w.steps;
-        const uint32_t sum = state_checksum(s);
-        if (sum != tl.checksums[i]) {
-          ++w.mismatches;
-          const Mismatch m{tick, tl.id, tl.checksums[i], sum};
-          if (m.tick < w.first.tick || (m.tick == w.first.tick && m.id < w.first.id)) w.first = m;
-        }
+    runner.run(tick, alive, world, settings, &pool);
+    for (std::size_t k = 0; k < alive.size(); ++k) {
+      const std::size_t c = timeline_of[runner.given_at(k)];
+      const Timeline& tl = rec.characters[c];
+      state[c] = runner.results()[k].state;
+      ++result.steps;
+      const uint32_t expected = tl.checksums[tick - tl.first_tick], sum = state_checksum(state[c]);
+      if (sum != expected) {
+        ++result.mismatches;
+        const Mismatch m{tick, tl.id, expected, sum};
+        if (earlier(m, result.first)) result.first = m;
       }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads && std::size_t(t) < alive.size(); ++t) pool.emplace_back(work, t);
-    work(0);
-    for (auto& th : pool) th.join();
-    for (std::size_t c : alive) {
-      state[c] = next[c];
       if (options.keep_states) result.states[c].push_back(state[c]);
     }
   }
-  Mismatch first{~0u, ~0u, 0, 0};
-  for (const auto& w : workers) {
-    result.steps += w.steps;
-    result.mismatches += w.mismatches;
-    if (w.first.tick < first.tick || (w.first.tick == first.tick && w.first.id < first.id)) first = w.first;
-  }
   result.ok = result.mismatches == 0;
-  result.first = first;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
 }

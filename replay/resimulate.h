@@ -1,7 +1,7 @@
 #pragma once
 // Re-simulating a recording: every character's inputs replayed through the step, checked against
-// the recorded checksums. Characters never touch each other, so each one's timeline is simulated
-// on its own, and timelines are spread over threads.
+// the recorded checksums, tick by tick as the server ran them (shared/tick.h: every character steps
+// against the others as they were at the start of the tick), the steps of a tick spread over threads.
 
 #include <cstdint>
 #include <string>
@@ -55,7 +55,7 @@ bool load_recording_bytes(std::vector<uint8_t> bytes, const std::string& name, L
 
 /// How to re-simulate.
 struct ResimOptions {
-  /// Threads to spread the characters over (at most one per character; at least 1).
+  /// Threads to spread the characters' steps over (the calling one included; at least 1).
   int threads = 2;
   bool keep_states = false;  ///< keep every state (for traces); otherwise only check checksums
   uint32_t from_tick = 0;    ///< start from the last keyframe before this tick (0: from the beginning)
@@ -91,8 +91,8 @@ struct ResimResult {
 
 /// Replays every character's inputs through step() with the recording's settings, in `world` (the
 /// caller checks its hash against header.world_hash), and compares each state's checksum with the
-/// recorded one. Keyframes serve only as starting points (options.from_tick). Spawns
-/// options.threads - 1 threads and joins them before returning.
+/// recorded one. Keyframes serve only as starting points (options.from_tick). Runs on a pool of
+/// options.threads threads (the calling one included), started once and joined before returning.
 ResimResult resimulate(const LoadedRecording& recording, const World& world, const ResimOptions& options);
 
 /// Writes a re-simulation's states as a trace, tick by tick, characters in ascending id. Needs a

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "shared/tick.h"
+
 namespace foothold::replay {
 
 ScenarioRun run_scenario(const World& world, const MoveSettings& settings, const Vec3& spawn, const InputScript& script,
@@ -49,25 +51,18 @@ std::vector<ScenarioRun> run_scenarios(const World& world, const MoveSettings& s
     runs[i].diagnostics.reserve(ticks);
     runs[i].rows.push_back({0, uint32_t(i), state[i]});
   }
-  StepScratch scratch;
-  MoverFrame frame;
-  Crowd crowd;
-  std::vector<OtherCharacter> seen(n), near;
-  std::vector<CharacterState> next(n);
+  TickRunner runner;
+  std::vector<TickCharacter> characters(n);
   for (uint32_t tick = 1; tick <= ticks; ++tick) {
-    for (std::size_t i = 0; i < n; ++i) seen[i] = as_other(uint32_t(i), state[i]);
-    frame.build(world, tick, derived.tick_rate);
-    crowd.build(seen, &frame);
+    for (std::size_t i = 0; i < n; ++i)
+      characters[i] = {uint32_t(i), state[i], tick <= commands[i].size() ? commands[i][tick - 1] : InputCmd{}, nullptr};
+    runner.run(tick, characters, world, derived);
     for (std::size_t i = 0; i < n; ++i) {
-      InputCmd input = tick <= commands[i].size() ? commands[i][tick - 1] : InputCmd{};
-      input.tick = tick;
-      crowd.neighbours(i, near);
-      const StepResult r = step(state[i], input, world, derived, scratch, {&frame, near, uint32_t(i)});
-      next[i] = r.state;
+      const StepResult& r = runner.results()[i];  // ids are the indices, so already in order
+      state[i] = r.state;
       runs[i].rows.push_back({tick, uint32_t(i), r.state});
       runs[i].diagnostics.push_back(r.diagnostics);
     }
-    state.swap(next);
   }
   return runs;
 }

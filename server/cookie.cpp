@@ -16,7 +16,7 @@ CookieJar::CookieJar() {
   randombytes_buf(key_.data(), key_.size());
 }
 
-std::array<uint8_t, 16> CookieJar::mac(uint64_t issued, uint64_t server_salt, const net::Endpoint& client,
+std::array<uint8_t, 16> CookieJar::mac(uint64_t issued, uint64_t server_salt, const proto::Endpoint& client,
                                        uint64_t client_salt, std::span<const uint8_t> token) const {
   // BLAKE2b keyed with the jar's key over: issued (8) | server salt (8) | family (1) | address (16) |
   // port (2) | client salt (8) | protocol version (2) | the token's bytes.
@@ -47,13 +47,13 @@ std::array<uint8_t, 16> CookieJar::mac(uint64_t issued, uint64_t server_salt, co
   return out;
 }
 
-CookieJar::Cookie CookieJar::issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token,
-                                   uint64_t server_salt, net::Nanos now) const {
+CookieJar::Cookie CookieJar::issue(const proto::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token,
+                                   uint64_t server_salt, proto::Nanos now) const {
   return proto::write_cookie({uint64_t(now), server_salt, mac(uint64_t(now), server_salt, client, client_salt, token)});
 }
 
-bool CookieJar::valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
-                      std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const {
+bool CookieJar::valid(std::span<const uint8_t> cookie, const proto::Endpoint& client, uint64_t client_salt,
+                      std::span<const uint8_t> token, proto::Nanos now, uint64_t& server_salt) const {
   proto::CookieFields f;
   if (!proto::read_cookie(cookie, f)) return false;
   // The issue time comes from the wire: compare without signed arithmetic that it could overflow.

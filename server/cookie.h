@@ -30,20 +30,20 @@ class CookieJar {
   explicit CookieJar(const Key& key) : key_(key) {}
 
   /// How long a cookie stays valid after it is issued, by the server's clock.
-  static constexpr net::Nanos kLifetime = 10 * net::kSecond;
+  static constexpr proto::Nanos kLifetime = 10 * proto::kSecond;
 
   /// A cookie for `client`'s attempt `client_salt` with `token` (its sealed part), carrying `server_salt`.
   /// `now` is the server's clock; the MAC also covers the protocol version.
-  Cookie issue(const net::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token, uint64_t server_salt,
-               net::Nanos now) const;
+  Cookie issue(const proto::Endpoint& client, uint64_t client_salt, std::span<const uint8_t> token, uint64_t server_salt,
+               proto::Nanos now) const;
   /// True when `cookie` was issued by this jar for this client, salt and token within kLifetime;
   /// then `server_salt` is the salt it carries (untouched otherwise). A cookie issued after `now` is
   /// refused.
-  bool valid(std::span<const uint8_t> cookie, const net::Endpoint& client, uint64_t client_salt,
-             std::span<const uint8_t> token, net::Nanos now, uint64_t& server_salt) const;
+  bool valid(std::span<const uint8_t> cookie, const proto::Endpoint& client, uint64_t client_salt,
+             std::span<const uint8_t> token, proto::Nanos now, uint64_t& server_salt) const;
 
  private:
-  std::array<uint8_t, 16> mac(uint64_t issued, uint64_t server_salt, const net::Endpoint& client, uint64_t client_salt,
+  std::array<uint8_t, 16> mac(uint64_t issued, uint64_t server_salt, const proto::Endpoint& client, uint64_t client_salt,
                               std::span<const uint8_t> token) const;
   Key key_{};
 };

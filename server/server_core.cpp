@@ -22,10 +22,10 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-uint32_t micros(net::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
+uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
 // Loopback, also as a dual-stack socket reports an IPv4 peer (::ffff:127.x.y.z).
-bool is_loopback(const net::Endpoint& e) {
+bool is_loopback(const proto::Endpoint& e) {
   const auto a = e.address();
   if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
   return a.is_loopback();
@@ -40,8 +40,8 @@ int64_t cell_of(double v) { return int64_t(std::floor(v / kCell)); }
 
 }  // namespace
 
-ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
-                       net::Nanos now, std::unique_ptr<CookieJar> cookies)
+ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, proto::DatagramSink& sink,
+                       proto::Nanos now, std::unique_ptr<CookieJar> cookies)
     : config_(config),
       world_(world),
       settings_(settings),
@@ -78,17 +78,17 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
   }
 }
 
-UnixClock virtual_unix_clock(uint64_t unix_at, net::Nanos at) {
-  return [unix_at, at](net::Nanos now) { return unix_at + uint64_t(std::max<net::Nanos>(0, now - at) / net::kSecond); };
+UnixClock virtual_unix_clock(uint64_t unix_at, proto::Nanos at) {
+  return [unix_at, at](proto::Nanos now) { return unix_at + uint64_t(std::max<proto::Nanos>(0, now - at) / proto::kSecond); };
 }
 
-uint64_t ServerCore::unix_time(net::Nanos now) const {
+uint64_t ServerCore::unix_time(proto::Nanos now) const {
   if (config_.unix_clock) return config_.unix_clock(now);
   const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
   return uint64_t(std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count()));
 }
 
-void ServerCore::send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind) {
+void ServerCore::send(const proto::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind) {
   counters_.add(Counter::kPacketsOut);
   counters_.add(Counter::kBytesOut, bytes.size());
   constexpr Counter kByKind[] = {Counter::kBytesOutSnapshots, Counter::kBytesOutHandshake, Counter::kBytesOutControl};
@@ -100,7 +100,7 @@ void ServerCore::send_session(Client& c, std::span<const uint8_t> packet) {
   send(c.endpoint, proto::seal_session(c.keys.send, ++c.send_sequence, packet, tx_), Traffic::kControl);
 }
 
-bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+bool ServerCore::send_reply(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
                             const proto::RequestTag& answers, std::span<const uint8_t> packet, std::size_t limit) {
   const auto bytes = proto::seal_reply(token.server_to_client, client_salt, answers, packet, tx_);
   // Never answer an unverified address with more than it sent.
@@ -109,7 +109,7 @@ bool ServerCore::send_reply(const net::Endpoint& to, const proto::TokenContents&
   return true;
 }
 
-ServerCore::Client* ServerCore::find(const net::Endpoint& from) {
+ServerCore::Client* ServerCore::find(const proto::Endpoint& from) {
   const auto it = by_endpoint_.find(from);
   return it == by_endpoint_.end() ? nullptr : it->second;
 }
@@ -120,18 +120,18 @@ const CharacterState* ServerCore::character(uint32_t id) const {
   return nullptr;
 }
 
-uint32_t ServerCore::character_at(const net::Endpoint& endpoint) const {
+uint32_t ServerCore::character_at(const proto::Endpoint& endpoint) const {
   const auto it = by_endpoint_.find(endpoint);
   return it == by_endpoint_.end() ? 0 : it->second->id;
 }
 
-void ServerCore::reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-                        const proto::RequestTag& answers, wire::RejectReason reason, const std::string& message,
+void ServerCore::reject(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                        const proto::RequestTag& answers, proto::fb::RejectReason reason, const std::string& message,
                         std::size_t limit) {
   send_reply(to, token, client_salt, answers, writer_.reject(reason, message), limit);
 }
 
-void ServerCore::on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+void ServerCore::on_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kPacketsIn);
   counters_.add(Counter::kBytesIn, bytes.size());
   if (bytes.size() > proto::kMaxDatagram) {
@@ -146,7 +146,7 @@ void ServerCore::on_datagram(net::Nanos now, const net::Endpoint& from, std::spa
   }
 }
 
-void ServerCore::on_session_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
   // Sessions are found by address: a datagram from anywhere else, even one that would open, is dropped.
   Client* c = find(from);
   if (!c) {
@@ -186,7 +186,7 @@ void ServerCore::on_session_datagram(net::Nanos now, const net::Endpoint& from, 
   remove_client(c->id);
 }
 
-void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes) {
+void ServerCore::on_clear_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kBytesInHandshake, bytes.size());
   const proto::DecodeResult d =
       proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToServer, proto::Layer::kClear);
@@ -204,7 +204,7 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
   // so a spoofer cannot send one: it is checked first and spends nothing of the per-source budgets,
   // which a spoofed flood may have drained (the cookie's MAC costs about what the buckets' hashes do).
   uint64_t server_salt = 0;
-  const wire::Connect* connect = m.version == proto::kProtocolVersion ? m.packet->body_as_Connect() : nullptr;
+  const proto::fb::Connect* connect = m.version == proto::kProtocolVersion ? m.packet->body_as_Connect() : nullptr;
   const bool proven = connect && cookies_->valid(proto::bytes_of(connect->cookie()), from, connect->client_salt(),
                                                  proto::bytes_of(connect->token()), now, server_salt);
   // Per-address budgets are for the internet: loopback senders are this host's own (a load test's
@@ -224,7 +224,7 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
     }
     counters_.add(Counter::kRejectedVersion);
     const auto reply = proto::frame_clear(
-        writer_.reject(wire::RejectReason::VersionMismatch, "protocol version " + std::to_string(m.version) +
+        writer_.reject(proto::fb::RejectReason::VersionMismatch, "protocol version " + std::to_string(m.version) +
                                                                 " is not the server's " +
                                                                 std::to_string(proto::kProtocolVersion)),
         tx_);
@@ -232,14 +232,14 @@ void ServerCore::on_clear_datagram(net::Nanos now, const net::Endpoint& from, st
     return;
   }
   switch (m.type) {
-    case wire::Body::ConnectRequest: handle_connect_request(now, from, m); return;
-    case wire::Body::StatusRequest: handle_status_request(now, from, m); return;
-    case wire::Body::Connect: handle_connect(now, from, m, proven ? &server_salt : nullptr); return;
+    case proto::fb::Body::ConnectRequest: handle_connect_request(now, from, m); return;
+    case proto::fb::Body::StatusRequest: handle_status_request(now, from, m); return;
+    case proto::fb::Body::Connect: handle_connect(now, from, m, proven ? &server_salt : nullptr); return;
     default: counters_.add(Counter::kDropWrongDirection); return;  // unreachable: decode() checked
   }
 }
 
-bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
+bool ServerCore::open_token(proto::Nanos now, const proto::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
                             proto::TokenContents& out, bool& names_us) {
   const auto sealed = proto::bytes_of(token);
   const proto::TokenTimeRules rules{unix_time(now), config_.token_max_ahead, config_.clock_skew};
@@ -259,11 +259,11 @@ bool ServerCore::open_token(net::Nanos now, const net::Endpoint& from, const fla
   names_us = false;
   const bool from_loopback = is_loopback(from);
   for (const auto& a : config_.addresses)
-    if (out.servers.contains(a) && (from_loopback || !net::from_token_address(a).address().is_loopback())) names_us = true;
+    if (out.servers.contains(a) && (from_loopback || !proto::from_token_address(a).address().is_loopback())) names_us = true;
   return true;
 }
 
-bool ServerCore::admit_request(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
+bool ServerCore::admit_request(proto::Nanos now, const proto::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
                                uint64_t client_salt, TokenBucket& budget, Counter over_budget, std::size_t limit,
                                proto::TokenContents& token) {
   bool names_us = false;
@@ -274,14 +274,14 @@ bool ServerCore::admit_request(net::Nanos now, const net::Endpoint& from, const 
   }
   if (!names_us) {
     counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, client_salt, proto::kNoRequestTag, wire::RejectReason::WrongServer,
+    reject(from, token, client_salt, proto::kNoRequestTag, proto::fb::RejectReason::WrongServer,
            "the token does not name this server's address", limit);
     return false;
   }
   return true;
 }
 
-void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+void ServerCore::handle_connect_request(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m) {
   const auto* req = m.packet->body_as_ConnectRequest();
   proto::TokenContents token;
   if (!admit_request(now, from, req->token(), req->client_salt(), handshake_bucket_, Counter::kHandshakeRateLimited,
@@ -292,7 +292,7 @@ void ServerCore::handle_connect_request(net::Nanos now, const net::Endpoint& fro
     counters_.add(Counter::kChallengesSent);
 }
 
-void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m) {
+void ServerCore::handle_status_request(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m) {
   const auto* req = m.packet->body_as_StatusRequest();
   proto::TokenContents token;
   // Status has its own budget: a flood of connection attempts cannot starve the health check.
@@ -301,13 +301,13 @@ void ServerCore::handle_status_request(net::Nanos now, const net::Endpoint& from
     return;
   if (send_reply(from, token, req->client_salt(), proto::kNoRequestTag,
                  writer_.status(tick_, uint32_t(clients_.size()), uint32_t(config_.max_clients),
-                                uint64_t((now - started_) / net::kMillisecond), world_.hash(), settings_.hash()),
+                                uint64_t((now - started_) / proto::kMillisecond), world_.hash(), settings_.hash()),
                  m.size + 1))
     counters_.add(Counter::kStatusSent);
 }
 
-bool ServerCore::answer_spent_cookie(const net::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
-                                     const proto::RequestTag& attempt, net::Nanos now) {
+bool ServerCore::answer_spent_cookie(const proto::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
+                                     const proto::RequestTag& attempt, proto::Nanos now) {
   const auto* req = m.packet->body_as_Connect();
   const SpentCookies::Spent* spent = spent_cookies_.find(SpentCookies::mac_of(proto::bytes_of(req->cookie())), now);
   if (!spent) return false;
@@ -334,9 +334,9 @@ bool ServerCore::answer_spent_cookie(const net::Endpoint& from, const proto::Dec
   return true;
 }
 
-void ServerCore::refuse_connect(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+void ServerCore::refuse_connect(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
                                 const proto::RequestTag& attempt, std::span<const uint8_t> cookie,
-                                wire::RejectReason reason, const std::string& message, net::Nanos now) {
+                                proto::fb::RejectReason reason, const std::string& message, proto::Nanos now) {
   // Remembered so that a replay of this Connect, later, cannot get another verdict (say, a session
   // once the server has room): a cookie is judged once.
   if (!spent_cookies_.remember(SpentCookies::mac_of(cookie), {attempt, false, reason}, now + CookieJar::kLifetime,
@@ -347,7 +347,7 @@ void ServerCore::refuse_connect(const net::Endpoint& to, const proto::TokenConte
   reject(to, token, client_salt, attempt, reason, message, proto::kMaxDatagram);
 }
 
-void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m,
+void ServerCore::handle_connect(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m,
                                 const uint64_t* cookie_salt) {
   const auto* req = m.packet->body_as_Connect();
   const uint64_t salt = req->client_salt();
@@ -367,12 +367,12 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
       return;
     }
     counters_.add(Counter::kRejectedBadCookie);
-    reject(from, token, salt, attempt, wire::RejectReason::BadCookie, "bad or expired cookie", m.size + 1);
+    reject(from, token, salt, attempt, proto::fb::RejectReason::BadCookie, "bad or expired cookie", m.size + 1);
     return;
   }
   if (!names_us) {
     counters_.add(Counter::kRejectedWrongServer);
-    reject(from, token, salt, attempt, wire::RejectReason::WrongServer, "the token does not name this server's address",
+    reject(from, token, salt, attempt, proto::fb::RejectReason::WrongServer, "the token does not name this server's address",
            m.size + 1);
     return;
   }
@@ -386,23 +386,23 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   }
   // From here the address is proven and the client holds the token: replies may be as large as they
   // need to be, and whatever is decided is remembered with the cookie.
-  const auto refuse = [&](wire::RejectReason reason, const std::string& message) {
+  const auto refuse = [&](proto::fb::RejectReason reason, const std::string& message) {
     refuse_connect(from, token, salt, attempt, cookie, reason, message, now);
   };
   if (shutting_down_) {
     counters_.add(Counter::kRejectedShuttingDown);
-    refuse(wire::RejectReason::ShuttingDown, "the server is shutting down");
+    refuse(proto::fb::RejectReason::ShuttingDown, "the server is shutting down");
     return;
   }
   if (world_hash != world_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    refuse(wire::RejectReason::WorldMismatch, "world hash " + hex(world_hash) + " differs from the server's " +
+    refuse(proto::fb::RejectReason::WorldMismatch, "world hash " + hex(world_hash) + " differs from the server's " +
                                                   hex(world_.hash()) + " (" + world_.name() + ")");
     return;
   }
   if (settings_hash != settings_.hash()) {
     counters_.add(Counter::kRejectedMismatch);
-    refuse(wire::RejectReason::SettingsMismatch,
+    refuse(proto::fb::RejectReason::SettingsMismatch,
            "movement settings hash " + hex(settings_hash) + " differs from the server's " + hex(settings_.hash()));
     return;
   }
@@ -416,7 +416,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     if (c->client_id == token.client_id) same_player = c.get();
   if (same_player && same_player != same_endpoint && same_player->endpoint.address() != from.address()) {
     counters_.add(Counter::kRejectedClientIdInUse);
-    refuse(wire::RejectReason::ClientIdInUse,
+    refuse(proto::fb::RejectReason::ClientIdInUse,
            "client id " + std::to_string(token.client_id) + " is already playing from another address");
     return;
   }
@@ -427,17 +427,17 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
     from_address += c->endpoint.address() == from.address() && c.get() != same_endpoint && c.get() != same_player;
   if (from_address >= config_.max_clients_per_address && !is_loopback(from)) {
     counters_.add(Counter::kRejectedAddressFull);
-    refuse(wire::RejectReason::AddressFull, "this address holds " + std::to_string(from_address) +
+    refuse(proto::fb::RejectReason::AddressFull, "this address holds " + std::to_string(from_address) +
                                                 " sessions, the most the server allows one address");
     return;
   }
   const std::size_t replaced = (same_endpoint != nullptr) + (same_player && same_player != same_endpoint);
   if (clients_.size() - replaced >= size_t(config_.max_clients)) {
     counters_.add(Counter::kRejectedFull);
-    refuse(wire::RejectReason::ServerFull, "the server is full (" + std::to_string(config_.max_clients) + " clients)");
+    refuse(proto::fb::RejectReason::ServerFull, "the server is full (" + std::to_string(config_.max_clients) + " clients)");
     return;
   }
-  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie), {attempt, true, wire::RejectReason::Unknown},
+  if (!spent_cookies_.remember(SpentCookies::mac_of(cookie), {attempt, true, proto::fb::RejectReason::Unknown},
                                now + CookieJar::kLifetime, now)) {
     counters_.add(Counter::kDropCookieSpent);
     return;
@@ -445,7 +445,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   for (Client* old : {same_endpoint, same_player != same_endpoint ? same_player : nullptr}) {
     if (!old) continue;
     counters_.add(Counter::kReplaced);
-    send_session(*old, writer_.disconnect(wire::DisconnectReason::Replaced));
+    send_session(*old, writer_.disconnect(proto::fb::DisconnectReason::Replaced));
     remove_client(old->id);
   }
   auto c = std::make_unique<Client>();
@@ -486,7 +486,7 @@ void ServerCore::handle_connect(net::Nanos now, const net::Endpoint& from, const
   ++roster_;
 }
 
-void ServerCore::handle_inputs(net::Nanos now, Client& c, std::span<const uint8_t> message, bool newest) {
+void ServerCore::handle_inputs(proto::Nanos now, Client& c, std::span<const uint8_t> message, bool newest) {
   proto::InputsHeader h;
   if (!proto::read_inputs(message, tick_ + 1, h, rx_inputs_)) {
     counters_.add(Counter::kDropMalformed);
@@ -535,13 +535,13 @@ void ServerCore::remove_client(uint32_t id) {
   ++roster_;
 }
 
-void ServerCore::tick(net::Nanos now) {
+void ServerCore::tick(proto::Nanos now) {
   // Silent clients go before the tick.
   for (size_t i = 0; i < clients_.size();) {
     Client& c = *clients_[i];
     if (now - c.last_heard > config_.client_timeout) {
       counters_.add(Counter::kTimeouts);
-      send_session(c, writer_.disconnect(wire::DisconnectReason::TimedOut));
+      send_session(c, writer_.disconnect(proto::fb::DisconnectReason::TimedOut));
       remove_client(c.id);
     } else {
       ++i;
@@ -554,40 +554,31 @@ void ServerCore::tick(net::Nanos now) {
   pending_leaves_.clear();
   std::sort(tick_leaves_.begin(), tick_leaves_.end());
 
+  // Every character steps through the shared tick (shared/tick.h), on the worker pool; clients_ is in
+  // ascending id, so the tick's results come back in clients_ order.
+  tick_entrants_.resize(clients_.size());
   tick_characters_.resize(clients_.size());
-  // The movers at this tick: placed once, read by every step (movement.md §15.1). Every character
-  // steps against the others as they were at the start of the tick (§16).
-  movers_.build(world_, tick_, derived_.tick_rate);
-  seen_.clear();
-  for (const auto& c : clients_) seen_.push_back(as_other(c->id, c->state));
-  crowd_.build(seen_, &movers_);
-  // Every character's step, on every worker: each touches only its own client and its own slot, and
-  // the step is a pure function, so the results are the same for any number of threads.
-  // They go in the crowd's order, by cell, so neighbours (who query the same triangles) run one
-  // after the other on the same thread, while those triangles are still in its cache. The order
-  // changes nothing else: every result lands in its own client's slot.
-  pool_.run(clients_.size(), kMinStepsPerThread, [&](std::size_t begin, std::size_t end, int w) {
-    Worker& ws = *workers_[size_t(w)];
-    for (std::size_t k = begin; k < end; ++k) {
-      const uint32_t i = crowd_.in_cell_order(k);
-      Client& c = *clients_[i];
-      const InputBuffer::Consumed in = c.inputs.consume(tick_);
-      c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
-      ws.counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
-      ws.step.cache = &c.candidates;
-      crowd_.neighbours(i, ws.others);
-      const StepResult r = step(c.state, in.input, world_, derived_, ws.step, {&movers_, ws.others, c.id});
-      ws.step.cache = nullptr;
-      c.state = r.state;
-      const bool met = r.diagnostics.characters_near > 0;
-      c.interaction_bits = (c.interaction_bits << 1) | (met ? 1u : 0u);
-      // A repeated input or a meeting may part the client's prediction from this state: until it
-      // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
-      if (in.repeated || met) c.owed_tick = tick_;
-      tick_characters_[i] = {c.id, in.input, in.repeated, c.state, met};
-    }
-  });
-  merge_worker_counters();
+  for (std::size_t i = 0; i < clients_.size(); ++i) {
+    Client& c = *clients_[i];
+    const InputBuffer::Consumed in = c.inputs.consume(tick_);
+    c.repeated_bits = (c.repeated_bits << 1) | (in.repeated ? 1u : 0u);
+    counters_.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
+    tick_entrants_[i] = {c.id, c.state, in.input, &c.candidates};
+    tick_characters_[i] = {c.id, in.input, in.repeated, {}, false};
+  }
+  runner_.run(tick_, tick_entrants_, world_, derived_, &pool_);
+  for (std::size_t i = 0; i < clients_.size(); ++i) {
+    Client& c = *clients_[i];
+    CharacterTick& out = tick_characters_[i];
+    c.state = runner_.results()[i].state;
+    const bool met = runner_.results()[i].diagnostics.characters_near > 0;
+    c.interaction_bits = (c.interaction_bits << 1) | (met ? 1u : 0u);
+    // A repeated input or a meeting may part the client's prediction from this state: until it
+    // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
+    if (out.repeated || met) c.owed_tick = tick_;
+    out.state = c.state;
+    out.met_character = met;
+  }
   if (observer_) observer_->on_tick({tick_, tick_joins_, tick_leaves_, tick_characters_});
   tick_joins_.clear();
   tick_leaves_.clear();
@@ -656,7 +647,7 @@ proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
 
 }  // namespace
 
-void ServerCore::send_snapshots(net::Nanos now) {
+void ServerCore::send_snapshots(proto::Nanos now) {
   published_.clear();
   for (const auto& c : clients_) published_.push_back({remote_state(c->id, c->state), c->state.position});
   // The interest grid is read by every worker: built first, here, when anyone may need it.
@@ -744,7 +735,7 @@ void ServerCore::prefetch_snapshot(std::size_t index) const {
   prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemoteState));
 }
 
-void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
+void ServerCore::build_snapshot(std::size_t index, proto::Nanos now, Worker& ws) {
   Client& c = *clients_[index];
   // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
   // its own phase, so the work spreads evenly) unless someone joined or left.
@@ -776,7 +767,7 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   // the ticks since the view the client acknowledged last had it fresh. So it grows while the client
   // lacks it, and drops only once the client has acknowledged a snapshot that carried it (snapshots
   // built on different bases before that all still see it owed).
-  const uint32_t stale_ticks = uint32_t(std::max<int64_t>(1, kMaxStaleness * settings_.tick_rate / net::kSecond));
+  const uint32_t stale_ticks = uint32_t(std::max<int64_t>(1, kMaxStaleness * settings_.tick_rate / proto::kSecond));
   ws.choices.clear();
   ws.fresh.assign(base_view.size(), tick_);
   std::size_t b = 0;
@@ -878,9 +869,9 @@ void ServerCore::build_snapshot(std::size_t index, net::Nanos now, Worker& ws) {
   ws.out_bytes.insert(ws.out_bytes.end(), sealed.begin(), sealed.end());
 }
 
-void ServerCore::shutdown(net::Nanos) {
+void ServerCore::shutdown(proto::Nanos) {
   shutting_down_ = true;
-  for (const auto& c : clients_) send_session(*c, writer_.disconnect(wire::DisconnectReason::ServerShutdown));
+  for (const auto& c : clients_) send_session(*c, writer_.disconnect(proto::fb::DisconnectReason::ServerShutdown));
   while (!clients_.empty()) remove_client(clients_.back()->id);
 }
 

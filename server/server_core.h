@@ -33,18 +33,19 @@
 #include "proto/endpoint.h"
 #include "server/tick_observer.h"
 #include "server/token_bucket.h"
-#include "server/worker_pool.h"
 #include "shared/character_contacts.h"
 #include "shared/settings.h"
 #include "shared/step.h"
+#include "shared/tick.h"
+#include "shared/workers/worker_pool.h"
 #include "shared/world.h"
 
 namespace foothold::server {
 
 /// UNIX seconds at the server's clock reading `now` (nanoseconds of the clock every call is given).
-using UnixClock = std::function<uint64_t(net::Nanos now)>;
+using UnixClock = std::function<uint64_t(proto::Nanos now)>;
 /// A clock for tests and benchmarks: `unix_at` at `at`, advancing with `now` (never before `unix_at`).
-UnixClock virtual_unix_clock(uint64_t unix_at, net::Nanos at);
+UnixClock virtual_unix_clock(uint64_t unix_at, proto::Nanos at);
 
 /// What ServerCore needs to know; foothold-server fills it from ServerConfig. Rates are per second.
 struct CoreConfig {
@@ -56,7 +57,7 @@ struct CoreConfig {
   /// The nearest characters that changed go first; each one in view at least every 500 ms.
   int snapshot_budget = proto::kDefaultSnapshotBudget;
   /// Silence after which a client is sent Disconnect(TimedOut) and forgotten.
-  net::Nanos client_timeout = 10 * net::kSecond;
+  proto::Nanos client_timeout = 10 * proto::kSecond;
   /// Burst: a quarter of a second's worth, at least 4. Datagrams over it are dropped after they authenticate.
   int client_packet_rate = 240;         ///< packets per second per client
   /// Burst: a tenth of a second's worth, at least 1 (the same for status_rate).
@@ -86,7 +87,7 @@ struct CoreConfig {
 };
 
 /// Not thread-safe: call it from one thread (the io thread); tick() spreads its own work over its
-/// WorkerPool. Times (`now`) are the server's clock in nanoseconds, one clock for every call.
+/// WorkerPool (shared/workers/). Times (`now`) are the server's clock in nanoseconds, one clock for every call.
 class ServerCore {
  public:
   /// Remote characters in one snapshot at most (the wire's limit).
@@ -96,29 +97,29 @@ class ServerCore {
   /// The smallest snapshot budget (the wire's).
   static constexpr int kMinSnapshotBudget = proto::kMinSnapshotBudget;
   /// Every character in a client's view that changed goes into its snapshots at least this often.
-  static constexpr net::Nanos kMaxStaleness = proto::kMaxStalenessMs * net::kMillisecond;
+  static constexpr proto::Nanos kMaxStaleness = proto::kMaxStalenessMs * proto::kMillisecond;
 
   /// `world` and `sink` must outlive the core (referenced, not copied; a temporary world is refused at
   /// compile time). `now` is the time origin for uptime.
   /// `cookies`: the jar to use (tests give a fixed key); null makes one with a random key.
   /// `config` and `settings` are copied. Starts config.threads - 1 worker threads.
-  ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, net::DatagramSink& sink,
-             net::Nanos now, std::unique_ptr<CookieJar> cookies = nullptr);
+  ServerCore(const CoreConfig& config, const World& world, const MoveSettings& settings, proto::DatagramSink& sink,
+             proto::Nanos now, std::unique_ptr<CookieJar> cookies = nullptr);
   /// A temporary world would not outlive the core: refused.
-  ServerCore(const CoreConfig&, World&&, const MoveSettings&, net::DatagramSink&, net::Nanos,
+  ServerCore(const CoreConfig&, World&&, const MoveSettings&, proto::DatagramSink&, proto::Nanos,
              std::unique_ptr<CookieJar> = nullptr) = delete;
 
   /// Handles one received datagram from `from` (sessions are found by it); `bytes` need only stay
   /// valid during the call. Whatever is refused is dropped and counted (counters()).
-  void on_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
+  void on_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
 
   /// Drops the clients silent for client_timeout, then simulates tick current_tick() + 1 (one input
   /// per client, every step, the observer) and, every snapshot_interval ticks, sends snapshots.
-  void tick(net::Nanos now);
+  void tick(proto::Nanos now);
 
   /// Tells every client the server is going away (Disconnect(ServerShutdown)) and forgets them.
   /// Later connects are refused with Reject(ShuttingDown). `now` is unused.
-  void shutdown(net::Nanos now);
+  void shutdown(proto::Nanos now);
 
   /// The last tick simulated (0 before the first; the first is 1).
   uint32_t current_tick() const { return tick_; }
@@ -139,9 +140,9 @@ class ServerCore {
   /// stays valid while that client stays connected; the state changes at each tick.
   const CharacterState* character(uint32_t id) const;
   /// The character id of the session at `endpoint` (0 when there is none), for tests.
-  uint32_t character_at(const net::Endpoint& endpoint) const;
+  uint32_t character_at(const proto::Endpoint& endpoint) const;
   /// UNIX time at `now`, in seconds, as token expiry is judged.
-  uint64_t unix_time(net::Nanos now) const;
+  uint64_t unix_time(proto::Nanos now) const;
 
  private:
   struct SentSnapshot {
@@ -152,7 +153,7 @@ class ServerCore {
   };
   struct Client {
     uint32_t id = 0;
-    net::Endpoint endpoint;
+    proto::Endpoint endpoint;
     uint64_t client_id = 0;                  // the token's
     uint64_t client_salt = 0, server_salt = 0;  // the connection attempt (a repeated Connect has both...
     proto::RequestTag attempt{};                // ...and the same proof)
@@ -165,9 +166,9 @@ class ServerCore {
     InputBuffer inputs;
     uint32_t repeated_bits = 0;  // bit i: tick (current - i) was simulated with a repeated input
     uint32_t interaction_bits = 0;  // bit i: in tick (current - i) its step met another character
-    net::Nanos last_heard = 0;
+    proto::Nanos last_heard = 0;
     uint32_t acked_snapshot = 0;
-    net::Nanos echo_received = 0;  // when the newest input tick (InputBuffer::newest_received) arrived
+    proto::Nanos echo_received = 0;  // when the newest input tick (InputBuffer::newest_received) arrived
     uint32_t owed_tick = 0;        // the newest tick whose state may differ from the client's prediction
     bool wants_state = false;      // the newest inputs message asked for the full own state
     TokenBucket rate;
@@ -181,48 +182,46 @@ class ServerCore {
 
   /// What a datagram is, for the bytes-by-kind counters.
   enum class Traffic : uint8_t { kSnapshot, kHandshake, kControl };
-  void send(const net::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind);
+  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind);
   /// Seals a Packet into the client's session and sends it.
   void send_session(Client& c, std::span<const uint8_t> packet);
   /// Seals a Packet as a reply to an attempt whose token opened, bound to the request `answers`
   /// names, if it is no larger than `limit`.
-  bool send_reply(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+  bool send_reply(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
                   const proto::RequestTag& answers, std::span<const uint8_t> packet, std::size_t limit);
-  void on_session_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
-  void on_clear_datagram(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes);
+  void on_session_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
+  void on_clear_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
   /// Opens a token and counts why it does not; `names_us` says whether it names an address of ours
   /// (a loopback one only counts for a sender on loopback, which no remote host can forge).
-  bool open_token(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
+  bool open_token(proto::Nanos now, const proto::Endpoint& from, const flatbuffers::Vector<uint8_t>* token,
                   proto::TokenContents& out, bool& names_us);
   /// What a connect request and a status request both pass before any answer: a token that opens,
   /// a place in the request kind's own `budget` (else `over_budget` is counted), and an address of
   /// ours among those it names (else a reject, no larger than `limit`, that only its holder reads).
-  bool admit_request(net::Nanos now, const net::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
+  bool admit_request(proto::Nanos now, const proto::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,
                      uint64_t client_salt, TokenBucket& budget, Counter over_budget, std::size_t limit,
                      proto::TokenContents& token);
-  void handle_connect_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
-  void handle_status_request(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m);
+  void handle_connect_request(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m);
+  void handle_status_request(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m);
   /// A Connect; `server_salt` is the one its cookie carries when the cookie is valid (checked before
   /// the per-source budgets), else null.
-  void handle_connect(net::Nanos now, const net::Endpoint& from, const proto::Decoded& m, const uint64_t* server_salt);
+  void handle_connect(proto::Nanos now, const proto::Endpoint& from, const proto::Decoded& m, const uint64_t* server_salt);
   /// A valid cookie that was spent before: the same attempt repeated gets its answer again, anything
   /// else nothing. True when the cookie was spent (the Connect is handled).
-  bool answer_spent_cookie(const net::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
-                           const proto::RequestTag& attempt, net::Nanos now);
+  bool answer_spent_cookie(const proto::Endpoint& from, const proto::Decoded& m, uint64_t server_salt,
+                           const proto::RequestTag& attempt, proto::Nanos now);
   /// Refuses a Connect whose proof opened: the verdict is remembered with its cookie.
-  void refuse_connect(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-                      const proto::RequestTag& attempt, std::span<const uint8_t> cookie, wire::RejectReason reason,
-                      const std::string& message, net::Nanos now);
-  void handle_inputs(net::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
-  void reject(const net::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
-              const proto::RequestTag& answers, wire::RejectReason reason, const std::string& message,
+  void refuse_connect(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+                      const proto::RequestTag& attempt, std::span<const uint8_t> cookie, proto::fb::RejectReason reason,
+                      const std::string& message, proto::Nanos now);
+  void handle_inputs(proto::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
+  void reject(const proto::Endpoint& to, const proto::TokenContents& token, uint64_t client_salt,
+              const proto::RequestTag& answers, proto::fb::RejectReason reason, const std::string& message,
               std::size_t limit);
   void remove_client(uint32_t id);
-  Client* find(const net::Endpoint& from);
+  Client* find(const proto::Endpoint& from);
   // One worker thread's working memory (index 0 is the calling thread's).
   struct Worker {
-    StepScratch step;
-    std::vector<OtherCharacter> others;  // the stepped character's neighbours
     proto::PacketWriter writer;
     proto::DatagramBuffer tx;
     std::vector<std::pair<int64_t, uint32_t>> candidates;
@@ -258,12 +257,11 @@ class ServerCore {
     std::vector<Out> out;  // sealed snapshots, in the order built, sent in client order by the calling thread
     std::vector<uint8_t> out_bytes;
   };
-  /// Below these counts per thread, fewer threads are woken (waking one costs microseconds).
-  static constexpr std::size_t kMinStepsPerThread = 64;
+  /// Below this count per thread, fewer threads are woken (waking one costs microseconds).
   static constexpr std::size_t kMinSnapshotsPerThread = 32;
 
-  void send_snapshots(net::Nanos now);
-  void build_snapshot(std::size_t index, net::Nanos now, Worker& ws);
+  void send_snapshots(proto::Nanos now);
+  void build_snapshot(std::size_t index, proto::Nanos now, Worker& ws);
   const SentSnapshot* delta_base(const Client& c) const;
   void prefetch_snapshot(std::size_t index) const;
   void merge_worker_counters();
@@ -275,9 +273,9 @@ class ServerCore {
   DerivedSettings derived_;
   SpawnSpots spawns_;
   std::vector<FixedVec3> occupied_;  // scratch: where every character is, for choosing a spawn spot
-  net::DatagramSink& sink_;
+  proto::DatagramSink& sink_;
   std::unique_ptr<CookieJar> cookies_;
-  net::Nanos started_;
+  proto::Nanos started_;
   TokenBucket handshake_bucket_;
   TokenBucket status_bucket_;
   TokenBucket version_hint_bucket_;
@@ -297,7 +295,7 @@ class ServerCore {
   uint32_t next_id_ = 1;
   uint64_t roster_ = 0;  // changes whenever a client joins or leaves (indices into clients_ move)
   std::vector<std::unique_ptr<Client>> clients_;  // ascending id
-  std::unordered_map<net::Endpoint, Client*, net::EndpointHash> by_endpoint_;
+  std::unordered_map<proto::Endpoint, Client*, proto::EndpointHash> by_endpoint_;
 
   // Per-tick working memory (kept to avoid allocating each tick).
   std::vector<JoinRecord> pending_joins_;
@@ -305,9 +303,8 @@ class ServerCore {
   std::vector<JoinRecord> tick_joins_;
   std::vector<uint32_t> tick_leaves_;
   std::vector<CharacterTick> tick_characters_;
-  MoverFrame movers_;  // the world's movers at the current tick
-  std::vector<OtherCharacter> seen_;  // every character as the others see it at the start of the tick, by index
-  Crowd crowd_;                       // seen_, by cell
+  std::vector<TickCharacter> tick_entrants_;  // every character entering the tick, by index
+  TickRunner runner_;
   struct GridEntry {
     int64_t key = 0;     // cell
     uint32_t index = 0;  // into clients_

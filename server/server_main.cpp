@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
 
   const std::string bind_text = config.effective_bind();
   std::string endpoint_error;
-  const net::Endpoint bind = net::parse_endpoint(
+  const proto::Endpoint bind = proto::parse_endpoint(
       (bind_text.find(':') != std::string::npos ? "[" + bind_text + "]" : bind_text) + ":" + std::to_string(config.port),
       endpoint_error);
   if (!endpoint_error.empty()) return usage_errors({endpoint_error});
@@ -169,11 +169,11 @@ int main(int argc, char** argv) {
     std::string item;
     while (std::getline(list, item, ',')) {
       std::string error;
-      const net::Endpoint e = net::parse_endpoint(item, error);
+      const proto::Endpoint e = proto::parse_endpoint(item, error);
       if (!error.empty() || e.port() == 0)
         return usage_errors({"public_address: '" + item + "' is not HOST:PORT with a port other than 0" +
                              (error.empty() ? "" : " (" + error + ")")});
-      addresses.push_back(net::to_token_address(e));
+      addresses.push_back(proto::to_token_address(e));
     }
   } else if (bind.address().is_unspecified()) {
     return usage_errors({"bind " + bind_text + " listens on every address, so the server cannot tell which one clients "
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   } else if (config.port == 0) {
     // Filled in below, once the port is known.
   } else {
-    addresses.push_back(net::to_token_address(bind));
+    addresses.push_back(proto::to_token_address(bind));
   }
 
   asio::io_context io;
@@ -189,17 +189,17 @@ int main(int argc, char** argv) {
   try {
     udp = std::make_unique<UdpServer>(io, UdpServer::Options{bind, settings.tick_rate, config.stats_interval, config.max_catchup_ticks}, log);
   } catch (const std::exception& e) {
-    log->critical("cannot listen on {}: {}", net::to_string(bind), e.what());
+    log->critical("cannot listen on {}: {}", proto::to_string(bind), e.what());
     return 1;
   }
 
   // Tools on this host (the container's health check) reach the server on loopback: honour tokens
   // naming loopback at our port too. The core honours those only for senders on loopback.
   const uint16_t port = udp->local_endpoint().port();
-  if (config.port == 0 && config.public_address.empty()) addresses.push_back(net::to_token_address(udp->local_endpoint()));
+  if (config.port == 0 && config.public_address.empty()) addresses.push_back(proto::to_token_address(udp->local_endpoint()));
   if (bind.address().is_unspecified() || bind.address().is_loopback()) {
     for (const char* lo : {"127.0.0.1", "::1"}) {
-      const auto a = net::to_token_address({asio::ip::make_address(lo), port});
+      const auto a = proto::to_token_address({asio::ip::make_address(lo), port});
       if (std::find(addresses.begin(), addresses.end(), a) == addresses.end()) addresses.push_back(a);
     }
   }
@@ -218,7 +218,7 @@ int main(int argc, char** argv) {
   core_config.threads = config.threads != 0 ? config.threads : int(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
   core_config.snapshot_interval = snapshot_interval;
   core_config.snapshot_budget = config.snapshot_budget;
-  core_config.client_timeout = net::Nanos(config.client_timeout * 1e9);
+  core_config.client_timeout = proto::Nanos(config.client_timeout * 1e9);
   core_config.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
   core_config.handshake_rate = config.handshake_rate;
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
@@ -243,18 +243,18 @@ int main(int argc, char** argv) {
               "only; give --key-file KEY (foothold-token keygen) to serve other hosts");
   }
   std::string names;
-  for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + net::to_string(net::from_token_address(a));
+  for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + proto::to_string(proto::from_token_address(a));
   log->info("tokens must name one of: {}", names);
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
             "max {} clients, snapshots every {} tick(s) within {} bytes, {} thread(s)",
-            net::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
+            proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
             core_config.threads);
   if (!config.ready_file.empty()) {
     // Written to a temporary name and renamed: a reader never sees half an address.
     const std::string tmp = config.ready_file + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "w");
-    const std::string line = net::to_string(udp->local_endpoint()) + "\n";
+    const std::string line = proto::to_string(udp->local_endpoint()) + "\n";
     bool written = f != nullptr && std::fputs(line.c_str(), f) >= 0;
     if (f) written = std::fclose(f) == 0 && written;
     if (!written || std::rename(tmp.c_str(), config.ready_file.c_str()) != 0) {

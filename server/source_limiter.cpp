@@ -8,7 +8,7 @@
 
 namespace foothold::server {
 
-HashedBuckets::HashedBuckets(double rate, double burst, std::size_t slots, net::Nanos now) {
+HashedBuckets::HashedBuckets(double rate, double burst, std::size_t slots, proto::Nanos now) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   static_assert(sizeof hash_key_ == crypto_shorthash_KEYBYTES);
   randombytes_buf(hash_key_.data(), hash_key_.size());
@@ -24,11 +24,11 @@ TokenBucket& HashedBuckets::bucket(std::span<const uint8_t> bytes, uint8_t kind)
   return buckets_[std::size_t(h % buckets_.size())];
 }
 
-SourceLimiter::SourceLimiter(const SourceLimits& limits, net::Nanos now)
+SourceLimiter::SourceLimiter(const SourceLimits& limits, proto::Nanos now)
     : addresses_(limits.address_rate, 2 * limits.address_rate, limits.slots, now),
       prefixes_(limits.prefix_rate, 2 * limits.prefix_rate, limits.slots, now) {}
 
-bool SourceLimiter::take(const net::Endpoint& from, net::Nanos now) {
+bool SourceLimiter::take(const proto::Endpoint& from, proto::Nanos now) {
   auto a = from.address();
   // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d: judge them by their IPv4 /24, or
   // every IPv4 sender would share one /64.

@@ -23,12 +23,12 @@ class HashedBuckets {
  public:
   /// `slots` buckets (at least 1) of `rate` tokens per second holding at most `burst`, all full at
   /// `now`. Draws a random hash key. Throws std::runtime_error when libsodium cannot initialise.
-  HashedBuckets(double rate, double burst, std::size_t slots, net::Nanos now);
+  HashedBuckets(double rate, double burst, std::size_t slots, proto::Nanos now);
   /// The bucket `bytes` hash to (`kind` keeps different uses of equal bytes apart). Only the first 32
   /// bytes count. The reference is valid while this table lives.
   TokenBucket& bucket(std::span<const uint8_t> bytes, uint8_t kind);
   /// Takes one token from the bucket of `bytes`.
-  bool take(std::span<const uint8_t> bytes, uint8_t kind, net::Nanos now) { return bucket(bytes, kind).take(now); }
+  bool take(std::span<const uint8_t> bytes, uint8_t kind, proto::Nanos now) { return bucket(bytes, kind).take(now); }
 
  private:
   std::array<uint8_t, 16> hash_key_{};
@@ -50,11 +50,11 @@ struct SourceLimits {
 class SourceLimiter {
  public:
   /// Both tables start full at `now`.
-  SourceLimiter(const SourceLimits& limits, net::Nanos now);
+  SourceLimiter(const SourceLimits& limits, proto::Nanos now);
 
   /// Takes one datagram's worth from the source's address and prefix buckets; false when either is
   /// empty (then neither is charged).
-  bool take(const net::Endpoint& from, net::Nanos now);
+  bool take(const proto::Endpoint& from, proto::Nanos now);
 
  private:
   HashedBuckets addresses_;

@@ -14,25 +14,25 @@ SpentCookies::Mac SpentCookies::mac_of(std::span<const uint8_t> cookie) {
   return f.mac;
 }
 
-void SpentCookies::forget(net::Nanos now) {
+void SpentCookies::forget(proto::Nanos now) {
   while (!order_.empty() && order_.front().first <= now) {
     macs_.erase(order_.front().second);
     order_.pop_front();
   }
 }
 
-std::size_t SpentCookies::capacity_for(double cookies_per_second, double burst, net::Nanos lifetime) {
-  const double seconds = 2.0 * double(lifetime) / double(net::kSecond);
+std::size_t SpentCookies::capacity_for(double cookies_per_second, double burst, proto::Nanos lifetime) {
+  const double seconds = 2.0 * double(lifetime) / double(proto::kSecond);
   return std::size_t(std::max(0.0, cookies_per_second) * seconds + 2 * std::max(0.0, burst)) + 16;
 }
 
-const SpentCookies::Spent* SpentCookies::find(const Mac& mac, net::Nanos now) {
+const SpentCookies::Spent* SpentCookies::find(const Mac& mac, proto::Nanos now) {
   forget(now);
   const auto it = macs_.find(mac);
   return it == macs_.end() ? nullptr : &it->second;
 }
 
-bool SpentCookies::remember(const Mac& mac, const Spent& spent, net::Nanos until, net::Nanos now) {
+bool SpentCookies::remember(const Mac& mac, const Spent& spent, proto::Nanos until, proto::Nanos now) {
   forget(now);
   if (macs_.count(mac)) return true;
   if (macs_.size() >= capacity_) return false;

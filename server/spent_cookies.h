@@ -32,23 +32,23 @@ class SpentCookies {
   struct Spent {
     proto::RequestTag attempt{};  ///< request_tag() of the Connect that spent it
     bool accepted = false;        ///< it opened a session; else it was refused with `refusal`
-    wire::RejectReason refusal = wire::RejectReason::Unknown;
+    proto::fb::RejectReason refusal = proto::fb::RejectReason::Unknown;
   };
   /// Remembers at most `capacity` cookies (at least 1).
   explicit SpentCookies(std::size_t capacity);
   /// The capacity a server issuing at most `cookies_per_second` (with bursts of `burst`) needs: an
   /// entry lives up to a lifetime after its cookie was spent, which is up to a lifetime after it
   /// was issued.
-  static std::size_t capacity_for(double cookies_per_second, double burst, net::Nanos lifetime);
+  static std::size_t capacity_for(double cookies_per_second, double burst, proto::Nanos lifetime);
 
   /// The MAC of a cookie (the caller has checked it with the jar; a cookie of another size gives zeros).
   static Mac mac_of(std::span<const uint8_t> cookie);
   /// The entry of `mac` if it is remembered and not forgotten by `now` (else nullptr). The pointer
   /// is valid until the next call.
-  const Spent* find(const Mac& mac, net::Nanos now);
+  const Spent* find(const Mac& mac, proto::Nanos now);
   /// Remembers `mac` until `until` (the cookie's expiry or later); false, remembering nothing, when
   /// the memory is full of cookies that have not expired. An entry already there is kept as it is.
-  bool remember(const Mac& mac, const Spent& spent, net::Nanos until, net::Nanos now);
+  bool remember(const Mac& mac, const Spent& spent, proto::Nanos until, proto::Nanos now);
   /// Cookies remembered now (including any not yet forgotten at the last call's time).
   std::size_t size() const { return macs_.size(); }
   /// The most it remembers at once.
@@ -57,10 +57,10 @@ class SpentCookies {
  private:
   /// Forgets the entries whose time has come: in the order remembered, whose `until` never
   /// decreases (remember() keeps it so), so the oldest are at the front.
-  void forget(net::Nanos now);
+  void forget(proto::Nanos now);
   std::size_t capacity_;
   std::map<Mac, Spent> macs_;
-  std::deque<std::pair<net::Nanos, Mac>> order_;
+  std::deque<std::pair<proto::Nanos, Mac>> order_;
 };
 
 }  // namespace foothold::server

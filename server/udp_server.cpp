@@ -14,10 +14,10 @@
 
 namespace foothold::server {
 
-net::Nanos thread_cpu_now() {
+proto::Nanos thread_cpu_now() {
   timespec ts{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return net::Nanos(ts.tv_sec) * net::kSecond + ts.tv_nsec;
+  return proto::Nanos(ts.tv_sec) * proto::kSecond + ts.tv_nsec;
 }
 
 namespace {
@@ -46,7 +46,7 @@ UdpSink::~UdpSink() {
   sender_.join();
 }
 
-void UdpSink::send(const net::Endpoint& to, std::span<const uint8_t> bytes) {
+void UdpSink::send(const proto::Endpoint& to, std::span<const uint8_t> bytes) {
   if (!batch_) {
     asio::error_code ec;
     socket_.send_to(asio::buffer(bytes.data(), bytes.size()), to, 0, ec);
@@ -80,7 +80,7 @@ void UdpSink::sender_loop() {
     cv_.wait(lock, [this] { return busy_ || stop_; });
     if (!busy_) return;  // stopping, nothing left
     lock.unlock();
-    const net::Nanos cpu0 = thread_cpu_now();
+    const proto::Nanos cpu0 = thread_cpu_now();
     send_batch(sending_);
     sender_cpu_ += thread_cpu_now() - cpu0;
     lock.lock();
@@ -121,7 +121,7 @@ void UdpSink::send_batch(Batch& batch) {
 }
 
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
-                  const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler) {
+                  const std::function<void(const proto::Endpoint&, std::span<const uint8_t>)>& handler) {
   // One byte more than the largest valid datagram would do; 2048 keeps every slot 8-byte aligned.
   constexpr std::size_t kSlot = 2048;
   alignas(8) static thread_local uint8_t buffers[kBatch][kSlot];
@@ -147,7 +147,7 @@ void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
       continue;
     }
     for (int i = 0; i < n; ++i) {
-      net::Endpoint from;
+      proto::Endpoint from;
       const std::size_t len = std::min<std::size_t>(msgs[size_t(i)].msg_hdr.msg_namelen, from.capacity());
       std::memcpy(from.data(), &addrs[size_t(i)], len);
       from.resize(len);
@@ -178,7 +178,7 @@ UdpServer::UdpServer(asio::io_context& io, const Options& options, std::shared_p
 void UdpServer::run(ServerCore& core, const std::function<void()>& on_stopped) {
   core_ = &core;
   on_stopped_ = on_stopped;
-  period_ = net::kSecond / options_.tick_rate;
+  period_ = proto::kSecond / options_.tick_rate;
   next_tick_ = steady_now() + period_;
   window_start_ = steady_now();
   last_counters_ = core.counters();
@@ -203,7 +203,7 @@ void UdpServer::request_stop() {
 void UdpServer::start_receive() {
   socket_.async_wait(asio::ip::udp::socket::wait_read, [this](const asio::error_code& ec) {
     if (ec || stopped_) return;
-    drain_socket(socket_, 4096, [this](const net::Endpoint& from, std::span<const uint8_t> bytes) {
+    drain_socket(socket_, 4096, [this](const proto::Endpoint& from, std::span<const uint8_t> bytes) {
       core_->on_datagram(steady_now(), from, bytes);
     });
     sink_.flush();
@@ -220,11 +220,11 @@ void UdpServer::schedule_tick() {
 
 void UdpServer::on_tick_timer() {
   int ran = 0;
-  net::Nanos now = steady_now();
+  proto::Nanos now = steady_now();
   while (now >= next_tick_ && ran < options_.max_catchup_ticks && !stop_requested_) {
     if (now - next_tick_ > period_) ++window_.overruns;
-    const net::Nanos t0 = steady_now();
-    const net::Nanos cpu0 = thread_cpu_now();
+    const proto::Nanos t0 = steady_now();
+    const proto::Nanos cpu0 = thread_cpu_now();
     core_->tick(t0);
     sink_.flush();
     window_.tick_us.push_back(double(steady_now() - t0) / 1000.0);
@@ -235,10 +235,10 @@ void UdpServer::on_tick_timer() {
   }
   if (now - next_tick_ > period_) {
     // Still behind after catching up as far as allowed: give up on the missed slots.
-    const net::Nanos behind = now - next_tick_;
+    const proto::Nanos behind = now - next_tick_;
     const uint64_t skipped = uint64_t(behind / period_);
     window_.slipped += skipped;
-    next_tick_ += net::Nanos(skipped) * period_;
+    next_tick_ += proto::Nanos(skipped) * period_;
     log_->warn("tick overrun: {} tick(s) could not be caught up; the schedule slipped {:.1f} ms", skipped,
                double(skipped) * double(period_) / 1e6);
   }
@@ -260,7 +260,7 @@ void UdpServer::on_tick_timer() {
 }
 
 void UdpServer::log_stats() {
-  const net::Nanos now = steady_now();
+  const proto::Nanos now = steady_now();
   const double seconds = std::max(1e-9, double(now - window_start_) / 1e9);
   const Counters& c = core_->counters();
   auto rate = [&](Counter k) { return double(c.get(k) - last_counters_.get(k)) / seconds; };

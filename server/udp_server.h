@@ -27,9 +27,9 @@
 
 namespace foothold::server {
 
-using net::steady_now;
+using proto::steady_now;
 /// CPU time the calling thread has used, as Nanos.
-net::Nanos thread_cpu_now();
+proto::Nanos thread_cpu_now();
 
 
 /// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued, and flush()
@@ -38,7 +38,7 @@ net::Nanos thread_cpu_now();
 /// waits only when the previous batch is still being sent.
 /// Keeps a reference to `socket`: it must outlive the sink. send() and flush() belong to one
 /// thread. Without batch mode each send() is a send_to at once and there is no sender thread.
-class UdpSink final : public net::DatagramSink {
+class UdpSink final : public proto::DatagramSink {
  public:
   /// In batch mode starts the sender thread, which the destructor joins after a last flush().
   explicit UdpSink(asio::ip::udp::socket& socket, bool batch = false);
@@ -46,7 +46,7 @@ class UdpSink final : public net::DatagramSink {
   ~UdpSink() override;
   /// In batch mode the datagram is copied into the queue, which is flushed by itself at 1024 datagrams.
   /// A datagram the kernel refuses counts in errors(), never throws.
-  void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override;
+  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes) override;
   /// Hands the queued datagrams to the sender thread (waiting while it still sends the previous
   /// batch). Does nothing without batch mode or with an empty queue.
   void flush();
@@ -55,11 +55,11 @@ class UdpSink final : public net::DatagramSink {
   /// Datagrams the kernel refused (full send buffer, unreachable peer): lost, as the network may.
   uint64_t errors() const { return errors_.load(); }
   /// CPU time the sender thread has spent sending, nanoseconds.
-  net::Nanos sender_cpu() const { return sender_cpu_.load(); }
+  proto::Nanos sender_cpu() const { return sender_cpu_.load(); }
 
  private:
   struct Pending {
-    net::Endpoint to;
+    proto::Endpoint to;
     std::size_t offset;
     std::size_t size;
   };
@@ -80,7 +80,7 @@ class UdpSink final : public net::DatagramSink {
   bool stop_ = false;
   std::thread sender_;
   std::atomic<uint64_t> errors_{0};
-  std::atomic<net::Nanos> sender_cpu_{0};
+  std::atomic<proto::Nanos> sender_cpu_{0};
 };
 
 /// Drains every datagram waiting on a non-blocking socket into `handler`, at most `limit` at a time
@@ -89,7 +89,7 @@ class UdpSink final : public net::DatagramSink {
 /// must not call drain_socket); a datagram over 2048 bytes is cut short. Returns when nothing is
 /// waiting or `limit` datagrams (receive errors included) have been handled.
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
-                  const std::function<void(const net::Endpoint&, std::span<const uint8_t>)>& handler);
+                  const std::function<void(const proto::Endpoint&, std::span<const uint8_t>)>& handler);
 
 /// The server's socket, tick timer, stats line and signals, on one io_context. Keeps a reference to
 /// `io` (it must outlive the server) and, while run() runs, a pointer to its core.
@@ -98,7 +98,7 @@ class UdpServer {
   /// Where to listen and how to tick.
   struct Options {
     /// Address and port to bind; an IPv6 address binds dual-stack (IPv4 peers too).
-    net::Endpoint bind;
+    proto::Endpoint bind;
     /// Ticks per second.
     int tick_rate = 60;
     double stats_interval = 5;  ///< seconds
@@ -112,9 +112,9 @@ class UdpServer {
 
   /// The sink the core must send through (owned by the server; batched and flushed after each tick
   /// and each burst of received datagrams).
-  net::DatagramSink& sink() { return sink_; }
+  proto::DatagramSink& sink() { return sink_; }
   /// The address actually bound (port 0 picks a free one).
-  net::Endpoint local_endpoint() const { return socket_.local_endpoint(); }
+  proto::Endpoint local_endpoint() const { return socket_.local_endpoint(); }
 
   /// Serves until a signal (or request_stop()); then shuts the core down and calls `on_stopped`.
   /// Runs the io_context on the calling thread, which does every receive and tick; `core` must
@@ -149,14 +149,14 @@ class UdpServer {
   asio::signal_set signals_;
   ServerCore* core_ = nullptr;
   std::function<void()> on_stopped_;
-  net::Nanos period_ = 0;
-  net::Nanos next_tick_ = 0;
+  proto::Nanos period_ = 0;
+  proto::Nanos next_tick_ = 0;
   bool stop_requested_ = false;
   bool stopped_ = false;
   Window window_;
-  net::Nanos window_start_ = 0;
+  proto::Nanos window_start_ = 0;
   Counters last_counters_;
-  net::Nanos sender_cpu_mark_ = 0;
+  proto::Nanos sender_cpu_mark_ = 0;
 };
 
 }  // namespace foothold::server

@@ -11,18 +11,21 @@ trap 'rm -rf "$work"' EXIT
 fresh() {
   rm -rf "$work/copy"
   mkdir -p "$work/copy"
-  cp -r "$root/proto" "$root/shared" "$root/replay" "$root/server" "$root/ARCHITECTURE.md" "$work/copy/"
+  cp -r "$root/proto" "$root/shared" "$root/client" "$root/replay" "$root/server" "$root/bots" "$root/ARCHITECTURE.md" "$work/copy/"
 }
 fresh
 "$check" "$work/copy" >/dev/null || { echo "selftest: the untouched copy fails the check" >&2; exit 1; }
 violations=(
   'shared/step.cpp|#include "server/server_core.h"|the simulation including the server'
   'proto/codec.cpp|#include "replay/recording.h"|proto including replay'
+  'proto/codec.cpp|#include "client/session.h"|proto including the client above it'
+  'shared/tick.cpp|#include "shared/workers/worker_pool.h"|the simulation including the thread pool'
+  'client/session.cpp|#include "shared/workers/worker_pool.h"|the client library including the thread pool'
   'server/token_main.cpp|#include "server/server_core.h"|foothold-token including the server library'
-  'shared/client/session.cpp|#include "server/server_core.h"|the client including the server'
-  'server/bots/bot_fleet.cpp|#include "server/udp_server.h"|the bots including the server'
+  'client/session.cpp|#include "server/server_core.h"|the client including the server'
+  'bots/bot_fleet.cpp|#include "server/udp_server.h"|the bots including the server'
   'shared/predictor.cpp|#include "shared/formats/obj_loader.h"|the simulation including the file formats'
-  'shared/formats/trace.cpp|#include "shared/client/session.h"|the formats including the client'
+  'shared/formats/trace.cpp|#include "client/session.h"|the formats including the client'
   'shared/world.cpp|#include <chrono>|the simulation reading a clock'
   'shared/ground.cpp|static double f(double x) { return std::pow(x, 2.0); }|the simulation calling libm'
   'shared/step.cpp|static double g(double x) { return std::floor(x); }|the simulation calling libm floor'

@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     test::HarnessOptions o;
     o.clients = 64;
-    o.core.client_timeout = 60 * net::kSecond;
+    o.core.client_timeout = 60 * proto::kSecond;
     test::SimHarness h(world, o);
     replay::RecordingWriter writer;
     const auto header = server::server_recording_header("arena", world, o.settings, 1, 600);
@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
     server::ServerRecorder recorder(writer, 600);
     h.server().set_observer(&recorder);
     h.start_all();
-    h.run_for(600 * net::kSecond);
+    h.run_for(600 * proto::kSecond);
     writer.close(recorder.last_tick());
     std::printf("made in %.1f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }

@@ -21,7 +21,7 @@
 #include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
-#include "server/bots/bot_brain.h"
+#include "bots/bot_brain.h"
 #include "server/server_core.h"
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
@@ -36,13 +36,13 @@ using namespace foothold::server;
 using namespace foothold::bots;
 
 // Keeps the last datagram sent to each endpoint; counts everything.
-class CaptureSink final : public net::DatagramSink {
+class CaptureSink final : public proto::DatagramSink {
  public:
-  void send(const net::Endpoint& to, std::span<const uint8_t> bytes) override {
+  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes) override {
     bytes_ += bytes.size();
     if (capture_) last_[to].assign(bytes.begin(), bytes.end());
   }
-  std::map<net::Endpoint, std::vector<uint8_t>> last_;
+  std::map<proto::Endpoint, std::vector<uint8_t>> last_;
   uint64_t bytes_ = 0;
   bool capture_ = true;
 };
@@ -69,26 +69,26 @@ void BM_ServerTick(benchmark::State& state) {
   cfg.source_limits.address_rate = 1e9;
   cfg.source_limits.prefix_rate = 1e9;
   cfg.key = proto::development_key();
-  const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
-  cfg.addresses.push_back(net::to_token_address(server_ep));
-  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
+  const proto::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
+  cfg.addresses.push_back(proto::to_token_address(server_ep));
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, proto::kSecond);  // `now` starts at 1 s
   const MoveSettings settings;
-  net::Nanos now = net::kSecond;
+  proto::Nanos now = proto::kSecond;
   ServerCore core(cfg, arena(), settings, sink, now);
   proto::PacketWriter w;
   proto::DatagramBuffer buf, rx;
   struct Bot {
-    net::Endpoint ep;
+    proto::Endpoint ep;
     proto::SessionKeys keys;
     std::unique_ptr<client::InputSource> brain;
     uint64_t seq = 0;
   };
   std::vector<Bot> bots(static_cast<size_t>(n));
   PatternSpec wander;
-  const auto address = net::to_token_address(server_ep);
+  const auto address = proto::to_token_address(server_ep);
   for (int i = 0; i < n; ++i) {
     Bot& b = bots[size_t(i)];
-    b.ep = net::Endpoint(asio::ip::make_address_v4(0x0a000000u + uint32_t(i)), 5000);
+    b.ep = proto::Endpoint(asio::ip::make_address_v4(0x0a000000u + uint32_t(i)), 5000);
     b.brain = make_brain(wander, 1, uint32_t(i), settings.tick_rate);
     // The handshake by hand: request, challenge, connect with the proof.
     proto::ConnectToken token;
@@ -119,7 +119,7 @@ void BM_ServerTick(benchmark::State& state) {
     }
     const auto t0 = std::chrono::steady_clock::now();
     core.tick(now);
-    now += net::kSecond / settings.tick_rate;
+    now += proto::kSecond / settings.tick_rate;
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
   };
   // The figures are the steady state: every client joined in the same instant, so the first second
@@ -181,11 +181,11 @@ void BM_ConnectRequest(benchmark::State& state) {
   cfg.source_limits.address_rate = 1e9;
   cfg.source_limits.prefix_rate = 1e9;
   cfg.key = proto::development_key();
-  const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
-  const auto address = net::to_token_address(server_ep);
+  const proto::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
+  const auto address = proto::to_token_address(server_ep);
   cfg.addresses.push_back(address);
-  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
-  net::Nanos now = net::kSecond;
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, proto::kSecond);  // `now` starts at 1 s
+  proto::Nanos now = proto::kSecond;
   ServerCore core(cfg, arena(), MoveSettings{}, sink, now);
   proto::ConnectToken token;
   std::string error;
@@ -197,7 +197,7 @@ void BM_ConnectRequest(benchmark::State& state) {
   uint32_t i = 0;
   for (auto _ : state) {
     now += 1000;
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + (++i & 0xffffff)), 1000), request);
+    core.on_datagram(now, proto::Endpoint(asio::ip::make_address_v4(0x0b000000u + (++i & 0xffffff)), 1000), request);
   }
   state.counters["challenges"] = double(core.counters().get(Counter::kChallengesSent));
 }
@@ -213,11 +213,11 @@ void BM_JunkConnect(benchmark::State& state) {
   sink.capture_ = false;
   CoreConfig cfg;
   cfg.key = proto::development_key();
-  const net::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
-  const auto address = net::to_token_address(server_ep);
+  const proto::Endpoint server_ep(asio::ip::make_address("10.255.0.1"), 7777);
+  const auto address = proto::to_token_address(server_ep);
   cfg.addresses.push_back(address);
-  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);
-  net::Nanos now = net::kSecond;
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, proto::kSecond);
+  proto::Nanos now = proto::kSecond;
   ServerCore core(cfg, arena(), MoveSettings{}, sink, now);
   proto::ConnectToken token;
   std::string error;
@@ -232,7 +232,7 @@ void BM_JunkConnect(benchmark::State& state) {
   uint32_t i = 0;
   for (auto _ : state) {
     now += 1000;
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + (++i & 0xffffff)), 1000), connect);
+    core.on_datagram(now, proto::Endpoint(asio::ip::make_address_v4(0x0b000000u + (++i & 0xffffff)), 1000), connect);
   }
   state.counters["token_limited"] = double(core.counters().get(Counter::kTokenRateLimited));
 }

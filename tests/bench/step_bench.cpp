@@ -25,6 +25,7 @@
 #include <btBulletCollisionCommon.h>
 
 #include "shared/step.h"
+#include "shared/tick.h"
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 
@@ -256,7 +257,7 @@ void BM_BulletKinematicController(benchmark::State& bstate) {
 // Movement.md §15, §16: 64 characters on a 40 m floor, either packed into contact range (a 8 x 8 block
 // 0.85 m apart, all pushing toward its middle) or spread 5 m apart (none within reach), in a world
 // without movers or with 8 (slabs shuttling under the block at 2 m/s). Every character steps against
-// its Crowd neighbours with the tick's MoverFrame, as the server runs it.
+// the others through the shared tick (shared/tick.h), as the server runs it.
 std::unique_ptr<World> crowd_world(int movers) {
   MeshBuilder b;
   b.floor_grid(-20, -20, 20, 20, 0, 2);
@@ -287,13 +288,11 @@ void BM_FootholdCrowd(benchmark::State& bstate) {
   const auto world = crowd_world(movers);
   const DerivedSettings s = derive(MoveSettings{});
   constexpr int n = 64;
-  StepScratch scratch;
-  MoverFrame frame;
-  Crowd crowd;
-  std::vector<OtherCharacter> seen(n), near;
+  TickRunner runner;
+  std::vector<TickCharacter> given(n);
   std::vector<double> per_step_us;
   for (auto _ : bstate) {
-    std::vector<CharacterState> chars, next(n);
+    std::vector<CharacterState> chars;
     std::vector<CandidateCache> caches(n);
     for (int i = 0; i < n; ++i) {
       const double spacing = contact ? 0.85 : 5;
@@ -302,17 +301,13 @@ void BM_FootholdCrowd(benchmark::State& bstate) {
     per_step_us.clear();
     for (int t = 1; t <= kTicks; ++t) {
       const auto t0 = std::chrono::steady_clock::now();
-      frame.build(*world, uint32_t(t), s.tick_rate);
-      for (int i = 0; i < n; ++i) seen[size_t(i)] = as_other(uint32_t(i), chars[size_t(i)]);
-      crowd.build(seen, &frame);
       for (int i = 0; i < n; ++i) {
         const Vec3 p = to_position(chars[size_t(i)].position);
         const InputCmd in = contact ? encode_move(-p.x, -p.z, 0, uint32_t(t)) : encode_move(0.5, 0.5, t % 180 == 179 ? kButtonJump : 0, uint32_t(t));
-        crowd.neighbours(size_t(i), near);
-        scratch.cache = &caches[size_t(i)];
-        next[size_t(i)] = step(chars[size_t(i)], in, *world, s, scratch, {&frame, near, uint32_t(i)}).state;
+        given[size_t(i)] = {uint32_t(i), chars[size_t(i)], in, &caches[size_t(i)]};
       }
-      chars.swap(next);
+      runner.run(uint32_t(t), given, *world, s);
+      for (int i = 0; i < n; ++i) chars[size_t(i)] = runner.results()[size_t(i)].state;
       const auto t1 = std::chrono::steady_clock::now();
       per_step_us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / n);
     }

@@ -16,8 +16,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$src/tests/support/wait_ready.sh"
 command -v qemu-aarch64 >/dev/null || { echo "cross_arch: qemu-aarch64 is missing (./setup.sh --test)" >&2; exit 2; }
-for b in "$host/replay/foothold-replay" "$host/server/foothold-server" "$host/server/bots/foothold-bot" "$host/tests/shared_tests" \
-         "$arm/replay/foothold-replay" "$arm/server/bots/foothold-bot" "$arm/tests/shared_tests"; do
+for b in "$host/replay/foothold-replay" "$host/server/foothold-server" "$host/bots/foothold-bot" "$host/tests/shared_tests" \
+         "$arm/replay/foothold-replay" "$arm/bots/foothold-bot" "$arm/tests/shared_tests"; do
   [ -x "$b" ] || { echo "cross_arch: $b is not built (./build.sh arm64 and the host build)" >&2; exit 2; }
 done
 arch=$(file -b "$arm/replay/foothold-replay")
@@ -118,9 +118,9 @@ compare_run stress "$work/terrain.obj" 0,3,0 "$work/stress.txt"
   >"$work/server.log" 2>&1 &
 server_pid=$!
 address=$(wait_ready "$work/ready" "$server_pid") || fail "the server did not start: $(cat "$work/server.log")"
-"$host/server/bots/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 4 --duration 3 --seed 3 >"$work/x86-bots.log" 2>&1 ||
+"$host/bots/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 4 --duration 3 --seed 3 >"$work/x86-bots.log" 2>&1 ||
   fail "x86-64 bots: $(tail -3 "$work/x86-bots.log")"
-qemu-aarch64 "$arm/server/bots/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 2 --duration 5 --seed 4 \
+qemu-aarch64 "$arm/bots/foothold-bot" --server "$address" --world "$work/terrain.obj" --bots 2 --duration 5 --seed 4 \
   --connect-timeout 10 >"$work/arm-bots.log" 2>&1 || fail "arm64 bots: $(tail -3 "$work/arm-bots.log")"
 summary=$(tail -1 "$work/arm-bots.log")
 grep -q ' connected=2 ' <<<"$summary" || fail "arm64 bots did not connect: $summary"

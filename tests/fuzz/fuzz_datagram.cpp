@@ -15,7 +15,7 @@
 
 #include "proto/codec.h"
 #include "proto/secure.h"
-#include "shared/client/session.h"
+#include "client/session.h"
 #include "server/server_core.h"
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
@@ -28,9 +28,9 @@ constexpr uint64_t kUnixNow = 1'800'000'000;
 using namespace foothold;
 
 // Hold what was sent, to be delivered by hand: the server's datagrams, and the client's.
-struct QueueSink final : net::DatagramSink {
+struct QueueSink final : proto::DatagramSink {
   std::vector<std::vector<uint8_t>> sent;
-  void send(const net::Endpoint&, std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
+  void send(const proto::Endpoint&, std::span<const uint8_t> b) override { sent.emplace_back(b.begin(), b.end()); }
 };
 struct ClientQueue final : client::ServerSink {
   std::vector<std::vector<uint8_t>> sent;
@@ -46,9 +46,9 @@ struct Setup {
   QueueSink to_client;
   ClientQueue to_server;
   std::unique_ptr<server::ServerCore> server;
-  net::Nanos now = net::kSecond;
-  net::Endpoint server_ep{asio::ip::make_address("10.0.0.1"), 7777};
-  net::Endpoint client_ep{asio::ip::make_address("10.0.0.2"), 5000};
+  proto::Nanos now = proto::kSecond;
+  proto::Endpoint server_ep{asio::ip::make_address("10.0.0.1"), 7777};
+  proto::Endpoint client_ep{asio::ip::make_address("10.0.0.2"), 5000};
   std::unique_ptr<client::ClientSession> client;
   Idle idle;
   uint64_t fuzz_sequence = uint64_t(1) << 40;  // far from the live sequences
@@ -60,24 +60,24 @@ struct Setup {
     cfg.source_limits.address_rate = 1e9;
     cfg.source_limits.prefix_rate = 1e9;
     cfg.key = proto::development_key();
-    cfg.addresses.push_back(net::to_token_address(server_ep));
-    cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
+    cfg.addresses.push_back(proto::to_token_address(server_ep));
+    cfg.unix_clock = server::virtual_unix_clock(kUnixNow, proto::kSecond);  // `now` starts at 1 s
     server = std::make_unique<server::ServerCore>(cfg, *world, MoveSettings{}, to_client, now,
                                                   std::make_unique<server::CookieJar>(server::CookieJar::Key{}));
     proto::ConnectToken token;
     std::string error;
-    const auto address = net::to_token_address(server_ep);
+    const auto address = proto::to_token_address(server_ep);
     proto::mint_token(cfg.key, 1, std::span(&address, 1), kUnixNow, 3600, token, error);
     client = std::make_unique<client::ClientSession>(*world, MoveSettings{}, to_server, token);
     client->start(now);
     // The handshake, delivered by hand, then a few ticks of play.
     for (int i = 0; i < 20 && client->phase() != client::ClientSession::Phase::kConnected; ++i) {
       pump();
-      now += net::kMillisecond;
+      now += proto::kMillisecond;
       client->update(now, idle);
     }
     for (int i = 0; i < 5; ++i) {
-      now += 17 * net::kMillisecond;
+      now += 17 * proto::kMillisecond;
       server->tick(now);
       client->update(now, idle);
       pump();
@@ -101,9 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Setup& s = *setup;
   if (size < 1) return 0;
   const std::span<const uint8_t> body(data + 1, std::min<size_t>(size - 1, 1400));
-  s.now += net::kMillisecond;
+  s.now += proto::kMillisecond;
   // Half the time from the client's own endpoint (where its session lives), else from a neighbour.
-  const net::Endpoint from = (data[0] & 0x80) ? s.client_ep : net::Endpoint{asio::ip::make_address("10.0.0.3"), 5000};
+  const proto::Endpoint from = (data[0] & 0x80) ? s.client_ep : proto::Endpoint{asio::ip::make_address("10.0.0.3"), 5000};
   proto::DatagramBuffer buf;
   const auto& keys = s.client->session_keys();
   // Bit 3 seals as a compact message (inputs to the server, snapshots to the client) instead of a Packet.

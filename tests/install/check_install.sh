@@ -31,12 +31,12 @@ libdir=$prefix/lib
 [ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libfoothold-client.so' -print -quit)")
 
 # 1. The layout.
-for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/shared/client/session.h \
+for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/client/session.h \
          include/foothold/proto/foothold_generated.h; do
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 [ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
-for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-wire.a \
+for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
          cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake pkgconfig/foothold-client.pc; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
 done

@@ -47,7 +47,7 @@ uint64_t unix_now() {
 }
 
 // A real client's handshake, done by hand with the protocol's pieces; returns its session keys.
-bool connect_client(asio::ip::udp::socket& socket, const net::Endpoint& server, const proto::ConnectToken& token,
+bool connect_client(asio::ip::udp::socket& socket, const proto::Endpoint& server, const proto::ConnectToken& token,
                     proto::SessionKeys& keys, uint32_t& tick) {
   server::UdpSink sink(socket);
   proto::PacketWriter w;
@@ -66,12 +66,12 @@ bool connect_client(asio::ip::udp::socket& socket, const net::Endpoint& server, 
       sink.send(server, connect);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    server::drain_socket(socket, 64, [&](const net::Endpoint&, std::span<const uint8_t> b) {
+    server::drain_socket(socket, 64, [&](const proto::Endpoint&, std::span<const uint8_t> b) {
       std::span<const uint8_t> packet;
       if (cookie.empty() && proto::layer_of(b) == proto::Layer::kSealed &&
           proto::open_reply(token.server_to_client, proto::kNoRequestTag, b, rx, packet) == proto::OpenError::kNone) {
         const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
-        if (d.ok() && d.message.type == wire::Body::Challenge) {
+        if (d.ok() && d.message.type == proto::fb::Body::Challenge) {
           const auto c = proto::bytes_of(d.message.packet->body_as_Challenge()->cookie());
           cookie.assign(c.begin(), c.end());
           const auto proof = proto::seal_proof(token.client_to_server, cookie, arena.world->hash(), MoveSettings{}.hash());
@@ -80,7 +80,7 @@ bool connect_client(asio::ip::udp::socket& socket, const net::Endpoint& server, 
           attempt = proto::connect_attempt(salt, cookie, proof);
         }
       } else if (!cookie.empty() && !connected) {
-        if (const wire::Accept* a = proto::open_accept(token, attempt, b, rx, keys)) {
+        if (const proto::fb::Accept* a = proto::open_accept(token, attempt, b, rx, keys)) {
           tick = a->tick();
           connected = true;
         }
@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string err;
-  const net::Endpoint server = net::parse_endpoint(server_text, err);
+  const proto::Endpoint server = proto::parse_endpoint(server_text, err);
   if (err.empty() && !server.address().is_v4()) err = "the flood spoofs IPv4 loopback sources: give an IPv4 server";
   if (err.empty() && !(spoof_kind == "forged" || spoof_kind == "replayed")) err = "--spoof-kind must be forged or replayed";
   if (err.empty() && !(spoof_rate >= 0 && spoof_rate <= 1e6 && input_rate >= 0 && input_rate <= 1e6))
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "foothold-flood: %s\n", err.c_str());
     return 2;
   }
-  const proto::TokenAddress address = net::to_token_address(server);
+  const proto::TokenAddress address = proto::to_token_address(server);
   auto mint = [&](uint64_t client_id) {
     proto::ConnectToken t;
     std::string e;
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   asio::io_context io;
   asio::ip::udp::socket client(io);
   client.open(asio::ip::udp::v4());
-  client.bind(net::Endpoint(asio::ip::make_address("127.0.0.1"), 0));
+  client.bind(proto::Endpoint(asio::ip::make_address("127.0.0.1"), 0));
   client.non_blocking(true);
   proto::SessionKeys keys;
   uint32_t tick = 0;
@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
       ++spoofed_sent;
     }
     // Only the over-rate client's socket is emptied: the spoofed sources have no sockets.
-    server::drain_socket(client, 256, [](const net::Endpoint&, std::span<const uint8_t>) {});
+    server::drain_socket(client, 256, [](const proto::Endpoint&, std::span<const uint8_t>) {});
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 # shellcheck source=tests/support/wait_ready.sh
 source tests/support/wait_ready.sh
 bin=build/release
-for b in server/foothold-server server/bots/foothold-bot server/foothold-token tests/foothold-flood; do
+for b in server/foothold-server bots/foothold-bot server/foothold-token tests/foothold-flood; do
   [ -x "$bin/$b" ] || { echo "flood_join: build first: ./build.sh release ($bin/$b missing)" >&2; exit 2; }
 done
 secs=${1:-20}
@@ -28,12 +28,12 @@ joined=0 probed=0
 : >"$work/join_ms"
 : >"$work/probe_ms"
 for i in $(seq "$secs"); do
-  out=$("$bin/server/bots/foothold-bot" --server "$address" --key-file "$work/key" --bots 1 --duration 0.8 --connect-timeout 5 --seed "$i" 2>&1 || true)
+  out=$("$bin/bots/foothold-bot" --server "$address" --key-file "$work/key" --bots 1 --duration 0.8 --connect-timeout 5 --seed "$i" 2>&1 || true)
   if grep -q ' connected=1 ' <<<"$out"; then
     joined=$((joined + 1))
     sed -n 's/.* connect_ms_p50=\([0-9.]*\).*/\1/p' <<<"$out" >>"$work/join_ms"
   fi
-  if p=$("$bin/server/bots/foothold-bot" --probe "$address" --key-file "$work/key" 2>&1); then
+  if p=$("$bin/bots/foothold-bot" --probe "$address" --key-file "$work/key" 2>&1); then
     probed=$((probed + 1))
     sed -n 's/.* rtt_ms=\([0-9.]*\).*/\1/p' <<<"$p" >>"$work/probe_ms"
   fi

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 # shellcheck source=tests/support/wait_ready.sh
 source tests/support/wait_ready.sh
 bin=build/release
-for b in server/foothold-server server/bots/foothold-bot tests/foothold-flood; do
+for b in server/foothold-server bots/foothold-bot tests/foothold-flood; do
   [ -x "$bin/$b" ] || { echo "flood_load: build first: ./build.sh release ($bin/$b missing)" >&2; exit 2; }
 done
 bots=${1:-100}
@@ -24,7 +24,7 @@ run() {  # run NAME FLOOD(0|1)
   pids+=("$server")
   local address
   address=$(wait_ready "$work/$name.ready" "$server") || { cat "$work/$name.log" >&2; exit 1; }
-  "$bin/server/bots/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --seed 1 >"$work/$name-bots.log" 2>&1 &
+  "$bin/bots/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --seed 1 >"$work/$name-bots.log" 2>&1 &
   local botpid=$!
   if [ "$flood" = 1 ]; then
     sleep 3  # let the honest bots join first

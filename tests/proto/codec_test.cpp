@@ -19,8 +19,8 @@ std::vector<uint8_t> copy(PacketWriter::Bytes b) { return {b.begin(), b.end()}; 
 // checked in the layer it travels in.
 Layer layer_for(const std::vector<uint8_t>& bytes, Direction d) {
   if (bytes.size() < 8) return Layer::kSession;
-  const auto* p = flatbuffers::GetRoot<wire::Packet>(bytes.data());
-  using B = wire::Body;
+  const auto* p = flatbuffers::GetRoot<proto::fb::Packet>(bytes.data());
+  using B = proto::fb::Body;
   switch (p->body_type()) {
     case B::ConnectRequest: case B::Connect: case B::StatusRequest: return Layer::kClear;
     case B::Challenge: case B::Status: return Layer::kSealed;
@@ -38,7 +38,7 @@ DecodeResult decode_aligned(const std::vector<uint8_t>& bytes, Direction d) {
   Layer layer = Layer::kSession;
   if (bytes.size() >= 8) {
     flatbuffers::Verifier v(bytes.data(), bytes.size());
-    if (wire::VerifyPacketBuffer(v)) layer = layer_for(bytes, d);
+    if (proto::fb::VerifyPacketBuffer(v)) layer = layer_for(bytes, d);
   }
   return decode_aligned(bytes, d, layer);
 }
@@ -72,7 +72,7 @@ TEST(Codec, HandshakeRequestsArePaddedAndEveryReplyIsNoLarger) {
   const std::size_t smallest = *std::min_element(requests.begin(), requests.end());
   // Sealed replies carry kSealedOverhead more than their Packet; a clear Reject one byte more.
   EXPECT_LE(copy(w.challenge(cookie)).size() + kSealedOverhead, smallest);
-  const auto longest_reject = copy(w.reject(wire::RejectReason::ClientIdInUse, std::string(500, 'x')));
+  const auto longest_reject = copy(w.reject(proto::fb::RejectReason::ClientIdInUse, std::string(500, 'x')));
   EXPECT_LE(longest_reject.size() + kSealedOverhead, smallest) << "even the longest reject message";
   EXPECT_LE(copy(w.status(1, 2, 3, 4, 5, 6)).size() + kSealedOverhead, smallest);
 }
@@ -85,7 +85,7 @@ TEST(Codec, EveryMessageRoundTrips) {
     const auto b = copy(w.accept(33, 44, 60, 2, sample_state(), random));
     const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
     ASSERT_TRUE(d.ok());
-    ASSERT_EQ(d.message.type, wire::Body::Accept);
+    ASSERT_EQ(d.message.type, proto::fb::Body::Accept);
     const auto* a = d.message.packet->body_as_Accept();
     EXPECT_EQ(a->character_id(), 33u);
     EXPECT_EQ(a->tick(), 44u);
@@ -105,10 +105,10 @@ TEST(Codec, EveryMessageRoundTrips) {
     EXPECT_TRUE(std::equal(t.begin(), t.end(), kToken.begin(), kToken.end()));
   }
   {
-    const auto b = copy(w.reject(wire::RejectReason::SettingsMismatch, "hash differs"));
+    const auto b = copy(w.reject(proto::fb::RejectReason::SettingsMismatch, "hash differs"));
     const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
     ASSERT_TRUE(d.ok());
-    EXPECT_EQ(d.message.packet->body_as_Reject()->reason(), wire::RejectReason::SettingsMismatch);
+    EXPECT_EQ(d.message.packet->body_as_Reject()->reason(), proto::fb::RejectReason::SettingsMismatch);
     EXPECT_EQ(d.message.packet->body_as_Reject()->message()->str(), "hash differs");
   }
 }
@@ -116,7 +116,7 @@ TEST(Codec, EveryMessageRoundTrips) {
 TEST(Codec, EachMessageIsAcceptedOnlyInItsLayer) {
   // A Disconnect in clear could be sent by anyone: never accepted there.
   PacketWriter w;
-  const auto disconnect = copy(w.disconnect(wire::DisconnectReason::ClientQuit));
+  const auto disconnect = copy(w.disconnect(proto::fb::DisconnectReason::ClientQuit));
   EXPECT_TRUE(decode_aligned(disconnect, Direction::kToServer, Layer::kSession).ok());
   EXPECT_EQ(decode_aligned(disconnect, Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(disconnect, Direction::kToClient, Layer::kClear).error, DropReason::kWrongDirection);
@@ -158,13 +158,13 @@ TEST(Codec, RefusesOversizedTruncatedAndForeignDatagrams) {
   }
   EXPECT_GE(refused, int(hello.size()) - 7);
   // Another protocol: same shape, different id.
-  const auto foreign = copy(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), 0x12345678));
+  const auto foreign = copy(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder()).Union(), 0x12345678));
   EXPECT_EQ(decode_aligned(foreign, Direction::kToServer).error, DropReason::kBadProtocol);
   // A server message sent to a server, and a client message sent to a client.
   EXPECT_EQ(decode_aligned(copy(w.challenge({})), Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(hello, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
   // Another version decodes: the server answers it with VersionMismatch.
-  const auto v9 = copy(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), kProtocolId, 9));
+  const auto v9 = copy(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder()).Union(), kProtocolId, 9));
   const auto d = decode_aligned(v9, Direction::kToServer, Layer::kClear);
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d.message.version, 9);
@@ -174,13 +174,13 @@ TEST(Codec, UnknownUnionTagIsRefusedByOurRangeCheck) {
   PacketWriter w;
   auto& fbb = w.builder();
   fbb.Clear();
-  const auto body = wire::CreateConnectRequest(fbb).Union();
-  wire::PacketBuilder pb(fbb);
+  const auto body = proto::fb::CreateConnectRequest(fbb).Union();
+  proto::fb::PacketBuilder pb(fbb);
   pb.add_protocol(kProtocolId);
   pb.add_version(kProtocolVersion);
-  pb.add_body_type(static_cast<wire::Body>(99));
+  pb.add_body_type(static_cast<proto::fb::Body>(99));
   pb.add_body(body);
-  fbb.Finish(pb.Finish(), wire::PacketIdentifier());
+  fbb.Finish(pb.Finish(), proto::fb::PacketIdentifier());
   const std::vector<uint8_t> bytes(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
   EXPECT_EQ(decode_aligned(bytes, Direction::kToServer).error, DropReason::kUnknownType);
 }
@@ -209,8 +209,8 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
 }
 
 TEST(Codec, WireValuesAreClampedToWhatTheStepKnows) {
-  const wire::CharacterStateW bad(wire::Vec3i(1, 2, 3), wire::Vec3i(4, 5, 6), wire::Normal3s(0, 0, 0), 200, 0, 0, 0, 7, 3,
-                                  wire::Vec3i(7, 8, 9));
+  const proto::fb::CharacterStateW bad(proto::fb::Vec3i(1, 2, 3), proto::fb::Vec3i(4, 5, 6), proto::fb::Normal3s(0, 0, 0), 200, 0, 0, 0, 7, 3,
+                                  proto::fb::Vec3i(7, 8, 9));
   EXPECT_EQ(from_wire(bad).ground, GroundKind::kNone);
   EXPECT_TRUE(from_wire(bad).crouched) << "any non-zero byte is crouched";
   EXPECT_EQ(from_wire(bad).platform, 3);

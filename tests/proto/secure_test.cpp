@@ -22,7 +22,7 @@ std::vector<uint8_t> copy(std::span<const uint8_t> b) { return {b.begin(), b.end
 
 std::vector<uint8_t> sample_packet() {
   PacketWriter w;
-  return copy(w.disconnect(wire::DisconnectReason::ClientQuit));
+  return copy(w.disconnect(proto::fb::DisconnectReason::ClientQuit));
 }
 
 KeyInputs inputs(uint64_t client_salt, uint64_t server_salt, uint8_t proof_byte = 3, uint8_t random_byte = 4) {

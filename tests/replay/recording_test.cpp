@@ -36,9 +36,9 @@ std::vector<uint8_t> record_session(const TempDir& dir, double seconds, int clie
   server::ServerRecorder recorder(writer, 60);
   h.server().set_observer(&recorder);
   h.start_all();
-  h.run_for(net::Nanos(seconds * 1e9));
+  h.run_for(proto::Nanos(seconds * 1e9));
   h.client(clients - 1).disconnect();  // someone leaves
-  h.run_for(net::kSecond / 2);
+  h.run_for(proto::kSecond / 2);
   writer.close(recorder.last_tick());
   EXPECT_TRUE(writer.ok()) << writer.error();
   return read_bytes(dir.file("s.rec"));

@@ -33,19 +33,19 @@ struct HandClient {
   uint32_t id = 0;
 
   explicit HandClient(SimHarness& harness)
-      : raw(harness, net::Endpoint(asio::ip::make_address("10.3.0.1"), 6000), harness.mint(4242)), w(raw.writer) {
+      : raw(harness, proto::Endpoint(asio::ip::make_address("10.3.0.1"), 6000), harness.mint(4242)), w(raw.writer) {
     if (!raw.join()) throw std::runtime_error("the hand client could not join");
     id = h().server().character_at(raw.self);
   }
   SimHarness& h() { return raw.h; }
   void send(std::span<const uint8_t> packet) { raw.send_session(packet); }
-  const wire::Packet* last(wire::Body type) {
+  const proto::fb::Packet* last(proto::fb::Body type) {
     // Newest first; the packet lives in the client's buffer until the next one is opened.
     const auto all = raw.received;
-    const wire::Packet* found = nullptr;
+    const proto::fb::Packet* found = nullptr;
     for (auto it = all.rbegin(); it != all.rend() && !found; ++it) {
       raw.received.assign(1, *it);
-      if (const wire::Packet* p = raw.session_packet(); p && p->body_type() == type) found = p;
+      if (const proto::fb::Packet* p = raw.session_packet(); p && p->body_type() == type) found = p;
     }
     raw.received = all;
     return found;
@@ -69,7 +69,7 @@ TEST(BadValues, MoveAxesOutOfRangeAndUnknownButtonsAreClamped) {
   HandClient c(h);
   const uint32_t t = h.server().current_tick() + 2;
   c.inputs({raw_input(t, -128, -128, 0xfe)});
-  h.run_for(100 * net::kMillisecond);
+  h.run_for(100 * proto::kMillisecond);
   bool seen = false;
   for (const auto& ct : consumed.ticks)
     if (ct.id == c.id && ct.input.tick == t) {
@@ -97,7 +97,7 @@ TEST(BadValues, TicksFarAheadOrWrappedAreRefusedAndCounted) {
   EXPECT_GE(after.get(Counter::kInputsTooFarAhead) - before.get(Counter::kInputsTooFarAhead), 1u);
   EXPECT_GE(after.get(Counter::kInputsLate) - before.get(Counter::kInputsLate), 2u);
   // Nothing moved: the character stands where it fell.
-  h.run_for(500 * net::kMillisecond);
+  h.run_for(500 * proto::kMillisecond);
   const CharacterState* s = h.server().character(c.id);
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->velocity.x, 0);
@@ -110,7 +110,7 @@ TEST(BadValues, AckFromTheFutureIsNotBelieved) {
   c.inputs({raw_input(h.server().current_tick() + 2, 0, 0, 0)}, h.server().current_tick() + 500);
   EXPECT_EQ(h.server().counters().get(Counter::kDropBadValue), before + 1);
   // The snapshots that follow use no delta base the client never had.
-  h.run_for(100 * net::kMillisecond);
+  h.run_for(100 * proto::kMillisecond);
   const auto snap = c.raw.last_snapshot();
   ASSERT_TRUE(snap.has_value());
   EXPECT_EQ(snap->base_tick, 0u);

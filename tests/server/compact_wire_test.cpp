@@ -17,14 +17,14 @@ namespace foothold::test {
 namespace {
 
 using server::Counter;
-constexpr net::Nanos kS = net::kSecond;
-constexpr net::Nanos kMs = net::kMillisecond;
+constexpr proto::Nanos kS = proto::kSecond;
+constexpr proto::Nanos kMs = proto::kMillisecond;
 
 // The largest snapshot datagram the server sends (the tap sees every datagram).
 struct SnapshotSizes {
   std::size_t largest = 0, count = 0, total = 0;
   void watch(SimHarness& h) {
-    h.network().set_tap([this](const net::Endpoint& from, const net::Endpoint&, std::span<const uint8_t> b) {
+    h.network().set_tap([this](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
       if (from != SimHarness::server_endpoint() || proto::session_payload(b) != proto::Payload::kCompact) return;
       largest = std::max(largest, b.size());
       total += b.size();

@@ -17,14 +17,14 @@ proto::Key key_of(uint8_t seed) {
 
 struct Fixture {
   CookieJar jar{key_of(1)};
-  net::Endpoint client{asio::ip::make_address("192.0.2.10"), 40000};
+  proto::Endpoint client{asio::ip::make_address("192.0.2.10"), 40000};
   std::vector<uint8_t> token = std::vector<uint8_t>(64, 0x5a);
   uint64_t client_salt = 0x1122334455667788ull;
   uint64_t server_salt = 0x99aabbccddeeff00ull;
-  net::Nanos issued_at = 1000 * net::kSecond;
+  proto::Nanos issued_at = 1000 * proto::kSecond;
   CookieJar::Cookie cookie = jar.issue(client, client_salt, token, server_salt, issued_at);
-  bool valid(const CookieJar& j, const net::Endpoint& from, uint64_t salt, const std::vector<uint8_t>& tok,
-             net::Nanos now, std::span<const uint8_t> c) const {
+  bool valid(const CookieJar& j, const proto::Endpoint& from, uint64_t salt, const std::vector<uint8_t>& tok,
+             proto::Nanos now, std::span<const uint8_t> c) const {
     uint64_t carried = 0;
     const bool ok = j.valid(c, from, salt, tok, now, carried);
     if (ok) {
@@ -44,7 +44,7 @@ TEST(Cookie, ValidForItsClientWithinItsLifetimeAndCarriesTheServerSalt) {
 
 TEST(Cookie, BoundToAddressPortSaltTokenAndJar) {
   Fixture f;
-  const net::Nanos now = f.issued_at + net::kSecond;
+  const proto::Nanos now = f.issued_at + proto::kSecond;
   EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("192.0.2.11"), 40000}, f.client_salt, f.token, now, f.cookie));
   EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("192.0.2.10"), 40001}, f.client_salt, f.token, now, f.cookie));
   EXPECT_FALSE(f.valid(f.jar, {asio::ip::make_address("::ffff:192.0.2.10"), 40000}, f.client_salt, f.token, now, f.cookie));
@@ -57,7 +57,7 @@ TEST(Cookie, BoundToAddressPortSaltTokenAndJar) {
 
 TEST(Cookie, AnyAlteredByteOrLengthIsRefused) {
   Fixture f;
-  const net::Nanos now = f.issued_at + net::kSecond;
+  const proto::Nanos now = f.issued_at + proto::kSecond;
   for (std::size_t i = 0; i < f.cookie.size(); ++i) {
     auto bad = f.cookie;
     bad[i] ^= 0x40;
@@ -89,11 +89,11 @@ TEST(CookieLayout, FieldsRoundTripAtTheirDocumentedOffsetsAndOtherSizesAreRefuse
   EXPECT_EQ(untouched.issued, 7u);
   // What the jar issues reads back with the salt it was given.
   const CookieJar jar(CookieJar::Key{1});
-  const net::Endpoint client(asio::ip::make_address("10.1.2.3"), 4000);
+  const proto::Endpoint client(asio::ip::make_address("10.1.2.3"), 4000);
   const std::array<uint8_t, 4> token{1, 2, 3, 4};
-  ASSERT_TRUE(proto::read_cookie(jar.issue(client, 9, token, 0xabcdef, 5 * net::kSecond), back));
+  ASSERT_TRUE(proto::read_cookie(jar.issue(client, 9, token, 0xabcdef, 5 * proto::kSecond), back));
   EXPECT_EQ(back.server_salt, 0xabcdefu);
-  EXPECT_EQ(back.issued, uint64_t(5 * net::kSecond));
+  EXPECT_EQ(back.issued, uint64_t(5 * proto::kSecond));
 }
 
 }  // namespace foothold::server

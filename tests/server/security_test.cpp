@@ -20,8 +20,8 @@ namespace {
 using client::ClientSession;
 using server::Counter;
 
-constexpr net::Nanos kS = net::kSecond;
-constexpr net::Nanos kMs = net::kMillisecond;
+constexpr proto::Nanos kS = proto::kSecond;
+constexpr proto::Nanos kMs = proto::kMillisecond;
 
 // Everything client `i` and the server send each other, captured on the path while the sniffer
 // lives (its destructor removes the tap, so the network never calls into a dead sniffer).
@@ -29,8 +29,8 @@ struct Sniffer {
   SimHarness& h;
   std::vector<std::vector<uint8_t>> to_server, to_client;
   Sniffer(SimHarness& harness, int i) : h(harness) {
-    const net::Endpoint client = SimHarness::client_endpoint(i), server = SimHarness::server_endpoint();
-    h.network().set_tap([this, client, server](const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> b) {
+    const proto::Endpoint client = SimHarness::client_endpoint(i), server = SimHarness::server_endpoint();
+    h.network().set_tap([this, client, server](const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> b) {
       if (from == client && to == server) to_server.emplace_back(b.begin(), b.end());
       if (from == server && to == client) to_client.emplace_back(b.begin(), b.end());
     });
@@ -55,7 +55,7 @@ std::vector<uint8_t> real_datagram(SimHarness& h, bool towards_server) {
   return sniff.last_session(towards_server);
 }
 
-void send_as(SimHarness& h, const net::Endpoint& from, std::span<const uint8_t> bytes, bool to_server = true,
+void send_as(SimHarness& h, const proto::Endpoint& from, std::span<const uint8_t> bytes, bool to_server = true,
              int client = 0) {
   h.network().sink_for(from).send(to_server ? SimHarness::server_endpoint() : SimHarness::client_endpoint(client), bytes);
 }
@@ -70,9 +70,9 @@ TEST(Security, ForgedDisconnectFromTheVictimsAddressChangesNothing) {
   proto::PacketWriter w;
   const auto before = h.server().counters();
   // In clear: a Disconnect is accepted only inside a session.
-  send_as(h, victim, proto::frame_clear(w.disconnect(wire::DisconnectReason::ClientQuit), g_buf));
+  send_as(h, victim, proto::frame_clear(w.disconnect(proto::fb::DisconnectReason::ClientQuit), g_buf));
   // Sealed under a key the attacker made up, with a plausible sequence.
-  send_as(h, victim, proto::seal_session(proto::Key{}, 5000, w.disconnect(wire::DisconnectReason::ClientQuit), g_buf));
+  send_as(h, victim, proto::seal_session(proto::Key{}, 5000, w.disconnect(proto::fb::DisconnectReason::ClientQuit), g_buf));
   h.run_for(50 * kMs);
   const auto& after = h.server().counters();
   EXPECT_EQ(after.get(Counter::kDisconnectsReceived), before.get(Counter::kDisconnectsReceived));
@@ -192,7 +192,7 @@ TEST(Security, AValidDatagramFromAnotherAddressIsDropped) {
   const auto before = h.server().counters();
   // From client 1's address (which has a session of its own) and from nowhere in particular.
   send_as(h, SimHarness::client_endpoint(1), real);
-  send_as(h, net::Endpoint(asio::ip::make_address("10.66.0.1"), 4000), real);
+  send_as(h, proto::Endpoint(asio::ip::make_address("10.66.0.1"), 4000), real);
   h.run_for(20 * kMs);
   const auto& after = h.server().counters();
   // At client 1's address it meets client 1's window and key: its sequence may look seen there, or
@@ -228,8 +228,8 @@ TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
   std::array<uint8_t, 256> message{};
   snapshot.begin(sh, no_base, 1);
   send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 30, snapshot.finish(message, view), g_buf, proto::Payload::kCompact), false);
-  send_as(h, server, proto::frame_clear(w.disconnect(wire::DisconnectReason::ServerShutdown), g_buf), false);
-  send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 31, w.disconnect(wire::DisconnectReason::ServerShutdown), g_buf), false);
+  send_as(h, server, proto::frame_clear(w.disconnect(proto::fb::DisconnectReason::ServerShutdown), g_buf), false);
+  send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 31, w.disconnect(proto::fb::DisconnectReason::ServerShutdown), g_buf), false);
   send_as(h, server, real, false);
   for (std::size_t bit = 8; bit < real.size() * 8; ++bit) {
     auto b = real;
@@ -259,16 +259,16 @@ TEST(Security, AnExpiredTokenGetsNothing) {
 
 TEST(Security, ATokenForAnotherServerAddressIsRefused) {
   SimHarness h(arena_world(), with_clients(0));
-  RawClient raw(h, 5102, h.mint(1, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 7777),
-                                        net::Endpoint(asio::ip::make_address("10.0.0.1"), 7778)}));
+  RawClient raw(h, 5102, h.mint(1, 60, {proto::Endpoint(asio::ip::make_address("10.9.9.9"), 7777),
+                                        proto::Endpoint(asio::ip::make_address("10.0.0.1"), 7778)}));
   EXPECT_FALSE(raw.request());
-  const wire::Packet* reply = raw.sealed_reply();
+  const proto::fb::Packet* reply = raw.sealed_reply();
   ASSERT_NE(reply, nullptr) << "the token opened, so the refusal is sealed to its holder";
-  EXPECT_EQ(reply->body_as_Reject()->reason(), wire::RejectReason::WrongServer);
+  EXPECT_EQ(reply->body_as_Reject()->reason(), proto::fb::RejectReason::WrongServer);
   EXPECT_LE(raw.received.back().size(), raw.last_sent_size) << "never amplify";
   EXPECT_EQ(h.server().client_count(), 0u);
   // A token naming the server among others is fine.
-  RawClient ok(h, 5103, h.mint(2, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 7777), SimHarness::server_endpoint()}));
+  RawClient ok(h, 5103, h.mint(2, 60, {proto::Endpoint(asio::ip::make_address("10.9.9.9"), 7777), SimHarness::server_endpoint()}));
   EXPECT_TRUE(ok.join());
 }
 
@@ -294,13 +294,13 @@ TEST(Security, CookiesAreBoundToAddressSaltAndTokenAndExpire) {
   EXPECT_LE(raw.received.back().size(), raw.last_sent_size) << "never amplify";
   const auto cookie = raw.cookie;
   // Another address with the same token, salt and cookie: refused, sealed (the token opened).
-  RawClient thief(h, net::Endpoint(asio::ip::make_address("10.2.0.9"), 5105), raw.token);
+  RawClient thief(h, proto::Endpoint(asio::ip::make_address("10.2.0.9"), 5105), raw.token);
   thief.salt = raw.salt;
   thief.cookie = cookie;
   thief.keys = raw.keys;
   EXPECT_FALSE(thief.connect(arena_world().hash(), MoveSettings{}.hash()));
   ASSERT_NE(thief.sealed_reply(), nullptr);
-  EXPECT_EQ(thief.sealed_reply()->body_as_Reject()->reason(), wire::RejectReason::BadCookie);
+  EXPECT_EQ(thief.sealed_reply()->body_as_Reject()->reason(), proto::fb::RejectReason::BadCookie);
   // Another salt from the right address: refused too.
   const uint64_t salt = raw.salt;
   raw.salt = salt + 1;
@@ -338,17 +338,17 @@ TEST(Security, TheSameClientIdTwice) {
   // From another address: refused while the first plays (a token cannot be shared). From the same
   // address (the player's process restarted, on a new port): the new session replaces the old.
   SimHarness h(arena_world(), with_clients(0));
-  RawClient first(h, net::Endpoint(asio::ip::make_address("10.2.0.1"), 5200), h.mint(77));
+  RawClient first(h, proto::Endpoint(asio::ip::make_address("10.2.0.1"), 5200), h.mint(77));
   ASSERT_TRUE(first.join());
-  RawClient elsewhere(h, net::Endpoint(asio::ip::make_address("10.2.0.2"), 5200), h.mint(77));
+  RawClient elsewhere(h, proto::Endpoint(asio::ip::make_address("10.2.0.2"), 5200), h.mint(77));
   ASSERT_TRUE(elsewhere.request());
   EXPECT_FALSE(elsewhere.connect(arena_world().hash(), MoveSettings{}.hash()));
   ASSERT_NE(elsewhere.sealed_reply(), nullptr);
-  EXPECT_EQ(elsewhere.sealed_reply()->body_as_Reject()->reason(), wire::RejectReason::ClientIdInUse);
+  EXPECT_EQ(elsewhere.sealed_reply()->body_as_Reject()->reason(), proto::fb::RejectReason::ClientIdInUse);
   EXPECT_EQ(h.server().client_count(), 1u);
   EXPECT_NE(h.server().character_at(first.self), 0u);
 
-  RawClient restarted(h, net::Endpoint(asio::ip::make_address("10.2.0.1"), 5201), h.mint(77));
+  RawClient restarted(h, proto::Endpoint(asio::ip::make_address("10.2.0.1"), 5201), h.mint(77));
   ASSERT_TRUE(restarted.join());
   EXPECT_EQ(h.server().client_count(), 1u);
   EXPECT_EQ(h.server().character_at(first.self), 0u) << "the old session ended";
@@ -359,8 +359,8 @@ TEST(Security, TheSameClientIdTwice) {
   const auto received = first.received;
   for (const auto& d : received) {
     first.received.assign(1, d);
-    if (const wire::Packet* p = first.session_packet(); p && p->body_type() == wire::Body::Disconnect)
-      told = p->body_as_Disconnect()->reason() == wire::DisconnectReason::Replaced;
+    if (const proto::fb::Packet* p = first.session_packet(); p && p->body_type() == proto::fb::Body::Disconnect)
+      told = p->body_as_Disconnect()->reason() == proto::fb::DisconnectReason::Replaced;
   }
   EXPECT_TRUE(told);
 }
@@ -372,20 +372,20 @@ TEST(Security, OneAddressCannotHoldEverySlot) {
   std::vector<std::unique_ptr<RawClient>> clients;
   int joined = 0, refused = 0;
   for (int i = 0; i < 5; ++i) {
-    clients.push_back(std::make_unique<RawClient>(h, net::Endpoint(asio::ip::make_address("10.2.0.1"), uint16_t(6000 + i)),
+    clients.push_back(std::make_unique<RawClient>(h, proto::Endpoint(asio::ip::make_address("10.2.0.1"), uint16_t(6000 + i)),
                                                   h.mint(100 + uint64_t(i))));
     ASSERT_TRUE(clients.back()->request());
     if (clients.back()->connect(arena_world().hash(), MoveSettings{}.hash())) {
       ++joined;
-    } else if (const wire::Packet* p = clients.back()->sealed_reply(); p && p->body_type() == wire::Body::Reject) {
-      EXPECT_EQ(p->body_as_Reject()->reason(), wire::RejectReason::AddressFull);
+    } else if (const proto::fb::Packet* p = clients.back()->sealed_reply(); p && p->body_type() == proto::fb::Body::Reject) {
+      EXPECT_EQ(p->body_as_Reject()->reason(), proto::fb::RejectReason::AddressFull);
       ++refused;
     }
   }
   EXPECT_EQ(joined, 3);
   EXPECT_EQ(refused, 2);
   // Another address still gets in.
-  RawClient other(h, net::Endpoint(asio::ip::make_address("10.2.0.2"), 6000), h.mint(200));
+  RawClient other(h, proto::Endpoint(asio::ip::make_address("10.2.0.2"), 6000), h.mint(200));
   EXPECT_TRUE(other.join());
   EXPECT_EQ(h.server().client_count(), 4u);
 }
@@ -399,7 +399,7 @@ TEST(Security, OneSourceCannotBuyUnboundedHandshakeWork) {
   EXPECT_GE(h.server().counters().get(Counter::kSourceLimited), 60u);
   EXPECT_LE(h.server().counters().get(Counter::kChallengesSent), 40u);
   // A neighbour in another /24 is not affected.
-  RawClient neighbour(h, net::Endpoint(asio::ip::make_address("10.3.0.1"), 5300), h.mint(2));
+  RawClient neighbour(h, proto::Endpoint(asio::ip::make_address("10.3.0.1"), 5300), h.mint(2));
   EXPECT_TRUE(neighbour.join());
 }
 
@@ -415,7 +415,7 @@ TEST(Security, AValidTokenReplayedFromManyAddressesEarnsFewAnswers) {
   const auto request = proto::frame_clear(w.connect_request(victim.token.sealed, victim.salt), buf);
   const std::vector<uint8_t> sniffed(request.begin(), request.end());
   for (uint32_t i = 0; i < 2000; ++i) {
-    send_as(h, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i)), sniffed);
+    send_as(h, proto::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i)), sniffed);
     if (i % 100 == 99) h.run_for(50 * kMs);  // 2000 in one second
   }
   const auto& c = h.server().counters();
@@ -427,7 +427,7 @@ TEST(Security, AValidTokenReplayedFromManyAddressesEarnsFewAnswers) {
 
 TEST(Security, RepliesToUnverifiedAddressesAreNeverLargerThanTheRequest) {
   SimHarness h(arena_world(), with_clients(0));
-  RawClient raw(h, 5400, h.mint(1, 60, {net::Endpoint(asio::ip::make_address("10.9.9.9"), 1)}));
+  RawClient raw(h, 5400, h.mint(1, 60, {proto::Endpoint(asio::ip::make_address("10.9.9.9"), 1)}));
   proto::PacketWriter w;
   // Every reply an unverified sender can get: a WrongServer reject (to request, status and connect).
   raw.send_clear(w.connect_request(raw.token.sealed, raw.salt));

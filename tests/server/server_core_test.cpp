@@ -19,7 +19,7 @@ namespace {
 
 // The core and the client session keep references to the world: a temporary one does not compile.
 static_assert(!std::is_constructible_v<server::ServerCore, const server::CoreConfig&, World, const MoveSettings&,
-                                       net::DatagramSink&, net::Nanos>);
+                                       proto::DatagramSink&, proto::Nanos>);
 static_assert(!std::is_constructible_v<client::ClientSession, World, const MoveSettings&, client::ServerSink&,
                                        const proto::ConnectToken&>);
 static_assert(std::is_constructible_v<client::ClientSession, const World&, const MoveSettings&, client::ServerSink&,
@@ -28,7 +28,7 @@ static_assert(std::is_constructible_v<client::ClientSession, const World&, const
 using client::ClientSession;
 using server::Counter;
 
-constexpr net::Nanos kS = net::kSecond;
+constexpr proto::Nanos kS = proto::kSecond;
 
 TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
   SimHarness h(arena_world(), with_clients(6));
@@ -76,15 +76,15 @@ TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
   SimHarness h(arena_world(), with_clients(3));
   h.start_all();
   h.run_for(1 * kS);
-  const net::Endpoint rogue{asio::ip::make_address("10.6.6.6"), 666};
+  const proto::Endpoint rogue{asio::ip::make_address("10.6.6.6"), 666};
   auto& sink = h.network().sink_for(rogue);
-  const net::Endpoint server = SimHarness::server_endpoint();
+  const proto::Endpoint server = SimHarness::server_endpoint();
   proto::PacketWriter w;
   auto before = h.server().counters();
   auto send_and_run = [&](std::span<const uint8_t> bytes) {
     std::vector<uint8_t> b(bytes.begin(), bytes.end());
     sink.send(server, b);
-    h.run_for(20 * net::kMillisecond);
+    h.run_for(20 * proto::kMillisecond);
   };
   auto grew = [&](Counter c) { return h.server().counters().get(c) > before.get(c); };
 
@@ -103,13 +103,13 @@ TEST(ServerCore, GarbageFromAnyoneIsDroppedAndCountedWhileOthersPlayOn) {
   EXPECT_TRUE(grew(Counter::kDropBadProtocol));
   send_and_run(clear(w.challenge({})));  // wrong direction
   EXPECT_TRUE(grew(Counter::kDropWrongDirection));
-  send_and_run(clear(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder()).Union(), 0xdeadbeef)));
+  send_and_run(clear(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder()).Union(), 0xdeadbeef)));
   EXPECT_TRUE(grew(Counter::kDropBadProtocol));
   std::array<uint8_t, 16> no_inputs{};
   send_and_run(proto::seal_session(proto::Key{}, 1, proto::write_inputs({}, {}, no_inputs), buf, proto::Payload::kCompact));  // session traffic without a session
   EXPECT_TRUE(grew(Counter::kDropNoSession));
   w.builder().Clear();
-  send_and_run(clear(w.finish(wire::Body::ConnectRequest, wire::CreateConnectRequest(w.builder(), 0, 5).Union())));
+  send_and_run(clear(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder(), 0, 5).Union())));
   EXPECT_TRUE(grew(Counter::kDropTooSmall)) << "unpadded: answering could amplify";
   EXPECT_EQ(h.server().client_count(), 3u) << "nobody was disconnected";
   h.run_for(2 * kS);
@@ -148,7 +148,7 @@ TEST(ServerCore, ClientNoticesDisconnectFromServer) {
   h.pause_client(0, true);
   h.run_for(2 * kS);
   h.pause_client(0, false);
-  h.run_for(100 * net::kMillisecond);
+  h.run_for(100 * proto::kMillisecond);
   EXPECT_EQ(h.client(0).phase(), ClientSession::Phase::kDisconnected);
   EXPECT_NE(h.client(0).reason_text().find("TimedOut"), std::string::npos) << h.client(0).reason_text();
 }
@@ -164,7 +164,7 @@ TEST(ServerCore, FullServerRefusesWithAReason) {
     connected += h.client(i).phase() == ClientSession::Phase::kConnected;
     if (h.client(i).phase() == ClientSession::Phase::kRejected) {
       ++refused;
-      EXPECT_EQ(h.client(i).reject_reason(), wire::RejectReason::ServerFull);
+      EXPECT_EQ(h.client(i).reject_reason(), proto::fb::RejectReason::ServerFull);
       EXPECT_NE(h.client(i).reason_text().find("full"), std::string::npos);
     }
   }
@@ -178,13 +178,13 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
   other.gravity = 9.81;
   auto& sink = h.network().client_sink(SimHarness::client_endpoint(7), SimHarness::server_endpoint());
   ClientSession c(arena_world(), other, sink, h.mint(77));
-  h.network().attach(SimHarness::client_endpoint(7), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> b) {
+  h.network().attach(SimHarness::client_endpoint(7), [&](proto::Nanos t, const proto::Endpoint&, std::span<const uint8_t> b) {
     c.on_datagram(t, b);
   });
   c.start(h.now());
-  h.run_for(200 * net::kMillisecond);
+  h.run_for(200 * proto::kMillisecond);
   EXPECT_EQ(c.phase(), ClientSession::Phase::kRejected);
-  EXPECT_EQ(c.reject_reason(), wire::RejectReason::SettingsMismatch);
+  EXPECT_EQ(c.reject_reason(), proto::fb::RejectReason::SettingsMismatch);
   EXPECT_NE(c.reason_text().find("settings"), std::string::npos) << c.reason_text();
 
   MeshBuilder b;
@@ -192,12 +192,12 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
   const auto small = make_world(b.take(), "small");
   auto& sink2 = h.network().client_sink(SimHarness::client_endpoint(8), SimHarness::server_endpoint());
   ClientSession c2(*small, MoveSettings{}, sink2, h.mint(88));
-  h.network().attach(SimHarness::client_endpoint(8), [&](net::Nanos t, const net::Endpoint&, std::span<const uint8_t> bytes) {
+  h.network().attach(SimHarness::client_endpoint(8), [&](proto::Nanos t, const proto::Endpoint&, std::span<const uint8_t> bytes) {
     c2.on_datagram(t, bytes);
   });
   c2.start(h.now());
-  h.run_for(200 * net::kMillisecond);
-  EXPECT_EQ(c2.reject_reason(), wire::RejectReason::WorldMismatch);
+  h.run_for(200 * proto::kMillisecond);
+  EXPECT_EQ(c2.reject_reason(), proto::fb::RejectReason::WorldMismatch);
   EXPECT_EQ(h.server().client_count(), 0u);
 }
 
@@ -209,13 +209,13 @@ TEST(ServerCore, OtherProtocolVersionIsToldSoInClear) {
   auto& fbb = w.builder();
   fbb.Clear();
   const std::vector<uint8_t> pad(400, 0);
-  const auto body = wire::CreateConnectRequest(fbb, 0, 3, fbb.CreateVector(pad)).Union();
-  raw.send_clear(w.finish(wire::Body::ConnectRequest, body, proto::kProtocolId, 9));
+  const auto body = proto::fb::CreateConnectRequest(fbb, 0, 3, fbb.CreateVector(pad)).Union();
+  raw.send_clear(w.finish(proto::fb::Body::ConnectRequest, body, proto::kProtocolId, 9));
   ASSERT_EQ(raw.received.size(), 1u);
   EXPECT_EQ(proto::layer_of(raw.received.back()), proto::Layer::kClear) << "it cannot read our seals";
   const auto* reject = raw.clear_reply();
   ASSERT_NE(reject, nullptr);
-  EXPECT_EQ(reject->body_as_Reject()->reason(), wire::RejectReason::VersionMismatch);
+  EXPECT_EQ(reject->body_as_Reject()->reason(), proto::fb::RejectReason::VersionMismatch);
   EXPECT_EQ(h.server().counters().get(Counter::kDropVersion), 1u);
 }
 
@@ -244,7 +244,7 @@ TEST(ServerCore, ShutdownTellsEveryClient) {
   h.start_all();
   h.run_for(1 * kS);
   h.server().shutdown(h.now());
-  h.run_for(100 * net::kMillisecond);
+  h.run_for(100 * proto::kMillisecond);
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(h.client(i).phase(), ClientSession::Phase::kDisconnected);
     EXPECT_NE(h.client(i).reason_text().find("ServerShutdown"), std::string::npos);

@@ -19,10 +19,10 @@ namespace {
 using client::ClientSession;
 using server::Counter;
 
-constexpr net::Nanos kS = net::kSecond;
-constexpr net::Nanos kMs = net::kMillisecond;
+constexpr proto::Nanos kS = proto::kSecond;
+constexpr proto::Nanos kMs = proto::kMillisecond;
 
-void send_as(SimHarness& h, const net::Endpoint& from, std::span<const uint8_t> bytes, const net::Endpoint& to) {
+void send_as(SimHarness& h, const proto::Endpoint& from, std::span<const uint8_t> bytes, const proto::Endpoint& to) {
   h.network().sink_for(from).send(to, bytes);
 }
 
@@ -43,18 +43,18 @@ TEST(SessionHardening, AConnectReplayedAfterThePlayerLeftOpensNothing) {
   const auto captured_connect = player.last_connect;
   // Every session datagram the player sends, as the attacker captures them.
   std::vector<std::vector<uint8_t>> captured_inputs;
-  h.network().set_tap([&](const net::Endpoint& from, const net::Endpoint&, std::span<const uint8_t> b) {
+  h.network().set_tap([&](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
     if (from == player.self && proto::layer_of(b) == proto::Layer::kSession) captured_inputs.emplace_back(b.begin(), b.end());
   });
   play(player, 3);
   h.network().set_tap({});
   ASSERT_GT(captured_inputs.size(), 20u);
-  player.send_session(player.writer.disconnect(wire::DisconnectReason::ClientQuit));
+  player.send_session(player.writer.disconnect(proto::fb::DisconnectReason::ClientQuit));
   ASSERT_EQ(h.server().client_count(), 0u);
 
   // The replay, from the player's spoofed address and port, well within the cookie's 10 s.
   uint64_t to_player = 0;
-  h.network().set_tap([&](const net::Endpoint&, const net::Endpoint& to, std::span<const uint8_t> b) {
+  h.network().set_tap([&](const proto::Endpoint&, const proto::Endpoint& to, std::span<const uint8_t> b) {
     if (to == player.self) to_player += b.size();
   });
   for (int i = 0; i < 5; ++i) send_as(h, player.self, captured_connect, SimHarness::server_endpoint());
@@ -94,7 +94,7 @@ TEST(SessionHardening, AConnectReplayedDuringTheSessionChangesNothing) {
   EXPECT_EQ(player.keys.send, keys.send);
   ASSERT_TRUE(player.last_snapshot().has_value()) << "snapshots still open under the first keys";
   // From another address (the attacker's own), the replayed Connect's cookie does not hold.
-  send_as(h, net::Endpoint(asio::ip::make_address("10.66.0.1"), 5610), player.last_connect, SimHarness::server_endpoint());
+  send_as(h, proto::Endpoint(asio::ip::make_address("10.66.0.1"), 5610), player.last_connect, SimHarness::server_endpoint());
   h.run_for(10 * kMs);
   EXPECT_EQ(h.server().client_count(), 1u);
   EXPECT_EQ(h.server().counters().get(Counter::kAccepted), 1u);
@@ -109,7 +109,7 @@ TEST(SessionHardening, EveryJoinWithTheSameTokenGetsNewKeys) {
     c.salt = 77;  // even the same client salt every time
     ASSERT_TRUE(c.join());
     seen.push_back(c.keys);
-    c.send_session(c.writer.disconnect(wire::DisconnectReason::ClientQuit));
+    c.send_session(c.writer.disconnect(proto::fb::DisconnectReason::ClientQuit));
   }
   for (std::size_t a = 0; a < seen.size(); ++a)
     for (std::size_t b = a + 1; b < seen.size(); ++b) {
@@ -164,13 +164,13 @@ TEST(SessionHardening, ARejectEarnedByAnAttackersConnectDoesNotEndTheVictimsHand
   bots::Impairment slow;
   slow.latency = 20 * kMs;
   h.network().set_impairment(slow);
-  const net::Endpoint victim = SimHarness::client_endpoint(0), attacker(asio::ip::make_address("10.66.0.2"), 4000);
+  const proto::Endpoint victim = SimHarness::client_endpoint(0), attacker(asio::ip::make_address("10.66.0.2"), 4000);
   std::vector<uint8_t> request;
-  h.network().set_tap([&](const net::Endpoint& from, const net::Endpoint&, std::span<const uint8_t> b) {
+  h.network().set_tap([&](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
     if (from == victim && request.empty()) request.assign(b.begin(), b.end());
   });
   std::vector<std::vector<uint8_t>> earned;
-  h.network().attach(attacker, [&](net::Nanos, const net::Endpoint&, std::span<const uint8_t> b) {
+  h.network().attach(attacker, [&](proto::Nanos, const proto::Endpoint&, std::span<const uint8_t> b) {
     earned.emplace_back(b.begin(), b.end());
   });
   h.start_client(0);
@@ -212,17 +212,17 @@ TEST(SessionHardening, AFloodOfVersionHintsDoesNotSlowJoins) {
   auto& b = w.builder();
   b.Clear();
   const auto padding = b.CreateVector(std::vector<uint8_t>(320, 0));
-  const auto body = wire::CreateConnectRequest(b, 0, 1, padding);
-  const auto packet = w.finish(wire::Body::ConnectRequest, body.Union(), proto::kProtocolId, proto::kProtocolVersion - 1);
+  const auto body = proto::fb::CreateConnectRequest(b, 0, 1, padding);
+  const auto packet = w.finish(proto::fb::Body::ConnectRequest, body.Union(), proto::kProtocolId, proto::kProtocolVersion - 1);
   proto::DatagramBuffer tx;
   const auto framed = proto::frame_clear(packet, tx);
   const std::vector<uint8_t> hint_request(framed.begin(), framed.end());
   uint32_t n = 0;
-  auto flood = [&](net::Nanos duration) {
+  auto flood = [&](proto::Nanos duration) {
     // Spread evenly, ten every millisecond, so that no budget it could drain ever refills.
-    for (net::Nanos t = 0; t < duration; t += kMs) {
+    for (proto::Nanos t = 0; t < duration; t += kMs) {
       for (int i = 0; i < 10; ++i, ++n)
-        send_as(h, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + (n % 50000) * 256), 1000), hint_request,
+        send_as(h, proto::Endpoint(asio::ip::make_address_v4(0x0b000000u + (n % 50000) * 256), 1000), hint_request,
                 SimHarness::server_endpoint());
       h.run_for(kMs);
     }
@@ -273,18 +273,18 @@ TEST(SessionHardening, TheServerFollowsTheWallClock) {
 }
 
 TEST(SessionHardening, WithoutAClockGivenTheServerReadsTheSystemsWallClock) {
-  struct Capture : net::DatagramSink {
-    void send(const net::Endpoint&, std::span<const uint8_t> bytes) override { sent.emplace_back(bytes.begin(), bytes.end()); }
+  struct Capture : proto::DatagramSink {
+    void send(const proto::Endpoint&, std::span<const uint8_t> bytes) override { sent.emplace_back(bytes.begin(), bytes.end()); }
     std::vector<std::vector<uint8_t>> sent;
   } sink;
   server::CoreConfig cfg;
   cfg.key = SimHarness::key();
-  const net::Endpoint server_ep = SimHarness::server_endpoint(), from(asio::ip::make_address("10.2.0.1"), 5660);
-  cfg.addresses.push_back(net::to_token_address(server_ep));
-  server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, net::kSecond);
+  const proto::Endpoint server_ep = SimHarness::server_endpoint(), from(asio::ip::make_address("10.2.0.1"), 5660);
+  cfg.addresses.push_back(proto::to_token_address(server_ep));
+  server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, proto::kSecond);
   const uint64_t now = uint64_t(
       std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-  const auto address = net::to_token_address(server_ep);
+  const auto address = proto::to_token_address(server_ep);
   proto::PacketWriter w;
   proto::DatagramBuffer buf;
   for (const uint64_t minted : {now, now - 3600}) {
@@ -292,7 +292,7 @@ TEST(SessionHardening, WithoutAClockGivenTheServerReadsTheSystemsWallClock) {
     std::string error;
     ASSERT_TRUE(proto::mint_token(cfg.key, 1, std::span(&address, 1), minted, 60, token, error)) << error;
     sink.sent.clear();
-    core.on_datagram(net::kSecond, from, proto::frame_clear(w.connect_request(token.sealed, 9), buf));
+    core.on_datagram(proto::kSecond, from, proto::frame_clear(w.connect_request(token.sealed, 9), buf));
     EXPECT_EQ(sink.sent.size(), minted == now ? 1u : 0u) << "minted " << now - minted << " s ago";
   }
   EXPECT_EQ(core.counters().get(Counter::kDropExpiredToken), 1u);
@@ -303,7 +303,7 @@ TEST(SessionHardening, TokensAreJudgedByTheirNotBeforeAndHowFarAheadTheyExpire) 
   o.core.token_max_ahead = 3600;
   o.core.clock_skew = 30;
   SimHarness h(arena_world(), o);
-  const auto address = net::to_token_address(SimHarness::server_endpoint());
+  const auto address = proto::to_token_address(SimHarness::server_endpoint());
   const auto mint = [&](uint64_t lifetime, uint64_t delay) {
     proto::ConnectToken t;
     std::string error;

@@ -13,9 +13,9 @@
 namespace foothold::server {
 namespace {
 
-net::Endpoint ep(const char* address, uint16_t port = 1000) { return {asio::ip::make_address(address), port}; }
+proto::Endpoint ep(const char* address, uint16_t port = 1000) { return {asio::ip::make_address(address), port}; }
 
-int taken(SourceLimiter& l, const net::Endpoint& from, int tries, net::Nanos now) {
+int taken(SourceLimiter& l, const proto::Endpoint& from, int tries, proto::Nanos now) {
   int n = 0;
   for (int i = 0; i < tries; ++i) n += l.take(from, now);
   return n;
@@ -27,11 +27,11 @@ TEST(SourceLimiter, AnAddressGetsItsBurstThenItsRate) {
   limits.prefix_rate = 1000;
   SourceLimiter l(limits, 0);
   EXPECT_EQ(taken(l, ep("198.51.100.7"), 100, 0), 20) << "the burst is twice the rate";
-  EXPECT_EQ(taken(l, ep("198.51.100.7"), 100, net::kSecond), 10) << "then the rate";
+  EXPECT_EQ(taken(l, ep("198.51.100.7"), 100, proto::kSecond), 10) << "then the rate";
   // Its port does not matter: the budget is the address's.
-  EXPECT_EQ(taken(l, ep("198.51.100.7", 2000), 5, net::kSecond), 0);
+  EXPECT_EQ(taken(l, ep("198.51.100.7", 2000), 5, proto::kSecond), 0);
   // Another address in the same /24 has its own address budget.
-  EXPECT_EQ(taken(l, ep("198.51.100.8"), 5, net::kSecond), 5);
+  EXPECT_EQ(taken(l, ep("198.51.100.8"), 5, proto::kSecond), 5);
 }
 
 TEST(SourceLimiter, APrefixSharesOneBudgetAndOthersAreNotCharged) {
@@ -75,16 +75,16 @@ TEST(SourceLimiter, AnIpv4PeerOnADualStackSocketIsJudgedAsIpv4) {
 double genuine_share(const SourceLimits& limits, double spoofed_per_second) {
   SourceLimiter l(limits, 0);
   std::mt19937 rng(7);
-  const auto spoofed = [&] { return net::Endpoint(asio::ip::make_address_v4(uint32_t(rng())), 1000); };
-  const net::Nanos step = net::Nanos(double(net::kSecond) / spoofed_per_second);
-  net::Nanos t = 0;
-  for (; t < net::kSecond; t += step) l.take(spoofed(), t);
+  const auto spoofed = [&] { return proto::Endpoint(asio::ip::make_address_v4(uint32_t(rng())), 1000); };
+  const proto::Nanos step = proto::Nanos(double(proto::kSecond) / spoofed_per_second);
+  proto::Nanos t = 0;
+  for (; t < proto::kSecond; t += step) l.take(spoofed(), t);
   constexpr int kGenuine = 200;
   const int spoofed_between = int(spoofed_per_second / kGenuine);
   int passed = 0;
   for (int g = 0; g < kGenuine; ++g) {
     for (int i = 0; i < spoofed_between; ++i, t += step) l.take(spoofed(), t);
-    passed += l.take(net::Endpoint(asio::ip::make_address_v4(0xc6336400u + uint32_t(g) * 7919u), 5000), t);
+    passed += l.take(proto::Endpoint(asio::ip::make_address_v4(0xc6336400u + uint32_t(g) * 7919u), 5000), t);
   }
   return double(passed) / kGenuine;
 }

@@ -20,12 +20,12 @@ SpentCookies::Mac mac(int i) {
 TEST(SpentCookies, RemembersEachUntilItsTimeAndKeepsTheVerdict) {
   SpentCookies spent(16);
   const proto::RequestTag attempt{1, 2, 3};
-  ASSERT_TRUE(spent.remember(mac(1), {attempt, false, wire::RejectReason::ServerFull}, 100, 0));
-  ASSERT_TRUE(spent.remember(mac(2), {attempt, true, wire::RejectReason::Unknown}, 200, 10));
+  ASSERT_TRUE(spent.remember(mac(1), {attempt, false, proto::fb::RejectReason::ServerFull}, 100, 0));
+  ASSERT_TRUE(spent.remember(mac(2), {attempt, true, proto::fb::RejectReason::Unknown}, 200, 10));
   const auto* one = spent.find(mac(1), 99);
   ASSERT_NE(one, nullptr);
   EXPECT_FALSE(one->accepted);
-  EXPECT_EQ(one->refusal, wire::RejectReason::ServerFull);
+  EXPECT_EQ(one->refusal, proto::fb::RejectReason::ServerFull);
   EXPECT_EQ(one->attempt, attempt);
   EXPECT_EQ(spent.find(mac(3), 99), nullptr);
   EXPECT_EQ(spent.find(mac(1), 100), nullptr) << "forgotten at its time";

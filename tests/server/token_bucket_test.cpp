@@ -8,7 +8,7 @@
 namespace foothold::server {
 namespace {
 
-int take_all(TokenBucket& b, net::Nanos now) {
+int take_all(TokenBucket& b, proto::Nanos now) {
   int n = 0;
   while (b.take(now) && n < 1000000) ++n;
   return n;
@@ -17,22 +17,22 @@ int take_all(TokenBucket& b, net::Nanos now) {
 TEST(TokenBucket, AllowsItsBurstThenItsRate) {
   TokenBucket b(10, 5, 0);
   EXPECT_EQ(take_all(b, 0), 5) << "a full bucket: the burst";
-  EXPECT_EQ(take_all(b, 100 * net::kMillisecond), 1) << "10 per second: one per 100 ms";
-  EXPECT_EQ(take_all(b, 350 * net::kMillisecond), 2);
-  EXPECT_EQ(take_all(b, 100 * net::kSecond), 5) << "refill stops at the burst";
+  EXPECT_EQ(take_all(b, 100 * proto::kMillisecond), 1) << "10 per second: one per 100 ms";
+  EXPECT_EQ(take_all(b, 350 * proto::kMillisecond), 2);
+  EXPECT_EQ(take_all(b, 100 * proto::kSecond), 5) << "refill stops at the burst";
 }
 
 TEST(TokenBucket, TimeGoingBackwardsGivesNothing) {
-  TokenBucket b(10, 2, 5 * net::kSecond);
-  EXPECT_EQ(take_all(b, 5 * net::kSecond), 2);
-  EXPECT_EQ(take_all(b, 1 * net::kSecond), 0);
-  EXPECT_EQ(take_all(b, 5 * net::kSecond + 100 * net::kMillisecond), 1) << "counted from the latest time seen";
+  TokenBucket b(10, 2, 5 * proto::kSecond);
+  EXPECT_EQ(take_all(b, 5 * proto::kSecond), 2);
+  EXPECT_EQ(take_all(b, 1 * proto::kSecond), 0);
+  EXPECT_EQ(take_all(b, 5 * proto::kSecond + 100 * proto::kMillisecond), 1) << "counted from the latest time seen";
 }
 
 TEST(TokenBucket, ADefaultBucketRefusesEverything) {
   TokenBucket b;
   EXPECT_EQ(take_all(b, 0), 0);
-  EXPECT_EQ(take_all(b, 1000 * net::kSecond), 0);
+  EXPECT_EQ(take_all(b, 1000 * proto::kSecond), 0);
 }
 
 }  // namespace

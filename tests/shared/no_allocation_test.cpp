@@ -40,9 +40,9 @@ TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
 namespace foothold::test {
 namespace {
 
-struct NullSink final : net::DatagramSink {
+struct NullSink final : proto::DatagramSink {
   uint64_t sent = 0;
-  void send(const net::Endpoint&, std::span<const uint8_t>) override { ++sent; }
+  void send(const proto::Endpoint&, std::span<const uint8_t>) override { ++sent; }
 };
 
 TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
@@ -52,13 +52,13 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   server::CoreConfig cfg;
   cfg.handshake_rate = 1000;
   cfg.key = proto::development_key();
-  const net::Endpoint server_ep(asio::ip::make_address("10.0.0.1"), 7777);
-  cfg.addresses.push_back(net::to_token_address(server_ep));
-  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, net::kSecond);  // `now` starts at 1 s
-  net::Nanos now = net::kSecond;
+  const proto::Endpoint server_ep(asio::ip::make_address("10.0.0.1"), 7777);
+  cfg.addresses.push_back(proto::to_token_address(server_ep));
+  cfg.unix_clock = server::virtual_unix_clock(kUnixNow, proto::kSecond);  // `now` starts at 1 s
+  proto::Nanos now = proto::kSecond;
   server::ServerCore core(cfg, arena_world(), MoveSettings{}, sink, now);
   // 2000 valid tokens (sniffed), each replayed 5 times, and a forged one: made before counting.
-  const auto address = net::to_token_address(server_ep);
+  const auto address = proto::to_token_address(server_ep);
   proto::PacketWriter w;
   proto::DatagramBuffer buf;
   std::vector<std::vector<uint8_t>> valid;
@@ -73,14 +73,14 @@ TEST(NoAllocation, SpoofedConnectRequestFloodAllocatesNoPerClientState) {
   const auto forged_view = proto::frame_clear(w.connect_request(token.sealed, 7), buf);
   const std::vector<uint8_t> forged(forged_view.begin(), forged_view.end());
   // Warm up (the first replies size the writer's buffer).
-  core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid[0]);
+  core.on_datagram(now, proto::Endpoint(asio::ip::make_address_v4(0x0a000001u), 1), valid[0]);
   const long before = heap_allocations();
   // Ten thousand of each in one second, each from another address.
   for (uint32_t i = 0; i < 10000; ++i) {
-    now += net::kSecond / 10000;
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i % 50000)),
+    now += proto::kSecond / 10000;
+    core.on_datagram(now, proto::Endpoint(asio::ip::make_address_v4(0x0b000000u + i * 256), uint16_t(1000 + i % 50000)),
                      valid[i % valid.size()]);
-    core.on_datagram(now, net::Endpoint(asio::ip::make_address_v4(0x0c000000u + i * 256), uint16_t(1000 + i % 50000)), forged);
+    core.on_datagram(now, proto::Endpoint(asio::ip::make_address_v4(0x0c000000u + i * 256), uint16_t(1000 + i % 50000)), forged);
   }
   EXPECT_EQ(heap_allocations() - before, 0);
   EXPECT_EQ(core.client_count(), 0u);

@@ -15,6 +15,8 @@
 #include "shared/contact_queries.h"
 #include "shared/ground.h"
 #include "shared/step.h"
+#include "shared/tick.h"
+#include "shared/workers/worker_pool.h"
 #include "support/scenario_support.h"
 
 namespace foothold::test {
@@ -257,31 +259,29 @@ void run_crowd_seed(uint32_t seed) {
       const uint8_t buttons = uint8_t((r < 0.03 ? kButtonJump : 0) | (r > 0.9 ? kButtonCrouch : 0));
       in.push_back(encode_move(uni(-1, 1), uni(-1, 1), buttons, t));
     }
-  MoverFrame frame;
-  StepScratch scratch_f, scratch_b;
-  std::vector<OtherCharacter> seen(kCharacters), near;
-  Crowd crowd;
+  // The same tick twice: the characters handed in forward on the calling thread, and backward on two
+  // threads (shared/tick.h promises the same bytes).
+  TickRunner runner_f, runner_b;
+  WorkerPool two(2);
+  std::vector<TickCharacter> given(kCharacters);
   // The last tick a mover pushed each character (movement.md §15.3): a mover may press one character
   // into another by up to its travel in a tick, which the push apart of §16 undoes next.
   std::vector<uint32_t> pushed(kCharacters, 0);
-  auto tick_all = [&](std::vector<CharacterState>& st, uint32_t t, bool reverse, StepScratch& scratch, const MoverFrame* f) {
-    for (int i = 0; i < kCharacters; ++i) seen[size_t(i)] = as_other(uint32_t(i), st[size_t(i)]);
-    crowd.build(seen, &frame);
-    std::vector<CharacterState> next(st.size());
+  auto tick_all = [&](std::vector<CharacterState>& st, uint32_t t, bool reverse, TickRunner& runner, ParallelFor* threads) {
     for (int k = 0; k < kCharacters; ++k) {
       const int i = reverse ? kCharacters - 1 - k : k;
-      crowd.neighbours(size_t(i), near);
-      const StepResult r = step(st[size_t(i)], inputs[size_t(i)][t - 1], w, s, scratch, {f, near, uint32_t(i)});
-      next[size_t(i)] = r.state;
-      if (r.diagnostics.pushed_by_mover) pushed[size_t(i)] = t;
+      given[size_t(k)] = {uint32_t(i), st[size_t(i)], inputs[size_t(i)][t - 1], nullptr};
     }
-    st = next;
+    runner.run(t, given, w, s, threads);
+    for (int i = 0; i < kCharacters; ++i) {
+      st[size_t(i)] = runner.results()[size_t(i)].state;  // ids are the indices
+      if (runner.results()[size_t(i)].diagnostics.pushed_by_mover) pushed[size_t(i)] = t;
+    }
   };
   std::vector<uint32_t> candidates;
   for (uint32_t t = 1; t <= kTicks; ++t) {
-    frame.build(w, t, s.tick_rate);
-    tick_all(forward, t, false, scratch_f, &frame);
-    tick_all(backward, t, true, scratch_b, nullptr);
+    tick_all(forward, t, false, runner_f, nullptr);
+    tick_all(backward, t, true, runner_b, &two);
     ASSERT_EQ(forward, backward) << "tick " << t;
     ContactList contacts;
     for (int i = 0; i < kCharacters; ++i) {
@@ -292,7 +292,7 @@ void run_crowd_seed(uint32_t seed) {
         if (c.crouched) p.half_segment = s.crouch_half_segment;
         return p;
       }();
-      ContactQueries qp(w, posture, candidates, &frame);
+      ContactQueries qp(w, posture, candidates, &runner_f.movers());
       qp.contacts(to_position(c.position), 0, contacts);
       if (contacts.size() > 0) {
         ASSERT_GE(contacts[0].gap, -s.safety_margin) << "tick " << t << " character " << i;

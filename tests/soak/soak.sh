@@ -20,7 +20,7 @@ trap '[ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"' EXIT
 server=$!
 address=$(wait_ready "$work/ready" "$server") || { cat "$work/server.log"; exit 1; }
 echo "soak: $bots bots for $secs s against $address, impaired: loss 10%, duplicates 2%, reordering 5%, 60 +- 20 ms"
-"$build/server/bots/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --pattern wander --seed 11 \
+"$build/bots/foothold-bot" --server "$address" --bots "$bots" --duration "$secs" --pattern wander --seed 11 \
   --loss 0.1 --duplicate 0.02 --reorder 0.05 --latency 60 --jitter 20 --connect-timeout 20 >"$work/bots.log" 2>&1 &
 bots_pid=$!
 start=$SECONDS

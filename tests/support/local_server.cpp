@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "shared/client/udp_client.h"
+#include "client/udp_client.h"
 
 namespace foothold::test {
 

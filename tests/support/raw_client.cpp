@@ -7,11 +7,11 @@
 namespace foothold::test {
 
 RawClient::RawClient(SimHarness& harness, int port, const proto::ConnectToken& t)
-    : RawClient(harness, net::Endpoint(asio::ip::make_address("10.2.0.1"), uint16_t(port)), t) {}
+    : RawClient(harness, proto::Endpoint(asio::ip::make_address("10.2.0.1"), uint16_t(port)), t) {}
 
-RawClient::RawClient(SimHarness& harness, const net::Endpoint& at, const proto::ConnectToken& t)
+RawClient::RawClient(SimHarness& harness, const proto::Endpoint& at, const proto::ConnectToken& t)
     : h(harness), self(at), token(t), salt(proto::random_u64()) {
-  h.network().attach(self, [this](net::Nanos, const net::Endpoint&, std::span<const uint8_t> b) {
+  h.network().attach(self, [this](proto::Nanos, const proto::Endpoint&, std::span<const uint8_t> b) {
     received.emplace_back(b.begin(), b.end());
   });
 }
@@ -19,7 +19,7 @@ RawClient::RawClient(SimHarness& harness, const net::Endpoint& at, const proto::
 void RawClient::send_raw(std::span<const uint8_t> datagram) {
   last_sent_size = datagram.size();
   h.network().sink_for(self).send(SimHarness::server_endpoint(), datagram);
-  h.run_for(10 * net::kMillisecond);
+  h.run_for(10 * proto::kMillisecond);
 }
 
 void RawClient::send_clear(std::span<const uint8_t> packet) { send_raw(proto::frame_clear(packet, tx_)); }
@@ -53,7 +53,7 @@ std::optional<proto::SnapshotHeader> RawClient::last_snapshot() {
   return std::nullopt;
 }
 
-const wire::Packet* RawClient::sealed_reply() {
+const proto::fb::Packet* RawClient::sealed_reply() {
   std::span<const uint8_t> packet;
   const proto::RequestTag& answers = connecting ? attempt.connect : proto::kNoRequestTag;
   if (received.empty() || proto::sealed_reply_salt(received.back()) != salt ||
@@ -63,13 +63,13 @@ const wire::Packet* RawClient::sealed_reply() {
   return d.ok() ? d.message.packet : nullptr;
 }
 
-const wire::Packet* RawClient::clear_reply() {
+const proto::fb::Packet* RawClient::clear_reply() {
   if (received.empty()) return nullptr;
   const auto d = proto::decode(proto::unframe_clear(received.back(), rx_), proto::Direction::kToClient, proto::Layer::kClear);
   return d.ok() ? d.message.packet : nullptr;
 }
 
-const wire::Packet* RawClient::session_packet() {
+const proto::fb::Packet* RawClient::session_packet() {
   uint64_t s = 0;
   std::span<const uint8_t> packet;
   if (received.empty() || proto::open_session(keys.receive, window, received.back(), rx_, s, packet) != proto::OpenError::kNone)
@@ -84,8 +84,8 @@ bool RawClient::request() {
   received.clear();
   connecting = false;
   send_clear(writer.connect_request(token.sealed, salt));
-  const wire::Packet* p = sealed_reply();
-  if (!p || p->body_type() != wire::Body::Challenge) return false;
+  const proto::fb::Packet* p = sealed_reply();
+  if (!p || p->body_type() != proto::fb::Body::Challenge) return false;
   const auto c = proto::bytes_of(p->body_as_Challenge()->cookie());
   cookie.assign(c.begin(), c.end());
   return true;

@@ -18,7 +18,7 @@ class RawClient {
  public:
   /// A client at `self` (default 10.2.0.1:port) holding `token`.
   RawClient(SimHarness& h, int port, const proto::ConnectToken& token);
-  RawClient(SimHarness& h, const net::Endpoint& self, const proto::ConnectToken& token);
+  RawClient(SimHarness& h, const proto::Endpoint& self, const proto::ConnectToken& token);
 
   /// Sends a Packet in clear (with the prefix), or bytes as they are, then lets 10 ms pass.
   void send_clear(std::span<const uint8_t> packet);
@@ -35,9 +35,9 @@ class RawClient {
   /// The last received datagram opened as a sealed reply under the token's key (to the request in
   /// flight: see `attempt`), as a clear Packet,
   /// or as a session Packet (nullptr when it is not one or does not open).
-  const wire::Packet* sealed_reply();
-  const wire::Packet* clear_reply();
-  const wire::Packet* session_packet();
+  const proto::fb::Packet* sealed_reply();
+  const proto::fb::Packet* clear_reply();
+  const proto::fb::Packet* session_packet();
 
   /// ConnectRequest: true when a Challenge came back (its cookie is kept).
   bool request();
@@ -50,7 +50,7 @@ class RawClient {
   bool join();
 
   SimHarness& h;
-  net::Endpoint self;
+  proto::Endpoint self;
   proto::ConnectToken token;
   uint64_t salt;
   std::vector<std::vector<uint8_t>> received;

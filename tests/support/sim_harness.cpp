@@ -10,19 +10,19 @@ namespace foothold::test {
 
 SimHarness::SimHarness(const World& world, const HarnessOptions& options)
     : world_(world), options_(options), net_(options.seed) {
-  period_ = net::kSecond / options.settings.tick_rate;
-  now_ = net::kSecond;  // any origin; not zero, so that "time 0" never means "never"
+  period_ = proto::kSecond / options.settings.tick_rate;
+  now_ = proto::kSecond;  // any origin; not zero, so that "time 0" never means "never"
   start_ = now_;
   net_.set_now(now_);
   server::CookieJar::Key cookie_key{};
   cookie_key[0] = uint8_t(options.seed);
   server::CoreConfig core = options.core;
   core.key = key();
-  if (core.addresses.empty()) core.addresses.push_back(net::to_token_address(server_endpoint()));
-  if (!core.unix_clock) core.unix_clock = [this](net::Nanos now) { return unix_at(now); };
+  if (core.addresses.empty()) core.addresses.push_back(proto::to_token_address(server_endpoint()));
+  if (!core.unix_clock) core.unix_clock = [this](proto::Nanos now) { return unix_at(now); };
   server_ = std::make_unique<server::ServerCore>(core, world, options.settings, net_.sink_for(server_endpoint()), now_,
                                                  std::make_unique<server::CookieJar>(cookie_key));
-  net_.attach(server_endpoint(), [this](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {
+  net_.attach(server_endpoint(), [this](proto::Nanos t, const proto::Endpoint& from, std::span<const uint8_t> b) {
     server_->on_datagram(t, from, b);
   });
   next_tick_ = now_ + period_;
@@ -39,11 +39,11 @@ const proto::Key& SimHarness::key() {
   return key;
 }
 
-proto::ConnectToken SimHarness::mint(uint64_t client_id, uint64_t lifetime, std::vector<net::Endpoint> servers,
+proto::ConnectToken SimHarness::mint(uint64_t client_id, uint64_t lifetime, std::vector<proto::Endpoint> servers,
                                      const proto::Key* with) const {
   if (servers.empty()) servers.push_back(server_endpoint());
   std::vector<proto::TokenAddress> addresses;
-  for (const auto& e : servers) addresses.push_back(net::to_token_address(e));
+  for (const auto& e : servers) addresses.push_back(proto::to_token_address(e));
   proto::ConnectToken token;
   std::string error;
   if (!proto::mint_token(with ? *with : key(), client_id, addresses, unix_now(), lifetime, token, error))
@@ -60,7 +60,7 @@ void SimHarness::make_client(int i) {
   spec.pattern = options_.pattern;
   c.brain = bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);
   client::ClientSession* s = c.session.get();
-  net_.attach(client_endpoint(i), [s](net::Nanos t, const net::Endpoint& from, std::span<const uint8_t> b) {
+  net_.attach(client_endpoint(i), [s](proto::Nanos t, const proto::Endpoint& from, std::span<const uint8_t> b) {
     if (from == server_endpoint()) s->on_datagram(t, b);
   });
 }
@@ -82,11 +82,11 @@ void SimHarness::start_all() {
   for (int i = 0; i < int(clients_.size()); ++i) start_client(i);
 }
 
-void SimHarness::run_for(net::Nanos duration) {
-  const net::Nanos end = now_ + duration;
+void SimHarness::run_for(proto::Nanos duration) {
+  const proto::Nanos end = now_ + duration;
   while (true) {
     // The next event: a delivery, a server tick or a client update.
-    net::Nanos t = std::min(end, std::min(next_tick_, net_.next_due()));
+    proto::Nanos t = std::min(end, std::min(next_tick_, net_.next_due()));
     for (const auto& c : clients_)
       if (c.started && !c.paused && !c.session->finished()) t = std::min(t, std::min(c.next, c.session->next_update()));
     t = std::max(t, now_);

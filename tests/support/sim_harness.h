@@ -5,8 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "server/bots/bot_brain.h"
-#include "shared/client/session.h"
+#include "bots/bot_brain.h"
+#include "client/session.h"
 #include "server/server_core.h"
 #include "support/sim_network.h"
 
@@ -31,10 +31,10 @@ class SimHarness {
  public:
   SimHarness(const World& world, const HarnessOptions& options);
 
-  static net::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
+  static proto::Endpoint server_endpoint() { return {asio::ip::make_address("10.0.0.1"), 7777}; }
   /// Client i's endpoint: an address of its own, in a /24 of its own (10.x.y.1 from 10.1.0.1), as
   /// players on the internet have.
-  static net::Endpoint client_endpoint(int i) {
+  static proto::Endpoint client_endpoint(int i) {
     return {asio::ip::make_address_v4(0x0a010001u + uint32_t(i) * 256), uint16_t(40000 + i)};
   }
   /// The server's private key, and UNIX time at the harness's start.
@@ -43,12 +43,12 @@ class SimHarness {
   /// UNIX time now, as the server judges token times (its wall clock: set_clock_offset() moves it).
   uint64_t unix_now() const { return unix_at(now_); }
   /// UNIX time at virtual time `t`.
-  uint64_t unix_at(net::Nanos t) const { return uint64_t(int64_t(kUnixStart) + clock_offset_ + (t - start_) / net::kSecond); }
+  uint64_t unix_at(proto::Nanos t) const { return uint64_t(int64_t(kUnixStart) + clock_offset_ + (t - start_) / proto::kSecond); }
   /// Moves the server's wall clock by `seconds` from now on (an NTP correction), virtual time unchanged.
   void set_clock_offset(int64_t seconds) { clock_offset_ = seconds; }
   /// A token for `client_id`, valid for `lifetime` seconds from now, for the server's endpoint (or
   /// `servers`), sealed with `key` (default: the server's).
-  proto::ConnectToken mint(uint64_t client_id, uint64_t lifetime = 60, std::vector<net::Endpoint> servers = {},
+  proto::ConnectToken mint(uint64_t client_id, uint64_t lifetime = 60, std::vector<proto::Endpoint> servers = {},
                            const proto::Key* key = nullptr) const;
 
   /// Starts client i (its handshake begins at the current time).
@@ -56,12 +56,12 @@ class SimHarness {
   void start_all();
   /// Advances virtual time by `duration`, delivering datagrams, ticking the server and the clients
   /// (only clients that are started and not paused).
-  void run_for(net::Nanos duration);
+  void run_for(proto::Nanos duration);
 
   server::ServerCore& server() { return *server_; }
   client::ClientSession& client(int i) { return *clients_[size_t(i)].session; }
   SimNetwork& network() { return net_; }
-  net::Nanos now() const { return now_; }
+  proto::Nanos now() const { return now_; }
   /// A paused client stops ticking and sending (as if its process hung).
   void pause_client(int i, bool paused) { clients_[size_t(i)].paused = paused; }
   /// Replaces client i's session by a fresh one on the same endpoint (a restarted process), with a
@@ -74,7 +74,7 @@ class SimHarness {
   struct Client {
     std::unique_ptr<client::ClientSession> session;
     std::unique_ptr<client::InputSource> brain;
-    net::Nanos next = 0;
+    proto::Nanos next = 0;
     bool started = false;
     bool paused = false;
   };
@@ -85,11 +85,11 @@ class SimHarness {
   SimNetwork net_;
   std::unique_ptr<server::ServerCore> server_;
   std::vector<Client> clients_;
-  net::Nanos now_ = 0;
-  net::Nanos start_ = 0;
+  proto::Nanos now_ = 0;
+  proto::Nanos start_ = 0;
   int64_t clock_offset_ = 0;
-  net::Nanos next_tick_ = 0;
-  net::Nanos period_ = 0;
+  proto::Nanos next_tick_ = 0;
+  proto::Nanos period_ = 0;
 };
 
 /// Checks that clients 0..clients-1 are connected, compared more than 50 snapshots with their

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "proto/endpoint.h"
-#include "server/bots/impairment.h"
-#include "shared/client/session.h"
+#include "bots/impairment.h"
+#include "client/session.h"
 
 namespace foothold::test {
 
@@ -21,7 +21,7 @@ class SimNetwork {
  public:
   /// Called with the delivery time, the sender and the bytes; the bytes live in a shared buffer,
   /// valid only during the call.
-  using Receiver = std::function<void(net::Nanos now, const net::Endpoint& from, std::span<const uint8_t> bytes)>;
+  using Receiver = std::function<void(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes)>;
 
   /// `seed` drives the impairment's generator (set_impairment()).
   explicit SimNetwork(uint64_t seed);
@@ -29,19 +29,19 @@ class SimNetwork {
 
   /// Receives datagrams addressed to `at` (replacing any receiver there). A datagram due at an
   /// endpoint with no receiver vanishes, like one sent to a closed port (it is not counted as lost).
-  void attach(const net::Endpoint& at, Receiver receiver) { receivers_[at] = std::move(receiver); }
+  void attach(const proto::Endpoint& at, Receiver receiver) { receivers_[at] = std::move(receiver); }
   /// Stops delivering to `at`.
-  void detach(const net::Endpoint& at) { receivers_.erase(at); }
+  void detach(const proto::Endpoint& at) { receivers_.erase(at); }
 
   /// A sink whose datagrams come from `from` (owned by the network: valid while it lives; one per
   /// endpoint, made on first use). Sends happen at now().
-  net::DatagramSink& sink_for(const net::Endpoint& from);
+  proto::DatagramSink& sink_for(const proto::Endpoint& from);
   /// A client session's sink: its datagrams go from `from` to `server` (owned by the network, made on
   /// first use, like sink_for()).
-  client::ServerSink& client_sink(const net::Endpoint& from, const net::Endpoint& server);
+  client::ServerSink& client_sink(const proto::Endpoint& from, const proto::Endpoint& server);
 
   /// Sees every datagram as it is sent (an eavesdropper on the path, for tests); empty: none.
-  using Tap = std::function<void(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes)>;
+  using Tap = std::function<void(const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> bytes)>;
   /// Installs the tap (replacing any; an empty one removes it).
   void set_tap(Tap tap) { tap_ = std::move(tap); }
 
@@ -49,16 +49,16 @@ class SimNetwork {
   void set_impairment(const bots::Impairment& impairment) { impairer_ = bots::Impairer(impairment, seed_); }
 
   /// The virtual time at which sends happen (nanoseconds).
-  void set_now(net::Nanos now) { now_ = now; }
+  void set_now(proto::Nanos now) { now_ = now; }
   /// The virtual time now.
-  net::Nanos now() const { return now_; }
+  proto::Nanos now() const { return now_; }
 
   /// Delivers every datagram due at or before `now`, in (due time, send order) order, including those
   /// the receivers send meanwhile. Each receiver runs with now() at its delivery time; afterwards
   /// now() is `now`.
-  void deliver_until(net::Nanos now);
+  void deliver_until(proto::Nanos now);
   /// When the next datagram is due (or a huge value when none is in flight).
-  net::Nanos next_due() const;
+  proto::Nanos next_due() const;
 
   /// Datagrams sent (before impairment).
   uint64_t sent() const { return sent_; }
@@ -71,21 +71,21 @@ class SimNetwork {
   class Sink;
   class ClientSink;
   struct Flight {
-    net::Nanos due;
+    proto::Nanos due;
     uint64_t order;
-    net::Endpoint from, to;
+    proto::Endpoint from, to;
     std::vector<uint8_t> bytes;
     bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
   };
-  void send(const net::Endpoint& from, const net::Endpoint& to, std::span<const uint8_t> bytes);
+  void send(const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> bytes);
 
   uint64_t seed_;
   bots::Impairer impairer_;
   Tap tap_;
-  net::Nanos now_ = 0;
+  proto::Nanos now_ = 0;
   uint64_t order_ = 0;
   std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
-  std::map<net::Endpoint, Receiver> receivers_;
+  std::map<proto::Endpoint, Receiver> receivers_;
   std::vector<std::unique_ptr<Sink>> sinks_;
   std::vector<std::unique_ptr<ClientSink>> client_sinks_;
   uint64_t sent_ = 0, delivered_ = 0, lost_ = 0;

@@ -8,7 +8,7 @@
 
 #include "proto/clock.h"
 #include "proto/token.h"
-#include "shared/client/session.h"
+#include "client/session.h"
 
 namespace foothold::client {
 
@@ -41,7 +41,7 @@ class UdpClient {
   /// Receives every datagram waiting (at most 256), then runs the session's due work with `source`;
   /// returns when the session next wants to run. Starts the session on the first call. Allocates
   /// nothing once connected.
-  net::Nanos poll(net::Nanos now, InputSource& source);
+  proto::Nanos poll(proto::Nanos now, InputSource& source);
   /// The session (its phase, prediction, remotes, stats).
   ClientSession& session() { return *session_; }
   /// The session, read-only.

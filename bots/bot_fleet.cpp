@@ -1,4 +1,4 @@
-#include "server/bots/bot_fleet.h"
+#include "bots/bot_fleet.h"
 
 #include <algorithm>
 #include <chrono>
@@ -48,10 +48,10 @@ class BotFleet::ImpairedSink final : public client::ServerSink {
 };
 
 struct BotFleet::Bot {
-  Bot(asio::io_context& io, const net::Endpoint& server) : socket(io) {
+  Bot(asio::io_context& io, const proto::Endpoint& server) : socket(io) {
     socket.open(server.protocol());
     socket.set_option(asio::socket_base::receive_buffer_size(1 << 20));
-    socket.bind(net::Endpoint(server.protocol(), 0));
+    socket.bind(proto::Endpoint(server.protocol(), 0));
     // Connected: the kernel delivers only the server's datagrams to this socket.
     socket.connect(server);
     socket.non_blocking(true);
@@ -69,7 +69,7 @@ struct BotFleet::Bot {
   InputCmd last_input;
   bool first_record = true;
   CharacterState joined_state;
-  net::Nanos next = 0;
+  proto::Nanos next = 0;
   bool ever_connected = false;
   ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
   std::vector<double> rtt_ms;
@@ -84,7 +84,7 @@ void BotFleet::stop() {
   asio::post(io_, [this] { end_ = 0; });
 }
 
-void BotFleet::wake_at(net::Nanos when) {
+void BotFleet::wake_at(proto::Nanos when) {
   if (armed_ != 0 && armed_ <= when) return;  // already set to fire in time
   armed_ = when;
   timer_->expires_at(std::chrono::steady_clock::time_point(std::chrono::nanoseconds(when)));
@@ -95,7 +95,7 @@ void BotFleet::wake_at(net::Nanos when) {
 
 void BotFleet::on_timer() {
   armed_ = 0;
-  const net::Nanos now = net::steady_now();
+  const proto::Nanos now = proto::steady_now();
   const bool all_finished = std::all_of(bots_.begin(), bots_.end(), [](const auto& b) { return b->session->finished(); });
   if (now >= end_ || !error_.empty() || all_finished) {
     for (const auto& b : bots_) {
@@ -110,26 +110,26 @@ void BotFleet::on_timer() {
     Bot& b = *bots_[queue_.top().second];
     queue_.pop();
     if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
-    const net::Nanos next = b.session->update(net::steady_now(), *b.brain);
+    const proto::Nanos next = b.session->update(proto::steady_now(), *b.brain);
     b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
     queue_.push({std::max(next, now + 100'000), b.index});
   }
-  net::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
+  proto::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
   if (!flights_.empty()) wake = std::min(wake, flights_.top().due);
   wake_at(wake);
 }
 
 void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer) {
-  net::Nanos delays[2];
+  proto::Nanos delays[2];
   const int copies = impairer.decide(delays);
-  const net::Nanos now = net::steady_now();
+  const proto::Nanos now = proto::steady_now();
   for (int i = 0; i < copies; ++i) {
     flights_.push({now + delays[i], flight_order_++, bot, outgoing, std::vector<uint8_t>(bytes.begin(), bytes.end())});
     wake_at(now + delays[i]);
   }
 }
 
-void BotFleet::deliver_due(net::Nanos now) {
+void BotFleet::deliver_due(proto::Nanos now) {
   alignas(8) static thread_local uint8_t buffer[2048];
   while (!flights_.empty() && flights_.top().due <= now) {
     Flight f = flights_.top();
@@ -163,7 +163,7 @@ void BotFleet::arm_receive(Bot& bot) {
       if (options_.impairment.active()) {
         impair(bot.index, false, bytes, *bot.incoming);
       } else {
-        bot.session->on_datagram(net::steady_now(), bytes);
+        bot.session->on_datagram(proto::steady_now(), bytes);
       }
     }
     // A Challenge or an Accept wants the session to act sooner than it planned.
@@ -186,14 +186,14 @@ FleetResult BotFleet::run() {
       return result;
     }
   }
-  const net::Nanos start = net::steady_now();
-  end_ = start + net::Nanos(options_.duration * 1e9);
+  const proto::Nanos start = proto::steady_now();
+  end_ = start + proto::Nanos(options_.duration * 1e9);
   // Tokens live as long as a bot may keep trying to connect, and a minute more.
   const uint64_t unix_now =
       uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
   const uint64_t lifetime =
-      std::min<uint64_t>(proto::kMaxTokenLifetime, uint64_t(options_.session.connect_timeout / net::kSecond) + 60);
-  const proto::TokenAddress server_address = net::to_token_address(options_.server);
+      std::min<uint64_t>(proto::kMaxTokenLifetime, uint64_t(options_.session.connect_timeout / proto::kSecond) + 60);
+  const proto::TokenAddress server_address = proto::to_token_address(options_.server);
   for (int i = 0; i < options_.bots; ++i) {
     auto bot = std::make_unique<Bot>(io_, options_.server);
     bot->index = uint32_t(i);
@@ -253,7 +253,7 @@ FleetResult BotFleet::run() {
       }
     };
     // Spread the handshakes over the first few milliseconds rather than one burst.
-    b->next = start + net::Nanos(i) * 200'000;
+    b->next = start + proto::Nanos(i) * 200'000;
     bots_.push_back(std::move(bot));
   }
 
@@ -265,7 +265,7 @@ FleetResult BotFleet::run() {
   armed_ = 0;
   asio::post(io_, [this] { on_timer(); });
   io_.run();
-  result.seconds = double(net::steady_now() - start) / 1e9;
+  result.seconds = double(proto::steady_now() - start) / 1e9;
   result.error = error_;
   for (const auto& b : bots_) {
     BotResult r;

@@ -1,4 +1,4 @@
-#include "shared/client/udp_client.h"
+#include "client/udp_client.h"
 
 #include <asio/io_context.hpp>
 #include <asio/ip/udp.hpp>
@@ -8,17 +8,17 @@
 namespace foothold::client {
 
 bool parse_address(const std::string& text, proto::TokenAddress& out, std::string& error) {
-  const net::Endpoint e = net::parse_endpoint(text, error);
+  const proto::Endpoint e = proto::parse_endpoint(text, error);
   if (!error.empty()) return false;
   if (e.port() == 0) {
     error = "'" + text + "': port 0 is no server's port";
     return false;
   }
-  out = net::to_token_address(e);
+  out = proto::to_token_address(e);
   return true;
 }
 
-std::string to_string(const proto::TokenAddress& address) { return net::to_string(net::from_token_address(address)); }
+std::string to_string(const proto::TokenAddress& address) { return proto::to_string(proto::from_token_address(address)); }
 
 struct UdpClient::Socket {
   asio::io_context io;
@@ -44,14 +44,14 @@ class UdpClient::Sink final : public ServerSink {
 UdpClient::UdpClient(const World& world, const MoveSettings& settings, const proto::ConnectToken& token,
                      const proto::TokenAddress& server, const SessionOptions& options)
     : socket_(std::make_unique<Socket>()) {
-  const net::Endpoint to = net::from_token_address(server);
+  const proto::Endpoint to = proto::from_token_address(server);
   asio::error_code ec;
   socket_->socket.open(to.protocol(), ec);
-  if (!ec) socket_->socket.bind(net::Endpoint(to.protocol(), 0), ec);
+  if (!ec) socket_->socket.bind(proto::Endpoint(to.protocol(), 0), ec);
   if (!ec) socket_->socket.connect(to, ec);
   if (!ec) socket_->socket.non_blocking(true, ec);
   if (ec) {
-    error_ = "cannot open a UDP socket to " + net::to_string(to) + ": " + ec.message();
+    error_ = "cannot open a UDP socket to " + proto::to_string(to) + ": " + ec.message();
     return;
   }
   sink_ = std::make_unique<Sink>(socket_->socket);
@@ -60,7 +60,7 @@ UdpClient::UdpClient(const World& world, const MoveSettings& settings, const pro
 
 UdpClient::~UdpClient() = default;
 
-net::Nanos UdpClient::poll(net::Nanos now, InputSource& source) {
+proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
   if (session_->phase() == ClientSession::Phase::kIdle) session_->start(now);
   for (int i = 0; i < 256; ++i) {
     asio::error_code error;

@@ -1,4 +1,4 @@
-#include "server/bots/bot_brain.h"
+#include "bots/bot_brain.h"
 
 #include <cmath>
 

@@ -1,6 +1,7 @@
 #pragma once
 // A fixed set of worker threads that split a range of indices among themselves: the server's tick
-// runs the characters' steps and builds the snapshots on every core. Work is split into small
+// runs the characters' steps and builds the snapshots on every core, and re-simulation steps a
+// recording's characters on a pool of its own. The threads are started once, never per tick. Work is split into small
 // contiguous chunks of the range (a share of what is left, so they shrink toward its end), each
 // taken by whichever thread is free, so which thread does an
 // index depends on scheduling: what each index computes must depend only on that index and on data
@@ -13,22 +14,28 @@
 #include <cstddef>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
-namespace foothold::server {
+#include "shared/parallel_for.h"
+
+namespace foothold {
 
 /// The server's worker threads (see the top of this file). Not copyable.
-class WorkerPool {
+class WorkerPool final : public ParallelFor {
  public:
   /// `threads` in total, the calling thread included (1: no workers; everything runs in run()).
   /// Fewer than 1 counts as 1. The destructor stops and joins the workers.
   explicit WorkerPool(int threads);
-  ~WorkerPool();
+  ~WorkerPool() override;
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   /// Threads in total, the calling one included (at least 1).
-  int threads() const { return threads_; }
+  int threads() const override { return threads_; }
+
+  /// ParallelFor: run() through a RangeFn.
+  void run(std::size_t count, std::size_t min_per_thread, RangeFn fn) override { run<RangeFn&>(count, min_per_thread, fn); }
 
   /// Calls fn(begin, end, worker) for contiguous chunks covering [0, count), each once, worker in
   /// [0, threads()) being the thread that runs it, and returns when all are done. Chunks go to
@@ -45,7 +52,7 @@ class WorkerPool {
       fn(std::size_t(0), count, 0);
       return;
     }
-    dispatch(count, used, [](void* f, std::size_t b, std::size_t e, int w) { (*static_cast<Fn*>(f))(b, e, w); }, &fn);
+    dispatch(count, used, [](void* f, std::size_t b, std::size_t e, int w) { (*static_cast<std::remove_reference_t<Fn>*>(f))(b, e, w); }, &fn);
   }
 
  private:
@@ -71,4 +78,4 @@ class WorkerPool {
   bool stop_ = false;
 };
 
-}  // namespace foothold::server
+}  // namespace foothold

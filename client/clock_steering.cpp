@@ -1,4 +1,4 @@
-#include "shared/client/clock_steering.h"
+#include "client/clock_steering.h"
 
 #include <algorithm>
 

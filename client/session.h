@@ -16,7 +16,7 @@
 #include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
-#include "shared/client/clock_steering.h"
+#include "client/clock_steering.h"
 #include "shared/interpolation.h"
 #include "shared/predictor.h"
 #include "shared/settings.h"
@@ -41,11 +41,11 @@ class InputSource {
   virtual InputCmd next(uint32_t tick, const CharacterState& current) = 0;
 };
 
-/// Timing of a client session; times on the session's clock (net::Nanos).
+/// Timing of a client session; times on the session's clock (proto::Nanos).
 struct SessionOptions {
-  net::Nanos handshake_retry = 250 * net::kMillisecond;  ///< resend ConnectRequest/Connect this often
-  net::Nanos connect_timeout = 5 * net::kSecond;         ///< give up connecting after this
-  net::Nanos server_timeout = 10 * net::kSecond;         ///< silence from a connected server
+  proto::Nanos handshake_retry = 250 * proto::kMillisecond;  ///< resend ConnectRequest/Connect this often
+  proto::Nanos connect_timeout = 5 * proto::kSecond;         ///< give up connecting after this
+  proto::Nanos server_timeout = 10 * proto::kSecond;         ///< silence from a connected server
   int target_lead = ClockSteering::kDefaultTargetLead;  ///< ticks by which the slowest recent input should still be early at the server
 };
 
@@ -75,15 +75,15 @@ class ClientSession {
   ClientSession& operator=(const ClientSession&) = delete;
 
   /// Sends the first ConnectRequest, with a fresh salt for this attempt. Call once.
-  void start(net::Nanos now);
+  void start(proto::Nanos now);
   /// A datagram from the server's endpoint (the driver drops anything else).
-  void on_datagram(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_datagram(proto::Nanos now, std::span<const uint8_t> bytes);
   /// Runs what is due (handshake resends, client ticks); returns when it next wants to run. Each due
   /// tick asks `source` for its input and sends the unacknowledged ones; at most 4 ticks per call,
   /// and a clock more than 4 ticks behind resumes from `now`.
-  net::Nanos update(net::Nanos now, InputSource& source);
+  proto::Nanos update(proto::Nanos now, InputSource& source);
   /// When the session next wants update() (a datagram can make it sooner than update() said).
-  net::Nanos next_update() const { return phase_ == Phase::kConnected ? next_tick_ : last_send_ + options_.handshake_retry; }
+  proto::Nanos next_update() const { return phase_ == Phase::kConnected ? next_tick_ : last_send_ + options_.handshake_retry; }
   /// Says goodbye to the server (when connected) and ends the session (kDisconnected) unless it had
   /// already finished.
   void disconnect();
@@ -95,7 +95,7 @@ class ClientSession {
   /// The server's id for this client's character (0 before the Accept).
   uint32_t character_id() const { return character_id_; }
   /// Why the server refused (meaningful in kRejected).
-  wire::RejectReason reject_reason() const { return reject_reason_; }
+  proto::fb::RejectReason reject_reason() const { return reject_reason_; }
   /// Why the session ended, for people (the server's message when rejected); empty while it runs.
   const std::string& reason_text() const { return reason_text_; }
   /// The prediction of this client's own character; its ticks are the server's.
@@ -152,17 +152,17 @@ class ClientSession {
   void send(std::span<const uint8_t> bytes);
   void send_session(std::span<const uint8_t> packet);
   /// Starts a connection attempt: a fresh salt, and its ConnectRequest.
-  void begin_attempt(net::Nanos now);
+  void begin_attempt(proto::Nanos now);
   /// The Connect for the cookie just received: sealed once per attempt (its proof names the attempt,
   /// and every reply to it is bound to that), then sent again as it is.
   void prepare_connect();
   /// The Accept, opened: derives the session keys and starts ticking.
-  void on_accept(net::Nanos now, const wire::Accept& a);
-  void on_sealed(net::Nanos now, std::span<const uint8_t> bytes);
-  void on_session(net::Nanos now, std::span<const uint8_t> bytes);
+  void on_accept(proto::Nanos now, const proto::fb::Accept& a);
+  void on_sealed(proto::Nanos now, std::span<const uint8_t> bytes);
+  void on_session(proto::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
-  void send_inputs(net::Nanos now);
-  void handle_snapshot(net::Nanos now, std::span<const uint8_t> message);
+  void send_inputs(proto::Nanos now);
+  void handle_snapshot(proto::Nanos now, std::span<const uint8_t> message);
   // How many of the newest inputs every message repeats, from the loss seen.
   std::size_t redundancy() const;
   void run_tick(InputSource* source);  // nullptr: a neutral input
@@ -185,19 +185,19 @@ class ClientSession {
   std::string hint_;                // an unauthenticated reason from the server (printable), reported only if we fail
 
   Phase phase_ = Phase::kIdle;
-  net::Nanos phase_started_ = 0;
-  net::Nanos last_send_ = 0;
-  net::Nanos last_heard_ = 0;
+  proto::Nanos phase_started_ = 0;
+  proto::Nanos last_send_ = 0;
+  proto::Nanos last_heard_ = 0;
   std::vector<uint8_t> cookie_;
-  wire::RejectReason reject_reason_ = wire::RejectReason::Unknown;
+  proto::fb::RejectReason reject_reason_ = proto::fb::RejectReason::Unknown;
   std::string reason_text_;
 
   uint32_t character_id_ = 0;
   Predictor predictor_;
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
-  net::Nanos period_ = 0;
-  net::Nanos next_tick_ = 0;
+  proto::Nanos period_ = 0;
+  proto::Nanos next_tick_ = 0;
   ClockSteering steering_;
   uint32_t last_snapshot_ = 0;     // the newest snapshot's tick (the Accept's before any)
   uint32_t acked_snapshot_ = 0;    // the newest snapshot decoded, whose view we hold (0: none)
@@ -216,7 +216,7 @@ class ClientSession {
   // it is overdue (plausibly lost) while unacknowledged.
   struct Sent {
     uint32_t tick = 0;
-    net::Nanos at = 0;
+    proto::Nanos at = 0;
   };
   std::array<Sent, 64> sent_at_{};
   uint32_t newest_sent_ = 0;

@@ -35,11 +35,11 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
   bad.loss = 0.10;
   bad.duplicate = 0.02;
   bad.reorder = 0.05;
-  bad.latency = 60 * net::kMillisecond;
-  bad.jitter = 20 * net::kMillisecond;
+  bad.latency = 60 * proto::kMillisecond;
+  bad.jitter = 20 * proto::kMillisecond;
   h.network().set_impairment(bad);
   h.start_all();
-  h.run_for(20 * net::kSecond);
+  h.run_for(20 * proto::kSecond);
 
   uint64_t corrections = 0;
   for (int i = 0; i < o.clients; ++i) {
@@ -55,7 +55,7 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
   // The network heals; after a moment to settle, every snapshot matches the prediction exactly, but
   // for what another character's moves caused (movement.md §16): those are counted as interactions.
   h.network().set_impairment({});
-  h.run_for(2 * net::kSecond);
+  h.run_for(2 * proto::kSecond);
   std::vector<uint64_t> matched(size_t(o.clients)), compared(size_t(o.clients)), fixes(size_t(o.clients)),
       met(size_t(o.clients));
   for (int i = 0; i < o.clients; ++i) {
@@ -64,7 +64,7 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
     fixes[size_t(i)] = h.client(i).predictor().counters().corrections;
     met[size_t(i)] = h.client(i).predictor().counters().interactions;
   }
-  h.run_for(3 * net::kSecond);
+  h.run_for(3 * proto::kSecond);
   for (int i = 0; i < o.clients; ++i) {
     const auto& c = h.client(i);
     EXPECT_EQ(c.phase(), ClientSession::Phase::kConnected);
@@ -94,11 +94,11 @@ TEST(Impairment, SameSeedSameRun) {
     bots::Impairment bad;
     bad.loss = 0.2;
     bad.reorder = 0.1;
-    bad.jitter = 10 * net::kMillisecond;
-    bad.latency = 30 * net::kMillisecond;
+    bad.jitter = 10 * proto::kMillisecond;
+    bad.latency = 30 * proto::kMillisecond;
     h.network().set_impairment(bad);
     h.start_all();
-    h.run_for(3 * net::kSecond);
+    h.run_for(3 * proto::kSecond);
     std::vector<uint64_t> v{h.network().lost(), h.network().delivered(), h.server().current_tick()};
     for (int i = 0; i < 3; ++i) {
       v.push_back(h.client(i).predictor().counters().corrections);
@@ -117,15 +117,15 @@ TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
   imp.loss = 0.2;
   imp.duplicate = 0.1;
   imp.reorder = 0.05;
-  imp.latency = 40 * net::kMillisecond;
-  imp.jitter = 10 * net::kMillisecond;
+  imp.latency = 40 * proto::kMillisecond;
+  imp.jitter = 10 * proto::kMillisecond;
   ASSERT_EQ(imp.validate(), "");
   const uint64_t seed = test_seed(77);
   bots::Impairer a(imp, seed), b(imp, seed);
   int lost = 0, doubled = 0, late = 0;
   constexpr int kN = 20000;
   for (int i = 0; i < kN; ++i) {
-    net::Nanos da[2] = {-1, -1}, db[2] = {-1, -1};
+    proto::Nanos da[2] = {-1, -1}, db[2] = {-1, -1};
     const int n = a.decide(da);
     ASSERT_EQ(n, b.decide(db)) << "the same seed, the same fate";
     lost += n == 0;
@@ -133,7 +133,7 @@ TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
     for (int k = 0; k < n; ++k) {
       ASSERT_EQ(da[k], db[k]);
       ASSERT_GE(da[k], imp.latency - imp.jitter);
-      ASSERT_LE(da[k], imp.latency + 2 * imp.jitter + 25 * net::kMillisecond);
+      ASSERT_LE(da[k], imp.latency + 2 * imp.jitter + 25 * proto::kMillisecond);
       late += da[k] > imp.latency + imp.jitter;
     }
   }
@@ -151,7 +151,7 @@ TEST(Impairer, BadSettingsNameTheirFlag) {
   imp.latency = -1;
   EXPECT_NE(imp.validate().find("--latency"), std::string::npos);
   imp = {};
-  imp.jitter = 11 * net::kSecond;
+  imp.jitter = 11 * proto::kSecond;
   EXPECT_NE(imp.validate().find("--jitter"), std::string::npos);
   EXPECT_FALSE(bots::Impairment{}.active());
 }

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "replay/input_script.h"
-#include "shared/client/session.h"
+#include "client/session.h"
 
 namespace foothold::bots {
 

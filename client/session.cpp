@@ -1,4 +1,4 @@
-#include "shared/client/session.h"
+#include "client/session.h"
 
 #include "proto/untrusted_text.h"
 
@@ -59,7 +59,7 @@ void ClientSession::prepare_connect() {
   connect_.assign(datagram.begin(), datagram.end());
 }
 
-void ClientSession::begin_attempt(net::Nanos now) {
+void ClientSession::begin_attempt(proto::Nanos now) {
   ++attempts_;
   phase_ = Phase::kRequesting;
   last_send_ = now;
@@ -67,20 +67,20 @@ void ClientSession::begin_attempt(net::Nanos now) {
   send(proto::frame_clear(writer_.connect_request(token_.sealed, salt_), tx_));
 }
 
-void ClientSession::start(net::Nanos now) {
+void ClientSession::start(proto::Nanos now) {
   phase_started_ = now;
   begin_attempt(now);
 }
 
 void ClientSession::disconnect() {
-  if (phase_ == Phase::kConnected) send_session(writer_.disconnect(wire::DisconnectReason::ClientQuit));
+  if (phase_ == Phase::kConnected) send_session(writer_.disconnect(proto::fb::DisconnectReason::ClientQuit));
   if (!finished()) {
     phase_ = Phase::kDisconnected;
     reason_text_ = "client quit";
   }
 }
 
-void ClientSession::on_datagram(net::Nanos now, std::span<const uint8_t> bytes) {
+void ClientSession::on_datagram(proto::Nanos now, std::span<const uint8_t> bytes) {
   ++stats_.packets_in;
   stats_.bytes_in += bytes.size();
   if (bytes.size() > proto::kMaxDatagram) {
@@ -102,11 +102,11 @@ void ClientSession::on_clear(std::span<const uint8_t> bytes) {
   const auto d = proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToClient, proto::Layer::kClear);
   if (!d.ok() || (phase_ != Phase::kRequesting && phase_ != Phase::kConnecting)) return;
   const auto* r = d.message.packet->body_as_Reject();
-  if (r->reason() == wire::RejectReason::VersionMismatch && r->message())
+  if (r->reason() == proto::fb::RejectReason::VersionMismatch && r->message())
     hint_ = "the server said (unauthenticated): " + proto::printable(r->message()->string_view(), proto::kMaxRejectMessage);
 }
 
-void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
+void ClientSession::on_sealed(proto::Nanos now, std::span<const uint8_t> bytes) {
   // Replies before the session come sealed under the token's key, to this attempt's salt, bound to
   // the request they answer: while connecting, only replies to our own Connect open (a Reject that
   // an attacker's Connect earned, with our token and salt, does not).
@@ -123,8 +123,8 @@ void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
     ++stats_.dropped;
     return;
   }
-  const wire::Packet& p = *d.message.packet;
-  if (d.message.type == wire::Body::Challenge) {
+  const proto::fb::Packet& p = *d.message.packet;
+  if (d.message.type == proto::fb::Body::Challenge) {
     const auto cookie = proto::bytes_of(p.body_as_Challenge()->cookie());
     if (phase_ != Phase::kRequesting || cookie.size() != proto::kCookieSize) {
       ++stats_.dropped;
@@ -138,7 +138,7 @@ void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
     send(connect_);
     return;
   }
-  if (d.message.type == wire::Body::Accept) {
+  if (d.message.type == proto::fb::Body::Accept) {
     if (phase_ != Phase::kConnecting) {
       ++stats_.dropped;
       return;
@@ -146,12 +146,12 @@ void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
     on_accept(now, *p.body_as_Accept());
     return;
   }
-  if (d.message.type == wire::Body::Reject) {
+  if (d.message.type == proto::fb::Body::Reject) {
     const auto* r = p.body_as_Reject();
-    const auto reason = r->reason() <= wire::RejectReason::MAX ? r->reason() : wire::RejectReason::Unknown;
+    const auto reason = r->reason() <= proto::fb::RejectReason::MAX ? r->reason() : proto::fb::RejectReason::Unknown;
     // A cookie the server no longer takes (it aged out on a slow path, or the server restarted):
     // a new attempt, with a fresh salt, rather than giving up.
-    if (reason == wire::RejectReason::BadCookie && phase_ == Phase::kConnecting && attempts_ < kMaxAttempts) {
+    if (reason == proto::fb::RejectReason::BadCookie && phase_ == Phase::kConnecting && attempts_ < kMaxAttempts) {
       begin_attempt(now);
       return;
     }
@@ -163,7 +163,7 @@ void ClientSession::on_sealed(net::Nanos now, std::span<const uint8_t> bytes) {
   ++stats_.dropped;  // a Status: not for a session
 }
 
-void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
+void ClientSession::on_session(proto::Nanos now, std::span<const uint8_t> bytes) {
   // The session's keys exist from the Accept on.
   if (phase_ != Phase::kConnected) {
     ++stats_.dropped;
@@ -189,11 +189,11 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
     return;
   }
   window_.mark(sequence);
-  const wire::Packet& p = *d.message.packet;
+  const proto::fb::Packet& p = *d.message.packet;
   switch (d.message.type) {
-    case wire::Body::Disconnect: {
+    case proto::fb::Body::Disconnect: {
       phase_ = Phase::kDisconnected;
-      const char* name = wire::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
+      const char* name = proto::fb::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
       reason_text_ = std::string("server: ") + (name && *name ? name : "unknown reason");
       return;
     }
@@ -203,7 +203,7 @@ void ClientSession::on_session(net::Nanos now, std::span<const uint8_t> bytes) {
   }
 }
 
-void ClientSession::on_accept(net::Nanos now, const wire::Accept& a) {
+void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   // The session keys: the token's keys, both salts, our proof and the server's fresh random.
   if (!a.state() || a.tick_rate() != settings_.tick_rate || a.snapshot_interval() == 0 ||
       !proto::accept_keys(token_, attempt_, a, keys_)) {
@@ -219,12 +219,12 @@ void ClientSession::on_accept(net::Nanos now, const wire::Accept& a) {
   last_snapshot_ = a.tick();
   snapshot_interval_ = a.snapshot_interval();
   predictor_.reset(a.tick(), proto::from_wire(*a.state()));
-  period_ = net::kSecond / settings_.tick_rate;
+  period_ = proto::kSecond / settings_.tick_rate;
   // Start ahead of the server's tick in the Accept by the whole round trip the handshake
   // suggests (the server is half of it past that tick by now, and our inputs take the other half
   // to reach it), plus the target lead; the ticks skipped are filled with neutral input, which is
   // also what the server repeats for a client it has not heard from yet.
-  const net::Nanos rtt = std::max<net::Nanos>(0, now - last_send_);
+  const proto::Nanos rtt = std::max<proto::Nanos>(0, now - last_send_);
   const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
   if (on_connected) on_connected(character_id_);
   for (int i = 0; i < lead; ++i) run_tick(nullptr);
@@ -232,7 +232,7 @@ void ClientSession::on_accept(net::Nanos now, const wire::Accept& a) {
   next_tick_ = now + period_;
 }
 
-void ClientSession::handle_snapshot(net::Nanos now, std::span<const uint8_t> message) {
+void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> message) {
   proto::SnapshotHeader h;
   if (proto::read_snapshot_header(message, last_snapshot_, snapshot_interval_, h) != proto::SnapshotError::kNone) {
     ++stats_.dropped;
@@ -322,8 +322,8 @@ void ClientSession::handle_snapshot(net::Nanos now, std::span<const uint8_t> mes
   const uint32_t echoed = h.tick + uint32_t(int32_t(h.input_lead));
   const Sent& sent = sent_at_[echoed % sent_at_.size()];
   if (sent.tick == echoed && sent.at != 0) {
-    const net::Nanos rtt = now - sent.at - net::Nanos(h.echo_delay_us) * 1000;
-    if (rtt >= 0 && rtt < 60 * net::kSecond) {
+    const proto::Nanos rtt = now - sent.at - proto::Nanos(h.echo_delay_us) * 1000;
+    if (rtt >= 0 && rtt < 60 * proto::kSecond) {
       const double ms = double(rtt) / 1e6;
       stats_.rtt_ms = ms;
       stats_.rtt_smoothed_ms = stats_.rtt_smoothed_ms < 0 ? ms : stats_.rtt_smoothed_ms + (ms - stats_.rtt_smoothed_ms) / 8;
@@ -358,7 +358,7 @@ std::size_t ClientSession::redundancy() const {
   return 8;
 }
 
-void ClientSession::send_inputs(net::Nanos now) {
+void ClientSession::send_inputs(proto::Nanos now) {
   // Every input not sent yet; the newest, a few times each; and every unacknowledged one again once
   // it is overdue (sent longer ago than a round trip and two ticks, and still not had): plausibly lost.
   std::size_t unsent = 0;
@@ -366,7 +366,7 @@ void ClientSession::send_inputs(net::Nanos now) {
   std::size_t n = std::min(unacked_.size(), std::max(unsent, redundancy()));
   if (!unacked_.empty()) {
     const Sent& first = sent_at_[unacked_.front().tick % sent_at_.size()];
-    const net::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? net::Nanos(stats_.rtt_smoothed_ms * 1e6) : 250 * net::kMillisecond;
+    const proto::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? proto::Nanos(stats_.rtt_smoothed_ms * 1e6) : 250 * proto::kMillisecond;
     if (first.tick == unacked_.front().tick && now - first.at > rtt + 2 * period_) n = unacked_.size();
   }
   n = std::min(n, proto::kMaxCompactInputs);
@@ -386,7 +386,7 @@ void ClientSession::send_inputs(net::Nanos now) {
   send(proto::seal_session(keys_.send, ++send_sequence_, message, tx_, proto::Payload::kCompact));
 }
 
-net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
+proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
   switch (phase_) {
     case Phase::kRequesting:
     case Phase::kConnecting:
@@ -397,7 +397,7 @@ net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
                            : "no answer to connect";
         if (!hint_.empty()) reason_text_ += "; " + hint_;
         phase_ = Phase::kFailed;
-        return now + net::kSecond;
+        return now + proto::kSecond;
       }
       if (now - last_send_ >= options_.handshake_retry) {
         last_send_ = now;
@@ -412,19 +412,19 @@ net::Nanos ClientSession::update(net::Nanos now, InputSource& source) {
       if (now - last_heard_ > options_.server_timeout) {
         phase_ = Phase::kTimedOut;
         reason_text_ = "no word from the server";
-        return now + net::kSecond;
+        return now + proto::kSecond;
       }
       // Run the ticks that are due, catching up at most a few at once.
       for (int i = 0; i < 4 && now >= next_tick_; ++i) {
         run_tick(&source);
         send_inputs(now);
-        next_tick_ += net::Nanos(double(period_) * steering_.period_scale());
+        next_tick_ += proto::Nanos(double(period_) * steering_.period_scale());
       }
       if (now - next_tick_ > 4 * period_) next_tick_ = now;  // too far behind: resume from now
       return next_tick_;
     }
     default:
-      return now + net::kSecond;
+      return now + proto::kSecond;
   }
 }
 

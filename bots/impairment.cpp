@@ -1,4 +1,4 @@
-#include "server/bots/impairment.h"
+#include "bots/impairment.h"
 
 #include <algorithm>
 
@@ -9,8 +9,8 @@ std::string Impairment::validate() const {
   if (!prob(loss)) return "--loss must be a probability in [0, 1]";
   if (!prob(duplicate)) return "--duplicate must be a probability in [0, 1]";
   if (!prob(reorder)) return "--reorder must be a probability in [0, 1]";
-  if (latency < 0 || latency > 10 * net::kSecond) return "--latency must be in [0, 10000] ms";
-  if (jitter < 0 || jitter > 10 * net::kSecond) return "--jitter must be in [0, 10000] ms";
+  if (latency < 0 || latency > 10 * proto::kSecond) return "--latency must be in [0, 10000] ms";
+  if (jitter < 0 || jitter > 10 * proto::kSecond) return "--jitter must be in [0, 10000] ms";
   return "";
 }
 
@@ -22,16 +22,16 @@ double Impairer::uniform() {
   return double(z >> 11) / double(1ull << 53);
 }
 
-net::Nanos Impairer::one_delay() {
-  net::Nanos d = imp_.latency;
-  if (imp_.jitter > 0) d += net::Nanos((uniform() * 2 - 1) * double(imp_.jitter));
+proto::Nanos Impairer::one_delay() {
+  proto::Nanos d = imp_.latency;
+  if (imp_.jitter > 0) d += proto::Nanos((uniform() * 2 - 1) * double(imp_.jitter));
   // A reordered datagram waits behind those sent after it: held back by a few more milliseconds
   // than the jitter can explain.
-  if (imp_.reorder > 0 && uniform() < imp_.reorder) d += imp_.jitter + 5 * net::kMillisecond + net::Nanos(uniform() * 20e6);
-  return std::max<net::Nanos>(0, d);
+  if (imp_.reorder > 0 && uniform() < imp_.reorder) d += imp_.jitter + 5 * proto::kMillisecond + proto::Nanos(uniform() * 20e6);
+  return std::max<proto::Nanos>(0, d);
 }
 
-int Impairer::decide(net::Nanos delays[2]) {
+int Impairer::decide(proto::Nanos delays[2]) {
   if (imp_.loss > 0 && uniform() < imp_.loss) return 0;
   delays[0] = one_delay();
   if (imp_.duplicate > 0 && uniform() < imp_.duplicate) {

@@ -1,9 +1,9 @@
-// Bot brains (server/bots/bot_brain.h): patterns parse, the same seed and index give the same inputs,
+// Bot brains (bots/bot_brain.h): patterns parse, the same seed and index give the same inputs,
 // different ones differ, and every input is one the step accepts.
 
 #include <gtest/gtest.h>
 
-#include "server/bots/bot_brain.h"
+#include "bots/bot_brain.h"
 
 namespace foothold::bots {
 namespace {

@@ -14,8 +14,8 @@ struct Impairment {
   double loss = 0;        ///< probability a datagram is lost [0, 1]
   double duplicate = 0;   ///< probability a datagram arrives twice [0, 1]
   double reorder = 0;     ///< probability a datagram is held back behind later ones [0, 1]
-  net::Nanos latency = 0; ///< one-way delay
-  net::Nanos jitter = 0;  ///< the delay varies uniformly by +- this much
+  proto::Nanos latency = 0; ///< one-way delay
+  proto::Nanos jitter = 0;  ///< the delay varies uniformly by +- this much
   /// True when any impairment is set (otherwise datagrams go straight through).
   bool active() const { return loss > 0 || duplicate > 0 || reorder > 0 || latency > 0 || jitter > 0; }
   /// The first problem with the values, naming its command-line flag (--loss, ...); empty when all
@@ -32,13 +32,13 @@ class Impairer {
   /// Fills `delays` with the delay of each copy to deliver and returns how many (0: lost; 2: duplicated).
   /// Delays are from the moment of sending, never negative; a reordered copy waits the jitter plus
   /// 5 to 25 ms more.
-  int decide(net::Nanos delays[2]);
+  int decide(proto::Nanos delays[2]);
   /// The impairment applied (its own copy).
   const Impairment& impairment() const { return imp_; }
 
  private:
   double uniform();
-  net::Nanos one_delay();
+  proto::Nanos one_delay();
   Impairment imp_;
   uint64_t state_;
 };

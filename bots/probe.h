@@ -35,6 +35,6 @@ struct ProbeResult {
 /// Asks `server` for its status with `token` (valid for that address); gives up after `timeout`.
 /// Blocks the calling thread, on a socket of its own; resends the request every 200 ms. `rtt_ms`
 /// counts from the first request, so a lost request adds a resend's wait to it.
-ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken& token, net::Nanos timeout);
+ProbeResult probe_server(const proto::Endpoint& server, const proto::ConnectToken& token, proto::Nanos timeout);
 
 }  // namespace foothold::bots

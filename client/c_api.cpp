@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "proto/token.h"
-#include "shared/client/udp_client.h"
+#include "client/udp_client.h"
 #include "shared/fixed_point.h"
 #include "shared/formats/settings_file.h"
 #include "shared/formats/world_file.h"
@@ -25,7 +25,7 @@ namespace {
 
 using foothold::InputCmd;
 using foothold::client::ClientSession;
-namespace net = foothold::net;
+namespace proto = foothold::proto;
 
 // The input a game set last, held for every tick until it sets another.
 class HeldInput final : public foothold::client::InputSource {
@@ -51,10 +51,10 @@ struct foothold_client {
   double last_now = 0;
   // The application's clock, as the session's nanoseconds: `origin` is the first update's time.
   double origin = 0;
-  net::Nanos now_ns = 0;
+  proto::Nanos now_ns = 0;
   // When the newest snapshot arrived (for the remotes' render time).
   uint32_t newest_snapshot = 0;
-  net::Nanos newest_arrival = 0;
+  proto::Nanos newest_arrival = 0;
   foothold::MoverFrame movers;
   bool movers_built = false;
 };
@@ -168,8 +168,8 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
       }
     }
     auto c = std::make_unique<foothold_client>();
-    c->options.connect_timeout = net::Nanos(config->connect_timeout_s * 1e9);
-    c->options.server_timeout = net::Nanos(config->server_timeout_s * 1e9);
+    c->options.connect_timeout = proto::Nanos(config->connect_timeout_s * 1e9);
+    c->options.server_timeout = proto::Nanos(config->server_timeout_s * 1e9);
     if (config->settings_file) {
       const auto loaded = foothold::load_settings_file(config->settings_file);
       if (!loaded.ok()) {
@@ -273,7 +273,7 @@ foothold_client_result foothold_client_update(foothold_client* client, double no
     }
     client->last_now = now_seconds;
     // Nanoseconds from the first update; a day of play is 8.6e13, far inside int64.
-    client->now_ns = net::Nanos((now_seconds - client->origin) * 1e9);
+    client->now_ns = proto::Nanos((now_seconds - client->origin) * 1e9);
     if (!client->udp) return FOOTHOLD_CLIENT_OK;  // nothing to run before connect
     client->udp->poll(client->now_ns, client->input);
     const auto& stats = client->udp->session().stats();

@@ -13,16 +13,16 @@
 
 #include "proto/endpoint.h"
 #include "proto/token.h"
-#include "server/bots/bot_brain.h"
-#include "shared/client/session.h"
-#include "server/bots/impairment.h"
+#include "bots/bot_brain.h"
+#include "client/session.h"
+#include "bots/impairment.h"
 
 namespace foothold::bots {
 
 /// What foothold-bot runs.
 struct FleetOptions {
   /// The server's address, as the bots reach it (the tokens name it).
-  net::Endpoint server;
+  proto::Endpoint server;
   /// The server's private key: the fleet plays the game backend's part and mints each bot a connect
   /// token for `server` (the public development key reaches loopback servers without a key file).
   proto::Key key = proto::development_key();
@@ -90,7 +90,7 @@ class BotFleet {
   class ImpairedSink;
   /// A datagram held back by the impairment: to the server (outgoing) or to the bot.
   struct Flight {
-    net::Nanos due;
+    proto::Nanos due;
     uint64_t order;
     uint32_t bot;
     bool outgoing;
@@ -98,10 +98,10 @@ class BotFleet {
     bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
   };
   void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer);
-  void deliver_due(net::Nanos now);
+  void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);
   void on_timer();
-  void wake_at(net::Nanos when);
+  void wake_at(proto::Nanos when);
 
   const World& world_;
   MoveSettings settings_;
@@ -109,12 +109,12 @@ class BotFleet {
   asio::io_context io_;
   std::vector<std::unique_ptr<Bot>> bots_;
   std::unique_ptr<asio::steady_timer> timer_;
-  using Due = std::pair<net::Nanos, uint32_t>;  // (time, bot index)
+  using Due = std::pair<proto::Nanos, uint32_t>;  // (time, bot index)
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> queue_;
   std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
   uint64_t flight_order_ = 0;
-  net::Nanos end_ = 0;
-  net::Nanos armed_ = 0;  // when the timer is set to fire
+  proto::Nanos end_ = 0;
+  proto::Nanos armed_ = 0;  // when the timer is set to fire
   std::string error_;
 };
 

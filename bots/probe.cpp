@@ -1,4 +1,4 @@
-#include "server/bots/probe.h"
+#include "bots/probe.h"
 
 #include <thread>
 
@@ -12,13 +12,13 @@
 
 namespace foothold::bots {
 
-ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken& token, net::Nanos timeout) {
+ProbeResult probe_server(const proto::Endpoint& server, const proto::ConnectToken& token, proto::Nanos timeout) {
   ProbeResult r;
   asio::io_context io;
   asio::ip::udp::socket socket(io);
   try {
     socket.open(server.protocol());
-    socket.bind(net::Endpoint(server.protocol(), 0));
+    socket.bind(proto::Endpoint(server.protocol(), 0));
     socket.connect(server);  // only the server's datagrams arrive
     socket.non_blocking(true);
   } catch (const std::exception& e) {
@@ -28,13 +28,13 @@ ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken&
   proto::PacketWriter writer;
   proto::DatagramBuffer tx, rx;
   const uint64_t salt = proto::random_u64();
-  const net::Nanos start = net::steady_now();
-  const net::Nanos deadline = start + timeout;
-  net::Nanos last_send = 0;
+  const proto::Nanos start = proto::steady_now();
+  const proto::Nanos deadline = start + timeout;
+  proto::Nanos last_send = 0;
   std::string hint;
-  while (net::steady_now() < deadline) {
-    const net::Nanos now = net::steady_now();
-    if (now - last_send > 200 * net::kMillisecond) {
+  while (proto::steady_now() < deadline) {
+    const proto::Nanos now = proto::steady_now();
+    if (now - last_send > 200 * proto::kMillisecond) {
       const auto request = proto::frame_clear(writer.status_request(token.sealed, salt), tx);
       asio::error_code ignored;  // a refused send is a lost request: the next one is 200 ms away
       socket.send(asio::buffer(request.data(), request.size()), 0, ignored);
@@ -61,12 +61,12 @@ ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken&
         continue;
       const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
       if (!d.ok()) continue;
-      const wire::Packet& p = *d.message.packet;
-      if (d.message.type == wire::Body::Reject) {
+      const proto::fb::Packet& p = *d.message.packet;
+      if (d.message.type == proto::fb::Body::Reject) {
         const auto* message = p.body_as_Reject()->message();
         r.error = "server refused: " + (message ? proto::printable(message->string_view(), proto::kMaxRejectMessage) : "");
         done = true;
-      } else if (d.message.type == wire::Body::Status) {
+      } else if (d.message.type == proto::fb::Body::Status) {
         const auto* s = p.body_as_Status();
         r.ok = true;
         r.tick = s->tick();
@@ -75,7 +75,7 @@ ProbeResult probe_server(const net::Endpoint& server, const proto::ConnectToken&
         r.uptime_ms = s->uptime_ms();
         r.world_hash = s->world_hash();
         r.settings_hash = s->settings_hash();
-        r.rtt_ms = double(net::steady_now() - start) / 1e6;
+        r.rtt_ms = double(proto::steady_now() - start) / 1e6;
         done = true;
       }
     }

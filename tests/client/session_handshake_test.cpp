@@ -40,7 +40,7 @@ struct HandServer {
     return std::vector<uint8_t>(b.begin(), b.end());
   }();
 
-  const wire::Packet* clear(const std::vector<uint8_t>& datagram) {
+  const proto::fb::Packet* clear(const std::vector<uint8_t>& datagram) {
     const auto d = proto::decode(proto::unframe_clear(datagram, rx), proto::Direction::kToServer, proto::Layer::kClear);
     return d.ok() ? d.message.packet : nullptr;
   }
@@ -60,42 +60,42 @@ struct Handshake {
   Handshake() {
     server.token = h.mint(1);
     client::SessionOptions o;
-    o.connect_timeout = 5 * net::kSecond;
+    o.connect_timeout = 5 * proto::kSecond;
     session = std::make_unique<ClientSession>(arena_world(), MoveSettings{}, sink, server.token, o);
     session->start(0);
   }
   // Answers the newest ConnectRequest with a Challenge; returns the Connect the client sent.
-  const wire::Connect* challenge() {
-    const wire::Packet* p = server.clear(sink.sent.back());
-    EXPECT_TRUE(p && p->body_type() == wire::Body::ConnectRequest);
-    if (!p || p->body_type() != wire::Body::ConnectRequest) return nullptr;
+  const proto::fb::Connect* challenge() {
+    const proto::fb::Packet* p = server.clear(sink.sent.back());
+    EXPECT_TRUE(p && p->body_type() == proto::fb::Body::ConnectRequest);
+    if (!p || p->body_type() != proto::fb::Body::ConnectRequest) return nullptr;
     salt = p->body_as_ConnectRequest()->client_salt();
-    session->on_datagram(net::kMillisecond, server.challenge(salt));
+    session->on_datagram(proto::kMillisecond, server.challenge(salt));
     EXPECT_EQ(session->phase(), ClientSession::Phase::kConnecting);
     p = server.clear(sink.sent.back());
-    return p && p->body_type() == wire::Body::Connect ? p->body_as_Connect() : nullptr;
+    return p && p->body_type() == proto::fb::Body::Connect ? p->body_as_Connect() : nullptr;
   }
 };
 
 TEST(ClientHandshake, ARejectBoundToAnotherConnectIsIgnored) {
   Handshake hs;
-  const wire::Connect* connect = hs.challenge();
+  const proto::fb::Connect* connect = hs.challenge();
   ASSERT_NE(connect, nullptr);
   const proto::RequestTag mine = proto::request_tag(proto::bytes_of(connect->proof()));
   // What the server answers an attacker's Connect with the victim's token and salt and a proof of its
   // own: sealed under the victim's token key, to the victim's salt, but bound to that other proof.
   const auto other_proof = proto::seal_proof(proto::Key{}, hs.server.cookie, 1, 2);
   for (const auto& answers : {proto::request_tag(other_proof), proto::kNoRequestTag}) {
-    hs.session->on_datagram(2 * net::kMillisecond,
-                            hs.server.reply(hs.salt, answers, hs.server.w.reject(wire::RejectReason::BadCookie, "x")));
+    hs.session->on_datagram(2 * proto::kMillisecond,
+                            hs.server.reply(hs.salt, answers, hs.server.w.reject(proto::fb::RejectReason::BadCookie, "x")));
     EXPECT_EQ(hs.session->phase(), ClientSession::Phase::kConnecting);
   }
   EXPECT_EQ(hs.session->stats().unauthenticated, 2u);
   // The real verdict, bound to our Connect, is taken.
-  hs.session->on_datagram(3 * net::kMillisecond,
-                          hs.server.reply(hs.salt, mine, hs.server.w.reject(wire::RejectReason::ServerFull, "full")));
+  hs.session->on_datagram(3 * proto::kMillisecond,
+                          hs.server.reply(hs.salt, mine, hs.server.w.reject(proto::fb::RejectReason::ServerFull, "full")));
   EXPECT_EQ(hs.session->phase(), ClientSession::Phase::kRejected);
-  EXPECT_EQ(hs.session->reject_reason(), wire::RejectReason::ServerFull);
+  EXPECT_EQ(hs.session->reject_reason(), proto::fb::RejectReason::ServerFull);
 }
 
 TEST(ClientHandshake, TheConnectIsResentAsItWasSoEveryReplyNamesIt) {
@@ -103,7 +103,7 @@ TEST(ClientHandshake, TheConnectIsResentAsItWasSoEveryReplyNamesIt) {
   ASSERT_NE(hs.challenge(), nullptr);
   const auto first = hs.sink.sent.back();
   Still still;
-  hs.session->update(400 * net::kMillisecond, still);
+  hs.session->update(400 * proto::kMillisecond, still);
   ASSERT_GE(hs.sink.sent.size(), 3u);
   EXPECT_EQ(hs.sink.sent.back(), first) << "the same proof, so a reply to either copy opens";
 }
@@ -112,29 +112,29 @@ TEST(ClientHandshake, BadCookieStartsAFreshAttemptWithANewSalt) {
   Handshake hs;
   std::vector<uint64_t> salts;
   for (int attempt = 1; attempt <= ClientSession::kMaxAttempts; ++attempt) {
-    const wire::Connect* connect = hs.challenge();
+    const proto::fb::Connect* connect = hs.challenge();
     ASSERT_NE(connect, nullptr);
     salts.push_back(hs.salt);
     const auto tag = proto::request_tag(proto::bytes_of(connect->proof()));
-    hs.session->on_datagram(4 * net::kMillisecond,
-                            hs.server.reply(hs.salt, tag, hs.server.w.reject(wire::RejectReason::BadCookie, "expired")));
+    hs.session->on_datagram(4 * proto::kMillisecond,
+                            hs.server.reply(hs.salt, tag, hs.server.w.reject(proto::fb::RejectReason::BadCookie, "expired")));
     if (attempt < ClientSession::kMaxAttempts) {
       ASSERT_EQ(hs.session->phase(), ClientSession::Phase::kRequesting) << "attempt " << attempt;
-      const wire::Packet* p = hs.server.clear(hs.sink.sent.back());
-      ASSERT_TRUE(p && p->body_type() == wire::Body::ConnectRequest);
+      const proto::fb::Packet* p = hs.server.clear(hs.sink.sent.back());
+      ASSERT_TRUE(p && p->body_type() == proto::fb::Body::ConnectRequest);
       EXPECT_NE(p->body_as_ConnectRequest()->client_salt(), hs.salt) << "a fresh salt";
     }
   }
   // It does not loop for ever: after kMaxAttempts it reports the server's word.
   EXPECT_EQ(hs.session->phase(), ClientSession::Phase::kRejected);
-  EXPECT_EQ(hs.session->reject_reason(), wire::RejectReason::BadCookie);
+  EXPECT_EQ(hs.session->reject_reason(), proto::fb::RejectReason::BadCookie);
   std::sort(salts.begin(), salts.end());
   EXPECT_EQ(std::unique(salts.begin(), salts.end()), salts.end());
 }
 
 TEST(ClientHandshake, TheAcceptGivesKeysFromTheServersRandom) {
   Handshake hs;
-  const wire::Connect* connect = hs.challenge();
+  const proto::fb::Connect* connect = hs.challenge();
   ASSERT_NE(connect, nullptr);
   const auto proof = proto::bytes_of(connect->proof());
   const proto::ConnectAttempt attempt = proto::connect_attempt(hs.salt, hs.server.cookie, proof);
@@ -143,9 +143,9 @@ TEST(ClientHandshake, TheAcceptGivesKeysFromTheServersRandom) {
   const auto old_tag = proto::request_tag(proto::seal_proof(proto::Key{}, hs.server.cookie, 1, 2));
   const auto accept = hs.server.w.accept(7, 100, 60, 1, CharacterState{}, random);
   const std::vector<uint8_t> accept_packet(accept.begin(), accept.end());
-  hs.session->on_datagram(5 * net::kMillisecond, hs.server.reply(hs.salt, old_tag, accept_packet));
+  hs.session->on_datagram(5 * proto::kMillisecond, hs.server.reply(hs.salt, old_tag, accept_packet));
   EXPECT_EQ(hs.session->phase(), ClientSession::Phase::kConnecting);
-  hs.session->on_datagram(6 * net::kMillisecond, hs.server.reply(hs.salt, attempt.connect, accept_packet));
+  hs.session->on_datagram(6 * proto::kMillisecond, hs.server.reply(hs.salt, attempt.connect, accept_packet));
   ASSERT_EQ(hs.session->phase(), ClientSession::Phase::kConnected);
   EXPECT_EQ(hs.session->character_id(), 7u);
   const proto::SessionKeys server = proto::server_session_keys(
@@ -161,11 +161,11 @@ TEST(ClientHandshake, APeersTextReachesNoTerminalAsItCame) {
   const std::string nasty = "\x1b[2J\x1b[H\nall bots connected OK\r\n\x07\x1b]0;pwned\x07" + std::string(300, 'z');
   {
     Handshake hs;
-    const wire::Connect* connect = hs.challenge();
+    const proto::fb::Connect* connect = hs.challenge();
     ASSERT_NE(connect, nullptr);
     const auto tag = proto::request_tag(proto::bytes_of(connect->proof()));
-    hs.session->on_datagram(2 * net::kMillisecond,
-                            hs.server.reply(hs.salt, tag, hs.server.w.reject(wire::RejectReason::ServerFull, nasty)));
+    hs.session->on_datagram(2 * proto::kMillisecond,
+                            hs.server.reply(hs.salt, tag, hs.server.w.reject(proto::fb::RejectReason::ServerFull, nasty)));
     ASSERT_EQ(hs.session->phase(), ClientSession::Phase::kRejected);
     EXPECT_TRUE(printable_ascii(hs.session->reason_text())) << hs.session->reason_text();
     EXPECT_LE(hs.session->reason_text().size(), proto::kMaxRejectMessage);
@@ -175,10 +175,10 @@ TEST(ClientHandshake, APeersTextReachesNoTerminalAsItCame) {
     Handshake hs;
     proto::PacketWriter w;
     proto::DatagramBuffer b;
-    const auto hint = proto::frame_clear(w.reject(wire::RejectReason::VersionMismatch, nasty), b);
-    hs.session->on_datagram(net::kMillisecond, hint);
+    const auto hint = proto::frame_clear(w.reject(proto::fb::RejectReason::VersionMismatch, nasty), b);
+    hs.session->on_datagram(proto::kMillisecond, hint);
     Still still;
-    for (net::Nanos t = 0; t <= 6 * net::kSecond; t += 100 * net::kMillisecond) hs.session->update(t, still);
+    for (proto::Nanos t = 0; t <= 6 * proto::kSecond; t += 100 * proto::kMillisecond) hs.session->update(t, still);
     ASSERT_EQ(hs.session->phase(), ClientSession::Phase::kFailed);
     EXPECT_TRUE(printable_ascii(hs.session->reason_text())) << hs.session->reason_text();
     EXPECT_NE(hs.session->reason_text().find("unauthenticated"), std::string::npos);

@@ -1,9 +1,9 @@
-#include "server/worker_pool.h"
+#include "shared/workers/worker_pool.h"
 
 #include <algorithm>
 #include <chrono>
 
-namespace foothold::server {
+namespace foothold {
 
 namespace {
 
@@ -101,4 +101,4 @@ void WorkerPool::worker_loop(int index) {
   }
 }
 
-}  // namespace foothold::server
+}  // namespace foothold

@@ -21,8 +21,8 @@
 #include <CLI/CLI.hpp>
 
 #include "proto/secure.h"
-#include "server/bots/bot_fleet.h"
-#include "server/bots/probe.h"
+#include "bots/bot_fleet.h"
+#include "bots/probe.h"
 #include "proto/endpoint.h"
 #include "shared/percentile.h"
 #include "shared/settings.h"
@@ -89,16 +89,16 @@ int main(int argc, char** argv) {
   proto::Key key = proto::development_key();
   if (!key_file.empty() && !proto::read_key_file(key_file, key, err)) return usage_error("--key-file: " + err);
   if (!probe_text.empty()) {
-    const net::Endpoint target = net::parse_endpoint(probe_text, err);
+    const proto::Endpoint target = proto::parse_endpoint(probe_text, err);
     if (err.empty() && target.port() == 0) err = "port 0 is no server's port";
     if (!err.empty()) return usage_error("--probe: " + err);
     const uint64_t unix_now = uint64_t(
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-    const proto::TokenAddress address = net::to_token_address(target);
+    const proto::TokenAddress address = proto::to_token_address(target);
     proto::ConnectToken token;
     if (!proto::mint_token(key, proto::random_u64(), std::span(&address, 1), unix_now, 60, token, err))
       return usage_error("--probe: cannot mint a token: " + err);
-    const ProbeResult r = probe_server(target, token, net::kSecond);
+    const ProbeResult r = probe_server(target, token, proto::kSecond);
     if (!r.ok) {
       std::fprintf(stderr, "foothold-bot: probe %s: %s\n", probe_text.c_str(), r.error.c_str());
       return 1;
@@ -111,19 +111,19 @@ int main(int argc, char** argv) {
 
   if (server_text.empty()) return usage_error("--server HOST:PORT is required (or --probe HOST:PORT)");
   FleetOptions options;
-  options.server = net::parse_endpoint(server_text, err);
+  options.server = proto::parse_endpoint(server_text, err);
   if (err.empty() && options.server.port() == 0) err = "port 0 is no server's port";
   if (!err.empty()) return usage_error("--server: " + err);
   if (bots < 1 || bots > 5000) return usage_error("--bots " + std::to_string(bots) + " is out of range [1, 5000]");
   if (!(duration > 0 && duration <= 86400)) return usage_error("--duration must be in (0, 86400] seconds");
   if (!parse_pattern(pattern_text, options.pattern, err)) return usage_error(err);
   if (!(connect_timeout > 0 && connect_timeout <= 600)) return usage_error("--connect-timeout must be in (0, 600] seconds");
-  options.session.connect_timeout = net::Nanos(connect_timeout * 1e9);
+  options.session.connect_timeout = proto::Nanos(connect_timeout * 1e9);
   options.bots = bots;
   options.duration = duration;
   options.seed = seed;
   if (!std::isfinite(latency_ms) || !std::isfinite(jitter_ms)) return usage_error("--latency and --jitter must be numbers of milliseconds");
-  options.impairment = {loss, duplicate, reorder, net::Nanos(latency_ms * 1e6), net::Nanos(jitter_ms * 1e6)};
+  options.impairment = {loss, duplicate, reorder, proto::Nanos(latency_ms * 1e6), proto::Nanos(jitter_ms * 1e6)};
   if (auto e = options.impairment.validate(); !e.empty()) return usage_error(e);
   options.trace_dir = trace_dir;
   options.record_dir = record_dir;

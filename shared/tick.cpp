@@ -1,0 +1,54 @@
+#include "shared/tick.h"
+
+#include <algorithm>
+
+namespace foothold {
+
+void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, const World& world,
+                     const DerivedSettings& settings, ParallelFor* threads) {
+  const std::size_t n = characters.size();
+  // By ascending id: the order the Crowd's tie-breaks and every result are defined in. Callers that
+  // keep their characters sorted (the server does) pay one pass.
+  order_.resize(n);
+  for (std::size_t i = 0; i < n; ++i) order_[i] = uint32_t(i);
+  const auto by_id = [&](uint32_t a, uint32_t b) {
+    return characters[a].id != characters[b].id ? characters[a].id < characters[b].id : a < b;
+  };
+  if (!std::is_sorted(order_.begin(), order_.end(), by_id)) std::sort(order_.begin(), order_.end(), by_id);
+  ids_.resize(n);
+  seen_.resize(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    const TickCharacter& c = characters[order_[k]];
+    ids_[k] = c.id;
+    seen_[k] = as_other(c.id, c.state);
+  }
+  results_.resize(n);
+  // The movers at this tick: placed once, read by every step (§15.1); the others as they were at the
+  // start of the tick (§16).
+  movers_.build(world, tick, settings.tick_rate);
+  crowd_.build(seen_, &movers_);
+  workers_.resize(std::size_t(threads ? std::max(1, threads->threads()) : 1));
+  // The steps go in the crowd's order, by cell, so neighbours (who query the same triangles) run one
+  // after the other on the same thread while those triangles are still in its cache. The order
+  // changes nothing else: every step reads the start-of-tick view and writes its own slot.
+  auto steps = [&](std::size_t begin, std::size_t end, int w) {
+    Worker& ws = workers_[std::size_t(w)];
+    for (std::size_t j = begin; j < end; ++j) {
+      const uint32_t k = crowd_.in_cell_order(j);
+      const TickCharacter& c = characters[order_[k]];
+      InputCmd input = c.input;
+      input.tick = tick;
+      crowd_.neighbours(k, ws.near);
+      ws.scratch.cache = c.cache;
+      results_[k] = step(c.state, input, world, settings, ws.scratch, {&movers_, ws.near, c.id});
+      ws.scratch.cache = nullptr;
+    }
+  };
+  if (threads) {
+    threads->run(n, kMinStepsPerThread, steps);
+  } else if (n > 0) {
+    steps(0, n, 0);
+  }
+}
+
+}  // namespace foothold
