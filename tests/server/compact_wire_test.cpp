@@ -71,7 +71,7 @@ void budget_run(int budget) {
 }
 
 TEST(CompactWire, FortyEightInViewNeverExceedTheBudgetAndAllStayFresh) {
-  budget_run(server::ServerCore::kMinSnapshotBudget);
+  budget_run(proto::kMinSnapshotBudget);
   budget_run(200);
 }
 
@@ -149,7 +149,7 @@ TEST(CompactWire, ALongRoundTripStillFindsItsBase) {
   // the smallest budget, carry only the nearest that fit: the rest would blink out of view.
   HarnessOptions o;
   o.clients = 17;
-  o.core.snapshot_budget = server::ServerCore::kMinSnapshotBudget;
+  o.core.snapshot_budget = proto::kMinSnapshotBudget;
   o.core.client_timeout = 30 * kS;
   SimHarness h(arena_world(), o);
   bots::Impairment slow;

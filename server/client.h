@@ -1,0 +1,71 @@
+#pragma once
+// A connected client, split by the part of the server that owns each piece: the session (admission
+// creates it: keys, address, rate), the simulated character (the tick: its state, its inputs) and
+// the replication state (which snapshots it was sent, which characters it sees). Each part reads
+// the others' pieces but writes only its own.
+
+#include <cstdint>
+#include <vector>
+
+#include "proto/compact.h"
+#include "proto/endpoint.h"
+#include "proto/handshake.h"
+#include "proto/secure.h"
+#include "server/input_buffer.h"
+#include "server/token_bucket.h"
+#include "shared/character_state.h"
+#include "shared/contact_queries.h"
+
+namespace foothold::server {
+
+/// The session: who the client is and how its datagrams are sealed (server/admission.h).
+struct Session {
+  proto::Endpoint endpoint;
+  uint64_t client_id = 0;                     ///< the token's
+  uint64_t client_salt = 0, server_salt = 0;  ///< the connection attempt (a repeated Connect has both...
+  proto::RequestTag attempt{};                ///< ...and the same proof)
+  proto::SessionKeys keys;
+  proto::ReplayWindow window;
+  uint64_t send_sequence = 0;
+  std::vector<uint8_t> accept_datagram;  ///< sent again, byte for byte, if the Connect is repeated
+  proto::Nanos last_heard = 0;
+  TokenBucket rate;                      ///< its datagrams per second
+};
+
+/// The simulated character and its inputs (server/simulation.h).
+struct SimulatedCharacter {
+  CharacterState state;
+  CandidateCache candidates;     ///< the character's triangles from step to step (speed only)
+  InputBuffer inputs;
+  uint32_t repeated_bits = 0;     ///< bit i: tick (current - i) was simulated with a repeated input
+  uint32_t interaction_bits = 0;  ///< bit i: in tick (current - i) its step met another character
+  proto::Nanos echo_received = 0; ///< when the newest input tick (InputBuffer::newest_received) arrived
+  uint32_t owed_tick = 0;         ///< the newest tick whose state may differ from the client's prediction
+};
+
+/// One snapshot sent, as the client reconstructs its view from it.
+struct SentSnapshot {
+  uint32_t tick = 0;
+  proto::RemoteView view;  ///< sorted by id
+  /// Per view entry: the last tick at which its value was the character's own (sent, or unchanged).
+  std::vector<uint32_t> fresh;
+};
+
+/// What the client was sent and sees (server/replication.h).
+struct ClientView {
+  uint32_t acked_snapshot = 0;     ///< the newest snapshot tick it acknowledged
+  bool wants_state = false;        ///< the newest inputs message asked for the full own state
+  std::vector<SentSnapshot> sent;  ///< ring of the last proto::kBaseHistory snapshots, for deltas
+  std::vector<uint32_t> interest;  ///< roster indices of the characters in its snapshots, ascending
+  uint64_t interest_roster = ~0ull;  ///< Roster::version() when `interest` was chosen
+};
+
+/// A connected client: its character id and the three parts.
+struct Client {
+  uint32_t id = 0;  ///< its character's id (ascending in order of joining, never reused)
+  Session session;
+  SimulatedCharacter character;
+  ClientView view;
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,391 @@
+#include "server/replication.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "proto/network_tuning.h"
+#include "proto/secure.h"
+#include "shared/sort_presorted.h"
+
+namespace foothold::server {
+
+struct Replication::Worker {
+  proto::DatagramBuffer tx;
+  std::vector<std::pair<int64_t, uint32_t>> candidates;
+  // A snapshot's choices: each change to the base view or addition, with its cost and rank.
+  struct Choice {
+    bool forced = false;      // overdue (kMaxStaleness since the base had it fresh), or new to the client
+    uint32_t age = 0;         // ticks since the base had it fresh
+    uint32_t other = 0;       // roster index of the character (not for a removal)
+    uint32_t id = 0;
+    int32_t base_index = -1;  // in the base view; -1 for an addition
+    bool removal = false;
+    uint32_t bits = 0;
+    proto::RemoteState now;
+  };
+  std::vector<Choice> choices;
+  // The order choices are taken in when not all fit: a rank (removals, then the overdue, then by
+  // priority) and the id for ties; sorting these 16 bytes rather than the choices is what makes it cheap.
+  struct Ranked {
+    uint64_t rank = 0;
+    uint32_t id = 0;
+    uint32_t choice = 0;
+  };
+  std::vector<Ranked> ranked;
+  std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
+  proto::SnapshotWriter snapshot;
+  proto::RemoteView view;
+  std::array<uint8_t, proto::kMaxDatagram> payload{};
+  Counters counters;  // merged into the server's after each parallel part
+  struct Out {
+    uint32_t client;  // roster index
+    std::size_t offset, size;
+  };
+  std::vector<Out> out;  // sealed snapshots, in the order built, sent in client order by the calling thread
+  std::vector<uint8_t> out_bytes;
+};
+
+namespace {
+
+uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
+
+int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff); }
+int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
+
+// Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
+proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
+  return {id,
+          s.position.x >> proto::kRemoteShift,
+          s.position.y >> proto::kRemoteShift,
+          s.position.z >> proto::kRemoteShift,
+          uint8_t(s.ground),
+          s.crouched,
+          s.platform};
+}
+
+// How much a character that changed adds to its priority for one viewer for each tick the viewer
+// lacks it: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
+uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
+  constexpr int64_t kLimit = int64_t(1) << 30;
+  constexpr int64_t kNear = int64_t(4 * 1024) * (4 * 1024);  // (4 m)^2 in (1/1024 m)^2
+  const int64_t dx = std::clamp<int64_t>(int64_t(other.x) - viewer.x, -kLimit, kLimit);
+  const int64_t dz = std::clamp<int64_t>(int64_t(other.z) - viewer.z, -kLimit, kLimit);
+  return 1 + uint64_t(256 * kNear / (kNear + dx * dx + dz * dz));
+}
+
+void prefetch_bytes(const void* p, std::size_t bytes) {
+  const char* b = static_cast<const char*>(p);
+  for (std::size_t k = 0; k < bytes; k += 64) __builtin_prefetch(b + k);
+}
+
+}  // namespace
+
+Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& pool)
+    : config_(config),
+      pool_(pool),
+      stale_ticks_(uint32_t(std::max<int64_t>(1, kMaxStaleness * tick_rate / proto::kSecond))) {
+  const std::size_t capacity = std::size_t(config.max_clients);
+  grid_.reserve(capacity);
+  published_.reserve(capacity);
+  outgoing_.reserve(capacity);
+  for (int i = 0; i < pool_.threads(); ++i) {
+    auto w = std::make_unique<Worker>();
+    w->candidates.reserve(capacity);
+    w->choices.reserve(2 * kMaxOthers);
+    w->fresh.reserve(kMaxOthers);
+    w->view.reserve(kMaxOthers);
+    w->out.reserve(capacity);
+    w->out_bytes.reserve(capacity * 512);
+    workers_.push_back(std::move(w));
+  }
+}
+
+Replication::~Replication() = default;
+
+void Replication::welcome(Client& c) const {
+  c.view.sent.resize(kSentHistory);
+  c.view.interest.reserve(kMaxOthers);
+  for (auto& s : c.view.sent) {
+    s.view.reserve(kMaxOthers);
+    s.fresh.reserve(kMaxOthers);
+  }
+}
+
+void Replication::acknowledge(Client& c, const proto::InputsHeader& h, uint32_t tick, Counters& counters) const {
+  c.view.wants_state = h.want_state;
+  // A snapshot ack from the future is a lie; from the past it is merely late.
+  if (h.ack_snapshot == 0) return;
+  if (int32_t(h.ack_snapshot - tick) > 0) {
+    counters.add(Counter::kDropBadValue);
+  } else if (int32_t(h.ack_snapshot - c.view.acked_snapshot) > 0) {
+    c.view.acked_snapshot = h.ack_snapshot;
+  }
+}
+
+void Replication::build_grid(const Roster& roster) {
+  // In the last tick's order when it held as many clients: only the few that changed cell are out
+  // of place, and the sorted grid is the same whatever order it is sorted from.
+  if (grid_.size() != roster.size()) {
+    grid_.resize(roster.size());
+    for (uint32_t i = 0; i < roster.size(); ++i) grid_[i].index = i;
+  }
+  for (GridEntry& g : grid_) {
+    const FixedVec3& q = roster[g.index].character.state.position;
+    g = {cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), g.index, q.x, q.z};
+  }
+  sort_presorted(grid_, std::less<GridEntry>());
+}
+
+void Replication::select_others(const Roster& roster, std::size_t self, std::vector<uint32_t>& out,
+                                std::vector<std::pair<int64_t, uint32_t>>& candidates) const {
+  out.clear();
+  const std::size_t n = roster.size();
+  if (n - 1 <= kMaxOthers) {
+    for (uint32_t i = 0; i < n; ++i)
+      if (i != self) out.push_back(i);
+    return;
+  }
+  // About the nearest kMaxOthers, gathered ring by ring of cells (so in a crowd only the nearest
+  // cells are looked at); the ring that fills the list gives its nearest, ties by index.
+  const FixedVec3& me = roster[self].character.state.position;
+  const Vec3 p = to_position(me);
+  const int64_t cx = cell_of(p.x), cz = cell_of(p.z);
+  const int64_t px = me.x, pz = me.z;
+  for (int64_t ring = 0; ring <= proto::kInterestMaxRings && out.size() < kMaxOthers; ++ring) {
+    candidates.clear();
+    for (int64_t dx = -ring; dx <= ring; ++dx) {
+      // Only the cells on the ring's border: all of them on its top and bottom rows, the two ends elsewhere.
+      const int64_t step = (dx == -ring || dx == ring) ? 1 : 2 * ring;
+      for (int64_t dz = -ring; dz <= ring; dz += std::max<int64_t>(1, step)) {
+        const int64_t key = cell_key(cx + dx, cz + dz);
+        auto it = std::lower_bound(grid_.begin(), grid_.end(), GridEntry{key, 0, 0, 0});
+        for (; it != grid_.end() && it->key == key; ++it) {
+          if (it->index == self) continue;
+          // Horizontal distance in grid units squared: exact integers, so ties are exact too.
+          const int64_t ex = it->x - px, ez = it->z - pz;
+          candidates.push_back({ex * ex + ez * ez, it->index});
+        }
+      }
+    }
+    // Rings nearer in take precedence as a whole; within the ring that fills the list, the nearest.
+    const std::size_t room = kMaxOthers - out.size();
+    if (candidates.size() > room) std::nth_element(candidates.begin(), candidates.begin() + long(room), candidates.end());
+    for (std::size_t i = 0; i < std::min(room, candidates.size()); ++i) out.push_back(candidates[i].second);
+  }
+  std::sort(out.begin(), out.end());  // ascending index is ascending id
+}
+
+void Replication::send_snapshots(Roster& roster, uint32_t tick, proto::Nanos now, Outbox& outbox, Counters& counters) {
+  tick_ = tick;
+  roster_version_ = roster.version();
+  published_.clear();
+  for (std::size_t i = 0; i < roster.size(); ++i)
+    published_.push_back({remote_state(roster[i].id, roster[i].character.state), roster[i].character.state.position});
+  // The interest grid is read by every worker: built first, here, when anyone may need it.
+  if (roster.size() > kMaxOthers + 1) build_grid(roster);
+  // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
+  // they go to the sink afterwards, in client order, from this thread (the sink is not shared).
+  for (auto& w : workers_) {
+    w->out.clear();
+    w->out_bytes.clear();
+  }
+  pool_.run(roster.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
+    Worker& ws = *workers_[std::size_t(w)];
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i + 1 < end) prefetch_snapshot(roster[i + 1]);
+      build_snapshot(roster, i, now, ws);
+    }
+  });
+  for (auto& w : workers_) {
+    counters.merge(w->counters);
+    w->counters = Counters();
+  }
+  // Sent in client order whichever thread built them, so the datagrams leave in the same order for
+  // any number of threads.
+  outgoing_.assign(roster.size(), Outgoing{});
+  for (uint32_t w = 0; w < workers_.size(); ++w)
+    for (uint32_t k = 0; k < workers_[w]->out.size(); ++k) outgoing_[workers_[w]->out[k].client] = {w, k, true};
+  for (const Outgoing& g : outgoing_) {
+    if (!g.built) continue;
+    const Worker& w = *workers_[g.worker];
+    const Worker::Out& o = w.out[g.index];
+    outbox.send(roster[o.client].session.endpoint, {w.out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot);
+  }
+  for (auto& w : workers_) w->out.clear();
+}
+
+const SentSnapshot* Replication::delta_base(const Client& c) const {
+  // The view of the newest snapshot the client acknowledged, if we still hold it; else none (an
+  // empty view: every character is then new to the client).
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t acked = c.view.acked_snapshot;
+  if (acked == 0 || tick_ - acked >= kSentHistory * interval) return nullptr;
+  const SentSnapshot& s = c.view.sent[(acked / interval) % kSentHistory];
+  return s.tick == acked ? &s : nullptr;
+}
+
+void Replication::prefetch_snapshot(const Client& c) const {
+  // A client's history of views is cold by the time its next snapshot is built (64 of them per
+  // client); asking for the base and the slot the new view goes to one client ahead hides the wait.
+  prefetch_bytes(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
+  if (const SentSnapshot* base = delta_base(c)) {
+    prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemoteState));
+    prefetch_bytes(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
+  }
+  const SentSnapshot& slot = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemoteState));
+}
+
+proto::SnapshotHeader Replication::snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const {
+  const SimulatedCharacter& ch = c.character;
+  proto::SnapshotHeader h;
+  h.tick = tick_;
+  h.repeated_mask = ch.repeated_bits;
+  h.interaction_mask = ch.interaction_bits;
+  h.received_through = ch.inputs.received_through(tick_);
+  h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(ch.inputs.newest_received() - tick_)), -32768, 32767));
+  h.echo_delay_us = ch.echo_received ? micros(now - ch.echo_received) : 0;
+  // The full state only when a correction may be owed (a repeated input or a meeting since the
+  // snapshot the client acknowledged), or when the client asks; a digest otherwise.
+  h.has_own_state = c.view.wants_state || int32_t(ch.owed_tick - c.view.acked_snapshot) > 0;
+  h.own = ch.state;
+  h.own_digest = proto::state_digest(ch.state);
+  h.base_tick = base ? base->tick : 0;
+  return h;
+}
+
+void Replication::gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const {
+  // A change for each character of the base view that moved (or a removal for one no longer of
+  // interest), an addition for each one of interest the view lacks. The priority accumulates with
+  // the base view, not per snapshot: a character's priority is its weight times the ticks since the
+  // view the client acknowledged last had it fresh. So it grows while the client lacks it, and drops
+  // only once the client has acknowledged a snapshot that carried it (snapshots built on different
+  // bases before that all still see it owed).
+  const proto::RemoteView& base_view = base ? base->view : empty_view_;
+  ws.choices.clear();
+  ws.fresh.assign(base_view.size(), tick_);
+  std::size_t b = 0;
+  auto remove_through = [&](uint32_t id) {  // base entries before `id` are no longer of interest
+    for (; b < base_view.size() && base_view[b].id < id; ++b) {
+      Worker::Choice ch;
+      ch.removal = true;
+      ch.id = base_view[b].id;
+      ch.base_index = int32_t(b);
+      ch.bits = uint32_t(proto::change_bits(base_view[b], nullptr));
+      ws.choices.push_back(ch);
+    }
+  };
+  for (uint32_t idx : c.view.interest) {
+    const proto::RemoteState& now_state = published_[idx].remote;
+    remove_through(now_state.id);
+    Worker::Choice ch;
+    ch.now = now_state;
+    ch.id = now_state.id;
+    ch.other = idx;
+    if (b < base_view.size() && base_view[b].id == now_state.id) {
+      const proto::RemoteState& was = base_view[b];
+      const uint32_t as_of = base->fresh[b];
+      ch.base_index = int32_t(b++);
+      if (ch.now.same_as(was)) continue;  // the client holds it exactly: fresh now (ws.fresh)
+      ws.fresh[std::size_t(ch.base_index)] = as_of;
+      ch.age = tick_ - as_of;
+      ch.bits = uint32_t(proto::change_bits(was, &ch.now));
+      ch.forced = ch.age >= stale_ticks_;
+    } else {
+      // New to the client: as stale as a character can be.
+      ch.age = stale_ticks_;
+      ch.bits = uint32_t(proto::addition_bits(ch.now));
+      ch.forced = true;
+    }
+    ws.choices.push_back(ch);
+  }
+  remove_through(~0u);
+}
+
+void Replication::rank_choices(const Client& c, std::size_t room, Worker& ws) const {
+  // When everything fits (the view then holds the interest, at most 48), the order does not matter.
+  std::size_t wanted = 0;
+  for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
+  ws.ranked.resize(ws.choices.size());
+  for (uint32_t k = 0; k < ws.choices.size(); ++k) ws.ranked[k] = {0, ws.choices[k].id, k};
+  if (wanted <= room) return;
+  // Removals first, then the overdue, then the higher priority (below 2^41: a weight of at most
+  // 257 times an age of at most 2^32 ticks), then the lower id.
+  for (Worker::Ranked& r : ws.ranked) {
+    const Worker::Choice& ch = ws.choices[r.choice];
+    if (ch.removal) continue;
+    const uint64_t priority = priority_weight(c.character.state.position, published_[ch.other].position) * ch.age;
+    r.rank = (uint64_t(1) << 63) | (ch.forced ? 0 : uint64_t(1) << 62) | ((uint64_t(1) << 62) - 1 - priority);
+  }
+  std::sort(ws.ranked.begin(), ws.ranked.end(), [](const Worker::Ranked& x, const Worker::Ranked& y) {
+    return x.rank < y.rank || (x.rank == y.rank && x.id < y.id);
+  });
+}
+
+void Replication::write_choices(std::size_t room, std::size_t view_size, Worker& ws) const {
+  // Whatever fits, in rank order; the rest wait, their priority still growing.
+  for (const Worker::Ranked& r : ws.ranked) {
+    const Worker::Choice& ch = ws.choices[r.choice];
+    if (ch.bits > room) continue;
+    if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
+    room -= ch.bits;
+    if (ch.removal) {
+      ws.snapshot.change(std::size_t(ch.base_index), nullptr);
+      --view_size;
+      continue;
+    }
+    if (ch.base_index >= 0) {
+      ws.snapshot.change(std::size_t(ch.base_index), &ch.now);
+      ws.fresh[std::size_t(ch.base_index)] = tick_;
+    } else {
+      ws.snapshot.add(ch.now);
+      ++view_size;
+    }
+  }
+}
+
+void Replication::record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const {
+  SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  record.tick = tick_;
+  record.view.assign(ws.view.begin(), ws.view.end());
+  // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
+  record.fresh.clear();
+  for (std::size_t v = 0, k = 0; v < ws.view.size(); ++v) {
+    while (k < base_view.size() && base_view[k].id < ws.view[v].id) ++k;
+    record.fresh.push_back(k < base_view.size() && base_view[k].id == ws.view[v].id ? ws.fresh[k] : tick_);
+  }
+}
+
+void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws) {
+  Client& c = roster[index];
+  // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
+  // its own phase, so the work spreads evenly) unless someone joined or left.
+  if (c.view.interest_roster != roster_version_ || (tick_ + c.id) % proto::kInterestRefresh == 0) {
+    select_others(roster, index, c.view.interest, ws.candidates);
+    c.view.interest_roster = roster_version_;
+  }
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const SentSnapshot* base = delta_base(c);
+  const proto::RemoteView& base_view = base ? base->view : empty_view_;
+  const proto::SnapshotHeader h = snapshot_header(c, base, now);
+  gather_choices(c, base, ws);
+  // The budget: the snapshot datagram, sealed, within snapshot_budget bytes.
+  const uint64_t sequence = c.session.send_sequence + 1;
+  const std::size_t budget_bytes = std::size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
+  const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
+  const std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
+  rank_choices(c, room, ws);
+  ws.snapshot.begin(h, base_view, interval);
+  write_choices(room, base_view.size(), ws);
+  const auto message = ws.snapshot.finish(ws.payload, ws.view);
+  if (message.empty()) return;  // cannot happen: the budget is within the buffer
+  record_sent(c, base_view, ws);
+  ws.counters.add(Counter::kSnapshotsSent);
+  if (h.has_own_state) ws.counters.add(Counter::kSnapshotsWithState);
+  const auto sealed = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, message, ws.tx, proto::Payload::kCompact);
+  ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size()});
+  ws.out_bytes.insert(ws.out_bytes.end(), sealed.begin(), sealed.end());
+}
+
+}  // namespace foothold::server

@@ -1,0 +1,94 @@
+#pragma once
+// Replication: what each client is told after a tick. For each one a snapshot of its own exact state
+// (or a digest of it) and of the characters of interest to it (about the nearest proto::kMaxRemotes,
+// found on a grid of proto::kInterestCell cells), as a delta against the newest view it acknowledged,
+// within the snapshot budget: removals first, then the overdue, then by a priority that grows with
+// nearness and with the ticks the client has lacked a change. Snapshots are built and sealed on the
+// worker pool and sent in client order from the calling thread, so the datagrams are the same, in
+// the same order, for any number of threads.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "proto/codec.h"
+#include "proto/compact.h"
+#include "server/core_config.h"
+#include "server/counters.h"
+#include "server/outbox.h"
+#include "server/roster.h"
+#include "shared/workers/worker_pool.h"
+
+namespace foothold::server {
+
+/// The replication state of every client and the snapshots' working memory. Not thread-safe:
+/// send_snapshots() spreads its own work over the pool.
+class Replication {
+ public:
+  /// Remote characters in one snapshot at most (the wire's limit).
+  static constexpr std::size_t kMaxOthers = proto::kMaxRemotes;
+  /// Every character in a client's view that changed goes into its snapshots at least this often.
+  static constexpr proto::Nanos kMaxStaleness = proto::kMaxStalenessMs * proto::kMillisecond;
+
+  /// `config` and `pool` are referenced (they must outlive it); `tick_rate` in ticks per second.
+  Replication(const CoreConfig& config, int tick_rate, WorkerPool& pool);
+  ~Replication();
+  Replication(const Replication&) = delete;
+  Replication& operator=(const Replication&) = delete;
+
+  /// Gives a client that just joined its (empty) history of snapshots sent.
+  void welcome(Client& c) const;
+  /// The acknowledgement and the request for the full state of client `c`'s newest inputs message
+  /// (`h`); `tick` is the last tick simulated: an acknowledgement of a later one is a lie, counted.
+  void acknowledge(Client& c, const proto::InputsHeader& h, uint32_t tick, Counters& counters) const;
+  /// Builds, seals and sends every client's snapshot of tick `tick` (just simulated).
+  void send_snapshots(Roster& roster, uint32_t tick, proto::Nanos now, Outbox& outbox, Counters& counters);
+
+ private:
+  // One worker thread's working memory (index 0 is the calling thread's).
+  struct Worker;
+  struct Published {
+    proto::RemoteState remote;  // as snapshots carry it
+    FixedVec3 position;         // exact, for priorities
+  };
+  struct GridEntry {
+    int64_t key = 0;       // cell
+    uint32_t index = 0;    // into the roster
+    int32_t x = 0, z = 0;  // position, 1/1024 m
+    bool operator<(const GridEntry& o) const { return key != o.key ? key < o.key : index < o.index; }
+  };
+  struct Outgoing {
+    uint32_t worker = 0, index = 0;  // the Worker and the entry of its `out` that holds the snapshot
+    bool built = false;
+  };
+  /// Below this count per thread, fewer threads are woken (waking one costs microseconds).
+  static constexpr std::size_t kMinSnapshotsPerThread = 32;
+  static constexpr std::size_t kSentHistory = proto::kBaseHistory;
+
+  void build_grid(const Roster& roster);
+  void select_others(const Roster& roster, std::size_t self, std::vector<uint32_t>& out,
+                     std::vector<std::pair<int64_t, uint32_t>>& candidates) const;
+  const SentSnapshot* delta_base(const Client& c) const;
+  void prefetch_snapshot(const Client& c) const;
+  void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
+  proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
+  void gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const;
+  void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
+  void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
+  void record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const;
+
+  const CoreConfig& config_;
+  WorkerPool& pool_;
+  uint32_t stale_ticks_ = 1;  // kMaxStaleness in ticks
+  uint32_t tick_ = 0;          // the tick being sent
+  uint64_t roster_version_ = 0;
+  const proto::RemoteView empty_view_;  // the delta base when the client holds none
+  std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest
+  std::vector<Published> published_;    // every character after this tick's step, by roster index:
+                                        // snapshots read 48 others each, so from one array
+  std::vector<Outgoing> outgoing_;      // by roster index: each snapshot built this tick, whoever built it
+  std::vector<std::unique_ptr<Worker>> workers_;  // one per thread of pool_
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,60 @@
+#include "server/roster.h"
+
+#include <algorithm>
+
+namespace foothold::server {
+
+Roster::Roster(std::size_t capacity) {
+  clients_.reserve(capacity);
+  by_endpoint_.reserve(capacity * 2);
+}
+
+Client* Roster::at(const proto::Endpoint& endpoint) const {
+  const auto it = by_endpoint_.find(endpoint);
+  return it == by_endpoint_.end() ? nullptr : it->second;
+}
+
+Client* Roster::playing(uint64_t client_id) const {
+  for (const auto& c : clients_)
+    if (c->session.client_id == client_id) return c.get();
+  return nullptr;
+}
+
+const Client* Roster::by_id(uint32_t id) const {
+  const auto it = std::lower_bound(clients_.begin(), clients_.end(), id, [](const auto& c, uint32_t v) { return c->id < v; });
+  return it != clients_.end() && (*it)->id == id ? it->get() : nullptr;
+}
+
+uint32_t Roster::add(std::unique_ptr<Client> client) {
+  client->id = next_id_++;
+  pending_joins_.push_back({client->id, client->character.state});
+  by_endpoint_[client->session.endpoint] = client.get();
+  clients_.push_back(std::move(client));
+  ++version_;
+  return clients_.back()->id;
+}
+
+void Roster::remove(uint32_t id) {
+  const auto it = std::find_if(clients_.begin(), clients_.end(), [&](const auto& c) { return c->id == id; });
+  if (it == clients_.end()) return;
+  by_endpoint_.erase((*it)->session.endpoint);
+  // A client that joins and leaves between two ticks never existed for the simulation.
+  const auto join = std::find_if(pending_joins_.begin(), pending_joins_.end(), [&](const auto& j) { return j.id == id; });
+  if (join != pending_joins_.end()) {
+    pending_joins_.erase(join);
+  } else {
+    pending_leaves_.push_back(id);
+  }
+  clients_.erase(it);
+  ++version_;
+}
+
+void Roster::take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves) {
+  joins.swap(pending_joins_);
+  leaves.swap(pending_leaves_);
+  pending_joins_.clear();
+  pending_leaves_.clear();
+  std::sort(leaves.begin(), leaves.end());
+}
+
+}  // namespace foothold::server

@@ -1,0 +1,57 @@
+#pragma once
+// Who is connected: the clients in ascending id (the order every tick, snapshot and datagram burst
+// is made in), found by address, and the joins and leaves the next tick will record.
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/endpoint.h"
+#include "server/client.h"
+#include "server/tick_observer.h"
+
+namespace foothold::server {
+
+/// The connected clients. Not thread-safe.
+class Roster {
+ public:
+  /// Reserves room for `capacity` clients.
+  explicit Roster(std::size_t capacity);
+
+  /// Clients now, ascending id; indices move when one leaves (see version()).
+  std::size_t size() const { return clients_.size(); }
+  Client& operator[](std::size_t index) { return *clients_[index]; }
+  const Client& operator[](std::size_t index) const { return *clients_[index]; }
+  /// The client whose session is at `endpoint`, or null (a hash lookup: never iterated).
+  Client* at(const proto::Endpoint& endpoint) const;
+  /// The client playing as the token's `client_id`, or null.
+  Client* playing(uint64_t client_id) const;
+  /// Client `id`, or null.
+  const Client* by_id(uint32_t id) const;
+  /// Changes whenever a client joins or leaves (indices into the roster move).
+  uint64_t version() const { return version_; }
+
+  /// The id the next add() gives (ids are never reused).
+  uint32_t next_id() const { return next_id_; }
+  /// Adds `client` with the id next_id() named (returned) at `client->session.endpoint`; its join is
+  /// recorded for the next tick with its character's state.
+  uint32_t add(std::unique_ptr<Client> client);
+  /// Removes client `id` (nothing if there is none). One that joined since the last tick never existed
+  /// for the simulation; any other's leave is recorded for the next tick.
+  void remove(uint32_t id);
+
+  /// Moves the joins and leaves since the last call into `joins` and `leaves` (ascending id), for the
+  /// tick about to run.
+  void take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves);
+
+ private:
+  std::vector<std::unique_ptr<Client>> clients_;  // ascending id
+  std::unordered_map<proto::Endpoint, Client*, proto::EndpointHash> by_endpoint_;
+  uint32_t next_id_ = 1;
+  uint64_t version_ = 0;
+  std::vector<JoinRecord> pending_joins_;
+  std::vector<uint32_t> pending_leaves_;
+};
+
+}  // namespace foothold::server

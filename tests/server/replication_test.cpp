@@ -1,0 +1,85 @@
+// Replication (server/replication.h): acknowledgements believed only when possible, one snapshot per
+// client in roster order within the budget, its view the client's nearest characters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "proto/network_tuning.h"
+#include "server_parts_support.h"
+
+namespace foothold::test {
+namespace {
+
+// Client i at x = i / 2 m, with session keys of its own.
+void add_clients(ServerParts& p, int n) {
+  for (int i = 0; i < n; ++i) {
+    auto c = std::make_unique<server::Client>();
+    c->session.endpoint = {asio::ip::make_address("10.1.0.1"), uint16_t(1000 + i)};
+    c->session.keys.send = proto::Key{uint8_t(i + 1)};
+    c->character.state = spawn_state({-30 + 0.5 * i, 1.5, -40});
+    p.replication.welcome(*c);
+    p.roster.add(std::move(c));
+  }
+}
+
+TEST(Replication, AnAcknowledgementFromTheFutureIsCountedAndIgnoredAndOneFromThePastChangesNothing) {
+  ServerParts p;
+  add_clients(p, 1);
+  server::Client& c = p.roster[0];
+  p.replication.acknowledge(c, {10, 12, true}, 20, p.counters);
+  EXPECT_EQ(c.view.acked_snapshot, 10u);
+  EXPECT_TRUE(c.view.wants_state);
+  p.replication.acknowledge(c, {25, 26, false}, 20, p.counters);
+  EXPECT_EQ(c.view.acked_snapshot, 10u) << "tick 25 was never sent";
+  EXPECT_EQ(p.counters.get(server::Counter::kDropBadValue), 1u);
+  EXPECT_FALSE(c.view.wants_state);
+  p.replication.acknowledge(c, {8, 26, false}, 20, p.counters);
+  EXPECT_EQ(c.view.acked_snapshot, 10u) << "an older acknowledgement is merely late";
+  EXPECT_EQ(p.counters.get(server::Counter::kDropBadValue), 1u);
+}
+
+TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNearestCharacters) {
+  server::CoreConfig config;
+  config.snapshot_budget = 600;
+  ServerParts p(config, 2);
+  constexpr int kClients = 70;  // more than the 48 a view holds
+  add_clients(p, kClients);
+  p.replication.send_snapshots(p.roster, 1, ServerParts::kStart, p.outbox, p.counters);
+  ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
+  EXPECT_EQ(p.counters.get(server::Counter::kSnapshotsSent), uint64_t(kClients));
+  proto::DatagramBuffer rx;
+  for (int i = 0; i < kClients; ++i) {
+    const server::Client& c = p.roster[std::size_t(i)];
+    EXPECT_EQ(p.sink.sent[std::size_t(i)].first, c.session.endpoint) << "roster order";
+    EXPECT_LE(p.sink.sent[std::size_t(i)].second.size(), 600u) << "client " << i;
+    uint64_t sequence = 0;
+    std::span<const uint8_t> message;
+    ASSERT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[std::size_t(i)].second, rx,
+                                  sequence, message),
+              proto::OpenError::kNone);
+    proto::SnapshotHeader h;
+    proto::RemoteView view;
+    std::vector<uint32_t> changed;
+    ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed), proto::SnapshotError::kNone);
+    EXPECT_EQ(h.tick, 1u);
+    EXPECT_TRUE(h.has_own_state || h.own_digest == proto::state_digest(c.character.state));
+    // Its interest: 48 others, gathered by rings of cells, so about the nearest: none left out is
+    // nearer than one taken by more than the two cells a ring's corner spans.
+    ASSERT_EQ(c.view.interest.size(), server::Replication::kMaxOthers);
+    EXPECT_TRUE(std::is_sorted(c.view.interest.begin(), c.view.interest.end()));
+    double farthest_taken = 0, nearest_left = 1e9;
+    for (int j = 0; j < kClients; ++j) {
+      if (j == i) continue;
+      const double d = std::fabs(0.5 * (j - i));
+      const bool taken = std::binary_search(c.view.interest.begin(), c.view.interest.end(), uint32_t(j));
+      (taken ? farthest_taken : nearest_left) = taken ? std::max(farthest_taken, d) : std::min(nearest_left, d);
+    }
+    EXPECT_FALSE(std::binary_search(c.view.interest.begin(), c.view.interest.end(), uint32_t(i))) << "never itself";
+    EXPECT_LE(farthest_taken, nearest_left + 2 * proto::kInterestCell) << "client " << i;
+    std::vector<uint32_t> nearest = c.view.interest;
+    for (const auto& r : view) EXPECT_TRUE(std::binary_search(nearest.begin(), nearest.end(), r.id - 1)) << r.id;
+  }
+}
+
+}  // namespace
+}  // namespace foothold::test
