@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Keeps docs/movement.md true to the code that cites it:
-#   1. every section the code cites ("§4.2", in shared/, server/, proto/, replay/, tests/) is a heading
-#      of docs/movement.md, and nothing cites the old numbered design documents ("doc 003");
+#   1. every section the code cites ("§4.2", in shared/, client/, bots/, server/, proto/, replay/,
+#      tests/) is a heading of docs/movement.md, and nothing cites the old numbered design documents
+#      ("doc 003");
 #   2. every figure the document shows exists, and docs/figures/draw.sh draws exactly the committed SVGs.
 #   check_docs.sh SOURCE_DIR
 set -euo pipefail
@@ -12,7 +13,11 @@ doc=$src/docs/movement.md
 failed=0
 fail() { echo "check_docs: $*" >&2; failed=1; }
 
-# 1. Citations.
+# 1. Citations. The folders searched: those of them that exist (a copy may hold only some).
+folders=()
+for folder in shared client bots server proto replay tests; do
+  [ -d "$src/$folder" ] && folders+=("$src/$folder")
+done
 sections=$(grep -oE '^#{2,3} §[0-9]+(\.[0-9]+)?' "$doc" | grep -oE '§[0-9.]+' | sort -u)
 while IFS= read -r hit; do
   file=${hit%%:*}
@@ -21,9 +26,9 @@ while IFS= read -r hit; do
   for cited in $(grep -oE '§[0-9]+(\.[0-9]+)?' <<<"${rest#*:}"); do
     grep -qxF "$cited" <<<"$sections" || fail "$file:$line cites $cited, which docs/movement.md does not have"
   done
-done < <(grep -rnE '§[0-9]' "$src/shared" "$src/server" "$src/proto" "$src/replay" "$src/tests" \
+done < <(grep -rnE '§[0-9]' "${folders[@]}" \
            --include='*.h' --include='*.cpp' --include='*.sh' --include='*.md' | grep -v '^[^:]*tests/docs/' || true)
-if old=$(grep -rniE '(design )?doc 00[0-9]' "$src/shared" "$src/server" "$src/proto" "$src/replay" "$src/tests" \
+if old=$(grep -rniE '(design )?doc 00[0-9]' "${folders[@]}" \
            "$src/README.md" "$src/ARCHITECTURE.md" --include='*.h' --include='*.cpp' --include='*.md' | grep -v '^[^:]*tests/docs/'); then
   fail "citations of design documents that are not in the repository:"$'\n'"$old"
 fi
