@@ -1,5 +1,6 @@
 #include "server/server_config.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -50,6 +51,32 @@ const Key kKeys[] = {
     {"threads", &ServerConfig::threads},
     {"ready_file", &ServerConfig::ready_file},
 };
+
+}  // namespace
+
+CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings, int snapshot_interval,
+                       const proto::Key& key, std::vector<proto::TokenAddress> addresses, unsigned cores) {
+  CoreConfig c;
+  c.key = key;
+  c.addresses = std::move(addresses);
+  c.max_clients = config.max_clients;
+  c.max_clients_per_address = config.max_clients_per_address;
+  c.snapshot_interval = snapshot_interval;
+  c.snapshot_budget = config.snapshot_budget;
+  c.client_timeout = proto::Nanos(config.client_timeout * double(proto::kSecond));
+  c.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
+  c.handshake_rate = config.handshake_rate;
+  c.status_rate = config.status_rate;
+  c.version_hint_rate = config.version_hint_rate;
+  c.source_limits.address_rate = config.source_rate;
+  c.source_limits.prefix_rate = config.prefix_rate;
+  c.token_max_ahead = uint64_t(config.token_max_ahead);
+  c.clock_skew = uint64_t(config.clock_skew);
+  c.threads = config.threads != 0 ? config.threads : int(std::clamp(cores, 1u, 64u));
+  return c;
+}
+
+namespace {
 
 void range(std::vector<std::string>& e, const char* key, double v, double lo, double hi) {
   if (!(v >= lo && v <= hi)) {

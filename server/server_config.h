@@ -8,11 +8,15 @@
 
 #include "proto/codec.h"
 #include "proto/compact.h"
+#include "proto/token.h"
+#include "server/core_config.h"
+#include "shared/settings.h"
 
 namespace foothold::server {
 
 /// Every foothold-server setting, by its TOML key (FOOTHOLD_<KEY> in the environment). Times are in
-/// seconds, rates per second.
+/// seconds, rates per second. A setting the core also has takes its default from CoreConfig's, so
+/// each default is written once (core_config.h).
 struct ServerConfig {
   std::string bind;                  ///< address to listen on (IPv4 or IPv6); empty: 0.0.0.0 with a key file, else 127.0.0.1
   std::string key_file;              ///< the private key file tokens are sealed with; empty: the public development key, loopback only
@@ -22,35 +26,35 @@ struct ServerConfig {
   /// The addresses clients reach the server at, as tokens name them: "HOST:PORT[,HOST:PORT...]"; a
   /// host name is resolved once at start. Empty: the bound address (an unspecified bind needs it).
   std::string public_address;
-  int max_clients_per_address = 8;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
+  int max_clients_per_address = CoreConfig{}.max_clients_per_address;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   /// Sessions at once.
-  int max_clients = 1024;            ///< [1, 4096]
+  int max_clients = CoreConfig{}.max_clients;            ///< [1, 4096]
   std::string world = "arena";       ///< "arena", a glTF file (.gltf, .glb) or an OBJ file
   std::string settings;              ///< movement settings TOML file; empty: defaults
   int tick_rate = 0;                 ///< ticks per second [10, 240]; 0: the movement settings' tick_rate
-  int snapshot_interval = 1;         ///< send snapshots every N ticks [1, 60]
+  int snapshot_interval = CoreConfig{}.snapshot_interval;         ///< send snapshots every N ticks [1, 60]
   /// Snapshots per second [1, 240], a divisor of the tick rate (e.g. 20, 30, 60 at 60 Hz); 0: every
   /// snapshot_interval ticks. Setting both is an error.
   int snapshot_rate = 0;
   /// Bytes a snapshot datagram never exceeds, encryption included [128, 1200].
-  int snapshot_budget = proto::kDefaultSnapshotBudget;
-  double client_timeout = 10;        ///< seconds of silence before a client is dropped [0.5, 600]
+  int snapshot_budget = CoreConfig{}.snapshot_budget;
+  double client_timeout = double(CoreConfig{}.client_timeout) / double(proto::kSecond);        ///< seconds of silence before a client is dropped [0.5, 600]
   std::string log_level = "info";    ///< trace, debug, info, warn, error, critical, off
   double stats_interval = 5;         ///< seconds between stats lines [0.5, 3600]
   int max_catchup_ticks = 5;         ///< ticks run back to back after an overrun before skipping [1, 120]
   int client_packet_rate = 0;        ///< packets per second accepted from one client; 0: 4 x tick rate
-  int handshake_rate = 2000;         ///< handshake replies per second, for all unverified addresses [1, 1e6]
-  int status_rate = 100;             ///< status replies per second, all senders together [1, 1e6]
-  int version_hint_rate = 20;        ///< clear wrong-version hints per second, all senders together [1, 1e6]
+  int handshake_rate = CoreConfig{}.handshake_rate;         ///< handshake replies per second, for all unverified addresses [1, 1e6]
+  int status_rate = CoreConfig{}.status_rate;             ///< status replies per second, all senders together [1, 1e6]
+  int version_hint_rate = CoreConfig{}.version_hint_rate;        ///< clear wrong-version hints per second, all senders together [1, 1e6]
   /// Seconds a token's expiry may lie ahead of the server's clock (plus clock_skew) [60, 2592000]:
   /// tokens minted for longer are refused.
-  int token_max_ahead = 86400;
+  int token_max_ahead = int(CoreConfig{}.token_max_ahead);
   /// Seconds the backend's clock may be ahead of the server's: a token's not-before time is honoured
   /// that early [0, 3600].
-  int clock_skew = 30;
-  double source_rate = 10;           ///< handshake datagrams per second one address may send [0.1, 1e6]
-  double prefix_rate = 50;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
+  int clock_skew = int(CoreConfig{}.clock_skew);
+  double source_rate = SourceLimits{}.address_rate;           ///< handshake datagrams per second one address may send [0.1, 1e6]
+  double prefix_rate = SourceLimits{}.prefix_rate;           ///< handshake datagrams per second one /24 (IPv4) or /64 (IPv6) may send [0.1, 1e6]
   std::string record;                ///< record the input stream to this file; empty: no recording
   int threads = 0;                   ///< threads for the steps and snapshots [1, 64]; 0: the machine's cores
   /// Once listening, write the bound address ("HOST:PORT" and a newline) to this file, atomically
@@ -67,6 +71,12 @@ struct ServerConfig {
   /// The bind address in effect (resolving the empty default).
   std::string effective_bind() const { return !bind.empty() ? bind : key_file.empty() ? "127.0.0.1" : "0.0.0.0"; }
 };
+
+/// The core's configuration from a validated `config`, in one place: `settings` (its tick rate),
+/// `snapshot_interval` (ServerConfig::snapshot_ticks()), the token key and the addresses tokens must
+/// name are what foothold-server works out at start; threads 0 becomes `cores` (clamped to [1, 64]).
+CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings, int snapshot_interval,
+                       const proto::Key& key, std::vector<proto::TokenAddress> addresses, unsigned cores);
 
 /// Parses TOML text over `config` (keys not in the text keep their values); `source` names it in
 /// messages. Unknown keys and values of the wrong type are errors; ranges are left to validate().

@@ -35,15 +35,24 @@ using namespace foothold;
 using namespace foothold::server;
 
 constexpr int kExitUsage = 2;
+/// main() goes on: no exit code yet.
+constexpr int kContinue = -1;
 
 int usage_errors(const std::vector<std::string>& errors) {
   for (const auto& e : errors) std::fprintf(stderr, "foothold-server: %s\n", e.c_str());
   return kExitUsage;
 }
 
-}  // namespace
+// " (default V)" with V as the config's default (ServerConfig{}): the help never restates a number.
+template <typename T>
+std::string by_default(const std::string& help, T ServerConfig::*field) {
+  std::ostringstream v;
+  v << ServerConfig{}.*field;
+  return help + " (default " + v.str() + ")";
+}
 
-int main(int argc, char** argv) {
+// The command line over the file and the environment: `config` gets the result, validated.
+int read_configuration(int argc, char** argv, ServerConfig& config) {
   CLI::App app{"foothold-server: the authoritative fixed-tick Foothold server (UDP)"};
   app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
              "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
@@ -52,7 +61,7 @@ int main(int argc, char** argv) {
 
   ServerConfig flags;
   std::vector<std::pair<CLI::Option*, std::function<void(ServerConfig&)>>> given;
-  auto opt = [&](const char* name, auto ServerConfig::*field, const char* help) {
+  auto opt = [&](const char* name, auto ServerConfig::*field, const std::string& help) {
     CLI::Option* o = app.add_option(std::string("--") + name, flags.*field, help);
     given.push_back({o, [field, &flags](ServerConfig& c) { c.*field = flags.*field; }});
   };
@@ -61,39 +70,47 @@ int main(int argc, char** argv) {
                                            "without one the server uses the public development key and serves loopback only");
   opt("public-address", &ServerConfig::public_address,
       "HOST:PORT[,HOST:PORT...] clients reach the server at, as tokens name it (default: the bound address)");
-  opt("max-clients-per-address", &ServerConfig::max_clients_per_address, "sessions one IP address may hold (default 8)");
-  opt("port", &ServerConfig::port, "UDP port (default 7777)");
-  opt("max-clients", &ServerConfig::max_clients, "most clients at once (default 1024)");
+  opt("max-clients-per-address", &ServerConfig::max_clients_per_address,
+      by_default("sessions one IP address may hold", &ServerConfig::max_clients_per_address));
+  opt("port", &ServerConfig::port, by_default("UDP port", &ServerConfig::port));
+  opt("max-clients", &ServerConfig::max_clients, by_default("most clients at once", &ServerConfig::max_clients));
   opt("world", &ServerConfig::world, "'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   opt("settings", &ServerConfig::settings, "movement settings TOML file (default: built-in defaults)");
-  opt("tick-rate", &ServerConfig::tick_rate, "ticks per second (default: the settings' tick_rate, 60)");
-  opt("snapshot-interval", &ServerConfig::snapshot_interval, "send snapshots every N ticks (default 1)");
+  opt("tick-rate", &ServerConfig::tick_rate,
+      "ticks per second (default: the settings' tick_rate, " + std::to_string(MoveSettings{}.tick_rate) + ")");
+  opt("snapshot-interval", &ServerConfig::snapshot_interval,
+      by_default("send snapshots every N ticks", &ServerConfig::snapshot_interval));
   opt("snapshot-rate", &ServerConfig::snapshot_rate,
       "snapshots per second, a divisor of the tick rate, e.g. 20, 30, 60 (default: every snapshot-interval ticks)");
   opt("snapshot-budget", &ServerConfig::snapshot_budget,
-      ("bytes a snapshot datagram never exceeds, encryption included, [" + std::to_string(proto::kMinSnapshotBudget) +
-       ", " + std::to_string(proto::kMaxDatagram) + "] (default " + std::to_string(proto::kDefaultSnapshotBudget) + ")")
-          .c_str());
-  opt("client-timeout", &ServerConfig::client_timeout, "seconds of silence before a client is dropped (default 10)");
+      by_default("bytes a snapshot datagram never exceeds, encryption included, [" + std::to_string(proto::kMinSnapshotBudget) +
+                     ", " + std::to_string(proto::kMaxDatagram) + "]",
+                 &ServerConfig::snapshot_budget));
+  opt("client-timeout", &ServerConfig::client_timeout,
+      by_default("seconds of silence before a client is dropped", &ServerConfig::client_timeout));
   opt("log-level", &ServerConfig::log_level, "trace, debug, info (default), warn, error, critical, off");
-  opt("stats-interval", &ServerConfig::stats_interval, "seconds between stats lines (default 5)");
-  opt("max-catchup-ticks", &ServerConfig::max_catchup_ticks, "ticks run back to back after an overrun (default 5)");
+  opt("stats-interval", &ServerConfig::stats_interval, by_default("seconds between stats lines", &ServerConfig::stats_interval));
+  opt("max-catchup-ticks", &ServerConfig::max_catchup_ticks,
+      by_default("ticks run back to back after an overrun", &ServerConfig::max_catchup_ticks));
   opt("client-packet-rate", &ServerConfig::client_packet_rate, "packets/s accepted per client (default 4 x tick rate)");
-  opt("handshake-rate", &ServerConfig::handshake_rate, "handshake replies/s, all unverified senders (default 2000)");
-  opt("status-rate", &ServerConfig::status_rate, "status replies/s, all senders (default 100)");
-  opt("version-hint-rate", &ServerConfig::version_hint_rate, "clear wrong-version hints/s, all senders (default 20)");
+  opt("handshake-rate", &ServerConfig::handshake_rate,
+      by_default("handshake replies/s, all unverified senders", &ServerConfig::handshake_rate));
+  opt("status-rate", &ServerConfig::status_rate, by_default("status replies/s, all senders", &ServerConfig::status_rate));
+  opt("version-hint-rate", &ServerConfig::version_hint_rate,
+      by_default("clear wrong-version hints/s, all senders", &ServerConfig::version_hint_rate));
   opt("token-max-ahead", &ServerConfig::token_max_ahead,
-      "seconds a token's expiry may lie ahead of the server's clock, plus the clock skew (default 86400)");
+      by_default("seconds a token's expiry may lie ahead of the server's clock, plus the clock skew",
+                 &ServerConfig::token_max_ahead));
   opt("clock-skew", &ServerConfig::clock_skew,
-      "seconds the token minter's clock may run ahead of the server's (default 30)");
+      by_default("seconds the token minter's clock may run ahead of the server's", &ServerConfig::clock_skew));
   {
     CLI::Option* o = app.add_flag("--strict-key-permissions", flags.strict_key_permissions,
                                   "refuse to start when the key file is readable by group or others (outside a secrets "
                                   "mount); without it that is a warning");
     given.push_back({o, [&flags](ServerConfig& c) { c.strict_key_permissions = flags.strict_key_permissions; }});
   }
-  opt("source-rate", &ServerConfig::source_rate, "handshake datagrams/s one address may send (default 10)");
-  opt("prefix-rate", &ServerConfig::prefix_rate, "handshake datagrams/s one /24 or /64 may send (default 50)");
+  opt("source-rate", &ServerConfig::source_rate, by_default("handshake datagrams/s one address may send", &ServerConfig::source_rate));
+  opt("prefix-rate", &ServerConfig::prefix_rate, by_default("handshake datagrams/s one /24 or /64 may send", &ServerConfig::prefix_rate));
   opt("record", &ServerConfig::record, "record the input stream to this file");
   opt("ready-file", &ServerConfig::ready_file, "once listening, write the bound HOST:PORT to this file (atomically)");
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
@@ -107,8 +124,6 @@ int main(int argc, char** argv) {
     app.exit(e);
     return kExitUsage;
   }
-
-  ServerConfig config;
   if (!config_path.empty()) {
     if (auto errors = load_server_config_file(config_path, config); !errors.empty()) return usage_errors(errors);
   }
@@ -116,8 +131,11 @@ int main(int argc, char** argv) {
   for (auto& [option, apply] : given)
     if (option->count() > 0) apply(config);
   if (auto errors = config.validate(); !errors.empty()) return usage_errors(errors);
+  return kContinue;
+}
 
-  MoveSettings settings;
+// The movement settings (file, then --tick-rate) and the ticks between snapshots.
+int read_movement(const ServerConfig& config, MoveSettings& settings, int& snapshot_interval) {
   if (!config.settings.empty()) {
     auto loaded = load_settings_file(config.settings);
     if (!loaded.ok()) return usage_errors(loaded.errors);
@@ -126,44 +144,30 @@ int main(int argc, char** argv) {
   if (config.tick_rate != 0) settings.tick_rate = config.tick_rate;
   if (auto errors = settings.validate(); !errors.empty()) return usage_errors(errors);
   std::string snapshot_error;
-  const int snapshot_interval = config.snapshot_ticks(settings.tick_rate, snapshot_error);
+  snapshot_interval = config.snapshot_ticks(settings.tick_rate, snapshot_error);
   if (snapshot_interval == 0) return usage_errors({snapshot_error});
+  return kContinue;
+}
 
-  auto sink = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
-  auto log = std::make_shared<spdlog::logger>("net", sink);
-  auto sim_log = std::make_shared<spdlog::logger>("sim", sink);
-  for (auto& l : {log, sim_log}) {
-    l->set_level(spdlog::level::from_str(config.log_level));
-    l->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
-    l->flush_on(spdlog::level::info);
+// The key tokens are sealed with: the key file's, or the public development key.
+int read_key(const ServerConfig& config, spdlog::logger& log, proto::Key& key) {
+  key = proto::development_key();
+  if (config.key_file.empty()) return kContinue;
+  std::string error;
+  if (!proto::read_key_file(config.key_file, key, error)) return usage_errors({"key_file: " + error});
+  // Whoever reads the key can mint tokens for every server that uses it.
+  if (const std::string exposed = key_file_exposure(config.key_file); !exposed.empty()) {
+    const std::string what = "key_file " + config.key_file + " is exposed (" + exposed +
+                             "): anyone who reads it can mint tokens; chmod 600 it, or mount it as a secret";
+    if (config.strict_key_permissions) return usage_errors({what + " (strict_key_permissions refuses to start)"});
+    log.warn("{}", what);
   }
+  return kContinue;
+}
 
-  auto world = load_world(config.world);
-  if (!world.world) return usage_errors({world.error});
-  for (const auto& w : world.warnings) sim_log->warn("{}", w);
-
-  proto::Key key = proto::development_key();
-  if (!config.key_file.empty()) {
-    std::string error;
-    if (!proto::read_key_file(config.key_file, key, error)) return usage_errors({"key_file: " + error});
-    // Whoever reads the key can mint tokens for every server that uses it.
-    if (const std::string exposed = key_file_exposure(config.key_file); !exposed.empty()) {
-      const std::string what = "key_file " + config.key_file + " is exposed (" + exposed +
-                               "): anyone who reads it can mint tokens; chmod 600 it, or mount it as a secret";
-      if (config.strict_key_permissions) return usage_errors({what + " (strict_key_permissions refuses to start)"});
-      log->warn("{}", what);
-    }
-  }
-
-  const std::string bind_text = config.effective_bind();
-  std::string endpoint_error;
-  const proto::Endpoint bind = proto::parse_endpoint(
-      (bind_text.find(':') != std::string::npos ? "[" + bind_text + "]" : bind_text) + ":" + std::to_string(config.port),
-      endpoint_error);
-  if (!endpoint_error.empty()) return usage_errors({endpoint_error});
-
-  // The addresses tokens must name. A host name is resolved once, here: tokens hold addresses.
-  std::vector<proto::TokenAddress> addresses;
+// The addresses tokens must name, as far as they are known before binding. A host name is resolved
+// once, here: tokens hold addresses.
+int token_addresses(const ServerConfig& config, const proto::Endpoint& bind, std::vector<proto::TokenAddress>& addresses) {
   if (!config.public_address.empty()) {
     std::stringstream list(config.public_address);
     std::string item;
@@ -176,13 +180,70 @@ int main(int argc, char** argv) {
       addresses.push_back(proto::to_token_address(e));
     }
   } else if (bind.address().is_unspecified()) {
-    return usage_errors({"bind " + bind_text + " listens on every address, so the server cannot tell which one clients "
-                         "reach it at: set public_address (--public-address HOST:PORT), the address its tokens name"});
-  } else if (config.port == 0) {
-    // Filled in below, once the port is known.
-  } else {
+    return usage_errors({"bind " + config.effective_bind() + " listens on every address, so the server cannot tell which one "
+                         "clients reach it at: set public_address (--public-address HOST:PORT), the address its tokens name"});
+  } else if (config.port != 0) {
     addresses.push_back(proto::to_token_address(bind));
+  }  // port 0: filled in once the port is known (local_addresses)
+  return kContinue;
+}
+
+// Once bound: the port taken when it was 0, and loopback at our port, for tools on this host (the
+// container's health check). The core honours loopback addresses only for senders on loopback.
+void local_addresses(const ServerConfig& config, const proto::Endpoint& bind, const proto::Endpoint& bound,
+                     std::vector<proto::TokenAddress>& addresses) {
+  if (config.port == 0 && config.public_address.empty()) addresses.push_back(proto::to_token_address(bound));
+  if (!bind.address().is_unspecified() && !bind.address().is_loopback()) return;
+  for (const char* lo : {"127.0.0.1", "::1"}) {
+    const auto a = proto::to_token_address({asio::ip::make_address(lo), bound.port()});
+    if (std::find(addresses.begin(), addresses.end(), a) == addresses.end()) addresses.push_back(a);
   }
+}
+
+// The bound address, written to a temporary name and renamed: a reader never sees half an address.
+bool write_ready_file(const std::string& path, const proto::Endpoint& bound) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "w");
+  const std::string line = proto::to_string(bound) + "\n";
+  bool written = f != nullptr && std::fputs(line.c_str(), f) >= 0;
+  if (f) written = std::fclose(f) == 0 && written;
+  return written && std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+std::shared_ptr<spdlog::logger> make_logger(const char* name, const std::string& level) {
+  static const auto sink = std::make_shared<spdlog::sinks::stdout_color_sink_mt>();
+  auto l = std::make_shared<spdlog::logger>(name, sink);
+  l->set_level(spdlog::level::from_str(level));
+  l->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
+  l->flush_on(spdlog::level::info);
+  return l;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ServerConfig config;
+  if (const int exit = read_configuration(argc, argv, config); exit != kContinue) return exit;
+  MoveSettings settings;
+  int snapshot_interval = 0;
+  if (const int exit = read_movement(config, settings, snapshot_interval); exit != kContinue) return exit;
+  const auto log = make_logger("net", config.log_level);
+  const auto sim_log = make_logger("sim", config.log_level);
+
+  auto world = load_world(config.world);
+  if (!world.world) return usage_errors({world.error});
+  for (const auto& w : world.warnings) sim_log->warn("{}", w);
+  proto::Key key;
+  if (const int exit = read_key(config, *log, key); exit != kContinue) return exit;
+
+  const std::string bind_text = config.effective_bind();
+  std::string endpoint_error;
+  const proto::Endpoint bind = proto::parse_endpoint(
+      (bind_text.find(':') != std::string::npos ? "[" + bind_text + "]" : bind_text) + ":" + std::to_string(config.port),
+      endpoint_error);
+  if (!endpoint_error.empty()) return usage_errors({endpoint_error});
+  std::vector<proto::TokenAddress> addresses;
+  if (const int exit = token_addresses(config, bind, addresses); exit != kContinue) return exit;
 
   asio::io_context io;
   std::unique_ptr<UdpServer> udp;
@@ -192,35 +253,9 @@ int main(int argc, char** argv) {
     log->critical("cannot listen on {}: {}", proto::to_string(bind), e.what());
     return 1;
   }
-
-  // Tools on this host (the container's health check) reach the server on loopback: honour tokens
-  // naming loopback at our port too. The core honours those only for senders on loopback.
-  const uint16_t port = udp->local_endpoint().port();
-  if (config.port == 0 && config.public_address.empty()) addresses.push_back(proto::to_token_address(udp->local_endpoint()));
-  if (bind.address().is_unspecified() || bind.address().is_loopback()) {
-    for (const char* lo : {"127.0.0.1", "::1"}) {
-      const auto a = proto::to_token_address({asio::ip::make_address(lo), port});
-      if (std::find(addresses.begin(), addresses.end(), a) == addresses.end()) addresses.push_back(a);
-    }
-  }
-
-  CoreConfig core_config;
-  core_config.key = key;
-  core_config.addresses = addresses;
-  core_config.max_clients_per_address = config.max_clients_per_address;
-  core_config.status_rate = config.status_rate;
-  core_config.version_hint_rate = config.version_hint_rate;
-  core_config.token_max_ahead = uint64_t(config.token_max_ahead);
-  core_config.clock_skew = uint64_t(config.clock_skew);
-  core_config.source_limits.address_rate = config.source_rate;
-  core_config.source_limits.prefix_rate = config.prefix_rate;
-  core_config.max_clients = config.max_clients;
-  core_config.threads = config.threads != 0 ? config.threads : int(std::clamp(std::thread::hardware_concurrency(), 1u, 64u));
-  core_config.snapshot_interval = snapshot_interval;
-  core_config.snapshot_budget = config.snapshot_budget;
-  core_config.client_timeout = proto::Nanos(config.client_timeout * 1e9);
-  core_config.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
-  core_config.handshake_rate = config.handshake_rate;
+  local_addresses(config, bind, udp->local_endpoint(), addresses);
+  const CoreConfig core_config =
+      server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
 
   // Recording: the input stream, with keyframes every 10 s of ticks.
@@ -250,17 +285,9 @@ int main(int argc, char** argv) {
             proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
             core_config.threads);
-  if (!config.ready_file.empty()) {
-    // Written to a temporary name and renamed: a reader never sees half an address.
-    const std::string tmp = config.ready_file + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "w");
-    const std::string line = proto::to_string(udp->local_endpoint()) + "\n";
-    bool written = f != nullptr && std::fputs(line.c_str(), f) >= 0;
-    if (f) written = std::fclose(f) == 0 && written;
-    if (!written || std::rename(tmp.c_str(), config.ready_file.c_str()) != 0) {
-      log->critical("cannot write the ready file {}", config.ready_file);
-      return 1;
-    }
+  if (!config.ready_file.empty() && !write_ready_file(config.ready_file, udp->local_endpoint())) {
+    log->critical("cannot write the ready file {}", config.ready_file);
+    return 1;
   }
   udp->run(core, [&] {
     if (recorder) {

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/endpoint.h"
 #include "server/server_config.h"
 
 namespace foothold::server {
@@ -138,3 +139,71 @@ TEST(ServerConfig, HardeningSettingsParseAndAreRangeChecked) {
 
 }  // namespace
 }  // namespace foothold::server
+
+namespace foothold::test {
+namespace {
+
+// The core's configuration is built in one place (core_config()), and a default foothold-server
+// configuration gives the core exactly its own defaults: no default is written twice.
+TEST(ServerConfig, TheDefaultConfigurationGivesTheCoreItsOwnDefaults) {
+  const server::CoreConfig want;
+  const MoveSettings settings;
+  const server::CoreConfig got = server::core_config(server::ServerConfig{}, settings, 1, proto::Key{}, {}, 4);
+  EXPECT_EQ(got.max_clients, want.max_clients);
+  EXPECT_EQ(got.max_clients_per_address, want.max_clients_per_address);
+  EXPECT_EQ(got.snapshot_interval, want.snapshot_interval);
+  EXPECT_EQ(got.snapshot_budget, want.snapshot_budget);
+  EXPECT_EQ(got.client_timeout, want.client_timeout);
+  EXPECT_EQ(got.client_packet_rate, want.client_packet_rate) << "4 x the default tick rate";
+  EXPECT_EQ(got.handshake_rate, want.handshake_rate);
+  EXPECT_EQ(got.status_rate, want.status_rate);
+  EXPECT_EQ(got.version_hint_rate, want.version_hint_rate);
+  EXPECT_EQ(got.source_limits.address_rate, want.source_limits.address_rate);
+  EXPECT_EQ(got.source_limits.prefix_rate, want.source_limits.prefix_rate);
+  EXPECT_EQ(got.token_max_ahead, want.token_max_ahead);
+  EXPECT_EQ(got.clock_skew, want.clock_skew);
+  EXPECT_EQ(got.threads, 4) << "threads 0: the machine's cores";
+}
+
+TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
+  server::ServerConfig c;
+  c.max_clients = 7;
+  c.max_clients_per_address = 3;
+  c.snapshot_budget = 700;
+  c.client_timeout = 2.5;
+  c.client_packet_rate = 99;
+  c.handshake_rate = 11;
+  c.status_rate = 12;
+  c.version_hint_rate = 13;
+  c.source_rate = 1.5;
+  c.prefix_rate = 2.5;
+  c.token_max_ahead = 600;
+  c.clock_skew = 5;
+  c.threads = 3;
+  MoveSettings settings;
+  settings.tick_rate = 30;
+  const proto::Key key{9};
+  const std::vector<proto::TokenAddress> addresses{proto::to_token_address({asio::ip::make_address("10.0.0.1"), 7777})};
+  const server::CoreConfig got = server::core_config(c, settings, 2, key, addresses, 8);
+  EXPECT_EQ(got.max_clients, 7);
+  EXPECT_EQ(got.max_clients_per_address, 3);
+  EXPECT_EQ(got.snapshot_interval, 2);
+  EXPECT_EQ(got.snapshot_budget, 700);
+  EXPECT_EQ(got.client_timeout, 2500 * proto::kMillisecond);
+  EXPECT_EQ(got.client_packet_rate, 99);
+  EXPECT_EQ(got.handshake_rate, 11);
+  EXPECT_EQ(got.status_rate, 12);
+  EXPECT_EQ(got.version_hint_rate, 13);
+  EXPECT_EQ(got.source_limits.address_rate, 1.5);
+  EXPECT_EQ(got.source_limits.prefix_rate, 2.5);
+  EXPECT_EQ(got.token_max_ahead, 600u);
+  EXPECT_EQ(got.clock_skew, 5u);
+  EXPECT_EQ(got.threads, 3);
+  EXPECT_EQ(got.key, key);
+  EXPECT_EQ(got.addresses, addresses);
+  c.client_packet_rate = 0;
+  EXPECT_EQ(server::core_config(c, settings, 2, key, addresses, 8).client_packet_rate, 120) << "4 x 30 Hz";
+}
+
+}  // namespace
+}  // namespace foothold::test
