@@ -56,6 +56,22 @@ struct BotFleet::Bot {
     socket.connect(server);
     socket.non_blocking(true);
   }
+  // Each predicted tick: a row of its trace, and a tick of its recording (the input it sent, whether
+  // its step met another character, the state's checksum; the join with the first).
+  void write_predicted(uint32_t tick, const CharacterState& s) {
+    const uint32_t id = session->character_id();
+    if (trace) trace->write({tick, id, s});
+    if (recording && recording->ok()) {
+      replay::TickData& t = record_tick;
+      t.tick = tick;
+      t.joins.clear();
+      if (first_record) t.joins.push_back({id, joined_state});
+      first_record = false;
+      t.inputs.assign(1, {id, last_input, false, session->predictor().met(tick)});
+      t.checksums.assign(1, {id, replay::state_checksum(s)});
+      recording->write_tick(t);
+    }
+  }
   uint32_t index = 0;
   asio::ip::udp::socket socket;
   std::unique_ptr<ImpairedSink> impaired;          // what the session sends through
@@ -175,19 +191,17 @@ void BotFleet::arm_receive(Bot& bot) {
   });
 }
 
-FleetResult BotFleet::run() {
-  FleetResult result;
+std::string BotFleet::create_output_dirs() const {
   for (const std::string& dir : {options_.trace_dir, options_.record_dir}) {
     if (dir.empty()) continue;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
-    if (ec) {
-      result.error = "cannot create directory '" + dir + "': " + ec.message();
-      return result;
-    }
+    if (ec) return "cannot create directory '" + dir + "': " + ec.message();
   }
-  const proto::Nanos start = proto::steady_now();
-  end_ = start + proto::Nanos(options_.duration * 1e9);
+  return {};
+}
+
+std::string BotFleet::add_bots(proto::Nanos start) {
   // Tokens live as long as a bot may keep trying to connect, and a minute more.
   const uint64_t unix_now =
       uint64_t(std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
@@ -204,59 +218,55 @@ FleetResult BotFleet::run() {
     proto::ConnectToken token;
     std::string token_error;
     if (!proto::mint_token(options_.key, proto::random_u64(), std::span(&server_address, 1), unix_now, lifetime, token,
-                           token_error)) {
-      result.error = "cannot mint a token: " + token_error;
-      return result;
-    }
+                           token_error))
+      return "cannot mint a token: " + token_error;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_);
-    Bot* b = bot.get();
-    b->session->on_connected = [this, b](uint32_t id) {
-      if (!options_.trace_dir.empty()) {
-        const std::string path = options_.trace_dir + "/bot-" + std::to_string(id) + ".csv";
-        b->trace_file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
-        if (!*b->trace_file) {
-          error_ = "cannot write trace file '" + path + "'";
-          return;
-        }
-        b->trace = std::make_unique<TraceWriter>(*b->trace_file);
-      }
-      if (!options_.record_dir.empty()) {
-        // The bot's own input stream, in the server's recording format.
-        replay::RecordingHeader h;
-        h.source = "bot";
-        h.world = options_.world_name;
-        h.world_hash = world_.hash();
-        h.settings = settings_;
-        h.settings_hash = settings_.hash();
-        h.start_tick = b->session->predictor().latest_tick() + 1;
-        h.character_id = id;
-        b->joined_state = b->session->predictor().latest_state();
-        b->recording = std::make_unique<replay::RecordingWriter>();
-        if (!b->recording->open(options_.record_dir + "/bot-" + std::to_string(id) + ".rec", h)) error_ = b->recording->error();
-      }
-    };
-    b->session->on_input = [b](const InputCmd& in) { b->last_input = in; };
-    b->session->on_rtt = [b](double ms) { b->rtt_ms.push_back(ms); };
-    b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) {
-      const uint32_t id = b->session->character_id();
-      if (b->trace) b->trace->write({tick, id, s});
-      if (b->recording && b->recording->ok()) {
-        replay::TickData& t = b->record_tick;
-        t.tick = tick;
-        t.joins.clear();
-        if (b->first_record) t.joins.push_back({id, b->joined_state});
-        b->first_record = false;
-        t.inputs.assign(1, {id, b->last_input, false, b->session->predictor().met(tick)});
-        t.checksums.assign(1, {id, replay::state_checksum(s)});
-        b->recording->write_tick(t);
-      }
-    };
+    hook_session(*bot);
     // Spread the handshakes over the first few milliseconds rather than one burst.
-    b->next = start + proto::Nanos(i) * 200'000;
+    bot->next = start + proto::Nanos(i) * 200'000;
     bots_.push_back(std::move(bot));
   }
+  return {};
+}
 
+void BotFleet::hook_session(Bot& bot) {
+  Bot* b = &bot;
+  b->session->on_connected = [this, b](uint32_t id) { open_outputs(*b, id); };
+  b->session->on_input = [b](const InputCmd& in) { b->last_input = in; };
+  b->session->on_rtt = [b](double ms) { b->rtt_ms.push_back(ms); };
+  b->session->on_predicted = [b](uint32_t tick, const CharacterState& s) { b->write_predicted(tick, s); };
+}
+
+// Opened when the bot joins: the files are named after its character id, and the recording starts
+// with the state it joined with.
+void BotFleet::open_outputs(Bot& b, uint32_t id) {
+  if (!options_.trace_dir.empty()) {
+    const std::string path = options_.trace_dir + "/bot-" + std::to_string(id) + ".csv";
+    b.trace_file = std::make_unique<std::ofstream>(path, std::ios::binary | std::ios::trunc);
+    if (!*b.trace_file) {
+      error_ = "cannot write trace file '" + path + "'";
+      return;
+    }
+    b.trace = std::make_unique<TraceWriter>(*b.trace_file);
+  }
+  if (!options_.record_dir.empty()) {
+    // The bot's own input stream, in the server's recording format.
+    replay::RecordingHeader h;
+    h.source = "bot";
+    h.world = options_.world_name;
+    h.world_hash = world_.hash();
+    h.settings = settings_;
+    h.settings_hash = settings_.hash();
+    h.start_tick = b.session->predictor().latest_tick() + 1;
+    h.character_id = id;
+    b.joined_state = b.session->predictor().latest_state();
+    b.recording = std::make_unique<replay::RecordingWriter>();
+    if (!b.recording->open(options_.record_dir + "/bot-" + std::to_string(id) + ".rec", h)) error_ = b.recording->error();
+  }
+}
+
+void BotFleet::play() {
   for (const auto& b : bots_) {
     queue_.push({b->next, b->index});
     arm_receive(*b);
@@ -265,24 +275,44 @@ FleetResult BotFleet::run() {
   armed_ = 0;
   asio::post(io_, [this] { on_timer(); });
   io_.run();
+}
+
+BotResult BotFleet::result_of(Bot& b) {
+  BotResult r;
+  r.index = b.index;
+  r.character_id = b.session->character_id();
+  r.phase = b.final_phase;
+  r.connected = b.ever_connected;
+  r.reason = b.session->reason_text();
+  r.prediction = b.session->predictor().counters();
+  r.stats = b.session->stats();
+  r.rtt_ms = std::move(b.rtt_ms);
+  return r;
+}
+
+std::string BotFleet::close_outputs(Bot& b) {
+  if (b.trace_file) b.trace_file->flush();
+  if (!b.recording) return {};
+  b.recording->close(b.session->predictor().latest_tick());
+  return b.recording->ok() ? std::string() : b.recording->error();
+}
+
+FleetResult BotFleet::run() {
+  FleetResult result;
+  result.error = create_output_dirs();
+  if (!result.error.empty()) return result;
+  const proto::Nanos start = proto::steady_now();
+  end_ = start + proto::Nanos(options_.duration * 1e9);
+  result.error = add_bots(start);
+  if (!result.error.empty()) return result;
+  play();
   result.seconds = double(proto::steady_now() - start) / 1e9;
   result.error = error_;
   for (const auto& b : bots_) {
-    BotResult r;
-    r.index = b->index;
-    r.character_id = b->session->character_id();
-    r.phase = b->final_phase;
-    r.connected = b->ever_connected;
-    r.reason = b->session->reason_text();
-    r.prediction = b->session->predictor().counters();
-    r.stats = b->session->stats();
-    r.rtt_ms = std::move(b->rtt_ms);
-    if (b->trace_file) b->trace_file->flush();
-    if (b->recording) {
-      b->recording->close(b->session->predictor().latest_tick());
-      if (!b->recording->ok() && result.error.empty()) result.error = b->recording->error();
-    }
-    result.bots.push_back(std::move(r));
+    result.bots.push_back(result_of(*b));
+    // The first error wins: a run that failed early says why, not what its last recording did.
+    const std::string closed = close_outputs(*b);
+    if (!closed.empty() && result.error.empty()) result.error = closed;
   }
   return result;
 }

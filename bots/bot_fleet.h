@@ -97,6 +97,14 @@ class BotFleet {
     std::vector<uint8_t> bytes;
     bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
   };
+  // The parts of run(), in order; those that can fail return the error, empty when all went well.
+  std::string create_output_dirs() const;
+  std::string add_bots(proto::Nanos start);  // each with its socket, token, session and brain
+  void hook_session(Bot& bot);
+  void open_outputs(Bot& bot, uint32_t id);  // its trace and recording, once it has a character id
+  void play();                               // until on_timer() stops the io_context
+  BotResult result_of(Bot& bot);
+  std::string close_outputs(Bot& bot);
   void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer);
   void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);

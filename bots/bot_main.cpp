@@ -17,6 +17,7 @@
 #include <csignal>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
@@ -47,10 +48,8 @@ extern "C" void on_signal(int) {
   if (g_fleet) g_fleet->stop();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
+// The command line as given, before any of it is checked.
+struct Args {
   std::string server_text, probe_text, pattern_text = "wander", trace_dir, record_dir, world_name = "arena", settings_path,
       key_file;
   int bots = 1;
@@ -58,24 +57,184 @@ int main(int argc, char** argv) {
   double connect_timeout = 5;
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
-  app.add_option("--server", server_text, "server address HOST:PORT");
-  app.add_option("--probe", probe_text, "ask the server at HOST:PORT for its status, print it and exit");
-  app.add_option("--bots", bots, "number of bots (default 1)");
-  app.add_option("--duration", duration, "seconds to play before disconnecting (default 10)");
-  app.add_option("--pattern", pattern_text, "wander (default), circle, jump, ride (onto the movers) or script:FILE");
-  app.add_option("--connect-timeout", connect_timeout, "seconds to keep trying to connect (default 5)");
-  app.add_option("--seed", seed, "seed of the bots' choices (default 1)");
-  app.add_option("--trace-dir", trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
-  app.add_option("--record", record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");
-  app.add_option("--loss", loss, "probability each datagram is lost, both directions (default 0)");
-  app.add_option("--duplicate", duplicate, "probability each datagram arrives twice (default 0)");
-  app.add_option("--reorder", reorder, "probability each datagram is held back behind later ones (default 0)");
-  app.add_option("--latency", latency_ms, "one-way delay added to every datagram, milliseconds (default 0)");
-  app.add_option("--jitter", jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
-  app.add_option("--world", world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
-  app.add_option("--settings", settings_path, "movement settings TOML (must match the server's)");
-  app.add_option("--key-file", key_file, "the server's private key: mint connect tokens with it (default: the public "
-                                         "development key, which loopback servers without a key file use)");
+};
+
+void add_options(CLI::App& app, Args& a) {
+  app.add_option("--server", a.server_text, "server address HOST:PORT");
+  app.add_option("--probe", a.probe_text, "ask the server at HOST:PORT for its status, print it and exit");
+  app.add_option("--bots", a.bots, "number of bots (default 1)");
+  app.add_option("--duration", a.duration, "seconds to play before disconnecting (default 10)");
+  app.add_option("--pattern", a.pattern_text, "wander (default), circle, jump, ride (onto the movers) or script:FILE");
+  app.add_option("--connect-timeout", a.connect_timeout, "seconds to keep trying to connect (default 5)");
+  app.add_option("--seed", a.seed, "seed of the bots' choices (default 1)");
+  app.add_option("--trace-dir", a.trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
+  app.add_option("--record", a.record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");
+  app.add_option("--loss", a.loss, "probability each datagram is lost, both directions (default 0)");
+  app.add_option("--duplicate", a.duplicate, "probability each datagram arrives twice (default 0)");
+  app.add_option("--reorder", a.reorder, "probability each datagram is held back behind later ones (default 0)");
+  app.add_option("--latency", a.latency_ms, "one-way delay added to every datagram, milliseconds (default 0)");
+  app.add_option("--jitter", a.jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
+  app.add_option("--world", a.world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
+  app.add_option("--settings", a.settings_path, "movement settings TOML (must match the server's)");
+  app.add_option("--key-file", a.key_file, "the server's private key: mint connect tokens with it (default: the public "
+                                           "development key, which loopback servers without a key file use)");
+}
+
+// --probe: one status request to the server at `probe_text`, its answer printed as key=value pairs.
+int run_probe(const std::string& probe_text, const proto::Key& key) {
+  std::string err;
+  const proto::Endpoint target = proto::parse_endpoint(probe_text, err);
+  if (err.empty() && target.port() == 0) err = "port 0 is no server's port";
+  if (!err.empty()) return usage_error("--probe: " + err);
+  const uint64_t unix_now = uint64_t(
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+  const proto::TokenAddress address = proto::to_token_address(target);
+  proto::ConnectToken token;
+  if (!proto::mint_token(key, proto::random_u64(), std::span(&address, 1), unix_now, 60, token, err))
+    return usage_error("--probe: cannot mint a token: " + err);
+  const ProbeResult r = probe_server(target, token, proto::kSecond);
+  if (!r.ok) {
+    std::fprintf(stderr, "foothold-bot: probe %s: %s\n", probe_text.c_str(), r.error.c_str());
+    return 1;
+  }
+  std::printf("server=%s tick=%u clients=%u max_clients=%u uptime_s=%.1f world_hash=%016llx settings_hash=%016llx rtt_ms=%.2f\n",
+              probe_text.c_str(), r.tick, r.clients, r.max_clients, r.uptime_ms / 1000.0,
+              static_cast<unsigned long long>(r.world_hash), static_cast<unsigned long long>(r.settings_hash), r.rtt_ms);
+  return 0;
+}
+
+// The fleet's options, checked in the order the usage errors are reported; `error` is the first
+// one found (then `options` is incomplete).
+struct CheckedOptions {
+  FleetOptions options;
+  std::string error;
+};
+
+CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
+  CheckedOptions c;
+  FleetOptions& options = c.options;
+  auto fail = [&c](std::string message) {
+    c.error = std::move(message);
+    return c;
+  };
+  if (a.server_text.empty()) return fail("--server HOST:PORT is required (or --probe HOST:PORT)");
+  std::string err;
+  options.server = proto::parse_endpoint(a.server_text, err);
+  if (err.empty() && options.server.port() == 0) err = "port 0 is no server's port";
+  if (!err.empty()) return fail("--server: " + err);
+  if (a.bots < 1 || a.bots > 5000) return fail("--bots " + std::to_string(a.bots) + " is out of range [1, 5000]");
+  if (!(a.duration > 0 && a.duration <= 86400)) return fail("--duration must be in (0, 86400] seconds");
+  if (!parse_pattern(a.pattern_text, options.pattern, err)) return fail(err);
+  if (!(a.connect_timeout > 0 && a.connect_timeout <= 600)) return fail("--connect-timeout must be in (0, 600] seconds");
+  options.session.connect_timeout = proto::Nanos(a.connect_timeout * 1e9);
+  options.bots = a.bots;
+  options.duration = a.duration;
+  options.seed = a.seed;
+  if (!std::isfinite(a.latency_ms) || !std::isfinite(a.jitter_ms))
+    return fail("--latency and --jitter must be numbers of milliseconds");
+  options.impairment = {a.loss, a.duplicate, a.reorder, proto::Nanos(a.latency_ms * 1e6), proto::Nanos(a.jitter_ms * 1e6)};
+  if (auto e = options.impairment.validate(); !e.empty()) return fail(e);
+  options.trace_dir = a.trace_dir;
+  options.record_dir = a.record_dir;
+  options.world_name = a.world_name;
+  options.key = key;
+  return c;
+}
+
+// The movement settings from --settings (the defaults without it), or nothing after printing why
+// the file is refused.
+std::optional<MoveSettings> read_settings(const std::string& path) {
+  if (path.empty()) return MoveSettings{};
+  auto loaded = load_settings_file(path);
+  if (!loaded.ok()) {
+    for (const auto& e : loaded.errors) std::fprintf(stderr, "foothold-bot: %s\n", e.c_str());
+    return std::nullopt;
+  }
+  return loaded.settings;
+}
+
+// The bots' figures summed over the fleet.
+struct Totals {
+  int connected = 0, failed = 0;
+  uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0,
+           snapshots = 0, packets_in = 0, packets_out = 0;
+  double max_error = 0;
+  std::vector<double> rtts, connects;  // every round trip and every connect time, milliseconds
+};
+
+// Sums the bots' figures, and says on stderr which bots could not connect and why.
+Totals add_up(const FleetResult& result) {
+  Totals t;
+  for (const auto& b : result.bots) {
+    t.connected += b.connected;
+    if (!b.connected) {
+      ++t.failed;
+      std::fprintf(stderr, "foothold-bot: bot %u could not connect: %s (%s)\n", b.index, b.reason.c_str(),
+                   std::string(to_string(b.phase)).c_str());
+    }
+    t.corrections += b.prediction.corrections;
+    t.unexplained += b.prediction.unexplained;
+    t.interactions += b.prediction.interactions;
+    t.compared += b.stats.compared;
+    t.predicted += b.prediction.predicted;
+    t.bytes_in += b.stats.bytes_in;
+    t.bytes_out += b.stats.bytes_out;
+    t.packets_in += b.stats.packets_in;
+    t.packets_out += b.stats.packets_out;
+    t.snapshots += b.stats.snapshots;
+    t.max_error = std::max(t.max_error, b.prediction.max_error);
+    t.rtts.insert(t.rtts.end(), b.rtt_ms.begin(), b.rtt_ms.end());
+    if (b.stats.connect_ms >= 0) t.connects.push_back(b.stats.connect_ms);
+  }
+  return t;
+}
+
+// Two lines for people, then one of key=value pairs for scripts (load tests read it). Takes the
+// totals by reference to sort their samples in place (percentile() reorders them).
+void print_summary(const Args& a, Totals& t, double seconds) {
+  const double secs = std::max(1e-9, seconds);
+  const int bots = a.bots;
+  std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, a.server_text.c_str(), secs, a.pattern_text.c_str());
+  std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu by other "
+              "characters, %llu unexplained), largest correction %.4f m\n",
+              (unsigned long long)t.predicted, (unsigned long long)t.snapshots, (unsigned long long)t.compared,
+              (unsigned long long)t.corrections, (unsigned long long)t.interactions, (unsigned long long)t.unexplained, t.max_error);
+  std::vector<double> r1 = t.rtts, r2 = t.rtts;
+  std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
+              "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
+              "connect_ms_p50=%.1f connect_ms_max=%.1f bytes_per_packet_in=%.1f bytes_per_packet_out=%.1f\n",
+              bots, t.connected, t.failed, (unsigned long long)t.corrections, (unsigned long long)t.unexplained,
+              (unsigned long long)t.interactions, (unsigned long long)t.compared, percentile(r1, 0.5), percentile(r2, 0.99),
+              double(t.bytes_in) / secs, double(t.bytes_out) / secs, double(t.bytes_in) / secs / bots, double(t.bytes_out) / secs / bots,
+              t.connects.empty() ? 0.0 : percentile(t.connects, 0.5),
+              t.connects.empty() ? 0.0 : *std::max_element(t.connects.begin(), t.connects.end()),
+              t.packets_in ? double(t.bytes_in) / double(t.packets_in) : 0.0,
+              t.packets_out ? double(t.bytes_out) / double(t.packets_out) : 0.0);
+}
+
+// Plays until the duration is over or a signal stops the fleet, then prints the summary.
+int run_fleet(const World& world, const MoveSettings& settings, const FleetOptions& options, const Args& a) {
+  BotFleet fleet(world, settings, options);
+  g_fleet = &fleet;
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  const FleetResult result = fleet.run();
+  g_fleet = nullptr;
+  if (!result.error.empty()) {
+    std::fprintf(stderr, "foothold-bot: %s\n", result.error.c_str());
+    return 1;
+  }
+  Totals totals = add_up(result);
+  print_summary(a, totals, result.seconds);
+  return (totals.failed > 0 || totals.unexplained > 0) ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
+  Args args;
+  add_options(app, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -87,113 +246,14 @@ int main(int argc, char** argv) {
 
   std::string err;
   proto::Key key = proto::development_key();
-  if (!key_file.empty() && !proto::read_key_file(key_file, key, err)) return usage_error("--key-file: " + err);
-  if (!probe_text.empty()) {
-    const proto::Endpoint target = proto::parse_endpoint(probe_text, err);
-    if (err.empty() && target.port() == 0) err = "port 0 is no server's port";
-    if (!err.empty()) return usage_error("--probe: " + err);
-    const uint64_t unix_now = uint64_t(
-        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count());
-    const proto::TokenAddress address = proto::to_token_address(target);
-    proto::ConnectToken token;
-    if (!proto::mint_token(key, proto::random_u64(), std::span(&address, 1), unix_now, 60, token, err))
-      return usage_error("--probe: cannot mint a token: " + err);
-    const ProbeResult r = probe_server(target, token, proto::kSecond);
-    if (!r.ok) {
-      std::fprintf(stderr, "foothold-bot: probe %s: %s\n", probe_text.c_str(), r.error.c_str());
-      return 1;
-    }
-    std::printf("server=%s tick=%u clients=%u max_clients=%u uptime_s=%.1f world_hash=%016llx settings_hash=%016llx rtt_ms=%.2f\n",
-                probe_text.c_str(), r.tick, r.clients, r.max_clients, r.uptime_ms / 1000.0,
-                static_cast<unsigned long long>(r.world_hash), static_cast<unsigned long long>(r.settings_hash), r.rtt_ms);
-    return 0;
-  }
+  if (!args.key_file.empty() && !proto::read_key_file(args.key_file, key, err)) return usage_error("--key-file: " + err);
+  if (!args.probe_text.empty()) return run_probe(args.probe_text, key);
 
-  if (server_text.empty()) return usage_error("--server HOST:PORT is required (or --probe HOST:PORT)");
-  FleetOptions options;
-  options.server = proto::parse_endpoint(server_text, err);
-  if (err.empty() && options.server.port() == 0) err = "port 0 is no server's port";
-  if (!err.empty()) return usage_error("--server: " + err);
-  if (bots < 1 || bots > 5000) return usage_error("--bots " + std::to_string(bots) + " is out of range [1, 5000]");
-  if (!(duration > 0 && duration <= 86400)) return usage_error("--duration must be in (0, 86400] seconds");
-  if (!parse_pattern(pattern_text, options.pattern, err)) return usage_error(err);
-  if (!(connect_timeout > 0 && connect_timeout <= 600)) return usage_error("--connect-timeout must be in (0, 600] seconds");
-  options.session.connect_timeout = proto::Nanos(connect_timeout * 1e9);
-  options.bots = bots;
-  options.duration = duration;
-  options.seed = seed;
-  if (!std::isfinite(latency_ms) || !std::isfinite(jitter_ms)) return usage_error("--latency and --jitter must be numbers of milliseconds");
-  options.impairment = {loss, duplicate, reorder, proto::Nanos(latency_ms * 1e6), proto::Nanos(jitter_ms * 1e6)};
-  if (auto e = options.impairment.validate(); !e.empty()) return usage_error(e);
-  options.trace_dir = trace_dir;
-  options.record_dir = record_dir;
-  options.world_name = world_name;
-  options.key = key;
-
-  MoveSettings settings;
-  if (!settings_path.empty()) {
-    auto loaded = load_settings_file(settings_path);
-    if (!loaded.ok()) {
-      for (const auto& e : loaded.errors) std::fprintf(stderr, "foothold-bot: %s\n", e.c_str());
-      return kExitUsage;
-    }
-    settings = loaded.settings;
-  }
-  auto world = load_world(world_name);
+  const CheckedOptions checked = fleet_options(args, key);
+  if (!checked.error.empty()) return usage_error(checked.error);
+  const std::optional<MoveSettings> settings = read_settings(args.settings_path);
+  if (!settings) return kExitUsage;
+  auto world = load_world(args.world_name);
   if (!world.world) return usage_error(world.error);
-
-  BotFleet fleet(*world.world, settings, options);
-  g_fleet = &fleet;
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  const FleetResult result = fleet.run();
-  g_fleet = nullptr;
-  if (!result.error.empty()) {
-    std::fprintf(stderr, "foothold-bot: %s\n", result.error.c_str());
-    return 1;
-  }
-
-  int connected = 0, failed = 0;
-  uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0, snapshots = 0,
-           packets_in = 0, packets_out = 0;
-  double max_error = 0;
-  std::vector<double> rtts, connects;
-  for (const auto& b : result.bots) {
-    connected += b.connected;
-    if (!b.connected) {
-      ++failed;
-      std::fprintf(stderr, "foothold-bot: bot %u could not connect: %s (%s)\n", b.index, b.reason.c_str(),
-                   std::string(to_string(b.phase)).c_str());
-    }
-    corrections += b.prediction.corrections;
-    unexplained += b.prediction.unexplained;
-    interactions += b.prediction.interactions;
-    compared += b.stats.compared;
-    predicted += b.prediction.predicted;
-    bytes_in += b.stats.bytes_in;
-    bytes_out += b.stats.bytes_out;
-    packets_in += b.stats.packets_in;
-    packets_out += b.stats.packets_out;
-    snapshots += b.stats.snapshots;
-    max_error = std::max(max_error, b.prediction.max_error);
-    rtts.insert(rtts.end(), b.rtt_ms.begin(), b.rtt_ms.end());
-    if (b.stats.connect_ms >= 0) connects.push_back(b.stats.connect_ms);
-  }
-  const double secs = std::max(1e-9, result.seconds);
-  std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, server_text.c_str(), secs, pattern_text.c_str());
-  std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu by other "
-              "characters, %llu unexplained), largest correction %.4f m\n",
-              (unsigned long long)predicted, (unsigned long long)snapshots, (unsigned long long)compared,
-              (unsigned long long)corrections, (unsigned long long)interactions, (unsigned long long)unexplained, max_error);
-  std::vector<double> r1 = rtts, r2 = rtts;
-  std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
-              "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
-              "connect_ms_p50=%.1f connect_ms_max=%.1f bytes_per_packet_in=%.1f bytes_per_packet_out=%.1f\n",
-              bots, connected, failed, (unsigned long long)corrections, (unsigned long long)unexplained,
-              (unsigned long long)interactions, (unsigned long long)compared, percentile(r1, 0.5), percentile(r2, 0.99), double(bytes_in) / secs,
-              double(bytes_out) / secs, double(bytes_in) / secs / bots, double(bytes_out) / secs / bots,
-              connects.empty() ? 0.0 : percentile(connects, 0.5),
-              connects.empty() ? 0.0 : *std::max_element(connects.begin(), connects.end()),
-              packets_in ? double(bytes_in) / double(packets_in) : 0.0, packets_out ? double(bytes_out) / double(packets_out) : 0.0);
-  return (failed > 0 || unexplained > 0) ? 1 : 0;
+  return run_fleet(*world.world, *settings, checked.options, args);
 }

@@ -258,6 +258,151 @@ void write_side(Json& j, const Rows& rows, const std::vector<std::size_t>& keep,
   j.raw("]}");
 }
 
+// The sides' rows by character, and what they span together.
+struct Grouped {
+  std::vector<std::map<uint32_t, Rows>> sides;  // one map per side
+  std::set<uint32_t> ids;                       // every character on any side
+  uint32_t first_tick = 0, last_tick = 0;       // over every side (both 0 without a row)
+  uint32_t stride = 1;                          // outside the windows, every stride-th tick is kept
+};
+
+Grouped group_sides(const std::vector<ReportSide>& sides, std::size_t row_budget) {
+  Grouped g;
+  for (const ReportSide& s : sides) g.sides.push_back(by_character(s.rows));
+  uint32_t first_tick = UINT32_MAX, last_tick = 0;
+  for (const auto& side : g.sides) {
+    for (const auto& [id, rows] : side) {
+      g.ids.insert(id);
+      first_tick = std::min(first_tick, rows.front().tick);
+      last_tick = std::max(last_tick, rows.back().tick);
+    }
+  }
+  if (g.ids.empty()) first_tick = last_tick = 0;
+  g.first_tick = first_tick;
+  g.last_tick = last_tick;
+  // The stride that brings the longest side within the row budget.
+  std::size_t side_rows = 0;
+  for (const auto& side : g.sides) {
+    std::size_t n = 0;
+    for (const auto& kv : side) n += kv.second.size();
+    side_rows = std::max(side_rows, n);
+  }
+  g.stride = uint32_t(std::max<std::size_t>(1, (side_rows + row_budget - 1) / std::max<std::size_t>(1, row_budget)));
+  return g;
+}
+
+// The report's opening fields: what it is, its sides' names and the character's capsule.
+void write_header(Json& j, const MoveSettings& settings, const std::vector<ReportSide>& sides, const ReportOptions& options,
+                  uint32_t stride) {
+  j.key("version");
+  j.raw("1,");
+  j.key("kind");
+  j.string(sides.size() == 2 ? "diff" : "view");
+  j.raw(",");
+  j.key("title");
+  j.string(options.title);
+  j.raw(",");
+  j.key("world_name");
+  j.string(options.world_name);
+  j.raw(",");
+  j.key("tick_rate");
+  j.integer(settings.tick_rate);
+  j.raw(",");
+  j.key("stride");
+  j.integer(stride);
+  j.raw(",");
+  j.key("names");
+  j.raw("[");
+  bool first = true;
+  for (const ReportSide& s : sides) {
+    j.comma(first);
+    j.string(s.name);
+  }
+  j.raw("],");
+  j.key("capsule");
+  j.raw("{");
+  j.key("radius");
+  j.number(settings.radius, 4);
+  j.raw(",");
+  j.key("height");
+  j.number(settings.height, 4);
+  j.raw(",");
+  j.key("crouch_height");
+  j.number(settings.crouch_height, 4);
+  j.raw("},");
+}
+
+using Statuses = std::vector<std::pair<uint32_t, TickStatus>>;
+
+// The first tick where the sides differ and what explains it; both null when they never do.
+void write_parting(Json& j, const Statuses& statuses, const std::set<uint32_t>& interesting) {
+  j.key("parting_tick");
+  if (interesting.empty()) {
+    j.raw("null,");
+    j.key("divergence");
+    j.raw("null,");
+    return;
+  }
+  j.integer(*interesting.begin());
+  j.raw(",");
+  j.key("divergence");
+  TickStatus s = TickStatus::kDiverged;
+  for (const auto& st : statuses)
+    if (st.first == *interesting.begin()) s = st.second;
+  j.string(s == TickStatus::kCorrectedInput         ? "input"
+           : s == TickStatus::kCorrectedInteraction ? "interaction"
+           : s == TickStatus::kUnexplained          ? "unexplained"
+                                                    : "unknown");
+  j.raw(",");
+}
+
+// Status ranges [start, end, code]: consecutive ticks with the same status.
+void write_status_ranges(Json& j, const Statuses& statuses) {
+  j.key("status");
+  j.raw("[");
+  bool f = true;
+  for (std::size_t i = 0; i < statuses.size();) {
+    std::size_t k = i;
+    while (k + 1 < statuses.size() && statuses[k + 1].second == statuses[i].second &&
+           statuses[k + 1].first == statuses[k].first + 1)
+      ++k;
+    j.comma(f);
+    j.integer(statuses[i].first);
+    j.raw(",");
+    j.integer(statuses[k].first);
+    j.raw(",");
+    j.integer(int(statuses[i].second));
+    i = k + 1;
+  }
+  j.raw("],");
+}
+
+// One character: how its sides compare tick by tick, and each side's kept rows.
+void write_character(Json& j, uint32_t id, const Grouped& g, const std::vector<ReportSide>& sides,
+                     const ReportOptions& options) {
+  static const Rows kNone;
+  const Rows& a = g.sides[0].count(id) ? g.sides[0].at(id) : kNone;
+  const Rows& b = sides.size() == 2 && g.sides[1].count(id) ? g.sides[1].at(id) : kNone;
+  const Statuses statuses = sides.size() == 2 ? tick_statuses(a, b, sides[0].inputs, sides[1].inputs) : Statuses{};
+  std::set<uint32_t> interesting;
+  for (const auto& [t, s] : statuses)
+    if (s != TickStatus::kIdentical) interesting.insert(t);
+  j.raw("{");
+  j.key("id");
+  j.integer(id);
+  j.raw(",");
+  write_parting(j, statuses, interesting);
+  write_status_ranges(j, statuses);
+  j.key("sides");
+  j.raw("[");
+  for (std::size_t s = 0; s < sides.size(); ++s) {
+    if (s > 0) j.raw(",");
+    const Rows& rows = s == 0 ? a : b;
+    write_side(j, rows, kept_rows(rows, interesting, options.keep_window, g.stride), timeline_of(sides[s].inputs, id));
+  }
+  j.raw("]}");
+}
+
 }  // namespace
 
 std::vector<std::pair<uint32_t, TickStatus>> tick_statuses(const std::vector<TraceRow>& a, const std::vector<TraceRow>& b,
@@ -296,133 +441,24 @@ std::vector<std::pair<uint32_t, TickStatus>> tick_statuses(const std::vector<Tra
 
 std::string report_json(const World& world, const MoveSettings& settings, const std::vector<ReportSide>& sides,
                         const ReportOptions& options) {
-  std::vector<std::map<uint32_t, Rows>> grouped;
-  for (const ReportSide& s : sides) grouped.push_back(by_character(s.rows));
-  std::set<uint32_t> ids;
-  uint32_t first_tick = UINT32_MAX, last_tick = 0;
-  for (const auto& g : grouped) {
-    for (const auto& [id, rows] : g) {
-      ids.insert(id);
-      first_tick = std::min(first_tick, rows.front().tick);
-      last_tick = std::max(last_tick, rows.back().tick);
-    }
-  }
-  if (ids.empty()) first_tick = last_tick = 0;
-  std::size_t side_rows = 0;
-  for (const auto& g : grouped) {
-    std::size_t n = 0;
-    for (const auto& kv : g) n += kv.second.size();
-    side_rows = std::max(side_rows, n);
-  }
-  const uint32_t stride = uint32_t(std::max<std::size_t>(1, (side_rows + options.row_budget - 1) / std::max<std::size_t>(1, options.row_budget)));
-
+  const Grouped g = group_sides(sides, options.row_budget);
   Json j;
   j.raw("{");
-  j.key("version");
-  j.raw("1,");
-  j.key("kind");
-  j.string(sides.size() == 2 ? "diff" : "view");
-  j.raw(",");
-  j.key("title");
-  j.string(options.title);
-  j.raw(",");
-  j.key("world_name");
-  j.string(options.world_name);
-  j.raw(",");
-  j.key("tick_rate");
-  j.integer(settings.tick_rate);
-  j.raw(",");
-  j.key("stride");
-  j.integer(stride);
-  j.raw(",");
-  j.key("names");
-  j.raw("[");
-  bool first = true;
-  for (const ReportSide& s : sides) {
-    j.comma(first);
-    j.string(s.name);
-  }
-  j.raw("],");
-  j.key("capsule");
-  j.raw("{");
-  j.key("radius");
-  j.number(settings.radius, 4);
-  j.raw(",");
-  j.key("height");
-  j.number(settings.height, 4);
-  j.raw(",");
-  j.key("crouch_height");
-  j.number(settings.crouch_height, 4);
-  j.raw("},");
-  write_world(j, world, settings.tick_rate, first_tick, last_tick);
+  write_header(j, settings, sides, options, g.stride);
+  write_world(j, world, settings.tick_rate, g.first_tick, g.last_tick);
   j.raw(",");
   j.key("first_tick");
-  j.integer(first_tick);
+  j.integer(g.first_tick);
   j.raw(",");
   j.key("last_tick");
-  j.integer(last_tick);
+  j.integer(g.last_tick);
   j.raw(",");
   j.key("characters");
   j.raw("[");
-  first = true;
-  static const Rows kNone;
-  for (uint32_t id : ids) {
-    const Rows& a = grouped[0].count(id) ? grouped[0].at(id) : kNone;
-    const Rows& b = sides.size() == 2 && grouped[1].count(id) ? grouped[1].at(id) : kNone;
-    const auto statuses = sides.size() == 2 ? tick_statuses(a, b, sides[0].inputs, sides[1].inputs)
-                                            : std::vector<std::pair<uint32_t, TickStatus>>{};
-    std::set<uint32_t> interesting;
-    for (const auto& [t, s] : statuses)
-      if (s != TickStatus::kIdentical) interesting.insert(t);
+  bool first = true;
+  for (uint32_t id : g.ids) {
     j.comma(first);
-    j.raw("{");
-    j.key("id");
-    j.integer(id);
-    j.raw(",");
-    j.key("parting_tick");
-    if (interesting.empty()) {
-      j.raw("null,");
-      j.key("divergence");
-      j.raw("null,");
-    } else {
-      j.integer(*interesting.begin());
-      j.raw(",");
-      j.key("divergence");
-      TickStatus s = TickStatus::kDiverged;
-      for (const auto& st : statuses)
-        if (st.first == *interesting.begin()) s = st.second;
-      j.string(s == TickStatus::kCorrectedInput         ? "input"
-               : s == TickStatus::kCorrectedInteraction ? "interaction"
-               : s == TickStatus::kUnexplained          ? "unexplained"
-                                                        : "unknown");
-      j.raw(",");
-    }
-    // Status ranges [start, end, code]: consecutive ticks with the same status.
-    j.key("status");
-    j.raw("[");
-    bool f = true;
-    for (std::size_t i = 0; i < statuses.size();) {
-      std::size_t k = i;
-      while (k + 1 < statuses.size() && statuses[k + 1].second == statuses[i].second &&
-             statuses[k + 1].first == statuses[k].first + 1)
-        ++k;
-      j.comma(f);
-      j.integer(statuses[i].first);
-      j.raw(",");
-      j.integer(statuses[k].first);
-      j.raw(",");
-      j.integer(int(statuses[i].second));
-      i = k + 1;
-    }
-    j.raw("],");
-    j.key("sides");
-    j.raw("[");
-    for (std::size_t s = 0; s < sides.size(); ++s) {
-      if (s > 0) j.raw(",");
-      const Rows& rows = s == 0 ? a : b;
-      write_side(j, rows, kept_rows(rows, interesting, options.keep_window, stride), timeline_of(sides[s].inputs, id));
-    }
-    j.raw("]}");
+    write_character(j, id, g, sides, options);
   }
   j.raw("]}");
   return j.take();

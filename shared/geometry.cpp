@@ -270,6 +270,11 @@ std::optional<SweepContact> sweep_capsule_plane(const Capsule& capsule, const Ve
   return SweepContact{t};
 }
 
+// long-function: kept whole on purpose. It is one exact geometric case analysis (already touching,
+// out of reach, the slab cull, then the caps, side faces, edge cylinders and vertex spheres of
+// P + sphere(r)) whose branches share their state: the earliest hit so far, `t_hit`, which each
+// primitive may only lower, and the order of the tests, which decides which contact wins. Split into
+// functions, that state would be passed back and forth and the order read in several places.
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
   const Vec3& n = tri.normal;
   const double hl = capsule.half_segment;
