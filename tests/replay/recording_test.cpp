@@ -3,11 +3,13 @@
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "replay/crc32c.h"
+#include "shared/setting_keys.h"
 #include "replay/recording.h"
 #include "replay/report.h"
 #include "replay/resimulate.h"
@@ -363,6 +365,60 @@ TEST(Report, AlteredInputPartsAtThatTickAndNowhereElse) {
   // (three.js names XML namespaces by URL, so URLs as such are no sign of a fetch; loading markup is.)
   for (const char* remote : {"<script src", "<link", "<img", "@import"})
     EXPECT_EQ(html.find(remote), std::string::npos) << remote << ": the page must fetch nothing";
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+namespace foothold::test {
+namespace {
+
+// The recording's copy of the movement settings (recording.fbs `table Settings`, written and read
+// field by field in recording.cpp) against the settings' key table (shared/setting_keys.h): the
+// same names with the same kinds, and every value through a file and back. A setting added to the
+// table but not to the recording fails here, not in a re-simulation that quietly uses a default.
+TEST(Recording, TheHeaderCarriesEverySettingOfTheKeyTableUnderItsName) {
+  std::ifstream schema(std::string(FOOTHOLD_SOURCE_DIR) + "/replay/recording.fbs");
+  ASSERT_TRUE(schema) << "replay/recording.fbs";
+  std::map<std::string, std::string> fields;  // name -> type
+  bool inside = false;
+  for (std::string line; std::getline(schema, line);) {
+    if (line.rfind("table Settings", 0) == 0) inside = true;
+    else if (inside && line.rfind("}", 0) == 0) break;
+    else if (inside && line.find(':') != std::string::npos) {
+      const auto start = line.find_first_not_of(' ');
+      const auto colon = line.find(':');
+      fields[line.substr(start, colon - start)] = line.substr(colon + 1, line.find(';') - colon - 1);
+    }
+  }
+  ASSERT_FALSE(fields.empty()) << "no table Settings in recording.fbs";
+  EXPECT_EQ(fields.size(), setting_keys().size()) << "fields in the recording vs keys in the table";
+  MoveSettings nudged;
+  for (const SettingKey& k : setting_keys()) {
+    ASSERT_TRUE(fields.count(k.name)) << k.name << " is a setting the recording does not carry";
+    EXPECT_EQ(fields[k.name], k.real ? "double" : "int") << k.name;
+    // Every value a little off its default, so a field read into another (or not read) shows.
+    if (k.real) nudged.*k.real *= 1.0 + 1.0 / 1024;
+    else nudged.*k.whole += 1;
+  }
+  nudged.tick_rate = 64;
+  ASSERT_TRUE(nudged.validate().empty()) << nudged.validate()[0];
+  replay::RecordingHeader h;
+  h.source = "server";
+  h.world = "arena";
+  h.settings = nudged;
+  h.settings_hash = nudged.hash();
+  const std::string path = ::testing::TempDir() + "/settings_round_trip.fhr";
+  {
+    replay::RecordingWriter w;
+    ASSERT_TRUE(w.open(path, h)) << w.error();
+    w.close(0);
+  }
+  replay::RecordingReader r;
+  ASSERT_TRUE(r.open(path)) << r.error();
+  for (const SettingKey& k : setting_keys())
+    EXPECT_EQ(setting_value(r.header().settings, k), setting_value(nudged, k)) << k.name;
+  std::remove(path.c_str());
 }
 
 }  // namespace
