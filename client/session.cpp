@@ -34,7 +34,6 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
       steering_(options.target_lead) {
   // Everything a connected session touches per tick is sized here, so that running it allocates
   // nothing (the C API promises it).
-  unacked_.reserve(Predictor::kHistory);
   others_.reserve(proto::kMaxRemotes);
   for (auto& r : received_) r.view.reserve(proto::kMaxRemotes);
   view_.reserve(proto::kMaxRemotes);
@@ -46,6 +45,11 @@ void ClientSession::send(std::span<const uint8_t> bytes) {
   ++stats_.packets_out;
   stats_.bytes_out += bytes.size();
   sink_.send(bytes);
+}
+
+void ClientSession::refuse(proto::DatagramDrop why) {
+  ++stats_.dropped;
+  if (proto::unauthenticated(why)) ++stats_.unauthenticated;
 }
 
 void ClientSession::send_session(std::span<const uint8_t> packet) {
@@ -83,15 +87,16 @@ void ClientSession::disconnect() {
 void ClientSession::on_datagram(proto::Nanos now, std::span<const uint8_t> bytes) {
   ++stats_.packets_in;
   stats_.bytes_in += bytes.size();
-  if (bytes.size() > proto::kMaxDatagram) {
-    ++stats_.dropped;
+  const proto::Screened screened = reader_.screen(bytes);
+  if (!screened.ok()) {
+    refuse(screened.drop);
     return;
   }
-  switch (proto::layer_of(bytes)) {
+  switch (screened.layer) {
     case proto::Layer::kSealed: on_sealed(now, bytes); return;
     case proto::Layer::kSession: on_session(now, bytes); return;
     case proto::Layer::kClear: on_clear(bytes); return;
-    case proto::Layer::kInvalid: ++stats_.dropped; return;
+    case proto::Layer::kInvalid: return;  // screened out above
   }
 }
 
@@ -99,7 +104,7 @@ void ClientSession::on_clear(std::span<const uint8_t> bytes) {
   // The only clear message a server sends is a version hint. Anyone could forge it, so it changes
   // nothing: it only explains a handshake that later fails.
   ++stats_.dropped;
-  const auto d = proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToClient, proto::Layer::kClear);
+  const proto::PacketDatagram d = reader_.clear(bytes);
   if (!d.ok() || (phase_ != Phase::kRequesting && phase_ != Phase::kConnecting)) return;
   const auto* r = d.message.packet->body_as_Reject();
   if (r->reason() == proto::fb::RejectReason::VersionMismatch && r->message())
@@ -110,17 +115,14 @@ void ClientSession::on_sealed(proto::Nanos now, std::span<const uint8_t> bytes) 
   // Replies before the session come sealed under the token's key, to this attempt's salt, bound to
   // the request they answer: while connecting, only replies to our own Connect open (a Reject that
   // an attacker's Connect earned, with our token and salt, does not).
-  std::span<const uint8_t> packet;
-  const proto::RequestTag& answers = phase_ == Phase::kConnecting ? attempt_.connect : proto::kNoRequestTag;
-  if ((phase_ != Phase::kRequesting && phase_ != Phase::kConnecting) || proto::sealed_reply_salt(bytes) != salt_ ||
-      proto::open_reply(token_.server_to_client, answers, bytes, rx_, packet) != proto::OpenError::kNone) {
-    ++stats_.dropped;
-    ++stats_.unauthenticated;
+  if (phase_ != Phase::kRequesting && phase_ != Phase::kConnecting) {
+    refuse(proto::DatagramDrop::kBadSeal);  // no attempt of ours for it to answer: nothing it could open under
     return;
   }
-  const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSealed);
-  if (!d.ok() || d.message.version != proto::kProtocolVersion) {
-    ++stats_.dropped;
+  const proto::RequestTag& answers = phase_ == Phase::kConnecting ? attempt_.connect : proto::kNoRequestTag;
+  const proto::PacketDatagram d = reader_.reply(token_.server_to_client, salt_, answers, bytes);
+  if (!d.ok()) {
+    refuse(d.drop);
     return;
   }
   const proto::fb::Packet& p = *d.message.packet;
@@ -169,26 +171,18 @@ void ClientSession::on_session(proto::Nanos now, std::span<const uint8_t> bytes)
     ++stats_.dropped;
     return;
   }
-  uint64_t sequence = 0;
-  std::span<const uint8_t> packet;
-  if (proto::open_session(keys_.receive, window_, bytes, rx_, sequence, packet) != proto::OpenError::kNone) {
-    ++stats_.dropped;
-    ++stats_.unauthenticated;
-    return;
-  }
-  if (proto::session_payload(bytes) == proto::Payload::kCompact) {
-    // Snapshots, the only compact message a server sends.
-    window_.mark(sequence);
-    last_heard_ = now;
-    handle_snapshot(now, packet);
-    return;
-  }
-  const auto d = proto::decode(packet, proto::Direction::kToClient, proto::Layer::kSession);
+  // Read, it is authentic and marked in our window.
+  const proto::SessionDatagram d = reader_.session(keys_.receive, window_, bytes);
   if (!d.ok()) {
-    ++stats_.dropped;
+    refuse(d.drop);
     return;
   }
-  window_.mark(sequence);
+  if (d.kind == proto::Payload::kCompact) {
+    // Snapshots, the only compact message a server sends.
+    last_heard_ = now;
+    handle_snapshot(now, d.compact);
+    return;
+  }
   const proto::fb::Packet& p = *d.message.packet;
   switch (d.message.type) {
     case proto::fb::Body::Disconnect: {
@@ -212,6 +206,7 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   }
   window_ = proto::ReplayWindow();
   send_sequence_ = 0;
+  server_has_ = a.tick();
   character_id_ = a.character_id();
   phase_ = Phase::kConnected;
   stats_.connect_ms = double(now - phase_started_) / 1e6;
@@ -233,16 +228,29 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
 }
 
 void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> message) {
+  const std::optional<proto::SnapshotHeader> h = take_snapshot(message);
+  if (!h) return;
+  show_others(h->tick);
+  check_own_state(*h);
+  forget_inputs_through(h->received_through);
+  measure_round_trip(now, *h);
+  // Clock steering: keep the slowest recent input `target_lead` ticks early.
+  stats_.input_lead = h->input_lead;
+  stats_.server_tick = h->tick;
+  steering_.report(h->input_lead);
+}
+
+std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<const uint8_t> message) {
   proto::SnapshotHeader h;
   if (proto::read_snapshot_header(message, last_snapshot_, snapshot_interval_, h) != proto::SnapshotError::kNone) {
     ++stats_.dropped;
-    return;
+    return std::nullopt;
   }
   // Older snapshots are stale, and a straggler is never a delta base: the server only builds on
   // snapshots we acknowledged, which are the newest we had.
   if (int32_t(h.tick - last_snapshot_) <= 0) {
     ++stats_.stale_snapshots;
-    return;
+    return std::nullopt;
   }
   const proto::RemoteView* base = &no_base_;
   if (h.base_tick != 0) {
@@ -250,14 +258,14 @@ void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> m
     if (r.tick != h.base_tick || acked_snapshot_ == 0) {
       ++stats_.missing_delta_base;
       ++stats_.dropped;
-      return;
+      return std::nullopt;
     }
     base = &r.view;
   }
   if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_) !=
       proto::SnapshotError::kNone) {
     ++stats_.dropped;
-    return;
+    return std::nullopt;
   }
   // Snapshots missed since the last one: the loss that sizes our inputs' redundancy.
   const uint32_t gap = (h.tick - last_snapshot_) / snapshot_interval_;
@@ -271,9 +279,12 @@ void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> m
   last_snapshot_ = h.tick;
   acked_snapshot_ = h.tick;
   ++stats_.snapshots;
+  return h;
+}
 
-  // The others: a sample for each one this snapshot sent. One left out for longer than the server
-  // ever leaves out a character that moves stood still until then.
+void ClientSession::show_others(uint32_t tick) {
+  // A sample for each one this snapshot sent. One left out for longer than the server ever leaves
+  // out a character that moves stood still until then.
   const uint32_t stale_ticks = std::max<uint32_t>(1, proto::kMaxStalenessMs * uint32_t(settings_.tick_rate) / 1000);
   view_ids_.clear();
   others_.clear();
@@ -283,58 +294,60 @@ void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> m
     const FixedVec3 p{int32_t(uint32_t(r.x) << shift), int32_t(uint32_t(r.y) << shift), int32_t(uint32_t(r.z) << shift)};
     others_.push_back({r.id, p, r.crouched, r.platform});
     if (std::binary_search(changed_.begin(), changed_.end(), r.id)) {
-      remotes_.hold_until(r.id, h.tick - stale_ticks);
-      remotes_.add(r.id, h.tick, p, GroundKind(r.ground));
+      remotes_.hold_until(r.id, tick - stale_ticks);
+      remotes_.add(r.id, tick, p, GroundKind(r.ground));
     }
   }
   remotes_.retain(view_ids_);
   // Our predictions step against the others as this snapshot shows them (movement.md §16).
   predictor_.set_others(others_, character_id_);
+}
 
-  // Our own character: the server's word, or its digest when it expects our prediction to match.
+void ClientSession::check_own_state(const proto::SnapshotHeader& h) {
+  // The server's word, or its digest when it expects our prediction to match.
   if (h.has_own_state) {
     ++stats_.snapshots_with_state;
     want_state_ = false;
     const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask);
     if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
-  } else {
-    switch (predictor_.confirm(h.tick, h.own_digest)) {
-      case Predictor::Outcome::kMatched:
-        ++stats_.compared;
-        want_state_ = false;
-        break;
-      case Predictor::Outcome::kMismatch:
-        if (!want_state_) ++stats_.state_requests;
-        want_state_ = true;
-        break;
-      default:
-        break;
-    }
+    return;
   }
-  // Inputs the server has (every one up to received_through), or no longer needs, are done with.
-  const uint32_t done = int32_t(h.received_through - predictor_.acknowledged_tick()) > 0 ? h.received_through
-                                                                                        : predictor_.acknowledged_tick();
-  unacked_.erase(std::remove_if(unacked_.begin(), unacked_.end(), [&](const InputCmd& in) { return int32_t(in.tick - done) <= 0; }),
-                 unacked_.end());
+  switch (predictor_.confirm(h.tick, h.own_digest)) {
+    case Predictor::Outcome::kMatched:
+      ++stats_.compared;
+      want_state_ = false;
+      break;
+    case Predictor::Outcome::kMismatch:
+      if (!want_state_) ++stats_.state_requests;
+      want_state_ = true;
+      break;
+    default:
+      break;
+  }
+}
 
-  // Round trip: the newest input the server had (tick + input_lead), from when we sent it, less the
-  // time the server held it.
+void ClientSession::forget_inputs_through(uint32_t received_through) {
+  // Inputs the server has (every one up to received_through), or no longer needs (up to the tick it
+  // confirmed), are done with; the newest bound only moves forward. Never past our newest input: an
+  // input not yet made cannot have been had, whatever the snapshot says.
+  const uint32_t confirmed = predictor_.acknowledged_tick();
+  uint32_t done = int32_t(received_through - confirmed) > 0 ? received_through : confirmed;
+  if (int32_t(done - predictor_.latest_tick()) > 0) done = predictor_.latest_tick();
+  if (int32_t(done - server_has_) > 0) server_has_ = done;
+}
+
+void ClientSession::measure_round_trip(proto::Nanos now, const proto::SnapshotHeader& h) {
+  // The newest input the server had (tick + input_lead), from when we sent it, less the time the
+  // server held it.
   const uint32_t echoed = h.tick + uint32_t(int32_t(h.input_lead));
   const Sent& sent = sent_at_[echoed % sent_at_.size()];
-  if (sent.tick == echoed && sent.at != 0) {
-    const proto::Nanos rtt = now - sent.at - proto::Nanos(h.echo_delay_us) * 1000;
-    if (rtt >= 0 && rtt < 60 * proto::kSecond) {
-      const double ms = double(rtt) / 1e6;
-      stats_.rtt_ms = ms;
-      stats_.rtt_smoothed_ms = stats_.rtt_smoothed_ms < 0 ? ms : stats_.rtt_smoothed_ms + (ms - stats_.rtt_smoothed_ms) / 8;
-      if (on_rtt) on_rtt(ms);
-    }
-  }
-
-  // Clock steering: keep the slowest recent input `target_lead` ticks early.
-  stats_.input_lead = h.input_lead;
-  stats_.server_tick = h.tick;
-  steering_.report(h.input_lead);
+  if (sent.tick != echoed || sent.at == 0) return;
+  const proto::Nanos rtt = now - sent.at - proto::Nanos(h.echo_delay_us) * 1000;
+  if (rtt < 0 || rtt >= 60 * proto::kSecond) return;
+  const double ms = double(rtt) / 1e6;
+  stats_.rtt_ms = ms;
+  stats_.rtt_smoothed_ms = stats_.rtt_smoothed_ms < 0 ? ms : stats_.rtt_smoothed_ms + (ms - stats_.rtt_smoothed_ms) / 8;
+  if (on_rtt) on_rtt(ms);
 }
 
 void ClientSession::run_tick(InputSource* source) {
@@ -342,10 +355,13 @@ void ClientSession::run_tick(InputSource* source) {
   InputCmd input = source ? source->next(tick, predictor_.latest_state()) : InputCmd{};
   input.tick = tick;
   const CharacterState& predicted = predictor_.predict(input);
-  if (unacked_.size() >= Predictor::kHistory) unacked_.erase(unacked_.begin());
-  unacked_.push_back(input);
   if (on_input) on_input(input);
   if (on_predicted) on_predicted(tick, predicted);
+}
+
+uint32_t ClientSession::oldest_unacknowledged() const {
+  const uint32_t held = predictor_.oldest_input_tick();
+  return int32_t(held - (server_has_ + 1)) > 0 ? held : server_has_ + 1;
 }
 
 std::size_t ClientSession::redundancy() const {
@@ -361,19 +377,24 @@ std::size_t ClientSession::redundancy() const {
 void ClientSession::send_inputs(proto::Nanos now) {
   // Every input not sent yet; the newest, a few times each; and every unacknowledged one again once
   // it is overdue (sent longer ago than a round trip and two ticks, and still not had): plausibly lost.
-  std::size_t unsent = 0;
-  while (unsent < unacked_.size() && int32_t(unacked_[unacked_.size() - 1 - unsent].tick - newest_sent_) > 0) ++unsent;
-  std::size_t n = std::min(unacked_.size(), std::max(unsent, redundancy()));
-  if (!unacked_.empty()) {
-    const Sent& first = sent_at_[unacked_.front().tick % sent_at_.size()];
+  // The unacknowledged inputs are consecutive ticks, oldest to newest.
+  const uint32_t newest = predictor_.latest_tick();
+  const uint32_t oldest = oldest_unacknowledged();
+  const std::size_t unacked = int32_t(newest - oldest) >= 0 ? std::size_t(newest - oldest) + 1 : 0;
+  const std::size_t unsent = std::min(unacked, std::size_t(std::max(0, int32_t(newest - newest_sent_))));
+  std::size_t n = std::min(unacked, std::max(unsent, redundancy()));
+  if (unacked != 0) {
+    const Sent& first = sent_at_[oldest % sent_at_.size()];
     const proto::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? proto::Nanos(stats_.rtt_smoothed_ms * 1e6) : 250 * proto::kMillisecond;
-    if (first.tick == unacked_.front().tick && now - first.at > rtt + 2 * period_) n = unacked_.size();
+    if (first.tick == oldest && now - first.at > rtt + 2 * period_) n = unacked;
   }
   n = std::min(n, proto::kMaxCompactInputs);
-  const std::span<const InputCmd> inputs(unacked_.data() + unacked_.size() - n, n);
+  // The newest n, from the predictor's history (write_inputs wants them side by side).
+  for (std::size_t i = 0; i < n; ++i) outgoing_[i] = predictor_.input(newest - uint32_t(n - 1 - i));
+  const std::span<const InputCmd> inputs(outgoing_.data(), n);
   proto::InputsHeader h;
   h.ack_snapshot = acked_snapshot_;
-  h.newest_tick = predictor_.latest_tick();
+  h.newest_tick = newest;
   h.want_state = want_state_;
   for (const InputCmd& in : inputs) {
     if (int32_t(in.tick - newest_sent_) <= 0) continue;

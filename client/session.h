@@ -8,11 +8,13 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "proto/clock.h"
 #include "proto/codec.h"
+#include "proto/datagram_reader.h"
 #include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
@@ -150,6 +152,8 @@ class ClientSession {
 
  private:
   void send(std::span<const uint8_t> bytes);
+  // Counts a datagram refused: dropped, and unauthenticated when it did not open or repeated.
+  void refuse(proto::DatagramDrop why);
   void send_session(std::span<const uint8_t> packet);
   /// Starts a connection attempt: a fresh salt, and its ConnectRequest.
   void begin_attempt(proto::Nanos now);
@@ -162,7 +166,21 @@ class ClientSession {
   void on_session(proto::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
   void send_inputs(proto::Nanos now);
+  // The oldest tick whose input the server may not have: the one after server_has_, or the oldest
+  // the predictor still holds.
+  uint32_t oldest_unacknowledged() const;
   void handle_snapshot(proto::Nanos now, std::span<const uint8_t> message);
+  // A snapshot newer than the last, read against its base, its view kept as a later one's base and
+  // its gap counted as loss; nothing (and a count) when it is stale or cannot be read.
+  std::optional<proto::SnapshotHeader> take_snapshot(std::span<const uint8_t> message);
+  // The others as snapshot `tick` shows them: to the interpolator and to the predictor.
+  void show_others(uint32_t tick);
+  // Our own character: the server's state reconciled with our prediction, or its digest compared.
+  void check_own_state(const proto::SnapshotHeader& h);
+  // The server has every input up to `received_through`: those are not sent again.
+  void forget_inputs_through(uint32_t received_through);
+  // The round trip of the newest input the snapshot says the server had.
+  void measure_round_trip(proto::Nanos now, const proto::SnapshotHeader& h);
   // How many of the newest inputs every message repeats, from the loss seen.
   std::size_t redundancy() const;
   void run_tick(InputSource* source);  // nullptr: a neutral input
@@ -174,7 +192,8 @@ class ClientSession {
   proto::ConnectToken token_;
   SessionOptions options_;
   proto::PacketWriter writer_;
-  proto::DatagramBuffer rx_, tx_;
+  proto::DatagramReader reader_{proto::Direction::kToClient};
+  proto::DatagramBuffer tx_;
   uint64_t salt_ = 0;               // this connection attempt's
   proto::ConnectAttempt attempt_;   // this attempt's Connect (its salts and proof), once sent
   std::vector<uint8_t> connect_;    // this attempt's Connect datagram, resent as it is
@@ -221,7 +240,11 @@ class ClientSession {
   std::array<Sent, 64> sent_at_{};
   uint32_t newest_sent_ = 0;
   std::array<uint8_t, proto::kMaxDatagram> payload_{};
-  std::vector<InputCmd> unacked_;
+  // The inputs are the predictor's (one history: Predictor::input()). Those after this tick that it
+  // still holds are the ones the server may not have, and go again in every message (as the loss
+  // asks, or all once overdue) until a snapshot says it has them.
+  uint32_t server_has_ = 0;  // every input up to this tick has reached the server, or it needs it no more
+  std::array<InputCmd, proto::kMaxCompactInputs> outgoing_{};  // the inputs of the message being written
   Stats stats_;
 };
 

@@ -1,5 +1,7 @@
 #include "shared/predictor.h"
 
+#include <cassert>
+
 namespace foothold {
 
 void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id) {
@@ -14,9 +16,16 @@ CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& 
 }
 
 void Predictor::reset(uint32_t tick, const CharacterState& state) {
+  start_ = tick;
   base_ = tick;
   latest_ = tick;
   at(tick) = {InputCmd{}, state};
+}
+
+const InputCmd& Predictor::input(uint32_t tick) const {
+  [[maybe_unused]] const uint32_t held = latest_ + 1 - oldest_input_tick();  // 0 to kHistory, the newest
+  assert(latest_ - tick < held && "an input the history does not hold");
+  return at(tick).input;
 }
 
 const CharacterState& Predictor::predict(InputCmd input) {

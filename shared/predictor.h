@@ -2,7 +2,9 @@
 // Client-side prediction and reconciliation: a client predicts its own character with the very step
 // the server runs, keeps the inputs the server has not acknowledged, and when the server's state for
 // an acknowledged tick differs from its prediction it rewinds to the server's state and replays the
-// inputs since. Reusable by any game client: it knows nothing of sockets or time.
+// inputs since. Its history is the client's one record of its inputs: what a client sends again
+// until the server has it, it reads from here (input()). Reusable by any game client: it knows
+// nothing of sockets or time.
 
 #include <array>
 #include <cstdint>
@@ -43,6 +45,16 @@ class Predictor {
   /// Whether the newest prediction (or replay) of `tick` met another character (movement.md §16);
   /// false for a tick no longer in the history.
   bool met(uint32_t tick) const { return latest_ - tick < kHistory && tick <= latest_ && at(tick).met; }
+
+  /// The input predict() was given for `tick` (its tick field set to `tick`). `tick` must be held:
+  /// from oldest_input_tick() to latest_tick().
+  const InputCmd& input(uint32_t tick) const;
+  /// The oldest tick whose input the history holds: the first predicted since reset(), or, once
+  /// predictions ran kHistory ticks past it, kHistory - 1 before latest_tick(). latest_tick() + 1
+  /// when none is (just reset).
+  uint32_t oldest_input_tick() const {
+    return latest_ - start_ < kHistory ? start_ + 1 : latest_ - kHistory + 1;
+  }
 
   /// The newest tick predicted (or given to reset()).
   uint32_t latest_tick() const { return latest_; }
@@ -120,6 +132,7 @@ class Predictor {
   std::vector<OtherCharacter> others_;
   uint32_t self_id_ = 0;
   std::array<Entry, kHistory> history_{};
+  uint32_t start_ = 0;   // the tick given to reset(): inputs are held from the one after
   uint32_t base_ = 0;    // last tick confirmed by the server
   uint32_t latest_ = 0;  // last tick predicted
   Counters counters_;

@@ -146,6 +146,40 @@ TEST(Predictor, SameInputsDifferentStateIsUnexplained) {
   EXPECT_EQ(f.p.counters().unexplained, 1u);
 }
 
+// The predictor's history is the client's one record of its inputs: the session resends the ones the
+// server has not had from it. It holds every input predicted since the last reset, the newest
+// kHistory of them, unchanged by corrections.
+TEST(Predictor, HoldsTheInputOfEveryTickSinceResetForTheClientToResend) {
+  Fixture f;
+  const auto input_for = [](uint32_t t) { return encode_move(double(int(t % 7) - 3) / 3, 0, uint8_t(t % 3 == 0 ? kButtonJump : 0), t); };
+  f.p.reset(1000, f.start);
+  EXPECT_EQ(f.p.oldest_input_tick(), 1001u) << "none held right after a reset";
+  for (uint32_t t = 1001; t <= 1100; ++t) {
+    InputCmd in = input_for(t);
+    in.tick = 0;  // predict() numbers it
+    f.p.predict(in);
+  }
+  EXPECT_EQ(f.p.oldest_input_tick(), 1001u);
+  for (uint32_t t = 1001; t <= 1100; ++t) EXPECT_EQ(f.p.input(t), input_for(t)) << "tick " << t;
+  // A correction replays the inputs; it changes none of them.
+  CharacterState moved = f.p.latest_state();
+  moved.position.x += 4096;
+  ASSERT_EQ(f.p.reconcile(1050, moved, 1).outcome, Predictor::Outcome::kCorrected);
+  for (uint32_t t = 1001; t <= 1100; ++t) EXPECT_EQ(f.p.input(t), input_for(t)) << "tick " << t;
+  // Past kHistory predictions, the oldest go: exactly the newest kHistory are held.
+  for (uint32_t t = 1101; t <= 1000 + Predictor::kHistory + 40; ++t) f.p.predict(input_for(t));
+  const uint32_t latest = 1000 + Predictor::kHistory + 40;
+  EXPECT_EQ(f.p.latest_tick(), latest);
+  EXPECT_EQ(f.p.oldest_input_tick(), latest - Predictor::kHistory + 1);
+  for (uint32_t t = f.p.oldest_input_tick(); t <= latest; ++t) ASSERT_EQ(f.p.input(t), input_for(t)) << "tick " << t;
+  // A server ahead of every prediction restarts the history: nothing before its tick is held.
+  ASSERT_EQ(f.p.reconcile(latest + 5, f.start, 0).outcome, Predictor::Outcome::kAhead);
+  EXPECT_EQ(f.p.oldest_input_tick(), latest + 6);
+  f.p.predict(input_for(latest + 6));
+  EXPECT_EQ(f.p.oldest_input_tick(), latest + 6);
+  EXPECT_EQ(f.p.input(latest + 6), input_for(latest + 6));
+}
+
 TEST(Predictor, StaleAndAheadSnapshots) {
   Fixture f;
   f.p.reset(100, f.start);
