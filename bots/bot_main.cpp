@@ -25,6 +25,7 @@
 #include "bots/bot_fleet.h"
 #include "bots/probe.h"
 #include "proto/endpoint.h"
+#include "proto/network_tuning.h"
 #include "shared/percentile.h"
 #include "shared/settings.h"
 #include "shared/world.h"
@@ -54,7 +55,7 @@ struct Args {
       key_file;
   int bots = 1;
   double duration = 10;
-  double connect_timeout = 5;
+  double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
 };
@@ -65,7 +66,8 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--bots", a.bots, "number of bots (default 1)");
   app.add_option("--duration", a.duration, "seconds to play before disconnecting (default 10)");
   app.add_option("--pattern", a.pattern_text, "wander (default), circle, jump, ride (onto the movers) or script:FILE");
-  app.add_option("--connect-timeout", a.connect_timeout, "seconds to keep trying to connect (default 5)");
+  app.add_option("--connect-timeout", a.connect_timeout,
+                 "seconds to keep trying to connect (default " + std::to_string(proto::kConnectTimeout / proto::kSecond) + ")");
   app.add_option("--seed", a.seed, "seed of the bots' choices (default 1)");
   app.add_option("--trace-dir", a.trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
   app.add_option("--record", a.record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");

@@ -1,5 +1,6 @@
 #include "client/session.h"
 
+#include "proto/network_tuning.h"
 #include "proto/untrusted_text.h"
 
 #include <algorithm>
@@ -271,7 +272,7 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   const uint32_t gap = (h.tick - last_snapshot_) / snapshot_interval_;
   if (acked_snapshot_ != 0 && gap >= 1) {
     const double missed = double(gap - 1) / double(gap);
-    stats_.loss += (missed - stats_.loss) / 16;
+    stats_.loss += (missed - stats_.loss) / proto::kLossSmoothing;
   }
   Received& rec = received_[(h.tick / snapshot_interval_) % received_.size()];
   rec.tick = h.tick;
@@ -365,13 +366,10 @@ uint32_t ClientSession::oldest_unacknowledged() const {
 }
 
 std::size_t ClientSession::redundancy() const {
-  // Enough copies that all of them being lost is rare: about 1e-3 at the loss seen, at least 2.
-  const double loss = stats_.loss;
-  if (loss < 0.01) return 2;
-  if (loss < 0.05) return 3;
-  if (loss < 0.15) return 4;
-  if (loss < 0.30) return 6;
-  return 8;
+  // Enough copies that all of them being lost is rare (proto/network_tuning.h).
+  for (const proto::RedundancyRung& rung : proto::kRedundancyLadder)
+    if (stats_.loss < rung.loss) return rung.copies;
+  return proto::kMaxRedundancy;
 }
 
 void ClientSession::send_inputs(proto::Nanos now) {
@@ -385,7 +383,7 @@ void ClientSession::send_inputs(proto::Nanos now) {
   std::size_t n = std::min(unacked, std::max(unsent, redundancy()));
   if (unacked != 0) {
     const Sent& first = sent_at_[oldest % sent_at_.size()];
-    const proto::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? proto::Nanos(stats_.rtt_smoothed_ms * 1e6) : 250 * proto::kMillisecond;
+    const proto::Nanos rtt = stats_.rtt_smoothed_ms >= 0 ? proto::Nanos(stats_.rtt_smoothed_ms * 1e6) : proto::kAssumedRoundTrip;
     if (first.tick == oldest && now - first.at > rtt + 2 * period_) n = unacked;
   }
   n = std::min(n, proto::kMaxCompactInputs);

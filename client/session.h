@@ -15,6 +15,7 @@
 #include "proto/clock.h"
 #include "proto/codec.h"
 #include "proto/datagram_reader.h"
+#include "proto/network_tuning.h"
 #include "proto/handshake.h"
 #include "proto/secure.h"
 #include "proto/token.h"
@@ -45,8 +46,8 @@ class InputSource {
 
 /// Timing of a client session; times on the session's clock (proto::Nanos).
 struct SessionOptions {
-  proto::Nanos handshake_retry = 250 * proto::kMillisecond;  ///< resend ConnectRequest/Connect this often
-  proto::Nanos connect_timeout = 5 * proto::kSecond;         ///< give up connecting after this
+  proto::Nanos handshake_retry = proto::kHandshakeRetry;  ///< resend ConnectRequest/Connect this often
+  proto::Nanos connect_timeout = proto::kConnectTimeout;  ///< give up connecting after this
   proto::Nanos server_timeout = 10 * proto::kSecond;         ///< silence from a connected server
   int target_lead = ClockSteering::kDefaultTargetLead;  ///< ticks by which the slowest recent input should still be early at the server
 };

@@ -10,10 +10,6 @@ namespace foothold::server {
 
 namespace {
 
-constexpr Counter kDecodeCounter[] = {Counter::kPacketsIn,       Counter::kDropTooLarge,    Counter::kDropMalformed,
-                                      Counter::kDropBadProtocol, Counter::kDropUnknownType, Counter::kDropWrongDirection};
-static_assert(std::size(kDecodeCounter) == static_cast<size_t>(proto::DropReason::kCount));
-
 std::string hex(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -73,18 +69,14 @@ void Admission::reject(const proto::Endpoint& to, const proto::TokenContents& to
 
 void Admission::on_clear_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kBytesInHandshake, bytes.size());
-  const proto::DecodeResult d =
-      proto::decode(proto::unframe_clear(bytes, rx_), proto::Direction::kToServer, proto::Layer::kClear);
+  // Decoded, and no smaller than kMinHandshakeDatagram (whole, prefix included: that is what a reply
+  // is compared with).
+  const proto::PacketDatagram d = reader_.clear(bytes);
   if (!d.ok()) {
-    counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
+    counters_.add(drop_counter(d.drop));
     return;
   }
   const proto::Decoded& m = d.message;
-  // Sizes are judged on the whole datagram, prefix included: that is what a reply is compared with.
-  if (bytes.size() < proto::kMinHandshakeDatagram) {
-    counters_.add(Counter::kDropTooSmall);
-    return;
-  }
   // A Connect whose cookie is valid comes from an address that has shown it receives our datagrams,
   // so a spoofer cannot send one: it is checked first and spends nothing of the per-source budgets,
   // which a spoofed flood may have drained (the cookie's MAC costs about what the buckets' hashes do).

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "proto/codec.h"
+#include "proto/datagram_reader.h"
 #include "proto/endpoint.h"
 #include "proto/secure.h"
 #include "proto/token.h"
@@ -100,7 +101,7 @@ class Admission {
   SourceLimiter source_limiter_;
   HashedBuckets token_limiter_;  // by the token's nonce
   proto::PacketWriter writer_;
-  proto::DatagramBuffer rx_;  // the Packet of the datagram being handled, aligned
+  proto::DatagramReader reader_{proto::Direction::kToServer};
   proto::DatagramBuffer tx_;  // the reply being sealed
   bool shutting_down_ = false;
 };

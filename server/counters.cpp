@@ -26,4 +26,26 @@ uint64_t Counters::dropped() const {
   return n;
 }
 
+namespace {
+
+// For each reason the reader refuses a datagram, the counter it goes in.
+constexpr Counter kDropCounter[] = {
+    Counter::kPacketsIn,           // kNone: not a drop, never looked up
+    Counter::kDropTooLarge,        // kTooLarge
+    Counter::kDropBadProtocol,     // kBadProtocol
+    Counter::kDropWrongDirection,  // kWrongDirection
+    Counter::kDropMalformed,       // kTruncated: a session datagram too short to open
+    Counter::kDropReplayed,        // kReplayed
+    Counter::kDropBadSeal,         // kBadSeal
+    Counter::kDropMalformed,       // kMalformed
+    Counter::kDropUnknownType,     // kUnknownType
+    Counter::kDropTooSmall,        // kTooSmall
+    Counter::kDropVersion,         // kVersion: sealed replies only, never at a server
+};
+static_assert(std::size(kDropCounter) == std::size_t(proto::DatagramDrop::kCount));
+
+}  // namespace
+
+Counter drop_counter(proto::DatagramDrop d) { return kDropCounter[std::size_t(d)]; }
+
 }  // namespace foothold::server

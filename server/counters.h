@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "proto/datagram_reader.h"
+
 namespace foothold::server {
 
 /// The server's counters, by what they count (to_string() gives the names the stats line uses).
@@ -109,6 +111,8 @@ enum class Counter : uint8_t {
 
 /// The counter's snake_case name, e.g. "drop_bad_seal" ("invalid" out of range).
 std::string_view to_string(Counter c);
+/// The counter a datagram the reader (proto/datagram_reader.h) refused goes in.
+Counter drop_counter(proto::DatagramDrop d);
 
 /// One value per Counter, all from 0. Not thread-safe: each worker thread keeps its own, merged into
 /// the server's by the tick thread.

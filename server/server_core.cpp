@@ -6,10 +6,6 @@ namespace foothold::server {
 
 namespace {
 
-constexpr Counter kDecodeCounter[] = {Counter::kPacketsIn,       Counter::kDropTooLarge,    Counter::kDropMalformed,
-                                      Counter::kDropBadProtocol, Counter::kDropUnknownType, Counter::kDropWrongDirection};
-static_assert(std::size(kDecodeCounter) == static_cast<size_t>(proto::DropReason::kCount));
-
 // The config as the core keeps it: the snapshot budget within what the wire allows.
 CoreConfig checked(CoreConfig config) {
   config.snapshot_budget = std::clamp(config.snapshot_budget, proto::kMinSnapshotBudget, int(proto::kMaxDatagram));
@@ -49,15 +45,16 @@ uint32_t ServerCore::character_at(const proto::Endpoint& endpoint) const {
 void ServerCore::on_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
   counters_.add(Counter::kPacketsIn);
   counters_.add(Counter::kBytesIn, bytes.size());
-  if (bytes.size() > proto::kMaxDatagram) {
-    counters_.add(Counter::kDropTooLarge);
+  // Too large, no Foothold prefix, or a sealed reply (only servers send those): refused unread.
+  const proto::Screened screened = reader_.screen(bytes);
+  if (!screened.ok()) {
+    counters_.add(drop_counter(screened.drop));
     return;
   }
-  switch (proto::layer_of(bytes)) {
-    case proto::Layer::kSession: on_session_datagram(now, from, bytes); return;
-    case proto::Layer::kClear: admission_.on_clear_datagram(now, from, bytes); return;
-    case proto::Layer::kSealed: counters_.add(Counter::kDropWrongDirection); return;  // only servers send these
-    case proto::Layer::kInvalid: counters_.add(Counter::kDropBadProtocol); return;
+  if (screened.layer == proto::Layer::kSession) {
+    on_session_datagram(now, from, bytes);
+  } else {
+    admission_.on_clear_datagram(now, from, bytes);
   }
 }
 
@@ -69,33 +66,21 @@ void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& fr
     return;
   }
   Session& s = c->session;
-  uint64_t sequence = 0;
-  std::span<const uint8_t> packet;
-  switch (proto::open_session(s.keys.receive, s.window, bytes, rx_, sequence, packet)) {
-    case proto::OpenError::kNone: break;
-    case proto::OpenError::kMalformed: counters_.add(Counter::kDropMalformed); return;
-    case proto::OpenError::kReplayed: counters_.add(Counter::kDropReplayed); return;
-    case proto::OpenError::kBadSeal: counters_.add(Counter::kDropBadSeal); return;
+  // Opened, new to the window, decoded and marked; or refused, the window untouched.
+  const proto::SessionDatagram d = reader_.session(s.keys.receive, s.window, bytes);
+  if (!d.ok()) {
+    counters_.add(drop_counter(d.drop));
+    return;
   }
   // Authentic from here: only the client holds its sending key. It sends compact inputs messages
   // and, in a Packet, only a Disconnect (decode() refuses anything else).
-  const bool compact = proto::session_payload(bytes) == proto::Payload::kCompact;
-  if (!compact) {
-    const proto::DecodeResult d = proto::decode(packet, proto::Direction::kToServer, proto::Layer::kSession);
-    if (!d.ok()) {
-      counters_.add(kDecodeCounter[static_cast<size_t>(d.error)]);
-      return;
-    }
-  }
-  const bool newest = sequence > s.window.newest();
-  s.window.mark(sequence);
   if (!s.rate.take(now)) {
     counters_.add(Counter::kDropRateLimited);
     return;
   }
-  if (compact) {
+  if (d.kind == proto::Payload::kCompact) {
     counters_.add(Counter::kBytesInInputs, bytes.size());
-    handle_inputs(now, *c, packet, newest);
+    handle_inputs(now, *c, d.compact, d.newest);
     return;
   }
   counters_.add(Counter::kDisconnectsReceived);

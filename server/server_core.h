@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "proto/codec.h"
+#include "proto/datagram_reader.h"
 #include "proto/endpoint.h"
 #include "server/admission.h"
 #include "server/cookie.h"
@@ -103,7 +104,7 @@ class ServerCore {
   Replication replication_;
   Admission admission_;
   proto::PacketWriter writer_;
-  proto::DatagramBuffer rx_;         // the Packet of the datagram being handled, aligned
+  proto::DatagramReader reader_{proto::Direction::kToServer};
   std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
   TickObserver* observer_ = nullptr;
 };

@@ -34,32 +34,43 @@ void Simulation::offer_inputs(Client& c, std::span<const InputCmd> inputs, proto
 void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
-  // The roster is in ascending id, so the shared tick's results come back in roster order.
+  // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
+  // the inputs and applying the results touch every client once, so they run on the threads too:
+  // each index writes only its own client and its own slots.
   const std::size_t n = roster.size();
   entrants_.resize(n);
   characters_.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    Client& c = roster[i];
-    SimulatedCharacter& ch = c.character;
-    const InputBuffer::Consumed in = ch.inputs.consume(tick_);
-    ch.repeated_bits = (ch.repeated_bits << 1) | (in.repeated ? 1u : 0u);
-    counters.add(in.repeated ? Counter::kInputsRepeated : Counter::kInputsConsumed);
-    entrants_[i] = {c.id, ch.state, in.input, &ch.candidates};
-    characters_[i] = {c.id, in.input, in.repeated, {}, false};
-  }
+  auto take_inputs = [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) {
+      Client& c = roster[i];
+      SimulatedCharacter& ch = c.character;
+      const InputBuffer::Consumed in = ch.inputs.consume(tick_);
+      ch.repeated_bits = (ch.repeated_bits << 1) | (in.repeated ? 1u : 0u);
+      entrants_[i] = {c.id, ch.state, in.input, &ch.candidates};
+      characters_[i] = {c.id, in.input, in.repeated, {}, false};
+    }
+  };
+  threads_.run(n, kMinClientsPerThread, take_inputs);
   runner_.run(tick_, entrants_, world_, derived_, &threads_);
-  for (std::size_t i = 0; i < n; ++i) {
-    SimulatedCharacter& ch = roster[i].character;
-    CharacterTick& out = characters_[i];
-    ch.state = runner_.results()[i].state;
-    const bool met = runner_.results()[i].diagnostics.characters_near > 0;
-    ch.interaction_bits = (ch.interaction_bits << 1) | (met ? 1u : 0u);
-    // A repeated input or a meeting may part the client's prediction from this state: until it
-    // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
-    if (out.repeated || met) ch.owed_tick = tick_;
-    out.state = ch.state;
-    out.met_character = met;
-  }
+  auto apply_results = [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) {
+      SimulatedCharacter& ch = roster[i].character;
+      CharacterTick& out = characters_[i];
+      ch.state = runner_.results()[i].state;
+      const bool met = runner_.results()[i].diagnostics.characters_near > 0;
+      ch.interaction_bits = (ch.interaction_bits << 1) | (met ? 1u : 0u);
+      // A repeated input or a meeting may part the client's prediction from this state: until it
+      // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
+      if (out.repeated || met) ch.owed_tick = tick_;
+      out.state = ch.state;
+      out.met_character = met;
+    }
+  };
+  threads_.run(n, kMinClientsPerThread, apply_results);
+  std::size_t repeated = 0;
+  for (const CharacterTick& c : characters_) repeated += c.repeated;
+  counters.add(Counter::kInputsRepeated, repeated);
+  counters.add(Counter::kInputsConsumed, n - repeated);
   if (observer) observer->on_tick({tick_, joins_, leaves_, characters_});
   joins_.clear();
   leaves_.clear();

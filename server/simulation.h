@@ -43,6 +43,8 @@ class Simulation {
   void advance(Roster& roster, Counters& counters, TickObserver* observer);
 
  private:
+  /// Below this many clients per thread, fewer threads take the inputs and apply the results.
+  static constexpr std::size_t kMinClientsPerThread = 256;
   const World& world_;
   MoveSettings settings_;
   DerivedSettings derived_;
