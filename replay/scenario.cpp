@@ -58,7 +58,7 @@ std::vector<ScenarioRun> run_scenarios(const World& world, const MoveSettings& s
       characters[i] = {uint32_t(i), state[i], tick <= commands[i].size() ? commands[i][tick - 1] : InputCmd{}, nullptr};
     runner.run(tick, characters, world, derived);
     for (std::size_t i = 0; i < n; ++i) {
-      const StepResult& r = runner.results()[i];  // ids are the indices, so already in order
+      const TickResult& r = runner.results()[i];  // ids are the indices, so already in order
       state[i] = r.state;
       runs[i].rows.push_back({tick, uint32_t(i), r.state});
       runs[i].diagnostics.push_back(r.diagnostics);

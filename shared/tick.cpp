@@ -23,11 +23,13 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
     seen_[k] = as_other(c.id, c.state);
   }
   results_.resize(n);
+  touched_.resize(n);
   // The movers at this tick: placed once, read by every step (§15.1); the others as they were at the
   // start of the tick (§16).
   movers_.build(world, tick, settings.tick_rate);
   crowd_.build(seen_, &movers_);
   workers_.resize(std::size_t(threads ? std::max(1, threads->threads()) : 1));
+  for (Worker& w : workers_) w.touches.clear();
   // The steps go in the crowd's order, by cell, so neighbours (who query the same triangles) run one
   // after the other on the same thread while those triangles are still in its cache. The order
   // changes nothing else: every step reads the start-of-tick view and writes its own slot.
@@ -40,8 +42,11 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
       input.tick = tick;
       crowd_.neighbours(k, ws.near);
       ws.scratch.cache = c.cache;
-      results_[k] = step(c.state, input, world, settings, ws.scratch, {&movers_, ws.near, c.id});
+      const StepResult r = step(c.state, input, world, settings, ws.scratch, {&movers_, ws.near, c.id});
       ws.scratch.cache = nullptr;
+      results_[k] = {r.state, r.diagnostics};
+      touched_[k] = {uint32_t(w), uint32_t(ws.touches.size()), uint16_t(r.touches.size()), int16_t(r.touches.dropped())};
+      for (int t = 0; t < r.touches.size(); ++t) ws.touches.push_back(r.touches[t]);
     }
   };
   if (threads) {
@@ -49,6 +54,11 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
   } else if (n > 0) {
     steps(0, n, 0);
   }
+}
+
+std::span<const Touch> TickRunner::touches(std::size_t k) const {
+  const Touched& t = touched_[k];
+  return {workers_[t.worker].touches.data() + t.offset, t.count};
 }
 
 }  // namespace foothold

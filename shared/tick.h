@@ -32,6 +32,13 @@ struct TickCharacter {
   CandidateCache* cache = nullptr;
 };
 
+/// One character's step in a tick: its state after the tick and how it got there (what it touched:
+/// TickRunner::touches()).
+struct TickResult {
+  CharacterState state;
+  StepDiagnostics diagnostics;
+};
+
 /// Advances a set of characters by one tick. Keeps its working memory between ticks (the steady
 /// state allocates nothing); one tick at a time.
 class TickRunner {
@@ -45,8 +52,13 @@ class TickRunner {
 
   /// The characters of the last run(), ascending id.
   std::span<const uint32_t> ids() const { return ids_; }
-  /// Each one's step (its state after the tick, what it touched, how it got there), by ids().
-  std::span<const StepResult> results() const { return results_; }
+  /// Each one's step (its state after the tick and how it got there), by ids().
+  std::span<const TickResult> results() const { return results_; }
+  /// What results()[k]'s character touched (StepResult::touches, in its order), valid until the
+  /// next run().
+  std::span<const Touch> touches(std::size_t k) const;
+  /// How many touches results()[k]'s step had to drop (TouchList::dropped(); 0 almost always).
+  int touches_dropped(std::size_t k) const { return touched_[k].dropped; }
   /// Where results()[k]'s character was in run()'s `characters`.
   uint32_t given_at(std::size_t k) const { return order_[k]; }
   /// The movers as this tick placed them (valid until the next run()).
@@ -58,13 +70,22 @@ class TickRunner {
   struct Worker {
     StepScratch scratch;
     std::vector<OtherCharacter> near;
+    std::vector<Touch> touches;  // this tick's touches of the steps this worker ran, one after another
+  };
+  // Where a character's touches are: kept apart from the results, so that a step writes its few
+  // touches rather than a whole TouchList (about 1 KB, the tick's largest memory traffic).
+  struct Touched {
+    uint32_t worker = 0, offset = 0;
+    uint16_t count = 0;
+    int16_t dropped = 0;
   };
   std::vector<uint32_t> order_;  // indices into `characters`, by ascending id
   std::vector<uint32_t> ids_;
   std::vector<OtherCharacter> seen_;  // every character as the others see it at the start, by ids_
   MoverFrame movers_;
   Crowd crowd_;
-  std::vector<StepResult> results_;
+  std::vector<TickResult> results_;
+  std::vector<Touched> touched_;
   std::vector<Worker> workers_;
 };
 

@@ -21,18 +21,34 @@ namespace {
 bool same_bits(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
 bool same_bits(const Vec3& a, const Vec3& b) { return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z); }
 
+// One character's step as the tick reports it: its result and its touches.
+struct Stepped {
+  TickResult result;
+  std::vector<Touch> touches;
+  int dropped = 0;
+};
+Stepped stepped(const TickRunner& runner, std::size_t k) {
+  const auto t = runner.touches(k);
+  return {runner.results()[k], {t.begin(), t.end()}, runner.touches_dropped(k)};
+}
+Stepped stepped(const StepResult& r) {
+  Stepped s{{r.state, r.diagnostics}, {}, r.touches.dropped()};
+  for (int i = 0; i < r.touches.size(); ++i) s.touches.push_back(r.touches[i]);
+  return s;
+}
+
 // Everything a step returns, bit for bit.
-::testing::AssertionResult same_result(const StepResult& a, const StepResult& b) {
-  if (!(a.state == b.state)) return ::testing::AssertionFailure() << "states differ";
-  if (a.touches.size() != b.touches.size() || a.touches.dropped() != b.touches.dropped())
+::testing::AssertionResult same_result(const Stepped& a, const Stepped& b) {
+  if (!(a.result.state == b.result.state)) return ::testing::AssertionFailure() << "states differ";
+  if (a.touches.size() != b.touches.size() || a.dropped != b.dropped)
     return ::testing::AssertionFailure() << "touch counts differ";
-  for (int i = 0; i < a.touches.size(); ++i) {
+  for (std::size_t i = 0; i < a.touches.size(); ++i) {
     const Touch &x = a.touches[i], &y = b.touches[i];
     if (x.kind != y.kind || x.triangle != y.triangle || x.mover != y.mover || x.character != y.character ||
         x.tag != y.tag || !same_bits(x.normal, y.normal) || x.floor != y.floor || x.blocked != y.blocked)
       return ::testing::AssertionFailure() << "touch " << i << " differs";
   }
-  const StepDiagnostics &p = a.diagnostics, &q = b.diagnostics;
+  const StepDiagnostics &p = a.result.diagnostics, &q = b.result.diagnostics;
   if (p.characters_near != q.characters_near || p.pushed_apart != q.pushed_apart || p.pushed_by_mover != q.pushed_by_mover ||
       p.slide_iterations != q.slide_iterations || p.pushout_iterations != q.pushout_iterations || p.jumped != q.jumped ||
       !same_bits(p.position, q.position))
@@ -67,13 +83,13 @@ Crowd make_crowd(uint64_t seed, int count, uint32_t ticks) {
 
 // Runs `ticks` ticks; returns every tick's results in id order. `order` permutes the characters as
 // they are handed in (the same permutation every tick).
-std::vector<std::vector<StepResult>> run(Crowd crowd, uint32_t ticks, ParallelFor* threads, const std::vector<std::size_t>& order,
+std::vector<std::vector<Stepped>> run(Crowd crowd, uint32_t ticks, ParallelFor* threads, const std::vector<std::size_t>& order,
                                          bool with_caches) {
   const World& w = arena_world();
   const DerivedSettings s = derive(MoveSettings{});
   TickRunner runner;
   std::vector<CandidateCache> caches(crowd.characters.size());
-  std::vector<std::vector<StepResult>> out;
+  std::vector<std::vector<Stepped>> out;
   std::vector<TickCharacter> given(crowd.characters.size());
   for (uint32_t t = 1; t <= ticks; ++t) {
     for (std::size_t k = 0; k < order.size(); ++k) {
@@ -84,7 +100,8 @@ std::vector<std::vector<StepResult>> run(Crowd crowd, uint32_t ticks, ParallelFo
     }
     runner.run(t, given, w, s, threads);
     EXPECT_TRUE(std::is_sorted(runner.ids().begin(), runner.ids().end())) << "tick " << t;
-    out.emplace_back(runner.results().begin(), runner.results().end());
+    out.emplace_back();
+    for (std::size_t k = 0; k < runner.results().size(); ++k) out.back().push_back(stepped(runner, k));
     for (std::size_t k = 0; k < runner.ids().size(); ++k) {
       const std::size_t i = order[runner.given_at(k)];
       EXPECT_EQ(crowd.characters[i].id, runner.ids()[k]);
@@ -100,7 +117,7 @@ std::vector<std::size_t> identity(std::size_t n) {
   return v;
 }
 
-void expect_same(const std::vector<std::vector<StepResult>>& a, const std::vector<std::vector<StepResult>>& b, const char* what) {
+void expect_same(const std::vector<std::vector<Stepped>>& a, const std::vector<std::vector<Stepped>>& b, const char* what) {
   ASSERT_EQ(a.size(), b.size()) << what;
   for (std::size_t t = 0; t < a.size(); ++t) {
     ASSERT_EQ(a[t].size(), b[t].size()) << what << ", tick " << t + 1;
@@ -129,7 +146,7 @@ TEST(Tick, EveryThreadCountEveryArrivalOrderAndEveryChunkOrderGiveTheSameBytes) 
   const auto reference = run(crowd, kTicks, nullptr, order, false);
   bool met = false;
   for (const auto& tick : reference)
-    for (const auto& r : tick) met |= r.diagnostics.characters_near > 0;
+    for (const auto& r : tick) met |= r.result.diagnostics.characters_near > 0;
   ASSERT_TRUE(met) << "the crowd never met: the test would not see an order dependence";
   for (int threads : {1, 2, 3, 4}) {
     WorkerPool pool(threads);
@@ -171,7 +188,7 @@ TEST(Tick, EachStepIsTheOneAgainstEveryOtherCharacterAsTheTickBegan) {
       InputCmd in = c.input;
       in.tick = t;
       const StepResult alone = step(c.state, in, w, s, scratch, {nullptr, others, c.id});
-      ASSERT_TRUE(same_result(alone, runner.results()[k])) << "tick " << t << ", character " << c.id;
+      ASSERT_TRUE(same_result(stepped(alone), stepped(runner, k))) << "tick " << t << ", character " << c.id;
       meetings += alone.diagnostics.characters_near > 0;
     }
     for (std::size_t k = 0; k < runner.ids().size(); ++k) crowd.characters[runner.given_at(k)].state = runner.results()[k].state;
