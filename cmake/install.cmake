@@ -2,9 +2,9 @@
 # and the tools (installed by their own folders).
 #
 #   <prefix>/include/foothold/client.h              the C API
-#   <prefix>/include/foothold/{shared,proto}/...    the C++ API: simulation, formats, client, wire
+#   <prefix>/include/foothold/{shared,client,proto}/... the C++ API: simulation, formats, client, wire (proto)
 #   <prefix>/lib/libfoothold-client.so.0.1.0        the client, shared (soname libfoothold-client.so.0)
-#   <prefix>/lib/libfoothold-{client,sim,formats,wire}.a   the same, static, one archive per target
+#   <prefix>/lib/libfoothold-{client,sim,formats,proto}.a  the same, static, one archive per target
 #   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client)
 #   <prefix>/lib/pkgconfig/foothold-client.pc       pkg-config --cflags --libs foothold-client
 include(CMakePackageConfigHelpers)
