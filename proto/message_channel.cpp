@@ -1,0 +1,193 @@
+#include "proto/message_channel.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+namespace foothold::proto {
+
+namespace {
+
+// How far `a` is ahead of `b` in sequence space (negative: behind).
+int32_t ahead(uint16_t a, uint16_t b) { return int16_t(uint16_t(a - b)); }
+
+// The limits as a channel keeps them: a window that is a power of two in [1, 16384] (so that the
+// slots of a window's consecutive sequences never collide as the 16-bit sequence wraps), fragments
+// of at least one byte and at most what the wire's 16-bit size holds.
+MessageLimits checked(MessageLimits l) {
+  l.window = uint16_t(std::bit_floor(std::clamp<unsigned>(l.window, 1, 16384)));
+  l.fragment = std::clamp<std::size_t>(l.fragment, 1, 0xffff);
+  l.max_message = std::max<std::size_t>(l.max_message, 1);
+  return l;
+}
+
+}  // namespace
+
+std::string_view to_string(SendError e) {
+  switch (e) {
+    case SendError::kNone: return "none";
+    case SendError::kEmpty: return "empty";
+    case SendError::kTooLarge: return "too_large";
+    case SendError::kQueueFull: return "queue_full";
+  }
+  return "invalid";
+}
+
+std::string_view to_string(Violation v) {
+  switch (v) {
+    case Violation::kNone: return "none";
+    case Violation::kMalformed: return "malformed";
+    case Violation::kOutsideWindow: return "outside_window";
+    case Violation::kOversizedFragment: return "oversized_fragment";
+    case Violation::kOverlapping: return "overlapping";
+    case Violation::kTooLarge: return "too_large";
+    case Violation::kBadAck: return "bad_ack";
+  }
+  return "invalid";
+}
+
+bool write_fragment(std::span<uint8_t> out, std::size_t& used, const Fragment& f) {
+  const std::size_t need = kFragmentHeaderBytes + f.bytes.size();
+  if (used > out.size() || out.size() - used < need || f.bytes.size() > 0xffff) return false;
+  uint8_t* p = out.data() + used;
+  p[0] = uint8_t(f.sequence);
+  p[1] = uint8_t(f.sequence >> 8);
+  p[2] = uint8_t((f.first ? 1 : 0) | (f.last ? 2 : 0));
+  p[3] = uint8_t(f.bytes.size());
+  p[4] = uint8_t(f.bytes.size() >> 8);
+  if (!f.bytes.empty()) std::memcpy(p + kFragmentHeaderBytes, f.bytes.data(), f.bytes.size());
+  used += need;
+  return true;
+}
+
+void write_ack(const MessageAck& ack, std::span<uint8_t, kMessageAckBytes> out) {
+  out[0] = uint8_t(ack.next);
+  out[1] = uint8_t(ack.next >> 8);
+  for (int i = 0; i < 8; ++i) out[std::size_t(2 + i)] = uint8_t(ack.beyond >> (8 * i));
+}
+
+bool read_ack(std::span<const uint8_t> bytes, MessageAck& ack) {
+  if (bytes.size() < kMessageAckBytes) return false;
+  ack.next = uint16_t(bytes[0] | (bytes[1] << 8));
+  ack.beyond = 0;
+  for (int i = 0; i < 8; ++i) ack.beyond |= uint64_t(bytes[std::size_t(2 + i)]) << (8 * i);
+  return true;
+}
+
+// ---- sender ----
+
+ReliableSender::ReliableSender(const MessageLimits& limits) : limits_(checked(limits)), flight_(limits_.window) {}
+
+SendError ReliableSender::send(std::span<const uint8_t> message) {
+  if (message.empty()) return SendError::kEmpty;
+  if (message.size() > limits_.max_message) return SendError::kTooLarge;
+  if (queued_bytes_ + message.size() > limits_.queue_bytes) return SendError::kQueueFull;
+  for (std::size_t at = 0; at < message.size(); at += limits_.fragment) {
+    const std::size_t n = std::min(limits_.fragment, message.size() - at);
+    unsent_.push_back({at == 0, at + n == message.size(), {message.begin() + long(at), message.begin() + long(at + n)}});
+  }
+  queued_bytes_ += message.size();
+  return SendError::kNone;
+}
+
+bool ReliableSender::put(std::span<uint8_t> out, std::size_t& used, uint16_t sequence, const InFlight& f) const {
+  return write_fragment(out, used, {sequence, f.first, f.last, f.bytes});
+}
+
+std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) {
+  std::size_t used = 0;
+  // Overdue ones first, oldest first: the receiver delivers in order, so the oldest gap holds up all.
+  for (uint16_t s = oldest_; s != next_sequence_; ++s) {
+    InFlight& f = flight_[s % limits_.window];
+    if (f.acked || now - f.sent_at < rto) continue;
+    if (!put(out, used, s, f)) return used;
+    f.sent_at = now;
+    ++retransmissions_;
+  }
+  while (!unsent_.empty() && in_flight() < limits_.window) {
+    const Pending& p = unsent_.front();
+    if (used > out.size() || out.size() - used < kFragmentHeaderBytes + p.bytes.size()) break;
+    InFlight& f = flight_[next_sequence_ % limits_.window];
+    f = {true, false, p.first, p.last, now, p.bytes};
+    put(out, used, next_sequence_, f);
+    ++next_sequence_;
+    unsent_.pop_front();
+  }
+  return used;
+}
+
+Violation ReliableSender::on_ack(const MessageAck& ack) {
+  // Everything it names must have been sent: `next` at most next_sequence_, and no bit past it.
+  const int32_t through = ahead(ack.next, oldest_);
+  if (ahead(ack.next, next_sequence_) > 0 || through < -int32_t(limits_.window)) return Violation::kBadAck;
+  for (int i = 0; i < 64; ++i)
+    if ((ack.beyond >> i) & 1)
+      if (ahead(uint16_t(ack.next + 1 + i), next_sequence_) >= 0) return Violation::kBadAck;
+  auto acknowledge = [&](uint16_t s) {
+    if (ahead(s, oldest_) < 0 || ahead(s, next_sequence_) >= 0) return;  // old news, or (checked) unsent
+    InFlight& f = flight_[s % limits_.window];
+    if (!f.used || f.acked) return;
+    f.acked = true;
+    queued_bytes_ -= f.bytes.size();
+  };
+  for (uint16_t s = oldest_; ahead(s, ack.next) < 0; ++s) acknowledge(s);
+  for (int i = 0; i < 64; ++i)
+    if ((ack.beyond >> i) & 1) acknowledge(uint16_t(ack.next + 1 + i));
+  while (oldest_ != next_sequence_ && flight_[oldest_ % limits_.window].acked) {
+    InFlight& f = flight_[oldest_ % limits_.window];
+    f.used = false;
+    f.bytes.clear();
+    ++oldest_;
+  }
+  return Violation::kNone;
+}
+
+// ---- receiver ----
+
+ReliableReceiver::ReliableReceiver(const MessageLimits& limits) : limits_(checked(limits)), slots_(limits_.window) {}
+
+Violation ReliableReceiver::on_fragment(const Fragment& f) {
+  if (f.bytes.empty() || f.bytes.size() > limits_.fragment) return Violation::kOversizedFragment;
+  const int32_t offset = ahead(f.sequence, next_);
+  if (offset < 0) return Violation::kNone;  // delivered already: a duplicate or a late copy
+  if (offset >= int32_t(limits_.window)) return Violation::kOutsideWindow;
+  Slot& slot = slots_[f.sequence % limits_.window];
+  if (slot.present) return Violation::kNone;  // a duplicate
+  // No room until the application takes what it holds: dropped unacknowledged, sent again later.
+  if (held_bytes_ + f.bytes.size() > limits_.queue_bytes) return Violation::kNone;
+  slot = {true, f.first, f.last, {f.bytes.begin(), f.bytes.end()}};
+  held_bytes_ += f.bytes.size();
+  return deliver_in_order();
+}
+
+Violation ReliableReceiver::deliver_in_order() {
+  while (slots_[next_ % limits_.window].present) {
+    Slot& s = slots_[next_ % limits_.window];
+    if (s.first == joining_) return Violation::kOverlapping;  // a start inside a message, or a middle outside one
+    if (joined_.size() + s.bytes.size() > limits_.max_message) return Violation::kTooLarge;
+    joined_.insert(joined_.end(), s.bytes.begin(), s.bytes.end());
+    joining_ = !s.last;
+    s.present = false;
+    s.bytes.clear();
+    ++next_;
+    if (!joining_) complete_.push_back(std::move(joined_)), joined_.clear();
+  }
+  return Violation::kNone;
+}
+
+MessageAck ReliableReceiver::ack() const {
+  MessageAck a{next_, 0};
+  for (int i = 0; i < 64 && i + 1 < int(limits_.window); ++i)
+    if (slots_[uint16_t(next_ + 1 + i) % limits_.window].present) a.beyond |= uint64_t(1) << i;
+  return a;
+}
+
+bool ReliableReceiver::receive(std::vector<uint8_t>& out) {
+  if (complete_.empty()) return false;
+  out = std::move(complete_.front());
+  complete_.pop_front();
+  held_bytes_ -= out.size();
+  return true;
+}
+
+}  // namespace foothold::proto

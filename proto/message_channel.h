@@ -1,0 +1,190 @@
+#pragma once
+// Reliable, ordered messages over a stream of datagrams that may be lost, repeated or reordered: one
+// direction's sender and the other direction's receiver (issue #35's message layer, before it rides
+// in the session). Socket- and clock-free: the session hands in the time and the round trip, puts
+// what write() gives into its datagrams, and hands the peer's fragments and acknowledgements in.
+//
+// A message (1 byte to MessageLimits::max_message) is cut into fragments of at most `fragment`
+// bytes; every fragment has its own 16-bit sequence number, consecutive in send order, and flags
+// that mark the first and the last fragment of its message. The receiver acknowledges with the
+// first sequence it still lacks and a bitmap of the 64 after it; the sender sends again what is
+// not acknowledged a retransmission time after it went. Both ends hold at most `window`
+// fragments in flight, so the receiver's memory is bounded and a sequence never wraps inside it.
+//
+// The wire (little-endian), as write_fragments() and read_fragments() make and take it:
+//   fragment: u16 sequence, u8 flags (bit 0: first of its message, bit 1: last), u16 size, bytes
+//   ack:      u16 next (every sequence before it received), u64 beyond (bit i: next + 1 + i received)
+// A peer that sends what an honest peer never would (a fragment outside the window, a message that
+// overlaps another or grows past max_message, an acknowledgement of a sequence never sent) is told
+// by a Violation, which ends the session with a counted reason.
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "proto/clock.h"
+
+namespace foothold::proto {
+
+/// The sizes a channel holds to.
+struct MessageLimits {
+  std::size_t max_message = 64 * 1024;  ///< bytes of one message at most
+  /// Bytes of reliable messages a sender holds that the peer has not acknowledged, and bytes a
+  /// receiver holds that the application has not taken: the bounds on each side's memory.
+  std::size_t queue_bytes = 256 * 1024;
+  std::size_t fragment = 1024;  ///< payload bytes of one fragment at most
+  uint16_t window = 128;        ///< fragments in flight at most: a power of two, at most 16384 (rounded down to one)
+};
+
+/// Bytes of a fragment's header on the wire.
+inline constexpr std::size_t kFragmentHeaderBytes = 5;
+/// Bytes of an acknowledgement on the wire.
+inline constexpr std::size_t kMessageAckBytes = 10;
+
+/// Why send() refused a message.
+enum class SendError : uint8_t {
+  kNone,
+  kEmpty,      ///< zero bytes: a message has at least one
+  kTooLarge,   ///< over MessageLimits::max_message
+  kQueueFull,  ///< the unacknowledged bytes would pass MessageLimits::queue_bytes: try again later
+};
+std::string_view to_string(SendError e);
+
+/// What a peer did that an honest one never does: the session ends with it.
+enum class Violation : uint8_t {
+  kNone,
+  kMalformed,         ///< a block of fragments or an acknowledgement cut short or inconsistent
+  kOutsideWindow,     ///< a fragment beyond the receive window
+  kOversizedFragment, ///< a fragment over MessageLimits::fragment bytes, or empty
+  kOverlapping,       ///< a first fragment inside a message, or a middle one outside any
+  kTooLarge,          ///< a message grown past MessageLimits::max_message
+  kBadAck,            ///< an acknowledgement of a sequence never sent
+};
+std::string_view to_string(Violation v);
+
+/// One fragment as it crosses the wire.
+struct Fragment {
+  uint16_t sequence = 0;
+  bool first = false;
+  bool last = false;
+  std::span<const uint8_t> bytes;
+};
+
+/// The receiver's acknowledgement.
+struct MessageAck {
+  uint16_t next = 0;    ///< the first sequence not yet received (all before it were)
+  uint64_t beyond = 0;  ///< bit i: sequence next + 1 + i received
+};
+
+/// The sending half. Not thread-safe.
+class ReliableSender {
+ public:
+  explicit ReliableSender(const MessageLimits& limits = {});
+
+  /// Queues a message (copied). Refused, with nothing queued, when empty, too large or when the
+  /// queue has no room for it.
+  SendError send(std::span<const uint8_t> message);
+  /// Writes into `out` the fragments due at `now`: first those sent at least `rto` ago and not yet
+  /// acknowledged (oldest first), then new ones while the window has room, each whole. Returns the
+  /// bytes written (0: nothing due, or no room for the next fragment).
+  std::size_t write(Nanos now, Nanos rto, std::span<uint8_t> out);
+  /// Takes the peer's acknowledgement. kBadAck when it claims a sequence never sent (nothing changes).
+  Violation on_ack(const MessageAck& ack);
+
+  /// Bytes queued and not acknowledged (what send() weighs against queue_bytes).
+  std::size_t queued_bytes() const { return queued_bytes_; }
+  /// Fragments sent and not acknowledged.
+  std::size_t in_flight() const { return std::size_t(uint16_t(next_sequence_ - oldest_)); }
+  /// Fragments sent again after their retransmission time passed, in all.
+  uint64_t retransmissions() const { return retransmissions_; }
+
+ private:
+  struct Pending {
+    bool first = false, last = false;
+    std::vector<uint8_t> bytes;
+  };
+  struct InFlight {
+    bool used = false, acked = false;
+    bool first = false, last = false;
+    Nanos sent_at = 0;
+    std::vector<uint8_t> bytes;
+  };
+  bool put(std::span<uint8_t> out, std::size_t& used, uint16_t sequence, const InFlight& f) const;
+  MessageLimits limits_;
+  std::deque<Pending> unsent_;    // fragments not yet given a sequence
+  std::vector<InFlight> flight_;  // by sequence % window
+  uint16_t oldest_ = 0;           // the oldest sequence not acknowledged
+  uint16_t next_sequence_ = 0;    // the sequence the next new fragment gets
+  std::size_t queued_bytes_ = 0;
+  uint64_t retransmissions_ = 0;
+};
+
+/// The receiving half. Not thread-safe.
+class ReliableReceiver {
+ public:
+  explicit ReliableReceiver(const MessageLimits& limits = {});
+
+  /// Takes one fragment. Duplicates and fragments already delivered change nothing; a fragment the
+  /// receiver has no room for now (the application has not taken what it holds) is dropped
+  /// unacknowledged, so the sender sends it again. After a violation the session ends: the receiver
+  /// is not to be used again.
+  Violation on_fragment(const Fragment& f);
+  /// The acknowledgement of what has arrived.
+  MessageAck ack() const;
+  /// Moves the next complete message, in send order, into `out`; false when there is none.
+  bool receive(std::vector<uint8_t>& out);
+
+  /// Bytes held: fragments waiting for earlier ones, the message being joined and those complete.
+  std::size_t held_bytes() const { return held_bytes_; }
+
+ private:
+  struct Slot {
+    bool present = false;
+    bool first = false, last = false;
+    std::vector<uint8_t> bytes;
+  };
+  Violation deliver_in_order();
+  MessageLimits limits_;
+  std::vector<Slot> slots_;  // by sequence % window
+  uint16_t next_ = 0;        // the first sequence not yet received in order
+  bool joining_ = false;     // inside a message (its first fragment delivered, not its last)
+  std::vector<uint8_t> joined_;
+  std::deque<std::vector<uint8_t>> complete_;
+  std::size_t held_bytes_ = 0;
+};
+
+/// Appends `f` to `out` at `used` if it fits (header and bytes); false when it does not.
+bool write_fragment(std::span<uint8_t> out, std::size_t& used, const Fragment& f);
+/// Reads a block of fragments written one after another, calling `take(fragment)` for each (it
+/// returns a Violation to stop); kMalformed when the block is cut short.
+template <typename Take>
+Violation read_fragments(std::span<const uint8_t> block, Take&& take);
+/// An acknowledgement as kMessageAckBytes, and back (false when `bytes` is short).
+void write_ack(const MessageAck& ack, std::span<uint8_t, kMessageAckBytes> out);
+bool read_ack(std::span<const uint8_t> bytes, MessageAck& ack);
+
+template <typename Take>
+Violation read_fragments(std::span<const uint8_t> block, Take&& take) {
+  std::size_t at = 0;
+  while (at < block.size()) {
+    if (block.size() - at < kFragmentHeaderBytes) return Violation::kMalformed;
+    const uint8_t* p = block.data() + at;
+    Fragment f;
+    f.sequence = uint16_t(p[0] | (p[1] << 8));
+    if ((p[2] & ~3u) != 0) return Violation::kMalformed;
+    f.first = (p[2] & 1) != 0;
+    f.last = (p[2] & 2) != 0;
+    const std::size_t size = std::size_t(p[3] | (p[4] << 8));
+    at += kFragmentHeaderBytes;
+    if (block.size() - at < size) return Violation::kMalformed;
+    f.bytes = block.subspan(at, size);
+    at += size;
+    if (const Violation v = take(f); v != Violation::kNone) return v;
+  }
+  return Violation::kNone;
+}
+
+}  // namespace foothold::proto
