@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Static checks of docker/Dockerfile (quick suite; no container engine needed):
-#  1. every COPY source (outside --from stages) exists in the build context (the repository root);
+#  1. every COPY source (outside --from stages) exists in the build context (the repository root),
+#     and every folder the top-level CMakeLists.txt always adds (add_subdirectory outside an if) is
+#     copied;
 #  2. the runtime stage installs the Debian package of every shared library the binaries link
 #     (ldd, resolved with dpkg -S), apart from those every Debian image has.
 #   check_dockerfile.sh REPO_ROOT BINARY...
@@ -35,6 +37,18 @@ while read -r line; do
     fi
   done
 done <<<"$logical"
+
+# Every folder the build always needs is in the image (tests/ is built only with FOOTHOLD_TESTS, and
+# examples/ is copied anyway: the conditional ones are not required).
+copied=" $(grep -E '^COPY ' <<<"$logical" | grep -v -- '--from=' | awk '{for (i = 2; i < NF; i++) printf "%s ", $i}') "
+while read -r folder; do
+  [ -n "$folder" ] || continue
+  if [[ "$copied" != *" $folder "* ]]; then
+    echo "check_dockerfile: the build adds $folder/ (CMakeLists.txt), but the Dockerfile does not COPY it" >&2
+    status=1
+  fi
+done < <(awk '/^[[:space:]]*if[[:space:]]*\(/ {depth++} /^[[:space:]]*endif[[:space:]]*\(/ {depth--}
+              depth == 0 && /^add_subdirectory\(/ {gsub(/^add_subdirectory\(|\).*$/, ""); print}' "$root/CMakeLists.txt")
 
 # The image installs as a user does: cmake --install, and the runtime stage copies the installed
 # prefix, never paths inside a build tree.

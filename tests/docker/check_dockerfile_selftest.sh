@@ -30,4 +30,11 @@ if "$here/check_dockerfile.sh" "$missing_src" "$bin" >"$work/out2" 2>&1; then
   exit 1
 fi
 grep -q "COPY source 'servers' does not exist" "$work/out2" || { cat "$work/out2" >&2; exit 1; }
-echo "selftest: the check catches a missing runtime package and a missing COPY source"
+missing_folder=$(make_root missing-folder)
+sed '/^COPY bots .\/bots$/d' "$root/docker/Dockerfile" >"$missing_folder/docker/Dockerfile"
+if "$here/check_dockerfile.sh" "$missing_folder" "$bin" >"$work/out3" 2>&1; then
+  echo "selftest: a Dockerfile that does not copy bots/, which the build adds, passed the check" >&2
+  exit 1
+fi
+grep -q "the build adds bots/" "$work/out3" || { cat "$work/out3" >&2; exit 1; }
+echo "selftest: the check catches a missing runtime package, a missing COPY source and a folder the build needs"
