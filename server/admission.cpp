@@ -23,8 +23,9 @@ bool is_loopback(const proto::Endpoint& e) {
   return a.is_loopback();
 }
 
-// A bucket of `rate` per second with a tenth of a second's worth of burst, at least 1.
-TokenBucket tenth_second_burst(double rate, proto::Nanos now) { return TokenBucket(rate, std::max(1.0, rate / 10.0), now); }
+// The burst of the global handshake budgets: a tenth of a second's worth of `rate`, at least 1.
+double tenth_second(double rate) { return std::max(1.0, rate / 10.0); }
+TokenBucket tenth_second_burst(double rate, proto::Nanos now) { return TokenBucket(rate, tenth_second(rate), now); }
 
 }  // namespace
 
@@ -41,8 +42,7 @@ Admission::Admission(const CoreConfig& config, Roster& roster, Simulation& simul
       handshake_bucket_(tenth_second_burst(config.handshake_rate, now)),
       status_bucket_(tenth_second_burst(config.status_rate, now)),
       version_hint_bucket_(tenth_second_burst(config.version_hint_rate, now)),
-      spent_cookies_(SpentCookies::capacity_for(config.handshake_rate, std::max(1.0, config.handshake_rate / 10.0),
-                                                CookieJar::kLifetime)),
+      spent_cookies_(SpentCookies::capacity_for(config.handshake_rate, tenth_second(config.handshake_rate), CookieJar::kLifetime)),
       source_limiter_(config.source_limits, now),
       token_limiter_(config.token_rate, 2 * config.token_rate, 4096, now) {}
 
