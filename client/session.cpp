@@ -32,7 +32,8 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
       token_(token),
       options_(options),
       predictor_(world, derived_),
-      steering_(options.target_lead) {
+      steering_(options.target_lead),
+      messages_(options.messages) {
   // Everything a connected session touches per tick is sized here, so that running it allocates
   // nothing (the C API promises it).
   others_.reserve(proto::kMaxRemotes);
@@ -179,9 +180,11 @@ void ClientSession::on_session(proto::Nanos now, std::span<const uint8_t> bytes)
     return;
   }
   if (d.kind == proto::Payload::kCompact) {
-    // Snapshots, the only compact message a server sends.
+    // Snapshots, the only compact message a server sends, and messages.
     last_heard_ = now;
-    handle_snapshot(now, d.compact);
+    if (!d.compact.empty()) handle_snapshot(now, d.compact);
+    if (!d.messages.empty() && phase_ == Phase::kConnected)
+      if (const proto::Violation v = messages_.on_section(now, d.messages); v != proto::Violation::kNone) end_for_messages(v);
     return;
   }
   const proto::fb::Packet& p = *d.message.packet;
@@ -402,7 +405,40 @@ void ClientSession::send_inputs(proto::Nanos now) {
   const auto message = proto::write_inputs(h, inputs, payload_);
   stats_.inputs_sent += n;
   ++stats_.input_messages;
-  send(proto::seal_session(keys_.send, ++send_sequence_, message, tx_, proto::Payload::kCompact));
+  // Messages ride in the room the inputs leave in their datagram.
+  std::span<const uint8_t> payload = message;
+  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1);
+  if (messages_.wants_to_send(now) && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= room) {
+    const std::size_t head = proto::begin_carrier(message, carrier_);
+    const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
+    if (section > 0) payload = {carrier_.data(), head + section};
+  }
+  send(proto::seal_session(keys_.send, ++send_sequence_, payload, tx_, proto::Payload::kCompact));
+}
+
+void ClientSession::send_messages(proto::Nanos now) {
+  // One datagram of messages alone per tick at most, beside the inputs': the server's packet rate
+  // per client (240 a second by default) leaves room for that at 60 Hz, and the byte rate bounds it.
+  if (!messages_.wants_to_send(now)) return;
+  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1);
+  const std::size_t head = proto::begin_carrier({}, carrier_);
+  const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
+  if (section == 0) return;
+  send(proto::seal_session(keys_.send, ++send_sequence_, {carrier_.data(), head + section}, tx_, proto::Payload::kCompact));
+}
+
+proto::SendError ClientSession::send_message(proto::Channel channel, std::span<const uint8_t> bytes) {
+  if (phase_ != Phase::kConnected) return proto::SendError::kNotConnected;
+  return messages_.send(channel, bytes);
+}
+
+void ClientSession::end_for_messages(proto::Violation v) {
+  const bool timeout = v == proto::Violation::kNoProgress || v == proto::Violation::kIncomplete;
+  send_session(writer_.disconnect(timeout ? proto::fb::DisconnectReason::MessageTimeout
+                                          : proto::fb::DisconnectReason::MessageViolation));
+  phase_ = Phase::kDisconnected;
+  reason_text_ = std::string("messages: the server's ") + (timeout ? "stood still (" : "broke the rules (") +
+                 std::string(proto::to_string(v)) + ")";
 }
 
 proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
@@ -433,10 +469,15 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
         reason_text_ = "no word from the server";
         return now + proto::kSecond;
       }
+      if (const proto::Violation v = messages_.check(now); v != proto::Violation::kNone) {
+        end_for_messages(v);
+        return now + proto::kSecond;
+      }
       // Run the ticks that are due, catching up at most a few at once.
       for (int i = 0; i < 4 && now >= next_tick_; ++i) {
         run_tick(&source);
         send_inputs(now);
+        send_messages(now);
         next_tick_ += proto::Nanos(double(period_) * steering_.period_scale());
       }
       if (now - next_tick_ > 4 * period_) next_tick_ = now;  // too far behind: resume from now

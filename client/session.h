@@ -17,6 +17,7 @@
 #include "proto/datagram_reader.h"
 #include "proto/network_tuning.h"
 #include "proto/handshake.h"
+#include "proto/message_endpoint.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "client/clock_steering.h"
@@ -50,6 +51,8 @@ struct SessionOptions {
   proto::Nanos connect_timeout = proto::kConnectTimeout;  ///< give up connecting after this
   proto::Nanos server_timeout = 10 * proto::kSecond;         ///< silence from a connected server
   int target_lead = ClockSteering::kDefaultTargetLead;  ///< ticks by which the slowest recent input should still be early at the server
+  /// Messages: the send queue (limits.queue_bytes), the byte rate to the server, the no-progress time-out.
+  proto::MessageConfig messages;
 };
 
 /// Single-threaded; every call takes `now` from one clock (nanoseconds). Not to be copied or moved:
@@ -90,6 +93,16 @@ class ClientSession {
   /// Says goodbye to the server (when connected) and ends the session (kDisconnected) unless it had
   /// already finished.
   void disconnect();
+
+  /// Queues a message to the server; it goes with the next ticks' inputs (in their datagram's room,
+  /// then in datagrams of its own, within SessionOptions::messages' rate). kNotConnected before the
+  /// Accept and once finished; kQueueFull when the queue has no room now (try again after an update);
+  /// kEmpty, kTooLarge as the channel says (64 KiB reliable, 1 KiB unreliable).
+  proto::SendError send_message(proto::Channel channel, std::span<const uint8_t> bytes);
+  /// Moves the next message the server sent into `out` (its buffer is reused); false when none.
+  bool receive_message(proto::ReceivedMessage& out) { return messages_.receive(out); }
+  /// The session's messages, for their counts and round trip.
+  const proto::MessageEndpoint& messages() const { return messages_; }
 
   /// The current phase.
   Phase phase() const { return phase_; }
@@ -167,6 +180,11 @@ class ClientSession {
   void on_session(proto::Nanos now, std::span<const uint8_t> bytes);
   void on_clear(std::span<const uint8_t> bytes);
   void send_inputs(proto::Nanos now);
+  // Sends what the messages have due that did not ride with the inputs, in datagrams of their own.
+  void send_messages(proto::Nanos now);
+  // The server broke the message layer's rules, or let it stand still: the session ends, and the
+  // server is told why.
+  void end_for_messages(proto::Violation v);
   // The oldest tick whose input the server may not have: the one after server_has_, or the oldest
   // the predictor still holds.
   uint32_t oldest_unacknowledged() const;
@@ -241,6 +259,8 @@ class ClientSession {
   std::array<Sent, 64> sent_at_{};
   uint32_t newest_sent_ = 0;
   std::array<uint8_t, proto::kMaxDatagram> payload_{};
+  std::array<uint8_t, proto::kMaxDatagram> carrier_{};  // inputs with messages in their room, or messages alone
+  proto::MessageEndpoint messages_;
   // The inputs are the predictor's (one history: Predictor::input()). Those after this tick that it
   // still holds are the ones the server may not have, and go again in every message (as the loss
   // asks, or all once overdue) until a snapshot says it has them.

@@ -25,7 +25,7 @@
 namespace foothold::proto {
 
 inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a little-endian uint32
-inline constexpr uint16_t kProtocolVersion = 6;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time
+inline constexpr uint16_t kProtocolVersion = 7;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time; 7: messages (carriers), their disconnect reasons
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.

@@ -86,6 +86,16 @@ SessionDatagram DatagramReader::session(const Key& receive, ReplayWindow& window
   r.kind = session_payload(datagram);
   if (r.kind == Payload::kCompact) {
     r.compact = opened;
+    // A carrier is opened here: cut short, it is malformed (and not marked), as a Packet would be.
+    if (is_carrier(opened)) {
+      CarrierParts parts;
+      if (!split_carrier(opened, parts)) {
+        r.drop = DatagramDrop::kMalformed;
+        return r;
+      }
+      r.compact = parts.compact;
+      r.messages = parts.messages;
+    }
   } else {
     const DecodeResult d = decode(opened, at_, Layer::kSession);
     r.drop = drop_of(d.error);

@@ -27,6 +27,7 @@
 #include <string_view>
 
 #include "proto/codec.h"
+#include "proto/message_endpoint.h"
 #include "proto/secure.h"
 #include "proto/token.h"
 
@@ -75,8 +76,11 @@ struct SessionDatagram {
   /// takes the newest datagram's word on what is current.
   bool newest = false;
   Payload kind = Payload::kPacket;          ///< what it carries (its authenticated prefix says)
-  /// kCompact: the compact message (compact.h), in the reader's buffer, still to be read and checked.
+  /// kCompact: the compact message (compact.h), in the reader's buffer, still to be read and checked
+  /// (empty when a carrier brought only messages).
   std::span<const uint8_t> compact;
+  /// kCompact in a carrier (message_endpoint.h): its message section, still to be read and checked.
+  std::span<const uint8_t> messages;
   /// kPacket: the decoded Packet (accepted in a session, arriving at this side), in the reader's buffer.
   Decoded message;
   /// True when read (and marked).

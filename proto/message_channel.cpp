@@ -29,6 +29,7 @@ std::string_view to_string(SendError e) {
     case SendError::kEmpty: return "empty";
     case SendError::kTooLarge: return "too_large";
     case SendError::kQueueFull: return "queue_full";
+    case SendError::kNotConnected: return "not_connected";
   }
   return "invalid";
 }
@@ -42,6 +43,10 @@ std::string_view to_string(Violation v) {
     case Violation::kOverlapping: return "overlapping";
     case Violation::kTooLarge: return "too_large";
     case Violation::kBadAck: return "bad_ack";
+    case Violation::kOverflow: return "overflow";
+    case Violation::kNoProgress: return "no_progress";
+    case Violation::kIncomplete: return "incomplete";
+    case Violation::kUnreliableMalformed: return "unreliable_malformed";
   }
   return "invalid";
 }
@@ -74,6 +79,26 @@ bool read_ack(std::span<const uint8_t> bytes, MessageAck& ack) {
   return true;
 }
 
+// ---- round trip ----
+
+void RttEstimator::sample(Nanos rtt) {
+  rtt = std::max<Nanos>(rtt, 0);
+  if (samples_++ == 0) {
+    srtt_ = rtt;
+    rttvar_ = rtt / 2;
+    return;
+  }
+  // RFC 6298's gains, 1/8 and 1/4, in integers.
+  const Nanos error = rtt > srtt_ ? rtt - srtt_ : srtt_ - rtt;
+  rttvar_ += (error - rttvar_) / 4;
+  srtt_ += (rtt - srtt_) / 8;
+}
+
+Nanos RttEstimator::rto() const {
+  if (samples_ == 0) return kInitialRto;
+  return std::clamp(srtt_ + 4 * rttvar_, kMinRto, kMaxRto);
+}
+
 // ---- sender ----
 
 ReliableSender::ReliableSender(const MessageLimits& limits) : limits_(checked(limits)), flight_(limits_.window) {}
@@ -94,21 +119,32 @@ bool ReliableSender::put(std::span<uint8_t> out, std::size_t& used, uint16_t seq
   return write_fragment(out, used, {sequence, f.first, f.last, f.bytes});
 }
 
+bool ReliableSender::due(Nanos now, Nanos rto) const {
+  if (!unsent_.empty() && in_flight() < limits_.window) return true;
+  for (uint16_t s = oldest_; s != next_sequence_; ++s) {
+    const InFlight& f = flight_[s % limits_.window];
+    if (!f.acked && now - f.sent_at >= backoff(rto, f.resends)) return true;
+  }
+  return false;
+}
+
 std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) {
   std::size_t used = 0;
   // Overdue ones first, oldest first: the receiver delivers in order, so the oldest gap holds up all.
   for (uint16_t s = oldest_; s != next_sequence_; ++s) {
     InFlight& f = flight_[s % limits_.window];
-    if (f.acked || now - f.sent_at < rto) continue;
+    if (f.acked || now - f.sent_at < backoff(rto, f.resends)) continue;
     if (!put(out, used, s, f)) return used;
     f.sent_at = now;
+    if (f.resends < 255) ++f.resends;
     ++retransmissions_;
   }
   while (!unsent_.empty() && in_flight() < limits_.window) {
     const Pending& p = unsent_.front();
     if (used > out.size() || out.size() - used < kFragmentHeaderBytes + p.bytes.size()) break;
+    if (in_flight() == 0) progress_at_ = now;  // the wait for an acknowledgement starts
     InFlight& f = flight_[next_sequence_ % limits_.window];
-    f = {true, false, p.first, p.last, now, p.bytes};
+    f = {true, false, p.first, p.last, now, 0, p.bytes};
     put(out, used, next_sequence_, f);
     ++next_sequence_;
     unsent_.pop_front();
@@ -116,7 +152,11 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
   return used;
 }
 
-Violation ReliableSender::on_ack(const MessageAck& ack) {
+Violation ReliableSender::check_progress(Nanos now, Nanos timeout) const {
+  return in_flight() > 0 && now - progress_at_ >= timeout ? Violation::kNoProgress : Violation::kNone;
+}
+
+Violation ReliableSender::on_ack(const MessageAck& ack, Nanos now, RttEstimator* rtt) {
   // Everything it names must have been sent: `next` at most next_sequence_, and no bit past it.
   const int32_t through = ahead(ack.next, oldest_);
   if (ahead(ack.next, next_sequence_) > 0 || through < -int32_t(limits_.window)) return Violation::kBadAck;
@@ -129,6 +169,7 @@ Violation ReliableSender::on_ack(const MessageAck& ack) {
     if (!f.used || f.acked) return;
     f.acked = true;
     queued_bytes_ -= f.bytes.size();
+    if (rtt && now >= 0 && f.resends == 0) rtt->sample(now - f.sent_at);
   };
   for (uint16_t s = oldest_; ahead(s, ack.next) < 0; ++s) acknowledge(s);
   for (int i = 0; i < 64; ++i)
@@ -138,6 +179,7 @@ Violation ReliableSender::on_ack(const MessageAck& ack) {
     f.used = false;
     f.bytes.clear();
     ++oldest_;
+    if (now >= 0) progress_at_ = now;
   }
   return Violation::kNone;
 }
@@ -146,18 +188,29 @@ Violation ReliableSender::on_ack(const MessageAck& ack) {
 
 ReliableReceiver::ReliableReceiver(const MessageLimits& limits) : limits_(checked(limits)), slots_(limits_.window) {}
 
-Violation ReliableReceiver::on_fragment(const Fragment& f) {
+Violation ReliableReceiver::check_progress(Nanos now, Nanos timeout) const {
+  return (present_ > 0 || joining_) && now - waiting_since_ >= timeout ? Violation::kIncomplete : Violation::kNone;
+}
+
+Violation ReliableReceiver::on_fragment(const Fragment& f, Nanos now) {
   if (f.bytes.empty() || f.bytes.size() > limits_.fragment) return Violation::kOversizedFragment;
   const int32_t offset = ahead(f.sequence, next_);
   if (offset < 0) return Violation::kNone;  // delivered already: a duplicate or a late copy
   if (offset >= int32_t(limits_.window)) return Violation::kOutsideWindow;
   Slot& slot = slots_[f.sequence % limits_.window];
   if (slot.present) return Violation::kNone;  // a duplicate
-  // No room until the application takes what it holds: dropped unacknowledged, sent again later.
-  if (held_bytes_ + f.bytes.size() > limits_.queue_bytes) return Violation::kNone;
+  // No room until the application takes what it holds: dropped unacknowledged, sent again later
+  // (or, where the application takes everything at once, a peer that ignored the window).
+  if (held_bytes_ + f.bytes.size() > limits_.queue_bytes)
+    return limits_.overflow_is_violation ? Violation::kOverflow : Violation::kNone;
+  if (present_ == 0 && !joining_) waiting_since_ = now;  // something is held from now on
   slot = {true, f.first, f.last, {f.bytes.begin(), f.bytes.end()}};
+  ++present_;
   held_bytes_ += f.bytes.size();
-  return deliver_in_order();
+  const uint16_t before = next_;
+  const Violation v = deliver_in_order();
+  if (next_ != before) waiting_since_ = now;  // progress: the wait starts again
+  return v;
 }
 
 Violation ReliableReceiver::deliver_in_order() {
@@ -169,6 +222,7 @@ Violation ReliableReceiver::deliver_in_order() {
     joining_ = !s.last;
     s.present = false;
     s.bytes.clear();
+    --present_;
     ++next_;
     if (!joining_) complete_.push_back(std::move(joined_)), joined_.clear();
   }

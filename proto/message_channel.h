@@ -37,6 +37,11 @@ struct MessageLimits {
   std::size_t queue_bytes = 256 * 1024;
   std::size_t fragment = 1024;  ///< payload bytes of one fragment at most
   uint16_t window = 128;        ///< fragments in flight at most: a power of two, at most 16384 (rounded down to one)
+  /// A receiver that would hold more than queue_bytes: false, the fragment is dropped unacknowledged
+  /// (sent again once the application has taken what it holds: a client that reads its messages
+  /// late); true, the peer is cut off with kOverflow (a server, which takes every message at every
+  /// tick, so that only a peer that ignores the window can fill it).
+  bool overflow_is_violation = false;
 };
 
 /// Bytes of a fragment's header on the wire.
@@ -50,6 +55,7 @@ enum class SendError : uint8_t {
   kEmpty,      ///< zero bytes: a message has at least one
   kTooLarge,   ///< over MessageLimits::max_message
   kQueueFull,  ///< the unacknowledged bytes would pass MessageLimits::queue_bytes: try again later
+  kNotConnected,  ///< no session to send it in (not yet connected, ended, or no such client)
 };
 std::string_view to_string(SendError e);
 
@@ -62,6 +68,10 @@ enum class Violation : uint8_t {
   kOverlapping,       ///< a first fragment inside a message, or a middle one outside any
   kTooLarge,          ///< a message grown past MessageLimits::max_message
   kBadAck,            ///< an acknowledgement of a sequence never sent
+  kOverflow,          ///< more bytes than the receiver holds (MessageLimits::overflow_is_violation)
+  kNoProgress,        ///< sent fragments the peer has not acknowledged for the no-progress time
+  kIncomplete,        ///< held a gap or a part of a message for the no-progress time: it never completed
+  kUnreliableMalformed, ///< an unreliable message empty, over kMaxUnreliableMessage or cut short
 };
 std::string_view to_string(Violation v);
 
@@ -79,6 +89,27 @@ struct MessageAck {
   uint64_t beyond = 0;  ///< bit i: sequence next + 1 + i received
 };
 
+/// The round trip as acknowledgements measure it, and the retransmission time it gives (RFC 6298:
+/// SRTT + 4 RTTVAR, within [kMinRto, kMaxRto]; kInitialRto before the first sample).
+class RttEstimator {
+ public:
+  static constexpr Nanos kInitialRto = 250 * kMillisecond;
+  static constexpr Nanos kMinRto = 30 * kMillisecond;
+  static constexpr Nanos kMaxRto = 2 * kSecond;
+  /// One round trip measured (a fragment sent once and acknowledged).
+  void sample(Nanos rtt);
+  /// The retransmission time now.
+  Nanos rto() const;
+  /// The smoothed round trip (0 before the first sample).
+  Nanos smoothed() const { return srtt_; }
+  /// Samples taken.
+  uint64_t samples() const { return samples_; }
+
+ private:
+  Nanos srtt_ = 0, rttvar_ = 0;
+  uint64_t samples_ = 0;
+};
+
 /// The sending half. Not thread-safe.
 class ReliableSender {
  public:
@@ -87,12 +118,20 @@ class ReliableSender {
   /// Queues a message (copied). Refused, with nothing queued, when empty, too large or when the
   /// queue has no room for it.
   SendError send(std::span<const uint8_t> message);
-  /// Writes into `out` the fragments due at `now`: first those sent at least `rto` ago and not yet
-  /// acknowledged (oldest first), then new ones while the window has room, each whole. Returns the
-  /// bytes written (0: nothing due, or no room for the next fragment).
+  /// Writes into `out` the fragments due at `now`: first those not yet acknowledged whose time to go
+  /// again has come (`rto` after they went, doubled for every time they went again, up to 16 times:
+  /// a peer that is away is not flooded), oldest first; then new ones while the window has room, each
+  /// whole. Returns the bytes written (0: nothing due, or no room for the next fragment).
   std::size_t write(Nanos now, Nanos rto, std::span<uint8_t> out);
+  /// True when write() at `now` with `rto` would write something (given room).
+  bool due(Nanos now, Nanos rto) const;
   /// Takes the peer's acknowledgement. kBadAck when it claims a sequence never sent (nothing changes).
-  Violation on_ack(const MessageAck& ack);
+  /// With `now` (>= 0) and an estimator, every fragment it newly acknowledges that went only once gives
+  /// a round-trip sample (Karn's rule: a copy sent again would make the sample ambiguous).
+  Violation on_ack(const MessageAck& ack, Nanos now = -1, RttEstimator* rtt = nullptr);
+  /// kNoProgress when fragments have waited for an acknowledgement for `timeout`: the peer no longer
+  /// acknowledges (or its acknowledgements never arrive). kNone otherwise.
+  Violation check_progress(Nanos now, Nanos timeout) const;
 
   /// Bytes queued and not acknowledged (what send() weighs against queue_bytes).
   std::size_t queued_bytes() const { return queued_bytes_; }
@@ -110,14 +149,17 @@ class ReliableSender {
     bool used = false, acked = false;
     bool first = false, last = false;
     Nanos sent_at = 0;
+    uint8_t resends = 0;  // times sent again (a sample only from one sent once; the backoff)
     std::vector<uint8_t> bytes;
   };
+  static Nanos backoff(Nanos rto, uint8_t resends) { return rto << (resends < 4 ? resends : 4); }
   bool put(std::span<uint8_t> out, std::size_t& used, uint16_t sequence, const InFlight& f) const;
   MessageLimits limits_;
   std::deque<Pending> unsent_;    // fragments not yet given a sequence
   std::vector<InFlight> flight_;  // by sequence % window
   uint16_t oldest_ = 0;           // the oldest sequence not acknowledged
   uint16_t next_sequence_ = 0;    // the sequence the next new fragment gets
+  Nanos progress_at_ = 0;         // when the oldest unacknowledged fragment became the oldest
   std::size_t queued_bytes_ = 0;
   uint64_t retransmissions_ = 0;
 };
@@ -127,11 +169,14 @@ class ReliableReceiver {
  public:
   explicit ReliableReceiver(const MessageLimits& limits = {});
 
-  /// Takes one fragment. Duplicates and fragments already delivered change nothing; a fragment the
-  /// receiver has no room for now (the application has not taken what it holds) is dropped
-  /// unacknowledged, so the sender sends it again. After a violation the session ends: the receiver
-  /// is not to be used again.
-  Violation on_fragment(const Fragment& f);
+  /// Takes one fragment arriving at `now`. Duplicates and fragments already delivered change nothing;
+  /// a fragment the receiver has no room for now (the application has not taken what it holds) is
+  /// dropped unacknowledged, so the sender sends it again (or, with overflow_is_violation, is
+  /// kOverflow). After a violation the session ends: the receiver is not to be used again.
+  Violation on_fragment(const Fragment& f, Nanos now = 0);
+  /// kIncomplete when the receiver has held fragments it cannot deliver (a gap before them, or a
+  /// message not yet whole) for `timeout` with no fragment delivered in order. kNone otherwise.
+  Violation check_progress(Nanos now, Nanos timeout) const;
   /// The acknowledgement of what has arrived.
   MessageAck ack() const;
   /// Moves the next complete message, in send order, into `out`; false when there is none.
@@ -151,6 +196,8 @@ class ReliableReceiver {
   std::vector<Slot> slots_;  // by sequence % window
   uint16_t next_ = 0;        // the first sequence not yet received in order
   bool joining_ = false;     // inside a message (its first fragment delivered, not its last)
+  std::size_t present_ = 0;  // slots holding a fragment not yet delivered in order
+  Nanos waiting_since_ = 0;  // when something began to wait (a slot or a part message), or last moved on
   std::vector<uint8_t> joined_;
   std::deque<std::vector<uint8_t>> complete_;
   std::size_t held_bytes_ = 0;

@@ -5,11 +5,13 @@
 // the others' pieces but writes only its own.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "proto/compact.h"
 #include "proto/endpoint.h"
 #include "proto/handshake.h"
+#include "proto/message_endpoint.h"
 #include "proto/secure.h"
 #include "server/input_buffer.h"
 #include "server/token_bucket.h"
@@ -66,6 +68,9 @@ struct Client {
   Session session;
   SimulatedCharacter character;
   ClientView view;
+  /// Its messages both ways, made when the first one is sent or arrives (most clients of a
+  /// movement-only game never have any, and a channel's windows cost kilobytes).
+  std::unique_ptr<proto::MessageEndpoint> messages;
 };
 
 }  // namespace foothold::server

@@ -8,6 +8,7 @@
 
 #include "proto/clock.h"
 #include "proto/compact.h"
+#include "proto/message_endpoint.h"
 #include "proto/token.h"
 #include "server/source_limiter.h"
 
@@ -17,6 +18,14 @@ namespace foothold::server {
 using UnixClock = std::function<uint64_t(proto::Nanos now)>;
 /// A clock for tests and benchmarks: `unix_at` at `at`, advancing with `now` (never before `unix_at`).
 UnixClock virtual_unix_clock(uint64_t unix_at, proto::Nanos at);
+
+/// The server's messages: a receiver that is over its bytes cuts the peer off (the server takes
+/// every message at every tick, so only a peer that ignores the window fills it).
+inline proto::MessageConfig server_messages() {
+  proto::MessageConfig m;
+  m.limits.overflow_is_violation = true;
+  return m;
+}
 
 /// What ServerCore needs to know; foothold-server fills it from ServerConfig. Rates are per second.
 struct CoreConfig {
@@ -55,6 +64,9 @@ struct CoreConfig {
   /// Threads that run the characters' steps and build the snapshots (the calling one included).
   /// Results are the same for any number.
   int threads = 1;
+  /// Each session's messages: the send queue (limits.queue_bytes), the byte rate each way, the
+  /// no-progress time-out.
+  proto::MessageConfig messages = server_messages();
 };
 
 }  // namespace foothold::server

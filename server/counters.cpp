@@ -14,7 +14,9 @@ std::string_view to_string(Counter c) {
       "rejected_client_id_in_use", "rejected_address_full", "disconnects_received", "timeouts",
       "inputs_accepted", "inputs_duplicate", "inputs_late", "inputs_too_far_ahead", "inputs_repeated",
       "inputs_consumed", "snapshots_sent", "snapshots_with_state", "bytes_out_snapshots", "bytes_out_handshake",
-      "bytes_out_control", "bytes_in_inputs", "bytes_in_handshake"};
+      "bytes_out_control", "bytes_in_inputs", "bytes_in_handshake", "bytes_out_messages", "bytes_in_messages",
+      "messages_received", "messages_sent", "messages_refused", "messages_undelivered", "message_retransmissions",
+      "message_violations", "message_timeouts"};
   static_assert(std::size(kNames) == static_cast<size_t>(Counter::kCount));
   const auto i = static_cast<size_t>(c);
   return i < std::size(kNames) ? kNames[i] : "invalid";

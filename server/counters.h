@@ -105,6 +105,16 @@ enum class Counter : uint8_t {
   kBytesOutControl,     ///< Disconnect
   kBytesInInputs,       ///< authenticated inputs messages
   kBytesInHandshake,    ///< ConnectRequest, Connect, StatusRequest (whatever became of them)
+  kBytesOutMessages,    ///< datagrams of messages only, and the message sections riding in snapshots
+  kBytesInMessages,     ///< message sections received (also in kBytesInInputs when they rode with inputs)
+  // Messages (proto/message_endpoint.h).
+  kMessagesReceived,    ///< messages delivered to the game, both channels
+  kMessagesSent,        ///< messages the game queued, both channels
+  kMessagesRefused,     ///< messages the game tried to send and was refused (queue full, too large, no client)
+  kMessagesUndelivered, ///< messages received with no game to take them (--game none): dropped
+  kMessageRetransmissions, ///< reliable fragments sent again
+  kMessageViolations,   ///< sessions cut off for breaking the message layer's rules (Disconnect(MessageViolation))
+  kMessageTimeouts,     ///< sessions cut off because their messages stood still (Disconnect(MessageTimeout))
   /// The number of counters (not a counter).
   kCount
 };

@@ -12,7 +12,7 @@
 namespace foothold::server {
 
 /// What a datagram is, for the bytes-by-kind counters.
-enum class Traffic : uint8_t { kSnapshot, kHandshake, kControl };
+enum class Traffic : uint8_t { kSnapshot, kHandshake, kControl, kMessages };
 
 /// Sends datagrams and counts them. Not thread-safe: the parts of the server that run on worker
 /// threads seal into their own buffers and send from the calling thread.
@@ -20,7 +20,8 @@ class Outbox {
  public:
   Outbox(proto::DatagramSink& sink, Counters& counters) : sink_(sink), counters_(counters) {}
   /// Sends `bytes` to `to`, counted as `kind`.
-  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind);
+  /// `message_bytes` of them are a message section riding along: counted as messages, not as `kind`.
+  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes, Traffic kind, std::size_t message_bytes = 0);
   /// Seals a Packet into the client's session (its next sequence) and sends it as control traffic.
   void send_session(Session& session, std::span<const uint8_t> packet);
 

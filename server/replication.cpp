@@ -41,7 +41,9 @@ struct Replication::Worker {
   struct Out {
     uint32_t client;  // roster index
     std::size_t offset, size;
+    std::size_t messages;  // bytes of a message section riding in it (counted as messages, not snapshot)
   };
+  std::array<uint8_t, proto::kMaxDatagram> carrier;  // a snapshot with messages riding in its room
   std::vector<Out> out;  // sealed snapshots, in the order built, sent in client order by the calling thread
   std::vector<uint8_t> out_bytes;
 };
@@ -210,7 +212,7 @@ void Replication::send_snapshots(Roster& roster, uint32_t tick, proto::Nanos now
     if (!g.built) continue;
     const Worker& w = *workers_[g.worker];
     const Worker::Out& o = w.out[g.index];
-    outbox.send(roster[o.client].session.endpoint, {w.out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot);
+    outbox.send(roster[o.client].session.endpoint, {w.out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot, o.messages);
   }
   for (auto& w : workers_) w->out.clear();
 }
@@ -383,8 +385,17 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   record_sent(c, base_view, ws);
   ws.counters.add(Counter::kSnapshotsSent);
   if (h.has_own_state) ws.counters.add(Counter::kSnapshotsWithState);
-  const auto sealed = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, message, ws.tx, proto::Payload::kCompact);
-  ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size()});
+  // Messages ride in the room the snapshot left under its budget, never in the snapshot's own.
+  std::span<const uint8_t> payload = message;
+  std::size_t section = 0;
+  if (c.messages && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= budget_bytes &&
+      c.messages->wants_to_send(now)) {
+    const std::size_t n = proto::begin_carrier(message, ws.carrier);
+    section = c.messages->write_section(now, std::span<uint8_t>(ws.carrier).subspan(n, budget_bytes - n));
+    if (section > 0) payload = {ws.carrier.data(), n + section};
+  }
+  const auto sealed = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, payload, ws.tx, proto::Payload::kCompact);
+  ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size(), section});
   ws.out_bytes.insert(ws.out_bytes.end(), sealed.begin(), sealed.end());
 }
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -29,6 +30,7 @@ class Roster {
   Client* playing(uint64_t client_id) const;
   /// Client `id`, or null.
   const Client* by_id(uint32_t id) const;
+  Client* by_id(uint32_t id) { return const_cast<Client*>(std::as_const(*this).by_id(id)); }
   /// Changes whenever a client joins or leaves (indices into the roster move).
   uint64_t version() const { return version_; }
 

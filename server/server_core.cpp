@@ -43,6 +43,7 @@ uint32_t ServerCore::character_at(const proto::Endpoint& endpoint) const {
 }
 
 void ServerCore::on_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
+  now_ = now;
   counters_.add(Counter::kPacketsIn);
   counters_.add(Counter::kBytesIn, bytes.size());
   // Too large, no Foothold prefix, or a sealed reply (only servers send those): refused unread.
@@ -79,8 +80,11 @@ void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& fr
     return;
   }
   if (d.kind == proto::Payload::kCompact) {
-    counters_.add(Counter::kBytesInInputs, bytes.size());
-    handle_inputs(now, *c, d.compact, d.newest);
+    if (!d.compact.empty()) {
+      counters_.add(Counter::kBytesInInputs, bytes.size());
+      handle_inputs(now, *c, d.compact, d.newest);
+    }
+    if (!d.messages.empty()) handle_messages(now, *c, d.messages);
     return;
   }
   counters_.add(Counter::kDisconnectsReceived);
@@ -100,12 +104,78 @@ void ServerCore::handle_inputs(proto::Nanos now, Client& c, std::span<const uint
   simulation_.offer_inputs(c, rx_inputs_, now, counters_);
 }
 
+proto::MessageEndpoint& ServerCore::messages_of(Client& c) {
+  if (!c.messages) c.messages = std::make_unique<proto::MessageEndpoint>(config_.messages, now_);
+  return *c.messages;
+}
+
+void ServerCore::handle_messages(proto::Nanos now, Client& c, std::span<const uint8_t> section) {
+  // Authentic, and only its sender could have sealed it: whatever it says, its sender said.
+  c.session.last_heard = now;
+  counters_.add(Counter::kBytesInMessages, section.size());
+  if (messages_of(c).on_section(now, section) != proto::Violation::kNone) {
+    counters_.add(Counter::kMessageViolations);
+    end_session(c, proto::fb::DisconnectReason::MessageViolation);
+  }
+}
+
+proto::SendError ServerCore::send_message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
+  Client* c = roster_.by_id(id);
+  const proto::SendError e = c ? messages_of(*c).send(channel, bytes) : proto::SendError::kNotConnected;
+  counters_.add(e == proto::SendError::kNone ? Counter::kMessagesSent : Counter::kMessagesRefused);
+  return e;
+}
+
+void ServerCore::deliver_messages(proto::Nanos now) {
+  for (std::size_t i = 0; i < roster_.size();) {
+    Client& c = roster_[i];
+    if (c.messages && c.messages->check(now) != proto::Violation::kNone) {
+      counters_.add(Counter::kMessageTimeouts);
+      end_session(c, proto::fb::DisconnectReason::MessageTimeout);
+      continue;
+    }
+    ++i;
+    if (!c.messages) continue;
+    const uint32_t id = c.id;
+    while (c.messages->receive(rx_message_)) {
+      if (!message_handler_) {
+        counters_.add(Counter::kMessagesUndelivered);
+        continue;
+      }
+      counters_.add(Counter::kMessagesReceived);
+      message_handler_(id, rx_message_.channel, rx_message_.bytes);
+    }
+  }
+}
+
+void ServerCore::flush_messages(proto::Nanos now) {
+  // A few datagrams per client per tick at most: the byte rate is the real bound, this keeps one
+  // client's backlog from making a long tick.
+  constexpr int kMaxDatagramsPerTick = 4;
+  for (std::size_t i = 0; i < roster_.size(); ++i) {
+    Client& c = roster_[i];
+    if (!c.messages) continue;
+    for (int n = 0; n < kMaxDatagramsPerTick && c.messages->wants_to_send(now); ++n) {
+      const uint64_t sequence = c.session.send_sequence + 1;
+      const std::size_t room = proto::kMaxDatagram - proto::session_overhead(sequence);
+      const std::size_t head = proto::begin_carrier({}, tx_carrier_);
+      const std::size_t section = c.messages->write_section(now, std::span<uint8_t>(tx_carrier_).subspan(head, room - head));
+      if (section == 0) break;
+      const auto d = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, {tx_carrier_.data(), head + section},
+                                         tx_, proto::Payload::kCompact);
+      outbox_.send(c.session.endpoint, d, Traffic::kMessages, section);
+    }
+    counters_.add(Counter::kMessageRetransmissions, c.messages->take_retransmissions());
+  }
+}
+
 void ServerCore::end_session(Client& c, proto::fb::DisconnectReason reason) {
   outbox_.send_session(c.session, writer_.disconnect(reason));
   roster_.remove(c.id);
 }
 
 void ServerCore::tick(proto::Nanos now) {
+  now_ = now;
   // Silent clients go before the tick.
   for (std::size_t i = 0; i < roster_.size();) {
     Client& c = roster_[i];
@@ -116,9 +186,11 @@ void ServerCore::tick(proto::Nanos now) {
       ++i;
     }
   }
+  deliver_messages(now);
   simulation_.advance(roster_, counters_, observer_);
   const uint32_t tick = simulation_.tick();
   if (tick % uint32_t(config_.snapshot_interval) == 0) replication_.send_snapshots(roster_, tick, now, outbox_, counters_);
+  flush_messages(now);
 }
 
 void ServerCore::shutdown(proto::Nanos) {

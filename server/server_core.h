@@ -13,7 +13,9 @@
 // every character steps, silent clients are dropped, and every client gets a snapshot of its own
 // exact state and of the characters near it.
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -77,6 +79,17 @@ class ServerCore {
   /// The world (the caller's, referenced).
   const World& world() const { return simulation_.world(); }
 
+  /// Takes the messages clients send: called at the start of every tick (before the inputs are
+  /// taken), for each client in the roster's order, with its messages in the order they were
+  /// delivered (reliable ones first, then unreliable ones). Without a handler they are counted as
+  /// undelivered and dropped. The game API (#36) replaces this with the game's own hooks.
+  using MessageHandler = std::function<void(uint32_t client, proto::Channel channel, std::span<const uint8_t> bytes)>;
+  void set_message_handler(MessageHandler handler) { message_handler_ = std::move(handler); }
+  /// Queues a message to the client whose character is `id`, sent after the next tick's snapshots
+  /// (in their room when there is some). kNotConnected when there is no such client; kQueueFull when
+  /// its queue (CoreConfig::messages) has no room now; kEmpty and kTooLarge as the channel says.
+  proto::SendError send_message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes);
+
   /// The recorder, if any (not owned: it must outlive the core, or be unset with nullptr). It is
   /// called from tick().
   void set_observer(TickObserver* observer) { observer_ = observer; }
@@ -92,6 +105,15 @@ class ServerCore {
  private:
   void on_session_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
   void handle_inputs(proto::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
+  // The client's messages, made on first use.
+  proto::MessageEndpoint& messages_of(Client& c);
+  // A message section from client `c`: taken, or the session ended for what it broke.
+  void handle_messages(proto::Nanos now, Client& c, std::span<const uint8_t> section);
+  // Ends the sessions whose messages stood still; hands every message received to the handler.
+  void deliver_messages(proto::Nanos now);
+  // Sends what each client's messages have due, in datagrams of their own (after the snapshots,
+  // which took what fitted in their room).
+  void flush_messages(proto::Nanos now);
   /// Sends client `c` a Disconnect for `reason` and removes it.
   void end_session(Client& c, proto::fb::DisconnectReason reason);
 
@@ -106,6 +128,11 @@ class ServerCore {
   proto::PacketWriter writer_;
   proto::DatagramReader reader_{proto::Direction::kToServer};
   std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
+  MessageHandler message_handler_;
+  proto::ReceivedMessage rx_message_;                     // the message being handed over (reused)
+  std::array<uint8_t, proto::kMaxDatagram> tx_carrier_{};  // a datagram of messages being written
+  proto::DatagramBuffer tx_;                              // ...and sealed
+  proto::Nanos now_ = 0;                                  // the latest time a call brought
   TickObserver* observer_ = nullptr;
 };
 
