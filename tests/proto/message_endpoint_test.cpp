@@ -1,0 +1,180 @@
+// One side's messages as a session carries them (proto/message_endpoint.h): the carrier framing, the
+// message section both ways, unreliable messages (never twice, never out of order), the byte
+// budget, the round trip that times retransmission, and the no-progress cut-offs.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "proto/message_endpoint.h"
+
+namespace foothold::proto {
+namespace {
+
+std::vector<uint8_t> bytes_of(std::size_t n, uint8_t seed) {
+  std::vector<uint8_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = uint8_t(seed + i * 7);
+  return v;
+}
+
+// Everything `from` has due at `now`, in sections of at most `room` bytes, handed to `to`.
+int exchange(MessageEndpoint& from, MessageEndpoint& to, Nanos now, std::size_t room = 1100) {
+  std::vector<uint8_t> section(room);
+  int sections = 0;
+  for (int i = 0; i < 64 && from.wants_to_send(now); ++i) {
+    const std::size_t n = from.write_section(now, section);
+    if (n == 0) break;
+    EXPECT_EQ(to.on_section(now, {section.data(), n}), Violation::kNone);
+    ++sections;
+  }
+  return sections;
+}
+
+TEST(MessageEndpoint, ACarrierSplitsIntoItsCompactMessageAndItsSection) {
+  std::array<uint8_t, 64> out{};
+  const std::vector<uint8_t> compact = bytes_of(10, 1);
+  const std::size_t head = begin_carrier(compact, out);
+  ASSERT_EQ(head, kCarrierOverhead + 10);
+  out[head] = 0xAB;  // a section byte
+  CarrierParts parts;
+  ASSERT_TRUE(split_carrier({out.data(), head + 1}, parts));
+  EXPECT_EQ(std::vector<uint8_t>(parts.compact.begin(), parts.compact.end()), compact);
+  ASSERT_EQ(parts.messages.size(), 1u);
+  EXPECT_EQ(parts.messages[0], 0xAB);
+  EXPECT_FALSE(split_carrier({out.data(), head - 1}, parts)) << "a compact message cut short";
+  EXPECT_FALSE(split_carrier({out.data(), 2}, parts)) << "a length cut short";
+  EXPECT_EQ(begin_carrier(compact, std::span<uint8_t>(out.data(), 12)), 0u) << "no room";
+  EXPECT_TRUE(is_carrier(out));
+}
+
+TEST(MessageEndpoint, ReliableAndUnreliableMessagesCrossBothWays) {
+  MessageEndpoint a, b;
+  const auto big = bytes_of(5000, 3), small = bytes_of(20, 9), quick = bytes_of(100, 5);
+  ASSERT_EQ(a.send(Channel::kReliable, big), SendError::kNone);
+  ASSERT_EQ(a.send(Channel::kUnreliable, quick), SendError::kNone);
+  ASSERT_EQ(b.send(Channel::kReliable, small), SendError::kNone);
+  for (Nanos t = 0; t < 200 * kMillisecond; t += 16 * kMillisecond) {
+    exchange(a, b, t);
+    exchange(b, a, t);
+  }
+  ReceivedMessage m;
+  ASSERT_TRUE(b.receive(m));
+  EXPECT_EQ(m.channel, Channel::kReliable);
+  EXPECT_EQ(m.bytes, big);
+  ASSERT_TRUE(b.receive(m));
+  EXPECT_EQ(m.channel, Channel::kUnreliable);
+  EXPECT_EQ(m.bytes, quick);
+  EXPECT_FALSE(b.receive(m));
+  ASSERT_TRUE(a.receive(m));
+  EXPECT_EQ(m.bytes, small);
+  EXPECT_EQ(a.queued_bytes(), 0u) << "everything acknowledged";
+  EXPECT_GT(a.rtt().samples(), 0u) << "the acknowledgements measured the round trip";
+  EXPECT_EQ(a.stats().sent, 2u);
+  EXPECT_EQ(b.stats().received, 2u);
+}
+
+TEST(MessageEndpoint, UnreliableMessagesAreNeverDeliveredTwiceOrOutOfOrder) {
+  MessageEndpoint a, b;
+  std::vector<std::vector<uint8_t>> sections;
+  std::vector<uint8_t> section(1100);
+  for (uint8_t i = 0; i < 5; ++i) {
+    ASSERT_EQ(a.send(Channel::kUnreliable, bytes_of(10, i)), SendError::kNone);
+    const std::size_t n = a.write_section(Nanos(i) * kMillisecond, section);
+    ASSERT_GT(n, 0u);
+    sections.emplace_back(section.begin(), section.begin() + long(n));
+  }
+  // Arriving 0, 3, 1 (stale), 3 (a duplicate), 4, 2 (stale).
+  for (int k : {0, 3, 1, 3, 4, 2}) ASSERT_EQ(b.on_section(0, sections[std::size_t(k)]), Violation::kNone);
+  std::vector<uint8_t> got;
+  for (ReceivedMessage m; b.receive(m);) got.push_back(m.bytes[0]);
+  EXPECT_EQ(got, (std::vector<uint8_t>{bytes_of(10, 0)[0], bytes_of(10, 3)[0], bytes_of(10, 4)[0]}));
+  EXPECT_EQ(b.stats().unreliable_stale, 3u);
+  EXPECT_EQ(a.send(Channel::kUnreliable, bytes_of(kMaxUnreliableMessage + 1, 0)), SendError::kTooLarge);
+  EXPECT_EQ(a.send(Channel::kUnreliable, {}), SendError::kEmpty);
+}
+
+TEST(MessageEndpoint, TheByteRateHoldsBackFragmentsButNeverTheAcknowledgement) {
+  MessageConfig slow;
+  slow.rate = 12000;  // bytes a second: a bucket 1,200 deep
+  MessageEndpoint a(slow), b;
+  ASSERT_EQ(a.send(Channel::kReliable, bytes_of(60000, 1)), SendError::kNone);
+  std::vector<uint8_t> section(1100);
+  std::size_t written = 0;
+  for (int i = 0; i < 10; ++i) written += a.write_section(0, section);
+  EXPECT_LE(written, 1200u) << "one bucket's depth at one instant";
+  EXPECT_GT(written, 0u);
+  // A second later, about a second's worth more (the bucket refilled, capped at its depth).
+  std::size_t later = 0;
+  for (int i = 0; i < 10; ++i) later += a.write_section(kSecond, section);
+  EXPECT_LE(later, 1200u);
+  EXPECT_GT(later, 1000u);
+  // An acknowledgement owed goes even with the budget spent.
+  ASSERT_EQ(b.send(Channel::kReliable, bytes_of(10, 2)), SendError::kNone);
+  const std::size_t n = b.write_section(0, section);
+  ASSERT_EQ(a.on_section(0, {section.data(), n}), Violation::kNone);
+  EXPECT_TRUE(a.wants_to_send(kSecond));
+  EXPECT_GE(a.write_section(kSecond, section), kAckSectionBytes);
+}
+
+TEST(MessageEndpoint, RetransmissionFollowsTheMeasuredRoundTrip) {
+  RttEstimator rtt;
+  EXPECT_EQ(rtt.rto(), RttEstimator::kInitialRto);
+  for (int i = 0; i < 20; ++i) rtt.sample(100 * kMillisecond);
+  EXPECT_EQ(rtt.smoothed(), 100 * kMillisecond);
+  EXPECT_LT(rtt.rto(), 150 * kMillisecond) << "a steady round trip: little variance";
+  EXPECT_GE(rtt.rto(), 100 * kMillisecond);
+  for (int i = 0; i < 5; ++i) rtt.sample(i % 2 ? 400 * kMillisecond : 50 * kMillisecond);
+  EXPECT_GT(rtt.rto(), 300 * kMillisecond) << "a jittery one: more";
+  for (int i = 0; i < 50; ++i) rtt.sample(1 * kMillisecond);
+  EXPECT_EQ(rtt.rto(), RttEstimator::kMinRto);
+  // A lost fragment is sent again after the measured time, then later and later.
+  ReliableSender s;
+  ASSERT_EQ(s.send(bytes_of(10, 1)), SendError::kNone);
+  std::vector<uint8_t> d(1200);
+  ASSERT_GT(s.write(0, 100 * kMillisecond, d), 0u);
+  EXPECT_FALSE(s.due(99 * kMillisecond, 100 * kMillisecond));
+  EXPECT_TRUE(s.due(100 * kMillisecond, 100 * kMillisecond));
+  ASSERT_GT(s.write(100 * kMillisecond, 100 * kMillisecond, d), 0u);
+  EXPECT_FALSE(s.due(299 * kMillisecond, 100 * kMillisecond)) << "the second wait is twice the first";
+  EXPECT_TRUE(s.due(300 * kMillisecond, 100 * kMillisecond));
+}
+
+TEST(MessageEndpoint, APeerThatStopsAcknowledgingOrNeverCompletesIsCutOff) {
+  MessageConfig config;
+  config.timeout = 2 * kSecond;
+  MessageEndpoint a(config), b(config);
+  ASSERT_EQ(a.send(Channel::kReliable, bytes_of(10, 1)), SendError::kNone);
+  std::vector<uint8_t> section(1100);
+  ASSERT_GT(a.write_section(0, section), 0u);  // sent; its acknowledgement never comes
+  EXPECT_EQ(a.check(kSecond), Violation::kNone);
+  EXPECT_EQ(a.check(2 * kSecond), Violation::kNoProgress);
+  // A receiver holding the second fragment of a message whose first never comes.
+  std::array<uint8_t, 64> frag{};
+  std::size_t used = 0;
+  const auto part = bytes_of(5, 1);
+  ASSERT_TRUE(write_fragment(frag, used, {1, false, true, part}));
+  std::vector<uint8_t> s2{2, uint8_t(used), 0};  // flags: reliable; its length
+  s2.insert(s2.end(), frag.begin(), frag.begin() + long(used));
+  ASSERT_EQ(b.on_section(0, s2), Violation::kNone);
+  EXPECT_EQ(b.check(kSecond), Violation::kNone);
+  EXPECT_EQ(b.check(2 * kSecond), Violation::kIncomplete);
+}
+
+TEST(MessageEndpoint, ASectionThatIsCutShortOrHasStrayFlagsIsRefusedAndChangesNothing) {
+  MessageEndpoint b;
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{8}), Violation::kMalformed) << "an unknown flag";
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{0}), Violation::kMalformed) << "no flag";
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{1, 0, 0}), Violation::kMalformed) << "an acknowledgement cut short";
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{2, 9, 0, 1}), Violation::kMalformed) << "a block cut short";
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{2, 0, 0, 7}), Violation::kMalformed) << "bytes left over";
+  EXPECT_EQ(b.on_section(0, std::vector<uint8_t>{4, 4, 0, 0, 0, 0, 0}), Violation::kUnreliableMalformed)
+      << "an empty unreliable message";
+  ReceivedMessage m;
+  EXPECT_FALSE(b.receive(m));
+  EXPECT_FALSE(b.wants_to_send(0)) << "nothing acknowledged, nothing owed";
+}
+
+}  // namespace
+}  // namespace foothold::proto
