@@ -12,6 +12,8 @@
 #include <asio/ip/address.hpp>
 #include <toml++/toml.h>
 
+#include "server/builtin_games.h"
+
 namespace foothold::server {
 
 namespace {
@@ -50,6 +52,10 @@ const Key kKeys[] = {
     {"record", &ServerConfig::record},
     {"threads", &ServerConfig::threads},
     {"ready_file", &ServerConfig::ready_file},
+    {"game", &ServerConfig::game},
+    {"message_queue", &ServerConfig::message_queue},
+    {"message_rate", &ServerConfig::message_rate},
+    {"message_timeout", &ServerConfig::message_timeout},
 };
 
 }  // namespace
@@ -73,6 +79,9 @@ CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings,
   c.token_max_ahead = uint64_t(config.token_max_ahead);
   c.clock_skew = uint64_t(config.clock_skew);
   c.threads = config.threads != 0 ? config.threads : int(std::clamp(cores, 1u, 64u));
+  c.messages.limits.queue_bytes = std::size_t(config.message_queue);
+  c.messages.rate = uint32_t(config.message_rate);
+  c.messages.timeout = proto::Nanos(config.message_timeout * double(proto::kSecond));
   return c;
 }
 
@@ -164,6 +173,10 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "clock_skew", clock_skew, 0, 3600);
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
+  if (!is_builtin_game(game)) e.push_back("game = '" + game + "' is not a known game: " + builtin_game_list());
+  range(e, "message_queue", message_queue, 65536, 16777216);
+  range(e, "message_rate", message_rate, 1024, 10000000);
+  range(e, "message_timeout", message_timeout, 1, 600);
   return e;
 }
 

@@ -60,6 +60,14 @@ struct ServerConfig {
   /// Once listening, write the bound address ("HOST:PORT" and a newline) to this file, atomically
   /// (the ready signal for scripts and tests, with port 0 in particular); empty: none.
   std::string ready_file;
+  /// The game the server runs: one of builtin_games.h's names ("none", "echo").
+  std::string game = "none";
+  /// Bytes of reliable messages one session may have queued and unacknowledged, each way [65536, 16777216].
+  int message_queue = int(CoreConfig{}.messages.limits.queue_bytes);
+  /// Bytes of messages per second to one client at most (acknowledgements aside) [1024, 10000000].
+  int message_rate = int(CoreConfig{}.messages.rate);
+  /// Seconds a session's messages may stand still (unacknowledged, or never completed) before it is cut off [1, 600].
+  double message_timeout = double(CoreConfig{}.messages.timeout) / double(proto::kSecond);
 
   /// Problems with the values, one message each naming the key (empty: valid). Without a key file
   /// the bind address must be loopback: the development key is public.

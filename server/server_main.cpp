@@ -19,6 +19,7 @@
 
 #include "proto/token.h"
 #include "replay/recording.h"
+#include "server/builtin_games.h"
 #include "server/recorder.h"
 #include "server/server_config.h"
 #include "server/key_permissions.h"
@@ -113,6 +114,12 @@ int read_configuration(int argc, char** argv, ServerConfig& config) {
   opt("prefix-rate", &ServerConfig::prefix_rate, by_default("handshake datagrams/s one /24 or /64 may send", &ServerConfig::prefix_rate));
   opt("record", &ServerConfig::record, "record the input stream to this file");
   opt("ready-file", &ServerConfig::ready_file, "once listening, write the bound HOST:PORT to this file (atomically)");
+  opt("game", &ServerConfig::game, "the game to run: " + builtin_game_list() + " (default none; echo returns every message to its sender)");
+  opt("message-queue", &ServerConfig::message_queue,
+      by_default("bytes of reliable messages one session may have unacknowledged, each way", &ServerConfig::message_queue));
+  opt("message-rate", &ServerConfig::message_rate, by_default("message bytes per second to one client", &ServerConfig::message_rate));
+  opt("message-timeout", &ServerConfig::message_timeout,
+      by_default("seconds a session's messages may stand still before it is cut off", &ServerConfig::message_timeout));
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
                                          "results are the same for any number");
 
@@ -257,6 +264,7 @@ int main(int argc, char** argv) {
   const CoreConfig core_config =
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
+  install_builtin_game(config.game, core);
 
   // Recording: the input stream, with keyframes every 10 s of ticks.
   replay::RecordingWriter writer;
@@ -281,10 +289,10 @@ int main(int argc, char** argv) {
   for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + proto::to_string(proto::from_token_address(a));
   log->info("tokens must name one of: {}", names);
   log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
-            "max {} clients, snapshots every {} tick(s) within {} bytes, {} thread(s)",
+            "max {} clients, snapshots every {} tick(s) within {} bytes, {} thread(s), game '{}'",
             proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
-            core_config.threads);
+            core_config.threads, config.game);
   if (!config.ready_file.empty() && !write_ready_file(config.ready_file, udp->local_endpoint())) {
     log->critical("cannot write the ready file {}", config.ready_file);
     return 1;

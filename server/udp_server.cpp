@@ -285,7 +285,9 @@ void UdpServer::log_stats() {
       "status_limited={} token_limited={} send_errors={} bytes_in_per_client_per_s={:.0f} bytes_out_per_client_per_s={:.0f} "
       "out_snapshots_pct={:.1f} out_handshake_pct={:.1f} out_control_pct={:.1f} in_inputs_pct={:.1f} in_handshake_pct={:.1f} "
       "in_other_pct={:.1f} snapshots_with_state_pct={:.1f} version_hint_limited={} connects_replayed={} "
-      "tokens_early={} tokens_far={}",
+      "tokens_early={} tokens_far={} messages_in={} messages_out={} message_bytes_in_per_s={:.0f} "
+      "message_bytes_out_per_s={:.0f} message_retransmissions={} message_violations={} message_timeouts={} "
+      "messages_refused={} messages_undelivered={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -300,7 +302,11 @@ void UdpServer::log_stats() {
       pct(Counter::kBytesInHandshake, Counter::kBytesIn),
       delta(Counter::kBytesIn) ? 100.0 - pct(Counter::kBytesInInputs, Counter::kBytesIn) - pct(Counter::kBytesInHandshake, Counter::kBytesIn) : 0.0,
       pct(Counter::kSnapshotsWithState, Counter::kSnapshotsSent), delta(Counter::kVersionHintRateLimited),
-      delta(Counter::kDropCookieSpent), delta(Counter::kDropEarlyToken), delta(Counter::kDropFarToken));
+      delta(Counter::kDropCookieSpent), delta(Counter::kDropEarlyToken), delta(Counter::kDropFarToken),
+      delta(Counter::kMessagesReceived) + delta(Counter::kMessagesUndelivered), delta(Counter::kMessagesSent),
+      rate(Counter::kBytesInMessages), rate(Counter::kBytesOutMessages), delta(Counter::kMessageRetransmissions),
+      delta(Counter::kMessageViolations), delta(Counter::kMessageTimeouts), delta(Counter::kMessagesRefused),
+      delta(Counter::kMessagesUndelivered));
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};

@@ -163,6 +163,10 @@ TEST(ServerConfig, TheDefaultConfigurationGivesTheCoreItsOwnDefaults) {
   EXPECT_EQ(got.token_max_ahead, want.token_max_ahead);
   EXPECT_EQ(got.clock_skew, want.clock_skew);
   EXPECT_EQ(got.threads, 4) << "threads 0: the machine's cores";
+  EXPECT_EQ(got.messages.limits.queue_bytes, want.messages.limits.queue_bytes);
+  EXPECT_EQ(got.messages.rate, want.messages.rate);
+  EXPECT_EQ(got.messages.timeout, want.messages.timeout);
+  EXPECT_TRUE(got.messages.limits.overflow_is_violation) << "the server takes every message each tick";
 }
 
 TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
@@ -180,6 +184,9 @@ TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
   c.token_max_ahead = 600;
   c.clock_skew = 5;
   c.threads = 3;
+  c.message_queue = 100000;
+  c.message_rate = 5000;
+  c.message_timeout = 4.5;
   MoveSettings settings;
   settings.tick_rate = 30;
   const proto::Key key{9};
@@ -201,8 +208,37 @@ TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
   EXPECT_EQ(got.threads, 3);
   EXPECT_EQ(got.key, key);
   EXPECT_EQ(got.addresses, addresses);
+  EXPECT_EQ(got.messages.limits.queue_bytes, 100000u);
+  EXPECT_EQ(got.messages.rate, 5000u);
+  EXPECT_EQ(got.messages.timeout, 4500 * proto::kMillisecond);
   c.client_packet_rate = 0;
   EXPECT_EQ(server::core_config(c, settings, 2, key, addresses, 8).client_packet_rate, 120) << "4 x 30 Hz";
+}
+
+TEST(ServerConfig, TheGameIsOneOfTheBuiltInOnesAndMessageSettingsAreRangeChecked) {
+  server::ServerConfig c;
+  EXPECT_EQ(c.game, "none");
+  c.game = "echo";
+  EXPECT_TRUE(c.validate().empty());
+  c.game = "chess";
+  auto errors = c.validate();
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0], "game = 'chess' is not a known game: none, echo");
+  {
+    server::ScopedEnv env("FOOTHOLD_GAME", "echo");
+    server::ServerConfig d;
+    EXPECT_TRUE(server::apply_server_config_env(d).empty());
+    EXPECT_EQ(d.game, "echo");
+  }
+  server::ServerConfig e;
+  e.message_queue = 1000;
+  e.message_rate = 0;
+  e.message_timeout = 0.5;
+  errors = e.validate();
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_NE(errors[0].find("message_queue = 1000 is out of range"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[1].find("message_rate = 0 is out of range"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("message_timeout = 0.5 is out of range"), std::string::npos) << errors[2];
 }
 
 }  // namespace
