@@ -57,6 +57,9 @@ struct foothold_client {
   proto::Nanos newest_arrival = 0;
   foothold::MoverFrame movers;
   bool movers_built = false;
+  // A message taken from the session that did not fit the caller's buffer: kept for the next call.
+  foothold::proto::ReceivedMessage message;
+  bool message_held = false;
 };
 
 namespace {
@@ -383,6 +386,13 @@ foothold_client_result foothold_client_get_stats(const foothold_client* client, 
     out->input_lead_ticks = st.input_lead;
     out->server_tick = st.server_tick;
     out->remote_count = uint32_t(s.others().size());
+    const foothold::proto::MessageStats m = s.messages().stats();
+    out->messages_sent = m.sent;
+    out->messages_received = m.received;
+    out->message_bytes_out = m.bytes_out;
+    out->message_bytes_in = m.bytes_in;
+    out->message_retransmissions = m.retransmissions;
+    out->message_rtt_ms = s.messages().rtt().samples() ? double(s.messages().rtt().smoothed()) / 1e6 : -1;
     return FOOTHOLD_CLIENT_OK;
   });
 }
@@ -423,6 +433,55 @@ foothold_client_result foothold_client_capsule(const foothold_client* client, do
     if (radius) *radius = client->settings.radius;
     if (height) *height = client->settings.height;
     if (crouch_height) *crouch_height = client->settings.crouch_height;
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_send_message(foothold_client* client, int32_t channel, const void* bytes,
+                                                    size_t size) {
+  return guarded(client, [&] {
+    if (channel != FOOTHOLD_CLIENT_RELIABLE && channel != FOOTHOLD_CLIENT_UNRELIABLE)
+      return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "channel " + std::to_string(channel) + " is neither RELIABLE (0) nor UNRELIABLE (1)");
+    if (size > 0 && !bytes) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "bytes is null with a size");
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    const auto ch = channel == FOOTHOLD_CLIENT_RELIABLE ? foothold::proto::Channel::kReliable : foothold::proto::Channel::kUnreliable;
+    using foothold::proto::SendError;
+    switch (client->udp->session().send_message(ch, {static_cast<const uint8_t*>(bytes), size})) {
+      case SendError::kNone: return FOOTHOLD_CLIENT_OK;
+      case SendError::kEmpty: return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "the message is empty: it needs a byte at least");
+      case SendError::kTooLarge:
+        return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT,
+                    "the message is " + std::to_string(size) + " bytes: at most " +
+                        std::to_string(ch == foothold::proto::Channel::kReliable ? foothold::proto::MessageLimits{}.max_message
+                                                                                 : foothold::proto::kMaxUnreliableMessage) +
+                        " on this channel");
+      case SendError::kQueueFull:
+        return fail(client, FOOTHOLD_CLIENT_ERROR_QUEUE_FULL, "the message queue is full: send it again after an update");
+      case SendError::kNotConnected: return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    }
+    return fail(client, FOOTHOLD_CLIENT_ERROR_INTERNAL, "an unknown send error");
+  });
+}
+
+foothold_client_result foothold_client_receive_message(foothold_client* client, void* buffer, size_t capacity, size_t* size,
+                                                       int32_t* channel) {
+  return guarded(client, [&] {
+    if (!size) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "size is null");
+    *size = 0;
+    if (capacity > 0 && !buffer) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "buffer is null with a capacity");
+    if (!client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    // Messages that arrived before the session ended can still be read.
+    if (!client->message_held && !client->udp->session().receive_message(client->message)) return FOOTHOLD_CLIENT_OK;
+    client->message_held = true;
+    const std::vector<uint8_t>& m = client->message.bytes;
+    *size = m.size();
+    if (m.size() > capacity)
+      return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT,
+                  "the message is " + std::to_string(m.size()) + " bytes, the buffer " + std::to_string(capacity) +
+                      ": it is kept for a call with room");
+    std::memcpy(buffer, m.data(), m.size());
+    if (channel) *channel = client->message.channel == foothold::proto::Channel::kReliable ? FOOTHOLD_CLIENT_RELIABLE : FOOTHOLD_CLIENT_UNRELIABLE;
+    client->message_held = false;
     return FOOTHOLD_CLIENT_OK;
   });
 }

@@ -307,6 +307,95 @@ TEST_F(ClientApiOnLoopback, TwoClientsConnectWalkAndSeeEachOther) {
   foothold_client_destroy(b);
 }
 
+// Against foothold-server --game echo: messages both ways through the C API.
+class ClientApiEcho : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    server_ = start_server(kServer, dir_, "server", {"--game", "echo"}, address_);
+    ASSERT_FALSE(address_.empty()) << server_->output();
+    ASSERT_TRUE(wait_ready(kBot, address_)) << server_->output();
+  }
+  TempDir dir_;
+  std::string address_;
+  std::unique_ptr<Spawned> server_;
+};
+
+std::vector<uint8_t> numbered_message(uint32_t n, std::size_t size) {
+  std::vector<uint8_t> v(size);
+  for (std::size_t i = 0; i < size; ++i) v[i] = uint8_t(n * 31 + i * 7 + (i >> 9));
+  return v;
+}
+
+TEST_F(ClientApiEcho, MessagesGoAndComeBackWholeInOrderOnTheirChannel) {
+  foothold_client* c = make_client();
+  ASSERT_TRUE(c);
+  const uint8_t one = 1;
+  EXPECT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_RELIABLE, &one, 1), FOOTHOLD_CLIENT_ERROR_STATE) << "not connected";
+  ASSERT_TRUE(connect_bytes(c, mint_for(address_, 1))) << foothold_client_last_error(c);
+  const double deadline = wall_seconds() + 5;
+  while (foothold_client_get_status(c) != FOOTHOLD_CLIENT_CONNECTED && wall_seconds() < deadline) {
+    ASSERT_EQ(foothold_client_update(c, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED) << foothold_client_last_error(c);
+  // Refused by name: an unknown channel, nothing, too much.
+  EXPECT_EQ(foothold_client_send_message(c, 7, &one, 1), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("channel 7"), std::string::npos);
+  EXPECT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_RELIABLE, &one, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  const std::vector<uint8_t> too_big(65537, 1);
+  EXPECT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_RELIABLE, too_big.data(), too_big.size()), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("65537 bytes: at most 65536"), std::string::npos) << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_UNRELIABLE, too_big.data(), 1025), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  // The sizes the wire splits at, and a full queue: four 64 KiB messages fit, the fifth waits.
+  std::vector<std::vector<uint8_t>> sent;
+  for (std::size_t size : {1u, 1199u, 1200u, 65536u, 65536u, 65536u}) sent.push_back(numbered_message(uint32_t(sent.size()), size));
+  for (const auto& m : sent) ASSERT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_RELIABLE, m.data(), m.size()), FOOTHOLD_CLIENT_OK);
+  const auto extra = numbered_message(99, 65536);
+  EXPECT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_RELIABLE, extra.data(), extra.size()), FOOTHOLD_CLIENT_ERROR_QUEUE_FULL);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("full"), std::string::npos);
+  const auto quick = numbered_message(50, 100);
+  ASSERT_EQ(foothold_client_send_message(c, FOOTHOLD_CLIENT_UNRELIABLE, quick.data(), quick.size()), FOOTHOLD_CLIENT_OK);
+  // Back they come: reliable ones in order; the unreliable one on its channel (loopback loses nothing).
+  std::vector<std::vector<uint8_t>> got;
+  std::vector<uint8_t> unreliable;
+  std::vector<uint8_t> buffer(65536);
+  bool tried_small = false;
+  const double until = wall_seconds() + 10;
+  while ((got.size() < sent.size() || unreliable.empty()) && wall_seconds() < until) {
+    ASSERT_EQ(foothold_client_update(c, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    size_t size = 0;
+    int32_t channel = -1;
+    if (!tried_small && got.size() == 3) {
+      // A buffer too small: the size needed, and the message kept.
+      foothold_client_result r = foothold_client_receive_message(c, buffer.data(), 10, &size, &channel);
+      if (size > 0) {
+        EXPECT_EQ(r, FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+        EXPECT_EQ(size, 65536u);
+        tried_small = true;
+      }
+    }
+    while (foothold_client_receive_message(c, buffer.data(), buffer.size(), &size, &channel) == FOOTHOLD_CLIENT_OK && size > 0) {
+      if (channel == FOOTHOLD_CLIENT_UNRELIABLE) {
+        unreliable.assign(buffer.begin(), buffer.begin() + long(size));
+      } else {
+        got.emplace_back(buffer.begin(), buffer.begin() + long(size));
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_TRUE(tried_small);
+  EXPECT_EQ(got, sent);
+  EXPECT_EQ(unreliable, quick);
+  foothold_client_stats s;
+  ASSERT_EQ(foothold_client_get_stats(c, &s), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(s.messages_sent, 7u);
+  EXPECT_EQ(s.messages_received, 7u);
+  EXPECT_GT(s.message_bytes_out, 3 * 65536u);
+  EXPECT_GT(s.message_bytes_in, 3 * 65536u);
+  EXPECT_GE(s.message_rtt_ms, 0);
+  foothold_client_destroy(c);
+}
+
 TEST_F(ClientApiOnLoopback, AnotherWorldIsRejectedWithTheReason) {
   // A one-square level: not the server's arena.
   const std::string level = dir_.write("small.obj", "v -5 0 -5\nv 5 0 -5\nv 5 0 5\nv -5 0 5\nf 1 3 2\nf 1 4 3\n");

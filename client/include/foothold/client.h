@@ -65,8 +65,15 @@ typedef enum foothold_client_result {
   FOOTHOLD_CLIENT_ERROR_TOKEN = 4,    /**< the connect token is unreadable, malformed, expired or not valid yet */
   FOOTHOLD_CLIENT_ERROR_NETWORK = 5,  /**< no socket, or the server address is unusable */
   FOOTHOLD_CLIENT_ERROR_STATE = 6,    /**< not now: e.g. connecting twice, or reading a character before connecting */
-  FOOTHOLD_CLIENT_ERROR_INTERNAL = 7  /**< out of memory, or a bug: the message says which */
+  FOOTHOLD_CLIENT_ERROR_INTERNAL = 7, /**< out of memory, or a bug: the message says which */
+  FOOTHOLD_CLIENT_ERROR_QUEUE_FULL = 8 /**< the message queue has no room now: send it again after an update */
 } foothold_client_result;
+
+/** The channel a message travels on (foothold_client_send_message, foothold_client_receive_message). */
+typedef enum foothold_client_channel {
+  FOOTHOLD_CLIENT_RELIABLE = 0,  /**< delivered exactly once and in order, or the session ends; 1 byte to 64 KiB */
+  FOOTHOLD_CLIENT_UNRELIABLE = 1 /**< sent once: may be lost, never delivered twice or out of order; 1 byte to 1 KiB */
+} foothold_client_channel;
 
 /** Where the connection is. */
 typedef enum foothold_client_status {
@@ -130,6 +137,11 @@ typedef struct foothold_client_stats {
   int32_t input_lead_ticks;      /**< how early our inputs reach the server, in ticks (the input buffer) */
   uint32_t server_tick;          /**< the newest snapshot's tick */
   uint32_t remote_count;         /**< remote characters being interpolated */
+  uint64_t messages_sent;        /**< messages queued by foothold_client_send_message, both channels */
+  uint64_t messages_received;    /**< messages handed over by foothold_client_receive_message */
+  uint64_t message_bytes_out, message_bytes_in; /**< bytes of the message sections, both ways */
+  uint64_t message_retransmissions; /**< reliable fragments sent again */
+  double message_rtt_ms;         /**< the round trip the message acknowledgements measured; -1 before the first */
 } foothold_client_stats;
 
 /** The library's version, "MAJOR.MINOR.PATCH". */
@@ -226,6 +238,26 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_mover_triangles(footh
 /** The capsule's radius and standing and crouched heights in metres (the settings'). */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_capsule(const foothold_client* client, double* radius,
                                                                    double* height, double* crouch_height);
+
+/**
+ * Queues a message to the server, on `channel` (a foothold_client_channel): `size` bytes at `bytes`,
+ * copied. It goes with the next ticks' inputs. ERROR_QUEUE_FULL when the queue (256 KiB of reliable
+ * messages not yet acknowledged, 16 KiB of unreliable ones not yet sent) has no room now: nothing
+ * was queued, send it again after an update. ERROR_ARGUMENT for an empty or too large message or an
+ * unknown channel; ERROR_STATE when not connected.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_send_message(foothold_client* client, int32_t channel,
+                                                                        const void* bytes, size_t size);
+
+/**
+ * Takes the next message the server sent: copies it into `buffer` (`capacity` bytes), its size into
+ * `*size` and its channel into `*channel` (may be NULL). When there is none: FOOTHOLD_CLIENT_OK with
+ * `*size` 0. When `capacity` is too small: ERROR_ARGUMENT with `*size` the size needed, and the
+ * message kept for the next call. Reliable messages come in the order sent. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_receive_message(foothold_client* client, void* buffer,
+                                                                           size_t capacity, size_t* size,
+                                                                           int32_t* channel);
 
 /** Says goodbye to the server; the status becomes DISCONNECTED. Nothing to do when not connected. */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_disconnect(foothold_client* client);
