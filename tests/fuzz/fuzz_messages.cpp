@@ -5,12 +5,18 @@
 // few messages. Nothing may crash; the receiver never holds more than its cap, never delivers a
 // message over the cap or an empty one, and after a violation the input is done with (the session
 // would end).
+//
+// The same records are then read a second way: each as a whole message section
+// (proto/message_endpoint.h: flags, acknowledgement, reliable and unreliable blocks) handed to a
+// MessageEndpoint, with time moving on between them; its bytes held stay within its caps, and every
+// message it hands over is within its channel's size.
 
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "proto/message_channel.h"
+#include "proto/message_endpoint.h"
 
 namespace {
 
@@ -25,9 +31,37 @@ MessageLimits limits() {
   return l;
 }
 
+// The records as message sections to an endpoint with small limits.
+void sections(const uint8_t* data, std::size_t size) {
+  MessageConfig config;
+  config.limits = limits();
+  config.limits.overflow_is_violation = (size & 1) != 0;
+  config.unreliable_queue = 1500;
+  MessageEndpoint endpoint(config);
+  for (int i = 0; i < 2; ++i) endpoint.send(Channel::kReliable, std::vector<uint8_t>(450, 3));
+  std::vector<uint8_t> out(300);
+  ReceivedMessage m;
+  Nanos now = 0;
+  std::size_t at = 0;
+  while (at < size) {
+    const std::size_t n = std::min<std::size_t>(data[at++], size - at);
+    now += 5 * kMillisecond;
+    const Violation v = endpoint.on_section(now, {data + at, n});
+    at += n;
+    // Held: at most two windows of fragments (the receiver's floor) and the unreliable cap, each way.
+    if (endpoint.held_bytes() > 2 * std::size_t(config.limits.window) * config.limits.fragment + 2 * 1500) __builtin_trap();
+    while (endpoint.receive(m))
+      if (m.bytes.empty() || m.bytes.size() > (m.channel == Channel::kReliable ? config.limits.max_message : kMaxUnreliableMessage))
+        __builtin_trap();
+    if (v != Violation::kNone) return;
+    endpoint.write_section(now, out);
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
+  sections(data, size);
   const MessageLimits l = limits();
   ReliableReceiver receiver(l);
   ReliableSender sender(l);
