@@ -143,8 +143,18 @@ void ServerCore::deliver_messages(proto::Nanos now) {
         continue;
       }
       counters_.add(Counter::kMessagesReceived);
+      if (observer_) {
+        // The spans are made once the arena stops growing (below): its offset for now.
+        delivered_.push_back({id, rx_message_.channel == proto::Channel::kReliable, {}});
+        delivered_offsets_.push_back(delivered_bytes_.size());
+        delivered_bytes_.insert(delivered_bytes_.end(), rx_message_.bytes.begin(), rx_message_.bytes.end());
+      }
       message_handler_(id, rx_message_.channel, rx_message_.bytes);
     }
+  }
+  for (std::size_t k = 0; k < delivered_.size(); ++k) {
+    const std::size_t end = k + 1 < delivered_.size() ? delivered_offsets_[k + 1] : delivered_bytes_.size();
+    delivered_[k].bytes = std::span<const uint8_t>(delivered_bytes_).subspan(delivered_offsets_[k], end - delivered_offsets_[k]);
   }
 }
 
@@ -186,8 +196,11 @@ void ServerCore::tick(proto::Nanos now) {
       ++i;
     }
   }
+  delivered_.clear();
+  delivered_offsets_.clear();
+  delivered_bytes_.clear();
   deliver_messages(now);
-  simulation_.advance(roster_, counters_, observer_);
+  simulation_.advance(roster_, counters_, observer_, delivered_);
   const uint32_t tick = simulation_.tick();
   if (tick % uint32_t(config_.snapshot_interval) == 0) replication_.send_snapshots(roster_, tick, now, outbox_, counters_);
   flush_messages(now);

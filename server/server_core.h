@@ -129,6 +129,10 @@ class ServerCore {
   proto::DatagramReader reader_{proto::Direction::kToServer};
   std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
   MessageHandler message_handler_;
+  // The messages handed to the game this tick, for the observer: records into one byte arena.
+  std::vector<MessageRecord> delivered_;
+  std::vector<std::size_t> delivered_offsets_;
+  std::vector<uint8_t> delivered_bytes_;
   proto::ReceivedMessage rx_message_;                     // the message being handed over (reused)
   std::array<uint8_t, proto::kMaxDatagram> tx_carrier_{};  // a datagram of messages being written
   proto::DatagramBuffer tx_;                              // ...and sealed

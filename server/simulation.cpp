@@ -31,7 +31,7 @@ void Simulation::offer_inputs(Client& c, std::span<const InputCmd> inputs, proto
   if (buffer.newest_received() != newest_before) c.character.echo_received = now;
 }
 
-void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer) {
+void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
   // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
@@ -71,7 +71,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
   for (const CharacterTick& c : characters_) repeated += c.repeated;
   counters.add(Counter::kInputsRepeated, repeated);
   counters.add(Counter::kInputsConsumed, n - repeated);
-  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_});
+  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages});
   joins_.clear();
   leaves_.clear();
 }

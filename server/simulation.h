@@ -40,7 +40,8 @@ class Simulation {
   void offer_inputs(Client& c, std::span<const InputCmd> inputs, proto::Nanos now, Counters& counters);
   /// Simulates tick tick() + 1: the roster's joins and leaves since the last tick, one input per
   /// client, every step; then tells `observer` (may be null).
-  void advance(Roster& roster, Counters& counters, TickObserver* observer);
+  /// `messages` are those the game was handed at the start of the tick (for the observer).
+  void advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages = {});
 
  private:
   /// Below this many clients per thread, fewer threads take the inputs and apply the results.

@@ -29,6 +29,14 @@ struct CharacterTick {
   bool met_character = false;  ///< its step kept a fence from another character (movement.md §16)
 };
 
+/// A message the game was handed at the start of a tick, before the steps (ServerCore's message
+/// handler), in the order it was handed over.
+struct MessageRecord {
+  uint32_t client = 0;  ///< the sender's character id
+  bool reliable = true; ///< its channel
+  std::span<const uint8_t> bytes;
+};
+
 /// Everything that happened in one tick, in a defined order (ids ascending). The spans point into
 /// the server's working memory: they are valid only during TickObserver::on_tick().
 struct TickRecord {
@@ -37,6 +45,7 @@ struct TickRecord {
   std::span<const JoinRecord> joins;          ///< joined before this tick
   std::span<const uint32_t> leaves;           ///< left before this tick
   std::span<const CharacterTick> characters;  ///< every character simulated in this tick
+  std::span<const MessageRecord> messages;    ///< handed to the game at the start of this tick, in order
 };
 
 /// Told about every tick the server simulates (the recorder is one). ServerCore calls it on its own
