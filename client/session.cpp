@@ -55,7 +55,7 @@ void ClientSession::refuse(proto::DatagramDrop why) {
 }
 
 void ClientSession::send_session(std::span<const uint8_t> packet) {
-  send(proto::seal_session(keys_.send, ++send_sequence_, packet, tx_));
+  send(proto::seal_session(keys_.send, ++send_sequence_, packet, tx_, proto::Payload::kPacket, route_));
 }
 
 void ClientSession::prepare_connect() {
@@ -189,6 +189,12 @@ void ClientSession::on_session(proto::Nanos now, std::span<const uint8_t> bytes)
   }
   const proto::fb::Packet& p = *d.message.packet;
   switch (d.message.type) {
+    case proto::fb::Body::PathChallenge:
+      // The server saw our datagrams come from a new address (a NAT rebound us): answering from
+      // the socket we send from now proves we are there, and moves the session.
+      ++stats_.path_challenges;
+      send_session(writer_.path_response(p.body_as_PathChallenge()->data()));
+      return;
     case proto::fb::Body::Disconnect: {
       phase_ = Phase::kDisconnected;
       const char* name = proto::fb::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
@@ -210,6 +216,7 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   }
   window_ = proto::ReplayWindow();
   send_sequence_ = 0;
+  route_ = a.route();
   server_has_ = a.tick();
   character_id_ = a.character_id();
   phase_ = Phase::kConnected;
@@ -407,24 +414,24 @@ void ClientSession::send_inputs(proto::Nanos now) {
   ++stats_.input_messages;
   // Messages ride in the room the inputs leave in their datagram.
   std::span<const uint8_t> payload = message;
-  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1);
+  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1, route_ != 0);
   if (messages_.wants_to_send(now) && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= room) {
     const std::size_t head = proto::begin_carrier(message, carrier_);
     const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
     if (section > 0) payload = {carrier_.data(), head + section};
   }
-  send(proto::seal_session(keys_.send, ++send_sequence_, payload, tx_, proto::Payload::kCompact));
+  send(proto::seal_session(keys_.send, ++send_sequence_, payload, tx_, proto::Payload::kCompact, route_));
 }
 
 void ClientSession::send_messages(proto::Nanos now) {
   // One datagram of messages alone per tick at most, beside the inputs': the server's packet rate
   // per client (240 a second by default) leaves room for that at 60 Hz, and the byte rate bounds it.
   if (!messages_.wants_to_send(now)) return;
-  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1);
+  const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1, route_ != 0);
   const std::size_t head = proto::begin_carrier({}, carrier_);
   const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
   if (section == 0) return;
-  send(proto::seal_session(keys_.send, ++send_sequence_, {carrier_.data(), head + section}, tx_, proto::Payload::kCompact));
+  send(proto::seal_session(keys_.send, ++send_sequence_, {carrier_.data(), head + section}, tx_, proto::Payload::kCompact, route_));
 }
 
 proto::SendError ClientSession::send_message(proto::Channel channel, std::span<const uint8_t> bytes) {

@@ -160,6 +160,7 @@ class ClientSession {
     double rtt_smoothed_ms = -1;  ///< the round trip smoothed by 1/8 per sample (as TCP's SRTT); -1 before the first
     int16_t input_lead = 0;       ///< the newest snapshot's word on how many ticks early our input arrived
     uint32_t server_tick = 0;     ///< the newest snapshot's tick
+    uint64_t path_challenges = 0; ///< path challenges answered (the server saw us at a new address)
   };
   /// What the session saw so far.
   const Stats& stats() const { return stats_; }
@@ -220,6 +221,7 @@ class ClientSession {
   proto::SessionKeys keys_;
   proto::ReplayWindow window_;
   uint64_t send_sequence_ = 0;
+  uint32_t route_ = 0;              // the Accept's: written in every datagram we seal
   std::string hint_;                // an unauthenticated reason from the server (printable), reported only if we fail
 
   Phase phase_ = Phase::kIdle;

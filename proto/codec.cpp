@@ -29,12 +29,12 @@ bool accepted(proto::fb::Body t, Direction at, Layer layer) {
   using B = proto::fb::Body;
   if (at == Direction::kToServer) {
     if (layer == Layer::kClear) return t == B::ConnectRequest || t == B::Connect || t == B::StatusRequest;
-    if (layer == Layer::kSession) return t == B::Disconnect;  // inputs come as compact messages
+    if (layer == Layer::kSession) return t == B::Disconnect || t == B::PathResponse;  // inputs come as compact messages
     return false;
   }
   if (layer == Layer::kClear) return t == B::Reject;
   if (layer == Layer::kSealed) return t == B::Challenge || t == B::Accept || t == B::Reject || t == B::Status;
-  if (layer == Layer::kSession) return t == B::Disconnect;  // snapshots come as compact messages
+  if (layer == Layer::kSession) return t == B::Disconnect || t == B::PathChallenge;  // snapshots come as compact messages
   return false;
 }
 }  // namespace
@@ -149,12 +149,22 @@ PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64
 
 PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate,
                                          uint16_t snapshot_interval, const CharacterState& state,
-                                         std::span<const uint8_t> server_random) {
+                                         std::span<const uint8_t> server_random, uint32_t route) {
   fbb_.Clear();
   const proto::fb::CharacterStateW w = to_wire(state);
   const auto r = fbb_.CreateVector(server_random.data(), server_random.size());
   return finish(proto::fb::Body::Accept,
-                proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r).Union());
+                proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r, route).Union());
+}
+
+PacketWriter::Bytes PacketWriter::path_challenge(uint64_t data) {
+  fbb_.Clear();
+  return finish(proto::fb::Body::PathChallenge, proto::fb::CreatePathChallenge(fbb_, data).Union());
+}
+
+PacketWriter::Bytes PacketWriter::path_response(uint64_t data) {
+  fbb_.Clear();
+  return finish(proto::fb::Body::PathResponse, proto::fb::CreatePathResponse(fbb_, data).Union());
 }
 
 PacketWriter::Bytes PacketWriter::reject(proto::fb::RejectReason reason, std::string_view message) {

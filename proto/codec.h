@@ -114,9 +114,14 @@ class PacketWriter {
   Bytes connect(std::span<const uint8_t> token, uint64_t client_salt, std::span<const uint8_t> cookie,
                 std::span<const uint8_t> proof);
   /// Accept: the character's id and its state after server tick `tick`; `tick_rate` in ticks per
-  /// second, `snapshot_interval` in ticks; `server_random` the server's share of the session keys.
+  /// second, `snapshot_interval` in ticks; `server_random` the server's share of the session keys;
+  /// `route` the session's route (secure.h), which the client's datagrams carry.
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
-               const CharacterState& state, std::span<const uint8_t> server_random);
+               const CharacterState& state, std::span<const uint8_t> server_random, uint32_t route = 0);
+  /// PathChallenge, to a session's new address (in the session).
+  Bytes path_challenge(uint64_t data);
+  /// PathResponse: the challenge's data, from the address it reached.
+  Bytes path_response(uint64_t data);
   /// Reject, with `message` cut to kMaxRejectMessage bytes.
   Bytes reject(proto::fb::RejectReason reason, std::string_view message);
   /// Disconnect, either way.

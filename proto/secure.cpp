@@ -28,6 +28,7 @@ static_assert(crypto_aead_xchacha20poly1305_IETF_ABYTES == kTagBytes);
 // Additional data of every sealed datagram: its prefix byte and the protocol's id and version, so a
 // datagram of another protocol or version never opens, and a prefix cannot be altered.
 std::array<uint8_t, 7> additional_data(uint8_t prefix) {
+  // (A routed session datagram's route is authenticated too: session_additional_data.)
   return {prefix,
           uint8_t(kProtocolId),
           uint8_t(kProtocolId >> 8),
@@ -105,7 +106,8 @@ Layer layer_of(std::span<const uint8_t> datagram) {
   const uint8_t p = datagram[0];
   if (p == kClearPrefix) return Layer::kClear;
   if (p == kSealedPrefix) return Layer::kSealed;
-  if ((p & 0xf0) == kSessionPrefix) return Layer::kSession;  // a Packet (0x10-0x17) or a compact message (0x18-0x1f)
+  // A Packet (0x10-0x17) or a compact message (0x18-0x1f), and each routed (0x30-0x3f).
+  if ((p & 0xd0) == kSessionPrefix) return Layer::kSession;
   return Layer::kInvalid;
 }
 
@@ -145,23 +147,48 @@ void ReplayWindow::mark(uint64_t sequence) {
 }
 
 Payload session_payload(std::span<const uint8_t> datagram) {
-  return !datagram.empty() && (datagram[0] & 0xf8) == kCompactPrefix ? Payload::kCompact : Payload::kPacket;
+  return !datagram.empty() && (datagram[0] & 0xd8) == kCompactPrefix ? Payload::kCompact : Payload::kPacket;
 }
 
-std::size_t session_overhead(uint64_t sequence) { return 1 + std::size_t(sequence_bytes(sequence)) + kTagBytes; }
+std::size_t session_overhead(uint64_t sequence, bool routed) {
+  return 1 + (routed ? kRouteBytes : 0) + std::size_t(sequence_bytes(sequence)) + kTagBytes;
+}
+
+namespace {
+// Bytes of the route after a session prefix: kRouteBytes when it has kRoutedFlag.
+std::size_t route_bytes(uint8_t prefix) { return (prefix & kRoutedFlag) ? kRouteBytes : 0; }
+// A session datagram's additional data: the prefix's, then its route bytes if it has them.
+std::array<uint8_t, 7 + kRouteBytes> session_additional_data(const uint8_t* datagram, std::size_t& size) {
+  std::array<uint8_t, 7 + kRouteBytes> ad{};
+  const auto base = additional_data(datagram[0]);
+  std::memcpy(ad.data(), base.data(), base.size());
+  const std::size_t r = route_bytes(datagram[0]);
+  if (r) std::memcpy(ad.data() + base.size(), datagram + 1, r);
+  size = base.size() + r;
+  return ad;
+}
+}  // namespace
+
+uint32_t session_route(std::span<const uint8_t> datagram) {
+  if (layer_of(datagram) != Layer::kSession || !(datagram[0] & kRoutedFlag) || datagram.size() < 1 + kRouteBytes) return 0;
+  return uint32_t(datagram[1]) | uint32_t(datagram[2]) << 8 | uint32_t(datagram[3]) << 16 | uint32_t(datagram[4]) << 24;
+}
 
 std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
-                                      DatagramBuffer& out, Payload payload) {
+                                      DatagramBuffer& out, Payload payload, uint32_t route) {
   ensure_sodium();
   const int n = sequence_bytes(sequence);
-  const uint8_t prefix = uint8_t((payload == Payload::kCompact ? kCompactPrefix : kSessionPrefix) | (n - 1));
+  const uint8_t prefix = uint8_t((payload == Payload::kCompact ? kCompactPrefix : kSessionPrefix) | (route ? kRoutedFlag : 0) | (n - 1));
   if (packet.size() + kSessionOverhead > out.bytes.size()) return {};
   out.bytes[0] = prefix;
-  for (int i = 0; i < n; ++i) out.bytes[size_t(1 + i)] = uint8_t(sequence >> (8 * i));
-  const auto ad = additional_data(prefix);
+  const std::size_t r = route_bytes(prefix);
+  for (std::size_t i = 0; i < r; ++i) out.bytes[1 + i] = uint8_t(route >> (8 * i));
+  for (int i = 0; i < n; ++i) out.bytes[1 + r + size_t(i)] = uint8_t(sequence >> (8 * i));
+  std::size_t ad_size = 0;
+  const auto ad = session_additional_data(out.bytes.data(), ad_size);
   const auto nonce = session_nonce(sequence);
-  aead_seal(out.bytes.data() + 1 + n, packet.data(), packet.size(), ad.data(), ad.size(), nonce.data(), key.data());
-  return {out.bytes.data(), size_t(1 + n) + packet.size() + kTagBytes};
+  aead_seal(out.bytes.data() + 1 + r + n, packet.data(), packet.size(), ad.data(), ad_size, nonce.data(), key.data());
+  return {out.bytes.data(), 1 + r + size_t(n) + packet.size() + kTagBytes};
 }
 
 OpenError open_session(const Key& key, const ReplayWindow& window, std::span<const uint8_t> datagram,
@@ -169,17 +196,19 @@ OpenError open_session(const Key& key, const ReplayWindow& window, std::span<con
   ensure_sodium();
   if (layer_of(datagram) != Layer::kSession) return OpenError::kMalformed;
   const std::size_t n = std::size_t(datagram[0] & 7) + 1;
-  if (datagram.size() < 1 + n + kTagBytes || datagram.size() - 1 - n - kTagBytes > out.bytes.size())
+  const std::size_t head = 1 + route_bytes(datagram[0]) + n;  // prefix, route, sequence
+  if (datagram.size() < head + kTagBytes || datagram.size() - head - kTagBytes > out.bytes.size())
     return OpenError::kMalformed;
   uint64_t seq = 0;
-  for (std::size_t i = 0; i < n; ++i) seq |= uint64_t(datagram[1 + i]) << (8 * i);
+  for (std::size_t i = 0; i < n; ++i) seq |= uint64_t(datagram[head - n + i]) << (8 * i);
   // The cheap check first: a replay costs no decryption. (The sequence is authenticated below, so
   // a forged one can make us drop, never accept.)
   if (!window.fresh(seq)) return OpenError::kReplayed;
-  const auto ad = additional_data(datagram[0]);
+  std::size_t ad_size = 0;
+  const auto ad = session_additional_data(datagram.data(), ad_size);
   const auto nonce = session_nonce(seq);
-  const std::size_t sealed = datagram.size() - 1 - n;
-  if (!aead_open(out.bytes.data(), datagram.data() + 1 + n, sealed, ad.data(), ad.size(), nonce.data(), key.data()))
+  const std::size_t sealed = datagram.size() - head;
+  if (!aead_open(out.bytes.data(), datagram.data() + head, sealed, ad.data(), ad_size, nonce.data(), key.data()))
     return OpenError::kBadSeal;
   sequence = seq;
   packet = {out.bytes.data(), sealed - kTagBytes};

@@ -33,6 +33,14 @@ inline constexpr uint8_t kSealedPrefix = 0x02;
 inline constexpr uint8_t kSessionPrefix = 0x10;
 /// ...and 0x18 | (n - 1) when they carry a compact message (compact.h: snapshots, inputs).
 inline constexpr uint8_t kCompactPrefix = 0x18;
+/// Set in either prefix (0x30-0x3f) when a route follows it: the 4-byte session route (little-endian)
+/// the server gave in the Accept, before the sequence bytes, authenticated with them. Every datagram
+/// a client sends in a session carries it, so that the server finds the session of a datagram from
+/// an address it does not know (a NAT that rebound the client's port or address) without trying
+/// every session's key; it moves the session there only after a path challenge (WIRE_FORMAT.md).
+inline constexpr uint8_t kRoutedFlag = 0x20;
+/// Bytes of a route.
+inline constexpr std::size_t kRouteBytes = 4;
 /// What a session datagram carries (its prefix says; the prefix is authenticated).
 enum class Payload : uint8_t { kPacket, kCompact };
 /// The payload a session datagram's prefix names (kPacket for anything that is not a compact one).
@@ -59,8 +67,8 @@ using ServerRandom = std::array<uint8_t, kServerRandomBytes>;
 ServerRandom random_server_contribution();
 /// Bytes a sealed reply adds to its Packet: prefix, client salt, nonce, tag.
 inline constexpr std::size_t kSealedOverhead = 1 + 8 + kReplyNonceBytes + kTagBytes;
-/// Most bytes a session datagram adds to its Packet: prefix, 8 sequence bytes, tag.
-inline constexpr std::size_t kSessionOverhead = 1 + 8 + kTagBytes;
+/// Most bytes a session datagram adds to its Packet: prefix, route, 8 sequence bytes, tag.
+inline constexpr std::size_t kSessionOverhead = 1 + kRouteBytes + 8 + kTagBytes;
 
 /// How a datagram is protected, from its first byte (kInvalid: empty, or an unknown prefix).
 enum class Layer : uint8_t { kInvalid, kClear, kSealed, kSession };
@@ -132,10 +140,15 @@ struct alignas(8) DatagramBuffer {
 /// Seals a finished Packet (or, with Payload::kCompact, a compact message) into a session datagram
 /// with `sequence` (never reused with one key). `key` is this direction's session key
 /// (SessionKeys::send). Returns the datagram, in `out` (empty when the packet does not fit).
+/// A non-zero `route` is written after the prefix (kRoutedFlag): the client's datagrams carry one.
 std::span<const uint8_t> seal_session(const Key& key, uint64_t sequence, std::span<const uint8_t> packet,
-                                      DatagramBuffer& out, Payload payload = Payload::kPacket);
-/// Bytes a session datagram with `sequence` adds to its payload: prefix, sequence bytes, tag.
-std::size_t session_overhead(uint64_t sequence);
+                                      DatagramBuffer& out, Payload payload = Payload::kPacket, uint32_t route = 0);
+/// Bytes a session datagram with `sequence` adds to its payload: prefix, route if `routed`, sequence
+/// bytes, tag.
+std::size_t session_overhead(uint64_t sequence, bool routed = false);
+/// The route a session datagram carries (0: none, or too short to hold one). Unauthenticated until
+/// the datagram opens: it only says which session's key to try.
+uint32_t session_route(std::span<const uint8_t> datagram);
 
 /// Opens a session datagram under `key`. On success `sequence` is its sequence (the caller marks it
 /// in its window once it accepts the datagram) and the returned span, in `out`, is the Packet.

@@ -361,6 +361,7 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
                                       {salt, server_salt, attempt, server_random});
   s.last_heard = now;
   s.rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
+  s.route = roster_.new_route();
   c->character.state = simulation_.spawn(id, roster_);
   replication_.welcome(*c);
   counters_.add(Counter::kAccepted);
@@ -369,7 +370,7 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
   const auto accept = proto::seal_reply(
       token.server_to_client, salt, attempt,
       writer_.accept(id, simulation_.tick(), uint16_t(simulation_.settings().tick_rate),
-                     uint16_t(config_.snapshot_interval), c->character.state, server_random),
+                     uint16_t(config_.snapshot_interval), c->character.state, server_random, s.route),
       tx_);
   s.accept_datagram.assign(accept.begin(), accept.end());
   outbox_.send(from, accept, Traffic::kHandshake);

@@ -32,6 +32,12 @@ struct Session {
   std::vector<uint8_t> accept_datagram;  ///< sent again, byte for byte, if the Connect is repeated
   proto::Nanos last_heard = 0;
   TokenBucket rate;                      ///< its datagrams per second
+  uint32_t route = 0;                    ///< the route its datagrams carry (given in the Accept; unique, non-zero)
+  // Path validation: the address its authentic datagrams newly came from, and the challenge sent
+  // there; the session moves only when that address answers it (ServerCore).
+  proto::Endpoint path_to;
+  uint64_t path_challenge = 0;           ///< 0: none outstanding
+  proto::Nanos path_sent_at = 0;
 };
 
 /// The simulated character and its inputs (server/simulation.h).

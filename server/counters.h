@@ -115,6 +115,10 @@ enum class Counter : uint8_t {
   kMessageRetransmissions, ///< reliable fragments sent again
   kMessageViolations,   ///< sessions cut off for breaking the message layer's rules (Disconnect(MessageViolation))
   kMessageTimeouts,     ///< sessions cut off because their messages stood still (Disconnect(MessageTimeout))
+  // Path validation (a NAT that rebinds a client).
+  kPathChallenges,      ///< PathChallenges sent to an address a session's authentic datagrams newly came from
+  kPathMigrations,      ///< sessions moved to a new address that answered its challenge
+  kPathRefused,         ///< PathResponses that moved nothing: another address, another challenge, or an address in use
   /// The number of counters (not a counter).
   kCount
 };

@@ -29,6 +29,7 @@ uint32_t Roster::add(std::unique_ptr<Client> client) {
   client->id = next_id_++;
   pending_joins_.push_back({client->id, client->character.state});
   by_endpoint_[client->session.endpoint] = client.get();
+  if (client->session.route != 0) by_route_[client->session.route] = client.get();
   clients_.push_back(std::move(client));
   ++version_;
   return clients_.back()->id;
@@ -38,6 +39,7 @@ void Roster::remove(uint32_t id) {
   const auto it = std::find_if(clients_.begin(), clients_.end(), [&](const auto& c) { return c->id == id; });
   if (it == clients_.end()) return;
   by_endpoint_.erase((*it)->session.endpoint);
+  by_route_.erase((*it)->session.route);
   // A client that joins and leaves between two ticks never existed for the simulation.
   const auto join = std::find_if(pending_joins_.begin(), pending_joins_.end(), [&](const auto& j) { return j.id == id; });
   if (join != pending_joins_.end()) {
@@ -47,6 +49,26 @@ void Roster::remove(uint32_t id) {
   }
   clients_.erase(it);
   ++version_;
+}
+
+Client* Roster::by_route(uint32_t route) const {
+  const auto it = by_route_.find(route);
+  return it != by_route_.end() ? it->second : nullptr;
+}
+
+uint32_t Roster::new_route() const {
+  while (true) {
+    const uint32_t r = uint32_t(proto::random_u64());
+    if (r != 0 && !by_route_.count(r)) return r;
+  }
+}
+
+bool Roster::move(Client& c, const proto::Endpoint& to) {
+  if (by_endpoint_.count(to)) return false;
+  by_endpoint_.erase(c.session.endpoint);
+  by_endpoint_[to] = &c;
+  c.session.endpoint = to;
+  return true;
 }
 
 void Roster::take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves) {

@@ -28,6 +28,13 @@ class Roster {
   Client* at(const proto::Endpoint& endpoint) const;
   /// The client playing as the token's `client_id`, or null.
   Client* playing(uint64_t client_id) const;
+  /// The client whose session has `route`, or null.
+  Client* by_route(uint32_t route) const;
+  /// A route no session has: random, non-zero (so that it tells nothing about other sessions).
+  uint32_t new_route() const;
+  /// Moves client `c`'s session to `to` (path validation passed); false, nothing moved, when another
+  /// session is at `to`.
+  bool move(Client& c, const proto::Endpoint& to);
   /// Client `id`, or null.
   const Client* by_id(uint32_t id) const;
   Client* by_id(uint32_t id) { return const_cast<Client*>(std::as_const(*this).by_id(id)); }
@@ -50,6 +57,7 @@ class Roster {
  private:
   std::vector<std::unique_ptr<Client>> clients_;  // ascending id
   std::unordered_map<proto::Endpoint, Client*, proto::EndpointHash> by_endpoint_;
+  std::unordered_map<uint32_t, Client*> by_route_;  // looked up, never iterated
   uint32_t next_id_ = 1;
   uint64_t version_ = 0;
   std::vector<JoinRecord> pending_joins_;

@@ -60,8 +60,11 @@ void ServerCore::on_datagram(proto::Nanos now, const proto::Endpoint& from, std:
 }
 
 void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes) {
-  // Sessions are found by address: a datagram from anywhere else, even one that would open, is dropped.
+  // Sessions are found by address; from an address no session has, by the route the datagram
+  // carries (a NAT rebound the client), which only says whose key to try.
   Client* c = roster_.at(from);
+  const bool known = c != nullptr;
+  if (!c) c = roster_.by_route(proto::session_route(bytes));
   if (!c) {
     counters_.add(Counter::kDropNoSession);
     return;
@@ -79,6 +82,13 @@ void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& fr
     counters_.add(Counter::kDropRateLimited);
     return;
   }
+  if (d.kind == proto::Payload::kPacket && d.message.type == proto::fb::Body::PathResponse) {
+    validate_path(*c, from, d.message.packet->body_as_PathResponse()->data());
+    return;
+  }
+  // Its content is used wherever it came from (it is authentic and new to the window); only the
+  // address the session answers at waits for the new one to answer a challenge.
+  if (!known) challenge_path(now, *c, from);
   if (d.kind == proto::Payload::kCompact) {
     if (!d.compact.empty()) {
       counters_.add(Counter::kBytesInInputs, bytes.size());
@@ -102,6 +112,31 @@ void ServerCore::handle_inputs(proto::Nanos now, Client& c, std::span<const uint
   // but the acknowledgement and the request for the state come from the newest only.
   if (newest) replication_.acknowledge(c, h, simulation_.tick(), counters_);
   simulation_.offer_inputs(c, rx_inputs_, now, counters_);
+}
+
+void ServerCore::challenge_path(proto::Nanos now, Client& c, const proto::Endpoint& to) {
+  Session& s = c.session;
+  // One challenge at a time, sent again only after kPathRetry: a stream of datagrams from the new
+  // address (or an attacker racing copies of them there) makes at most a few small replies a second.
+  if (s.path_challenge != 0 && s.path_to == to && now - s.path_sent_at < kPathRetry) return;
+  if (s.path_to != to || s.path_challenge == 0) s.path_challenge = proto::random_u64() | 1;
+  s.path_to = to;
+  s.path_sent_at = now;
+  counters_.add(Counter::kPathChallenges);
+  // Sent to the new address only: the answer must come from there, which proves the client is there.
+  outbox_.send(to, proto::seal_session(s.keys.send, ++s.send_sequence, writer_.path_challenge(s.path_challenge), tx_),
+               Traffic::kControl);
+}
+
+void ServerCore::validate_path(Client& c, const proto::Endpoint& from, uint64_t data) {
+  Session& s = c.session;
+  // The answer to the outstanding challenge, from the address it went to; anything else moves nothing.
+  if (s.path_challenge == 0 || data != s.path_challenge || from != s.path_to || !roster_.move(c, from)) {
+    counters_.add(Counter::kPathRefused);
+    return;
+  }
+  s.path_challenge = 0;
+  counters_.add(Counter::kPathMigrations);
 }
 
 proto::MessageEndpoint& ServerCore::messages_of(Client& c) {

@@ -105,6 +105,12 @@ class ServerCore {
  private:
   void on_session_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
   void handle_inputs(proto::Nanos now, Client& c, std::span<const uint8_t> message, bool newest);
+  // Path validation: a challenge to `to`, where client `c`'s authentic datagrams newly come from...
+  void challenge_path(proto::Nanos now, Client& c, const proto::Endpoint& to);
+  // ...and its answer from `from`: the session moves there when it is the one outstanding.
+  void validate_path(Client& c, const proto::Endpoint& from, uint64_t data);
+  /// How long a path challenge waits for its answer before another goes.
+  static constexpr proto::Nanos kPathRetry = 250 * proto::kMillisecond;
   // The client's messages, made on first use.
   proto::MessageEndpoint& messages_of(Client& c);
   // A message section from client `c`: taken, or the session ended for what it broke.

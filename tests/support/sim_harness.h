@@ -64,6 +64,8 @@ class SimHarness {
   proto::Nanos now() const { return now_; }
   /// A paused client stops ticking and sending (as if its process hung).
   void pause_client(int i, bool paused) { clients_[size_t(i)].paused = paused; }
+  /// Client i's NAT rebinds it: it sends from `to` from now on and hears only what is sent there.
+  void rebind_client(int i, const proto::Endpoint& to) { net_.rebind_client(client_endpoint(i), server_endpoint(), to); }
   /// Replaces client i's session by a fresh one on the same endpoint (a restarted process), with a
   /// new token for the same client id.
   void restart_client(int i);

@@ -21,6 +21,7 @@ class SimNetwork::ClientSink final : public client::ServerSink {
   ClientSink(SimNetwork& net, const proto::Endpoint& from, const proto::Endpoint& to) : net_(net), from_(from), to_(to) {}
   void send(std::span<const uint8_t> bytes) override { net_.send(from_, to_, bytes); }
   bool joins(const proto::Endpoint& from, const proto::Endpoint& to) const { return from_ == from && to_ == to; }
+  void rebind(const proto::Endpoint& from) { from_ = from; }
 
  private:
   SimNetwork& net_;
@@ -42,6 +43,16 @@ client::ServerSink& SimNetwork::client_sink(const proto::Endpoint& from, const p
     if (s->joins(from, server)) return *s;
   client_sinks_.push_back(std::make_unique<ClientSink>(*this, from, server));
   return *client_sinks_.back();
+}
+
+void SimNetwork::rebind_client(const proto::Endpoint& from, const proto::Endpoint& server, const proto::Endpoint& to) {
+  for (auto& s : client_sinks_)
+    if (s->joins(from, server)) s->rebind(to);
+  const auto it = receivers_.find(from);
+  if (it == receivers_.end()) return;
+  Receiver r = std::move(it->second);
+  receivers_.erase(it);
+  receivers_[to] = std::move(r);
 }
 
 void SimNetwork::send(const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> bytes) {

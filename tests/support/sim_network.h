@@ -40,6 +40,10 @@ class SimNetwork {
   /// first use, like sink_for()).
   client::ServerSink& client_sink(const proto::Endpoint& from, const proto::Endpoint& server);
 
+  /// A NAT rebinding: the client session sending from `from` to `server` sends from `to` from now on,
+  /// and what is addressed to `to` reaches it (what is still addressed to `from` vanishes).
+  void rebind_client(const proto::Endpoint& from, const proto::Endpoint& server, const proto::Endpoint& to);
+
   /// Sees every datagram as it is sent (an eavesdropper on the path, for tests); empty: none.
   using Tap = std::function<void(const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> bytes)>;
   /// Installs the tap (replacing any; an empty one removes it).
