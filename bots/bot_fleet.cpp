@@ -89,6 +89,9 @@ struct BotFleet::Bot {
   bool ever_connected = false;
   ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
   std::vector<double> rtt_ms;
+  std::unique_ptr<MessageChecker> messages;  // with a message load
+  proto::ReceivedMessage received;           // every message taken goes through it (its buffer reused)
+  bool finished = false;                     // said goodbye (its phase before that in final_phase)
 };
 
 BotFleet::BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options)
@@ -97,7 +100,10 @@ BotFleet::BotFleet(const World& world, const MoveSettings& settings, const Fleet
 BotFleet::~BotFleet() = default;
 
 void BotFleet::stop() {
-  asio::post(io_, [this] { end_ = 0; });
+  asio::post(io_, [this] {  // no waiting for echoes either: stopped means now
+    end_ = 0;
+    drain_end_ = 0;
+  });
 }
 
 void BotFleet::wake_at(proto::Nanos when) {
@@ -109,30 +115,62 @@ void BotFleet::wake_at(proto::Nanos when) {
   });
 }
 
+void BotFleet::finish(Bot& b) {
+  b.final_phase = b.session->phase();
+  b.session->disconnect();
+  b.finished = true;
+}
+
+bool BotFleet::finish_if_over(proto::Nanos now) {
+  const bool all_finished = std::all_of(bots_.begin(), bots_.end(), [](const auto& b) { return b->session->finished(); });
+  if (now < drain_end_ && error_.empty() && !all_finished) return false;
+  for (const auto& b : bots_)
+    if (!b->finished) finish(*b);
+  io_.stop();
+  return true;
+}
+
 void BotFleet::on_timer() {
   armed_ = 0;
   const proto::Nanos now = proto::steady_now();
-  const bool all_finished = std::all_of(bots_.begin(), bots_.end(), [](const auto& b) { return b->session->finished(); });
-  if (now >= end_ || !error_.empty() || all_finished) {
-    for (const auto& b : bots_) {
-      b->final_phase = b->session->phase();
-      b->session->disconnect();
-    }
-    io_.stop();
-    return;
-  }
+  if (finish_if_over(now)) return;
   deliver_due(now);
+  // After the duration (only with a message load; otherwise the run is over): each bot plays on
+  // until its last echo is back, then says goodbye.
+  const bool draining = now >= end_;
   while (!queue_.empty() && queue_.top().first <= now) {
     Bot& b = *bots_[queue_.top().second];
     queue_.pop();
+    if (b.finished) continue;
+    if (draining && (!b.messages || b.messages->outstanding() == 0 || b.session->finished())) {
+      finish(b);
+      continue;
+    }
     if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
+    exchange_messages(b, now);  // before the update, so that the messages due go in its datagrams
     const proto::Nanos next = b.session->update(proto::steady_now(), *b.brain);
     b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
     queue_.push({std::max(next, now + 100'000), b.index});
   }
-  proto::Nanos wake = std::min(queue_.empty() ? end_ : queue_.top().first, end_);
+  if (draining && finish_if_over(now)) return;  // the last echo is back: no need to wait for drain_end_
+  const proto::Nanos limit = draining ? drain_end_ : end_;
+  proto::Nanos wake = std::min(queue_.empty() ? limit : queue_.top().first, limit);
   if (!flights_.empty()) wake = std::min(wake, flights_.top().due);
   wake_at(wake);
+}
+
+// Takes every message the server sent (checked as echoes with a message load; dropped otherwise, so
+// that none piles up in the session), then sends the messages due. Those go at the session's next
+// tick, in its datagrams: the session sends nothing between ticks, so sending at the bot's updates
+// spreads them as evenly as the wire carries them.
+void BotFleet::exchange_messages(Bot& b, proto::Nanos now) {
+  while (b.session->receive_message(b.received))
+    if (b.messages) b.messages->on_echo(now, b.received.channel, b.received.bytes);
+  if (!b.messages || b.session->phase() != ClientSession::Phase::kConnected) return;
+  if (now >= end_) b.messages->stop_sending();
+  b.messages->send_due(now, [&b](std::span<const uint8_t> bytes) {
+    return b.session->send_message(proto::Channel::kReliable, bytes);
+  });
 }
 
 void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer) {
@@ -158,6 +196,7 @@ void BotFleet::deliver_due(proto::Nanos now) {
       if (n > 0) std::memcpy(buffer, f.bytes.data(), n);
       const auto before = b.session->next_update();
       b.session->on_datagram(now, std::span<const uint8_t>(buffer, n));
+      exchange_messages(b, now);
       if (b.session->next_update() < before) queue_.push({b.session->next_update(), b.index});
     }
   }
@@ -182,6 +221,7 @@ void BotFleet::arm_receive(Bot& bot) {
         bot.session->on_datagram(proto::steady_now(), bytes);
       }
     }
+    exchange_messages(bot, proto::steady_now());
     // A Challenge or an Accept wants the session to act sooner than it planned.
     if (bot.session->next_update() < before) {
       queue_.push({bot.session->next_update(), bot.index});
@@ -222,6 +262,7 @@ std::string BotFleet::add_bots(proto::Nanos start) {
       return "cannot mint a token: " + token_error;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_);
+    if (options_.messages.active()) bot->messages = std::make_unique<MessageChecker>(options_.messages, options_.seed, uint32_t(i));
     hook_session(*bot);
     // Spread the handshakes over the first few milliseconds rather than one burst.
     bot->next = start + proto::Nanos(i) * 200'000;
@@ -287,6 +328,8 @@ BotResult BotFleet::result_of(Bot& b) {
   r.prediction = b.session->predictor().counters();
   r.stats = b.session->stats();
   r.rtt_ms = std::move(b.rtt_ms);
+  if (b.messages) r.messages = b.messages->counts();
+  r.message_stats = b.session->messages().stats();
   return r;
 }
 
@@ -303,6 +346,7 @@ FleetResult BotFleet::run() {
   if (!result.error.empty()) return result;
   const proto::Nanos start = proto::steady_now();
   end_ = start + proto::Nanos(options_.duration * 1e9);
+  drain_end_ = end_ + (options_.messages.active() ? kMessageDrain : 0);
   result.error = add_bots(start);
   if (!result.error.empty()) return result;
   play();

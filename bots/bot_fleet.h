@@ -16,6 +16,7 @@
 #include "bots/bot_brain.h"
 #include "client/session.h"
 #include "bots/impairment.h"
+#include "bots/message_checker.h"
 
 namespace foothold::bots {
 
@@ -39,6 +40,8 @@ struct FleetOptions {
   /// Every bot's session options.
   client::SessionOptions session;
   Impairment impairment;        ///< applied to every bot's traffic, both directions
+  /// Every bot's message load (none by default): numbered reliable messages, their echoes checked.
+  MessageLoad messages;
 };
 
 /// One bot's outcome.
@@ -57,6 +60,10 @@ struct BotResult {
   client::ClientSession::Stats stats;
   /// Every round trip it measured, milliseconds.
   std::vector<double> rtt_ms;
+  /// Its messages sent and echoes checked (all zero without FleetOptions::messages).
+  MessageCounts messages;
+  /// Its session's message layer: the section bytes both ways.
+  proto::MessageStats message_stats;
 };
 
 /// What a run did.
@@ -68,11 +75,14 @@ struct FleetResult {
 };
 
 /// Runs the fleet until its duration is over, every session has ended, or stop() is called; then
-/// disconnects every bot. Under impairment the goodbyes are held back like any datagram, and are
+/// disconnects every bot. With a message load, a bot stops sending messages when the duration is
+/// over and disconnects once every echo is back or 2 s later (kMessageDrain), whichever is first. Under impairment the goodbyes are held back like any datagram, and are
 /// lost when the run stops. Keeps a reference to `world`: it must outlive the fleet; `settings`
 /// and `options` are copied. Plays the backend: it mints each bot a token with options.key.
 class BotFleet {
  public:
+  /// How long after the duration the bots wait for their messages' echoes at most.
+  static constexpr proto::Nanos kMessageDrain = 2 * proto::kSecond;
   /// Keeps a reference to `world`; copies `settings` and `options`. Nothing runs until run().
   BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options);
   BotFleet(World&&, const MoveSettings&, const FleetOptions&) = delete;  // a temporary world would dangle
@@ -109,6 +119,9 @@ class BotFleet {
   void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);
   void on_timer();
+  bool finish_if_over(proto::Nanos now);  // the run is over: every bot disconnected, the loop stopped
+  void finish(Bot& bot);                  // one bot's end: its phase kept, its goodbye said
+  void exchange_messages(Bot& bot, proto::Nanos now);  // echoes taken, messages due sent
   void wake_at(proto::Nanos when);
 
   const World& world_;
@@ -122,6 +135,7 @@ class BotFleet {
   std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights_;
   uint64_t flight_order_ = 0;
   proto::Nanos end_ = 0;
+  proto::Nanos drain_end_ = 0;  // end_, plus kMessageDrain with a message load
   proto::Nanos armed_ = 0;  // when the timer is set to fire
   std::string error_;
 };

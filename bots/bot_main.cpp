@@ -3,10 +3,13 @@
 //   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
+//                [--messages-per-second R [--message-bytes MIN:MAX]]
 //   foothold-bot --probe HOST:PORT [--key-file KEY]
 //
 // With --key-file the bots play the game backend's part and mint their own connect tokens with the
 // server's private key; without it they use the public development key (loopback servers only).
+// With --messages-per-second each bot sends numbered reliable messages and checks their echoes (a
+// server running --game echo returns them): bots/message_checker.h.
 //
 // The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
 // an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
@@ -53,6 +56,7 @@ extern "C" void on_signal(int) {
 struct Args {
   std::string server_text, probe_text, pattern_text = "wander", trace_dir, record_dir, world_name = "arena", settings_path,
       key_file;
+  std::string messages_per_second_text, message_bytes_text;  // read by parse_message_rate / _sizes
   int bots = 1;
   double duration = 10;
   double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
@@ -78,6 +82,13 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--jitter", a.jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
   app.add_option("--world", a.world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   app.add_option("--settings", a.settings_path, "movement settings TOML (must match the server's)");
+  app.add_option("--messages-per-second", a.messages_per_second_text,
+                 "each bot sends this many numbered reliable messages a second, spread evenly (a number above 0, e.g. 20 "
+                 "or 0.5), and checks every echo (a server running --game echo returns them)")
+      ->type_name("R");
+  app.add_option("--message-bytes", a.message_bytes_text,
+                 "the messages' sizes, drawn uniformly, 1 to 65536 bytes (default 16:256)")
+      ->type_name("MIN:MAX");
   app.add_option("--key-file", a.key_file, "the server's private key: mint connect tokens with it (default: the public "
                                            "development key, which loopback servers without a key file use)");
 }
@@ -103,6 +114,15 @@ int run_probe(const std::string& probe_text, const proto::Key& key) {
               probe_text.c_str(), r.tick, r.clients, r.max_clients, r.uptime_ms / 1000.0,
               static_cast<unsigned long long>(r.world_hash), static_cast<unsigned long long>(r.settings_hash), r.rtt_ms);
   return 0;
+}
+
+// --messages-per-second and --message-bytes: neither, or a valid rate and (if given) valid sizes.
+// Returns the error, empty when all is well.
+std::string message_load(const Args& a, MessageLoad& load) {
+  if (a.messages_per_second_text.empty())
+    return a.message_bytes_text.empty() ? std::string() : "--message-bytes needs --messages-per-second";
+  if (auto e = parse_message_rate(a.messages_per_second_text, load.per_second); !e.empty()) return e;
+  return a.message_bytes_text.empty() ? std::string() : parse_message_sizes(a.message_bytes_text, load.sizes);
 }
 
 // The fleet's options, checked in the order the usage errors are reported; `error` is the first
@@ -136,6 +156,7 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
     return fail("--latency and --jitter must be numbers of milliseconds");
   options.impairment = {a.loss, a.duplicate, a.reorder, proto::Nanos(a.latency_ms * 1e6), proto::Nanos(a.jitter_ms * 1e6)};
   if (auto e = options.impairment.validate(); !e.empty()) return fail(e);
+  if (auto e = message_load(a, options.messages); !e.empty()) return fail(e);
   options.trace_dir = a.trace_dir;
   options.record_dir = a.record_dir;
   options.world_name = a.world_name;
@@ -162,7 +183,25 @@ struct Totals {
            snapshots = 0, packets_in = 0, packets_out = 0;
   double max_error = 0;
   std::vector<double> rtts, connects;  // every round trip and every connect time, milliseconds
+  MessageCounts messages;              // every bot's, summed; rtt_ms: every message's round trip
+  uint64_t message_bytes_in = 0, message_bytes_out = 0;  // the message sections' bytes
 };
+
+// Adds one bot's messages to the fleet's.
+void add_messages(const BotResult& b, Totals& t) {
+  MessageCounts& m = t.messages;
+  m.sent += b.messages.sent;
+  m.received += b.messages.received;
+  m.lost += b.messages.lost;
+  m.out_of_order += b.messages.out_of_order;
+  m.corrupt += b.messages.corrupt;
+  m.rtt_ms.insert(m.rtt_ms.end(), b.messages.rtt_ms.begin(), b.messages.rtt_ms.end());
+  t.message_bytes_in += b.message_stats.bytes_in;
+  t.message_bytes_out += b.message_stats.bytes_out;
+  if (b.messages.refused != proto::SendError::kNone)
+    std::fprintf(stderr, "foothold-bot: bot %u stopped sending messages: %s\n", b.index,
+                 std::string(proto::to_string(b.messages.refused)).c_str());
+}
 
 // Sums the bots' figures, and says on stderr which bots could not connect and why.
 Totals add_up(const FleetResult& result) {
@@ -187,6 +226,7 @@ Totals add_up(const FleetResult& result) {
     t.max_error = std::max(t.max_error, b.prediction.max_error);
     t.rtts.insert(t.rtts.end(), b.rtt_ms.begin(), b.rtt_ms.end());
     if (b.stats.connect_ms >= 0) t.connects.push_back(b.stats.connect_ms);
+    add_messages(b, t);
   }
   return t;
 }
@@ -201,10 +241,15 @@ void print_summary(const Args& a, Totals& t, double seconds) {
               "characters, %llu unexplained), largest correction %.4f m\n",
               (unsigned long long)t.predicted, (unsigned long long)t.snapshots, (unsigned long long)t.compared,
               (unsigned long long)t.corrections, (unsigned long long)t.interactions, (unsigned long long)t.unexplained, t.max_error);
+  if (!a.messages_per_second_text.empty())
+    std::printf("  messages: %llu sent, %llu echoed intact, %llu lost (%llu echoes corrupt), %llu echoed out of order\n",
+                (unsigned long long)t.messages.sent, (unsigned long long)t.messages.received,
+                (unsigned long long)t.messages.lost, (unsigned long long)t.messages.corrupt,
+                (unsigned long long)t.messages.out_of_order);
   std::vector<double> r1 = t.rtts, r2 = t.rtts;
   std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
               "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
-              "connect_ms_p50=%.1f connect_ms_max=%.1f bytes_per_packet_in=%.1f bytes_per_packet_out=%.1f\n",
+              "connect_ms_p50=%.1f connect_ms_max=%.1f bytes_per_packet_in=%.1f bytes_per_packet_out=%.1f",
               bots, t.connected, t.failed, (unsigned long long)t.corrections, (unsigned long long)t.unexplained,
               (unsigned long long)t.interactions, (unsigned long long)t.compared, percentile(r1, 0.5), percentile(r2, 0.99),
               double(t.bytes_in) / secs, double(t.bytes_out) / secs, double(t.bytes_in) / secs / bots, double(t.bytes_out) / secs / bots,
@@ -212,6 +257,15 @@ void print_summary(const Args& a, Totals& t, double seconds) {
               t.connects.empty() ? 0.0 : *std::max_element(t.connects.begin(), t.connects.end()),
               t.packets_in ? double(t.bytes_in) / double(t.packets_in) : 0.0,
               t.packets_out ? double(t.bytes_out) / double(t.packets_out) : 0.0);
+  // The messages' figures come last, zero without --messages-per-second, so that the keys are
+  // always the same; their bytes are per bot, as the message rate is.
+  const MessageCounts& m = t.messages;
+  const double p50 = percentile(t.messages.rtt_ms, 0.5), p99 = percentile(t.messages.rtt_ms, 0.99);
+  std::printf(" messages_sent=%llu messages_received=%llu messages_lost=%llu messages_out_of_order=%llu "
+              "message_rtt_ms_p50=%.2f message_rtt_ms_p99=%.2f message_bytes_out_per_s=%.0f message_bytes_in_per_s=%.0f\n",
+              (unsigned long long)m.sent, (unsigned long long)m.received, (unsigned long long)m.lost,
+              (unsigned long long)m.out_of_order, p50, p99, double(t.message_bytes_out) / secs / bots,
+              double(t.message_bytes_in) / secs / bots);
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.
