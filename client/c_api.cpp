@@ -148,6 +148,8 @@ void foothold_client_config_init(foothold_client_config* config) {
   config->server = nullptr;
   config->connect_timeout_s = 5;
   config->server_timeout_s = 10;
+  config->message_queue_bytes = uint32_t(foothold::proto::MessageConfig{}.limits.queue_bytes);
+  config->message_rate = foothold::proto::MessageConfig{}.rate;
 }
 
 foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out, char* error,
@@ -170,7 +172,17 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
         return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
       }
     }
+    if (config->message_queue_bytes < 65536 || config->message_queue_bytes > 16777216) {
+      write_error(error, error_size, "config.message_queue_bytes must be in [65536, 16777216]");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
+    if (config->message_rate < 1024 || config->message_rate > 10000000) {
+      write_error(error, error_size, "config.message_rate must be in [1024, 10000000] bytes a second");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
     auto c = std::make_unique<foothold_client>();
+    c->options.messages.limits.queue_bytes = config->message_queue_bytes;
+    c->options.messages.rate = config->message_rate;
     c->options.connect_timeout = proto::Nanos(config->connect_timeout_s * 1e9);
     c->options.server_timeout = proto::Nanos(config->server_timeout_s * 1e9);
     if (config->settings_file) {

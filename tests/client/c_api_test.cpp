@@ -102,6 +102,15 @@ TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
   EXPECT_NE(std::string(error).find("/nonexistent/level.obj"), std::string::npos) << error;
   foothold_client_config_init(&config);
 
+  config.message_queue_bytes = 1000;
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("message_queue_bytes"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+  config.message_rate = 0;
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("message_rate"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+
   TempDir dir;
   const std::string settings = dir.write("bad.toml", "gravity = -3\n");
   config.settings_file = settings.c_str();

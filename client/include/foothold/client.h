@@ -107,6 +107,8 @@ typedef struct foothold_client_config {
   const char* server;          /**< "HOST:PORT" to send to, or NULL for the token's first address */
   double connect_timeout_s;    /**< give up the handshake after this (default 5) */
   double server_timeout_s;     /**< end a session the server is silent in for this long (default 10) */
+  uint32_t message_queue_bytes; /**< reliable message bytes queued and unacknowledged at most (default 262144, 65536..16777216) */
+  uint32_t message_rate;        /**< message bytes per second sent at most (default 65536, 1024..10000000) */
 } foothold_client_config;
 
 /** A character, as the game draws it. */
