@@ -415,7 +415,7 @@ void ClientSession::send_inputs(proto::Nanos now) {
   // Messages ride in the room the inputs leave in their datagram.
   std::span<const uint8_t> payload = message;
   const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1, route_ != 0);
-  if (messages_.wants_to_send(now) && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= room) {
+  if (messages_.can_ride(now) && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= room) {
     const std::size_t head = proto::begin_carrier(message, carrier_);
     const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
     if (section > 0) payload = {carrier_.data(), head + section};

@@ -119,12 +119,16 @@ bool ReliableSender::put(std::span<uint8_t> out, std::size_t& used, uint16_t seq
   return write_fragment(out, used, {sequence, f.first, f.last, f.bytes});
 }
 
+bool ReliableSender::overdue(uint16_t s, const InFlight& f, Nanos now, Nanos rto) const {
+  if (f.acked) return false;
+  if (now - f.sent_at >= backoff(rto, f.resends)) return true;
+  return loss_delay_ > 0 && any_acked_ && ahead(largest_acked_, s) > 0 && now - f.sent_at >= loss_delay_;
+}
+
 bool ReliableSender::due(Nanos now, Nanos rto) const {
   if (!unsent_.empty() && in_flight() < limits_.window) return true;
-  for (uint16_t s = oldest_; s != next_sequence_; ++s) {
-    const InFlight& f = flight_[s % limits_.window];
-    if (!f.acked && now - f.sent_at >= backoff(rto, f.resends)) return true;
-  }
+  for (uint16_t s = oldest_; s != next_sequence_; ++s)
+    if (overdue(s, flight_[s % limits_.window], now, rto)) return true;
   return false;
 }
 
@@ -133,7 +137,7 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
   // Overdue ones first, oldest first: the receiver delivers in order, so the oldest gap holds up all.
   for (uint16_t s = oldest_; s != next_sequence_; ++s) {
     InFlight& f = flight_[s % limits_.window];
-    if (f.acked || now - f.sent_at < backoff(rto, f.resends)) continue;
+    if (!overdue(s, f, now, rto)) continue;
     if (!put(out, used, s, f)) return used;
     f.sent_at = now;
     if (f.resends < 255) ++f.resends;
@@ -170,10 +174,13 @@ Violation ReliableSender::on_ack(const MessageAck& ack, Nanos now, RttEstimator*
     f.acked = true;
     queued_bytes_ -= f.bytes.size();
     if (rtt && now >= 0 && f.resends == 0) rtt->sample(now - f.sent_at);
+    if (!any_acked_ || ahead(s, largest_acked_) > 0) largest_acked_ = s;
+    any_acked_ = true;
   };
   for (uint16_t s = oldest_; ahead(s, ack.next) < 0; ++s) acknowledge(s);
   for (int i = 0; i < 64; ++i)
     if ((ack.beyond >> i) & 1) acknowledge(uint16_t(ack.next + 1 + i));
+  if (rtt && rtt->samples() > 0) loss_delay_ = rtt->smoothed() + rtt->smoothed() / 8;
   while (oldest_ != next_sequence_ && flight_[oldest_ % limits_.window].acked) {
     InFlight& f = flight_[oldest_ % limits_.window];
     f.used = false;

@@ -119,9 +119,11 @@ class ReliableSender {
   /// queue has no room for it.
   SendError send(std::span<const uint8_t> message);
   /// Writes into `out` the fragments due at `now`: first those not yet acknowledged whose time to go
-  /// again has come (`rto` after they went, doubled for every time they went again, up to 16 times:
-  /// a peer that is away is not flooded), oldest first; then new ones while the window has room, each
-  /// whole. Returns the bytes written (0: nothing due, or no room for the next fragment).
+  /// again has come, oldest first: `rto` after they went, doubled for every time they went again, up
+  /// to 16 times (a peer that is away is not flooded); or sooner, when a later fragment has been
+  /// acknowledged and they went 9/8 of the smoothed round trip ago (lost, not late: QUIC's time
+  /// threshold). Then new ones while the window has room, each whole. Returns the bytes written (0:
+  /// nothing due, or no room for the next fragment).
   std::size_t write(Nanos now, Nanos rto, std::span<uint8_t> out);
   /// True when write() at `now` with `rto` would write something (given room).
   bool due(Nanos now, Nanos rto) const;
@@ -153,6 +155,8 @@ class ReliableSender {
     std::vector<uint8_t> bytes;
   };
   static Nanos backoff(Nanos rto, uint8_t resends) { return rto << (resends < 4 ? resends : 4); }
+  // True when fragment `s` (unacknowledged) is due again at `now`.
+  bool overdue(uint16_t s, const InFlight& f, Nanos now, Nanos rto) const;
   bool put(std::span<uint8_t> out, std::size_t& used, uint16_t sequence, const InFlight& f) const;
   MessageLimits limits_;
   std::deque<Pending> unsent_;    // fragments not yet given a sequence
@@ -160,6 +164,9 @@ class ReliableSender {
   uint16_t oldest_ = 0;           // the oldest sequence not acknowledged
   uint16_t next_sequence_ = 0;    // the sequence the next new fragment gets
   Nanos progress_at_ = 0;         // when the oldest unacknowledged fragment became the oldest
+  bool any_acked_ = false;        // largest_acked_ is meaningful
+  uint16_t largest_acked_ = 0;    // the newest sequence acknowledged (fragments before it and not acknowledged are lost or late)
+  Nanos loss_delay_ = 0;          // 9/8 of the smoothed round trip (0: none measured; only the retransmission time then)
   std::size_t queued_bytes_ = 0;
   uint64_t retransmissions_ = 0;
 };

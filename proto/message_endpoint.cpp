@@ -118,6 +118,7 @@ Violation MessageEndpoint::on_section(Nanos now, std::span<const uint8_t> sectio
     const Violation v = read_fragments(reliable, [&](const Fragment& f) { return receiver_.on_fragment(f, now); });
     if (v != Violation::kNone) return v;
     ack_owed_ = true;  // even for a duplicate: our acknowledgement of it may have been lost
+    ack_repeats_ = kAckRepeats;
   }
   if (flags & kHasUnreliable) return read_unreliable(unreliable);
   return Violation::kNone;
@@ -186,10 +187,11 @@ std::size_t MessageEndpoint::write_section(Nanos now, std::span<uint8_t> out) {
   refill(now);
   uint8_t flags = 0;
   std::size_t at = 1;
-  if (ack_owed_) {
+  if (ack_owed_ || ack_repeats_ > 0) {
     write_ack(receiver_.ack(), std::span<uint8_t, kMessageAckBytes>(out.data() + at, kMessageAckBytes));
     at += kMessageAckBytes;
     flags |= kHasAck;
+    if (!ack_owed_) --ack_repeats_;
     ack_owed_ = false;
   }
   // Reliable fragments within the budget and the room (after their block's length).

@@ -93,9 +93,15 @@ class MessageEndpoint {
 
   /// Takes a message section that arrived at `now`; a Violation ends the session.
   Violation on_section(Nanos now, std::span<const uint8_t> section);
-  /// True when write_section() at `now` has something to write: an acknowledgement owed, or
-  /// fragments or unreliable messages due within the byte budget.
+  /// True when write_section() at `now` has something worth a datagram of its own: an
+  /// acknowledgement owed, or fragments or unreliable messages due within the byte budget.
   bool wants_to_send(Nanos now) const;
+  /// True when it has that, or an acknowledgement to repeat: worth the room a datagram that goes
+  /// anyway leaves (each acknowledgement goes in the next kAckRepeats sections that can carry it, so
+  /// that one lost does not hold the sender up for a whole retransmission time).
+  bool can_ride(Nanos now) const { return ack_repeats_ > 0 || wants_to_send(now); }
+  /// Times an acknowledgement is repeated in room that costs nothing, after it went once.
+  static constexpr int kAckRepeats = 2;
   /// Writes a message section into `out`: the acknowledgement if owed (it always fits in
   /// kAckSectionBytes), then what is due while the budget and `out` have room. Returns its bytes
   /// (0: nothing to say, or `out` under kAckSectionBytes).
@@ -128,6 +134,7 @@ class MessageEndpoint {
   ReliableReceiver receiver_;
   RttEstimator rtt_;
   bool ack_owed_ = false;
+  int ack_repeats_ = 0;  // the acknowledgement, again, where there is room
   // The byte budget: a bucket of config_.rate bytes per second, a tenth of a second deep (at least
   // one datagram's worth). Refilled lazily, hence mutable.
   mutable double budget_ = 0;

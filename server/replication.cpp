@@ -389,7 +389,7 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   std::span<const uint8_t> payload = message;
   std::size_t section = 0;
   if (c.messages && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= budget_bytes &&
-      c.messages->wants_to_send(now)) {
+      c.messages->can_ride(now)) {
     const std::size_t n = proto::begin_carrier(message, ws.carrier);
     section = c.messages->write_section(now, std::span<uint8_t>(ws.carrier).subspan(n, budget_bytes - n));
     if (section > 0) payload = {ws.carrier.data(), n + section};

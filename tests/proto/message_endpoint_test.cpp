@@ -141,6 +141,44 @@ TEST(MessageEndpoint, RetransmissionFollowsTheMeasuredRoundTrip) {
   EXPECT_TRUE(s.due(300 * kMillisecond, 100 * kMillisecond));
 }
 
+TEST(MessageEndpoint, AFragmentLostBeforeOneAcknowledgedGoesAgainAfterARoundTripNotARetransmissionTime) {
+  ReliableSender s;
+  RttEstimator rtt;
+  std::vector<uint8_t> d(1200);
+  // A round trip of 100 ms measured: fragment 0 sent and acknowledged.
+  ASSERT_EQ(s.send(bytes_of(10, 0)), SendError::kNone);
+  ASSERT_GT(s.write(0, rtt.rto(), d), 0u);
+  ASSERT_EQ(s.on_ack({1, 0}, 100 * kMillisecond, &rtt), Violation::kNone);
+  // Fragments 1 and 2 go; 1 is lost, 2 is acknowledged (next = 1, bit 0: sequence 2).
+  ASSERT_EQ(s.send(bytes_of(10, 1)), SendError::kNone);
+  ASSERT_EQ(s.send(bytes_of(10, 2)), SendError::kNone);
+  ASSERT_GT(s.write(200 * kMillisecond, rtt.rto(), d), 0u);
+  ASSERT_EQ(s.on_ack({1, 1}, 300 * kMillisecond, &rtt), Violation::kNone);
+  const Nanos rto = rtt.rto();
+  ASSERT_GT(rto, 200 * kMillisecond) << "the retransmission time is well over the round trip here";
+  EXPECT_FALSE(s.due(200 * kMillisecond + 100 * kMillisecond, rto)) << "not before 9/8 of the round trip";
+  EXPECT_TRUE(s.due(200 * kMillisecond + 113 * kMillisecond, rto)) << "lost, not late: a later one came";
+  ASSERT_GT(s.write(313 * kMillisecond, rto, d), 0u);
+  EXPECT_EQ(s.retransmissions(), 1u);
+}
+
+TEST(MessageEndpoint, AnAcknowledgementIsRepeatedOnlyWhereItRidesForFree) {
+  MessageEndpoint a, b;
+  ASSERT_EQ(a.send(Channel::kReliable, bytes_of(10, 1)), SendError::kNone);
+  std::vector<uint8_t> section(1100);
+  const std::size_t n = a.write_section(0, section);
+  ASSERT_EQ(b.on_section(0, {section.data(), n}), Violation::kNone);
+  EXPECT_TRUE(b.wants_to_send(0));
+  EXPECT_EQ(b.write_section(0, section), kAckSectionBytes);
+  EXPECT_FALSE(b.wants_to_send(0)) << "the repeats are not worth a datagram of their own";
+  for (int i = 0; i < MessageEndpoint::kAckRepeats; ++i) {
+    EXPECT_TRUE(b.can_ride(0));
+    EXPECT_EQ(b.write_section(0, section), kAckSectionBytes);
+  }
+  EXPECT_FALSE(b.can_ride(0));
+  EXPECT_EQ(b.write_section(0, section), 0u);
+}
+
 TEST(MessageEndpoint, APeerThatStopsAcknowledgingOrNeverCompletesIsCutOff) {
   MessageConfig config;
   config.timeout = 2 * kSecond;
