@@ -278,6 +278,9 @@ int info_command(const ReplayOptions& o) {
   } else {
     std::printf("ends: without a footer (the writer stopped before closing it)\n");
   }
+  // The messages handed to the game (format 4), for scripts; appended so the lines above stay.
+  std::printf("messages=%llu message_bytes=%llu message_ticks=%zu\n", static_cast<unsigned long long>(rec.message_count),
+              static_cast<unsigned long long>(rec.message_bytes), rec.messages.size());
   return 0;
 }
 
@@ -452,7 +455,7 @@ int main(int argc, char** argv) {
   verify->add_option("--world", verify_opts.world, "the world, when the recording's own name does not reach it");
   verify->add_option("--threads", verify_opts.threads, "threads to re-simulate with (default 2)");
 
-  auto* info = app.add_subcommand("info", "Describe a recording: header, duration, characters, size, whether it ends cleanly");
+  auto* info = app.add_subcommand("info", "Describe a recording: header, duration, characters, size, whether it ends cleanly, messages");
   ReplayOptions info_opts;
   info->add_option("recording", info_opts.recording, "the recording")->required();
 

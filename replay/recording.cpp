@@ -51,6 +51,7 @@ RecordingWriter::~RecordingWriter() {
 
 bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
   path_ = path;
+  format_ = h.format_version;
   file_ = std::fopen(path.c_str(), "wb");
   if (!file_) {
     error_ = path + ": cannot create recording: " + std::strerror(errno);
@@ -97,7 +98,54 @@ void RecordingWriter::write_record(flatbuffers::FlatBufferBuilder& fbb) {
   bytes_ += 8 + padded;
 }
 
+bool RecordingWriter::check_messages(const TickData& t) {
+  if (t.messages.empty() || !ok()) return true;
+  if (format_ < 4) {
+    error_ = path_ + ": tick " + std::to_string(t.tick) + " has messages, which a format " + std::to_string(format_) +
+             " recording cannot carry";
+    return false;
+  }
+  // The reader refuses these: writing one would make the rest of the file unreadable.
+  for (const MessageEntry& m : t.messages)
+    if (m.bytes.empty() || m.bytes.size() > kMaxRecordedMessage) {
+      error_ = path_ + ": tick " + std::to_string(t.tick) + ": a message of " + std::to_string(m.bytes.size()) +
+               " bytes cannot be recorded (1 to " + std::to_string(kMaxRecordedMessage) + ")";
+      return false;
+    }
+  return true;
+}
+
+void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry> messages) {
+  auto& fbb = *fbb_;
+  std::size_t begin = 0;
+  while (begin < messages.size()) {
+    // As many as one record holds; one message always fits (kMaxRecordedMessage < kMessageBytesPerRecord).
+    std::size_t end = begin;
+    std::size_t bytes = 0;
+    while (end < messages.size() && end - begin < kMaxMessagesPerRecord &&
+           bytes + messages[end].bytes.size() <= kMessageBytesPerRecord)
+      bytes += messages[end++].bytes.size();
+    fbb.Clear();
+    rec::MessageHead* heads = nullptr;
+    const auto head_vec = fbb.CreateUninitializedVectorOfStructs(end - begin, &heads);
+    for (std::size_t i = begin; i < end; ++i)
+      heads[i - begin] = rec::MessageHead(messages[i].client, uint32_t(messages[i].bytes.size()), messages[i].reliable);
+    uint8_t* out = nullptr;
+    const auto byte_vec = fbb.CreateUninitializedVector(bytes, &out);
+    for (std::size_t i = begin; i < end; ++i) {
+      std::memcpy(out, messages[i].bytes.data(), messages[i].bytes.size());
+      out += messages[i].bytes.size();
+    }
+    const auto body = rec::CreateMessages(fbb, tick, head_vec, byte_vec);
+    fbb.Finish(rec::CreateRecord(fbb, rec::Body::Messages, body.Union()), rec::RecordIdentifier());
+    write_record(fbb);
+    begin = end;
+  }
+}
+
 void RecordingWriter::write_tick(const TickData& t) {
+  if (!check_messages(t)) return;
+  write_messages(t.tick, t.messages);
   auto& fbb = *fbb_;
   fbb.Clear();
   std::vector<rec::Join> joins;
@@ -162,6 +210,7 @@ bool RecordingReader::open_bytes(std::vector<uint8_t> bytes, const std::string& 
   name_ = name;
   pos_ = 0;
   finished_ = false;
+  pending_.clear();
   if (bytes_.size() < sizeof kRecordingMagic || std::memcmp(bytes_.data(), kRecordingMagic, sizeof kRecordingMagic) != 0) {
     error_ = name_ + ": not a Foothold recording (bad magic)";
     return false;
@@ -223,9 +272,9 @@ bool RecordingReader::read_header() {
   }
   const rec::Header* h = r->body_as_Header();
   header_.format_version = h->format_version();
-  if (header_.format_version != kRecordingFormat) {
-    error_ = name_ + ": recording format " + std::to_string(header_.format_version) + " is not the supported " +
-             std::to_string(kRecordingFormat);
+  if (header_.format_version < kOldestRecordingFormat || header_.format_version > kRecordingFormat) {
+    error_ = name_ + ": recording format " + std::to_string(header_.format_version) + " is not supported (" +
+             std::to_string(kOldestRecordingFormat) + " to " + std::to_string(kRecordingFormat) + ")";
     return false;
   }
   header_.source = h->source() ? h->source()->str() : "";
@@ -271,74 +320,140 @@ bool RecordingReader::read_header() {
   return true;
 }
 
-RecordingReader::Next RecordingReader::next() {
-  if (finished_) return Next::kEnd;
+std::string RecordingReader::pending_messages() const {
+  return "the messages of tick " + std::to_string(messages_tick_) + " (from byte " + std::to_string(messages_offset_) + ")";
+}
+
+RecordingReader::Next RecordingReader::stop(Next kind, const std::string& why) {
+  error_ = name_ + ": " + why;
+  finished_ = true;
+  return kind;
+}
+
+std::optional<RecordingReader::Next> RecordingReader::read_record(const rec::Record*& record) {
   const uint8_t* payload = nullptr;
   uint32_t size = 0;
   std::string why;
   record_offset_ = pos_;
   switch (frame(bytes_, pos_, payload, size, why)) {
     case Frame::kEnd:
+      // Messages without their tick: the writer stopped between the two, as inside a record.
+      if (!pending_.empty())
+        return stop(Next::kTruncated, "the file ends after " + pending_messages() + ", before its tick record");
       return Next::kEnd;
     case Frame::kTruncated:
-      error_ = name_ + ": the file ends inside the record at byte " + std::to_string(pos_) + " (" +
-               std::to_string(bytes_.size() - pos_) + " bytes of it)";
-      finished_ = true;
-      return Next::kTruncated;
+      return stop(Next::kTruncated, "the file ends inside the record at byte " + std::to_string(pos_) + " (" +
+                                        std::to_string(bytes_.size() - pos_) + " bytes of it)");
     case Frame::kCorrupt:
-      error_ = name_ + ": corrupt record at byte " + std::to_string(pos_) + ": " + why;
-      finished_ = true;
-      return Next::kCorrupt;
+      return stop(Next::kCorrupt, "corrupt record at byte " + std::to_string(pos_) + ": " + why);
     case Frame::kOk:
       break;
   }
-  const rec::Record* r = verify(payload, size);
-  if (!r) {
-    error_ = name_ + ": corrupt record at byte " + std::to_string(pos_) + ": it fails verification";
-    finished_ = true;
-    return Next::kCorrupt;
-  }
+  record = verify(payload, size);
+  if (!record) return stop(Next::kCorrupt, "corrupt record at byte " + std::to_string(pos_) + ": it fails verification");
   pos_ += 8 + size;
-  switch (r->body_type()) {
-    case rec::Body::Tick: {
-      const rec::Tick* t = r->body_as_Tick();
-      tick_.tick = t->tick();
-      tick_.joins.clear();
-      tick_.leaves.clear();
-      tick_.inputs.clear();
-      tick_.checksums.clear();
-      if (t->joins())
-        for (const rec::Join* j : *t->joins()) tick_.joins.push_back({j->id(), from_rec(j->state())});
-      if (t->leaves())
-        for (uint32_t id : *t->leaves()) tick_.leaves.push_back(id);
-      if (t->inputs())
-        for (const rec::Input* in : *t->inputs()) {
-          InputCmd cmd;
-          cmd.tick = tick_.tick;
-          cmd.move_x = in->move_x() == -128 ? int8_t(-127) : in->move_x();
-          cmd.move_z = in->move_z() == -128 ? int8_t(-127) : in->move_z();
-          cmd.buttons = uint8_t(in->buttons() & kKnownButtons);
-          tick_.inputs.push_back({in->id(), cmd, in->repeated(), in->met()});
+  return std::nullopt;
+}
+
+std::string RecordingReader::take_messages(const rec::Messages& m) {
+  if (header_.format_version < 4)
+    return "messages in a format " + std::to_string(header_.format_version) + " recording (format 4 added them)";
+  if (!pending_.empty() && m.tick() != messages_tick_)
+    return "messages of tick " + std::to_string(m.tick()) + " follow " + pending_messages() + " without its tick record";
+  const auto* heads = m.heads();
+  const std::size_t count = heads ? heads->size() : 0;
+  if (count == 0) return "a messages record with no message";
+  if (count > kMaxMessagesPerRecord)
+    return std::to_string(count) + " messages in one record (at most " + std::to_string(kMaxMessagesPerRecord) + ")";
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t size = heads->Get(i)->size();
+    const std::string which = "message " + std::to_string(pending_.size() + i) + " of tick " + std::to_string(m.tick());
+    if (size == 0) return which + " is empty";
+    if (size > kMaxRecordedMessage)
+      return which + " is " + std::to_string(size) + " bytes (at most " + std::to_string(kMaxRecordedMessage) + ")";
+    total += size;
+  }
+  const std::size_t held = m.bytes() ? m.bytes()->size() : 0;
+  if (total != held)
+    return "the messages' sizes add up to " + std::to_string(total) + " bytes, but the record holds " + std::to_string(held);
+  if (pending_.empty()) messages_offset_ = record_offset_;
+  messages_tick_ = m.tick();
+  const uint8_t* p = held ? m.bytes()->data() : nullptr;
+  for (const rec::MessageHead* h : *heads) {
+    pending_.push_back({h->client(), h->reliable(), std::vector<uint8_t>(p, p + h->size())});
+    p += h->size();
+  }
+  return {};
+}
+
+std::string RecordingReader::read_tick(const rec::Tick& t) {
+  if (!pending_.empty() && t.tick() != messages_tick_)
+    return "the record of tick " + std::to_string(t.tick()) + " follows " + pending_messages();
+  tick_.tick = t.tick();
+  tick_.joins.clear();
+  tick_.leaves.clear();
+  tick_.inputs.clear();
+  tick_.checksums.clear();
+  if (t.joins())
+    for (const rec::Join* j : *t.joins()) tick_.joins.push_back({j->id(), from_rec(j->state())});
+  if (t.leaves())
+    for (uint32_t id : *t.leaves()) tick_.leaves.push_back(id);
+  if (t.inputs())
+    for (const rec::Input* in : *t.inputs()) {
+      InputCmd cmd;
+      cmd.tick = tick_.tick;
+      cmd.move_x = in->move_x() == -128 ? int8_t(-127) : in->move_x();
+      cmd.move_z = in->move_z() == -128 ? int8_t(-127) : in->move_z();
+      cmd.buttons = uint8_t(in->buttons() & kKnownButtons);
+      tick_.inputs.push_back({in->id(), cmd, in->repeated(), in->met()});
+    }
+  if (t.checksums())
+    for (const rec::Checksum* c : *t.checksums()) tick_.checksums.push_back({c->id(), c->hash()});
+  tick_.messages.swap(pending_);
+  pending_.clear();
+  return {};
+}
+
+RecordingReader::Next RecordingReader::next() {
+  if (finished_) return Next::kEnd;
+  // Messages records gather into pending_ until their tick's record takes them.
+  while (true) {
+    const rec::Record* r = nullptr;
+    if (const auto stopped = read_record(r)) return *stopped;
+    std::string why;
+    switch (r->body_type()) {
+      case rec::Body::Messages:
+        why = take_messages(*r->body_as_Messages());
+        if (why.empty()) continue;
+        break;
+      case rec::Body::Tick:
+        why = read_tick(*r->body_as_Tick());
+        if (why.empty()) return Next::kTick;
+        break;
+      case rec::Body::Keyframe: {
+        if (!pending_.empty()) {
+          why = "a keyframe between " + pending_messages() + " and its tick record";
+          break;
         }
-      if (t->checksums())
-        for (const rec::Checksum* c : *t->checksums()) tick_.checksums.push_back({c->id(), c->hash()});
-      return Next::kTick;
+        const rec::Keyframe* k = r->body_as_Keyframe();
+        keyframe_.tick = k->tick();
+        keyframe_.states.clear();
+        if (k->states())
+          for (const rec::KeyState* s : *k->states()) keyframe_.states.push_back({s->id(), from_rec(s->state())});
+        return Next::kKeyframe;
+      }
+      case rec::Body::Footer:
+        if (!pending_.empty()) {
+          why = "the footer follows " + pending_messages() + " without its tick record";
+          break;
+        }
+        finished_ = true;
+        return Next::kFooter;
+      default:
+        return stop(Next::kCorrupt, "unexpected record at byte " + std::to_string(record_offset_) + " (a second header)");
     }
-    case rec::Body::Keyframe: {
-      const rec::Keyframe* k = r->body_as_Keyframe();
-      keyframe_.tick = k->tick();
-      keyframe_.states.clear();
-      if (k->states())
-        for (const rec::KeyState* s : *k->states()) keyframe_.states.push_back({s->id(), from_rec(s->state())});
-      return Next::kKeyframe;
-    }
-    case rec::Body::Footer:
-      finished_ = true;
-      return Next::kFooter;
-    default:
-      error_ = name_ + ": unexpected record at byte " + std::to_string(record_offset_) + " (a second header)";
-      finished_ = true;
-      return Next::kCorrupt;
+    return stop(Next::kCorrupt, "corrupt record at byte " + std::to_string(record_offset_) + ": " + why);
   }
 }
 

@@ -5,12 +5,17 @@
 //   uint32 size (little-endian, a multiple of 8) | uint32 CRC-32C of the payload | payload
 // and the payload is one FlatBuffers `Record` (replay/recording.fbs). The first record is the
 // Header; then Tick records in tick order, a Keyframe every keyframe_interval ticks, and a Footer
-// when the file was closed cleanly. Records are only ever appended, and the writer flushes at
-// least once a second of ticks, so a file cut short by a crash holds every record completed before.
+// when the file was closed cleanly. A tick's messages (what the game was handed at its start) come
+// in Messages records just before its Tick record: none when there were none, several when one
+// record would hold too many (format 4; format 3 has none). Records are only ever appended, and the
+// writer flushes at least once a second of ticks, so a file cut short by a crash holds every record
+// completed before.
 
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,18 +25,37 @@
 #include "shared/input.h"
 #include "shared/settings.h"
 
+namespace foothold::rec {  // recording.fbs's tables (recording_generated.h), for the reader's private parts
+struct Record;
+struct Tick;
+struct Messages;
+}  // namespace foothold::rec
+
 namespace foothold::replay {
 
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
-/// The format version written and the only one read.
-inline constexpr uint16_t kRecordingFormat = 3;  ///< 2: states carry the jump state; 3: posture, platform, every setting
+/// The format version written.
+inline constexpr uint16_t kRecordingFormat = 4;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages
+/// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
+/// not record the messages it handed over), so its ticks read with none; 2 and older are refused.
+inline constexpr uint16_t kOldestRecordingFormat = 3;
 /// The largest record accepted (a tick of 4096 characters is well below it).
 inline constexpr uint32_t kMaxRecordSize = 16u << 20;
+/// A recorded message's bytes at most: the largest message the message layer delivers
+/// (proto::MessageLimits::max_message, which replay/ cannot include; server/recorder.cpp checks it).
+inline constexpr uint32_t kMaxRecordedMessage = 64u << 10;
+/// Messages in one Messages record at most. The server does not bound how many it hands over in a
+/// tick (every client's, up to 4096 clients), so a tick with more is written in several records:
+/// the cap bounds a record, never what a tick may hold.
+inline constexpr uint32_t kMaxMessagesPerRecord = 4096;
+/// Message bytes the writer puts in one record at most (half of kMaxRecordSize: the heads fit in the
+/// rest); a tick with more goes on in the next record.
+inline constexpr uint32_t kMessageBytesPerRecord = kMaxRecordSize / 2;
 
 /// What a recording is of: the first record of every file.
 struct RecordingHeader {
-  /// kRecordingFormat.
+  /// kRecordingFormat when written; read: kOldestRecordingFormat .. kRecordingFormat.
   uint16_t format_version = kRecordingFormat;
   std::string source;         ///< "server" or "bot"
   std::string world;          ///< "arena" or an OBJ path
@@ -64,13 +88,20 @@ struct InputEntry {
   /// Its step met another character: its result depended on where the others were (movement.md §16).
   bool met = false;
 };
+/// A message the game was handed at the start of a tick (ServerCore's message handler).
+struct MessageEntry {
+  /// The sender's character id.
+  uint32_t client = 0;
+  bool reliable = true;        ///< its channel: reliable, else unreliable
+  std::vector<uint8_t> bytes;  ///< 1 .. kMaxRecordedMessage bytes
+};
 /// A character's state checksum after a tick.
 struct ChecksumEntry {
   /// The character's id.
   uint32_t id = 0;
   uint32_t hash = 0;      ///< low 32 bits of CharacterState::hash() after the tick
 };
-/// One tick's record. Every list is in ascending id order.
+/// One tick's record. Every list but `messages` is in ascending id order.
 struct TickData {
   /// The server tick.
   uint32_t tick = 0;
@@ -82,6 +113,9 @@ struct TickData {
   std::vector<InputEntry> inputs;
   /// One per character simulated, after this tick.
   std::vector<ChecksumEntry> checksums;
+  /// Handed to the game at the start of this tick, before the steps, in the order handed over (each
+  /// from a character simulated in this tick). Empty in a format 3 recording.
+  std::vector<MessageEntry> messages;
 };
 /// Every character's full state after a tick: where re-simulation may start.
 struct KeyframeData {
@@ -108,7 +142,9 @@ class RecordingWriter {
   /// Creates (or truncates) `path` and writes the magic and the header. Call once. From then on the
   /// writer flushes every header.settings.tick_rate ticks (a second of ticks) and after each keyframe.
   bool open(const std::string& path, const RecordingHeader& header);
-  /// Appends a Tick record (ticks in order, one after the other).
+  /// Appends the tick's messages (Messages records, if it has any) and its Tick record (ticks in
+  /// order, one after the other). A message of 0 or over kMaxRecordedMessage bytes, or any message
+  /// in a header of format 3, is an error: nothing of the tick is written.
   void write_tick(const TickData& tick);
   /// Appends a Keyframe record and flushes.
   void write_keyframe(const KeyframeData& keyframe);
@@ -131,7 +167,10 @@ class RecordingWriter {
 
  private:
   void write_record(flatbuffers::FlatBufferBuilder& fbb);
+  bool check_messages(const TickData& tick);
+  void write_messages(uint32_t tick, std::span<const MessageEntry> messages);
   std::FILE* file_ = nullptr;
+  uint16_t format_ = kRecordingFormat;  // the header's: format 3 carries no messages
   std::string path_;
   std::string error_;
   uint64_t bytes_ = 0;
@@ -155,15 +194,19 @@ class RecordingReader {
 
   /// What next() found.
   enum class Next : uint8_t {
-    /// A tick record: tick() holds it.
+    /// A tick record: tick() holds it, with the messages of the Messages records before it.
     kTick,
     /// A keyframe: keyframe() holds it.
     kKeyframe,
     /// The footer: the file was closed cleanly. next() returns kEnd from now on.
     kFooter,
     kEnd,        ///< no more records: the file ended at a record boundary
-    kTruncated,  ///< the file ends inside a record (a crash while writing): everything before is good
-    kCorrupt,    ///< a record failed its CRC or its verification: error() names the byte offset
+    /// The file ends inside a record, or after a tick's messages but before its Tick record (a crash
+    /// while writing): everything before is good.
+    kTruncated,
+    /// A record failed its CRC, its verification or a bound (a message's size, messages per record),
+    /// or came out of place: error() names the byte offset and what was wrong.
+    kCorrupt,
   };
   /// Reads the next record. After kTruncated or kCorrupt (or kFooter) it returns kEnd.
   Next next();
@@ -180,6 +223,14 @@ class RecordingReader {
 
  private:
   bool read_header();
+  // Frames and verifies the record at pos_ into `record`; what next() returns when there is none.
+  std::optional<Next> read_record(const rec::Record*& record);
+  // Ends reading with `kind`; error() becomes the name and `why`.
+  Next stop(Next kind, const std::string& why);
+  // Reads a Tick record into tick_ (after the messages taken before it); empty, or why it is corrupt.
+  std::string read_tick(const rec::Tick& tick);
+  // Appends a Messages record's messages to pending_; empty, or why it is corrupt.
+  std::string take_messages(const rec::Messages& messages);
   std::vector<uint8_t> bytes_;
   std::string name_;
   std::size_t pos_ = 0;
@@ -189,6 +240,12 @@ class RecordingReader {
   TickData tick_;
   KeyframeData keyframe_;
   bool finished_ = false;
+  // Messages read for tick messages_tick_, whose Tick record has not come yet (empty: none).
+  std::vector<MessageEntry> pending_;
+  uint32_t messages_tick_ = 0;
+  uint64_t messages_offset_ = 0;  // the byte offset of the first of them
+  // "the messages of tick T (from byte B)", for errors about the pending ones.
+  std::string pending_messages() const;
 };
 
 }  // namespace foothold::replay

@@ -12,6 +12,20 @@ namespace foothold::replay {
 
 namespace {
 
+// A message of tick `t` whose sender is not simulated in it (not live before it, or leaving, and not
+// joining), as a problem; empty when every sender is. The server only hands the game messages of
+// clients it simulates in that tick, and a replay must not hand game code a player who is not there.
+std::string stray_sender(const TickData& t, const std::map<uint32_t, Timeline>& live, uint64_t offset) {
+  for (const MessageEntry& m : t.messages) {
+    const bool joining = std::any_of(t.joins.begin(), t.joins.end(), [&](const JoinEntry& j) { return j.id == m.client; });
+    const bool leaving = std::find(t.leaves.begin(), t.leaves.end(), m.client) != t.leaves.end();
+    if (!joining && (leaving || !live.count(m.client)))
+      return "tick " + std::to_string(t.tick) + " (byte " + std::to_string(offset) + ") has a message from character " +
+             std::to_string(m.client) + ", who is not in the game in that tick";
+  }
+  return {};
+}
+
 bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
   out = LoadedRecording{};
   out.header = reader.header();
@@ -41,6 +55,7 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
                     std::to_string(expected_tick - 1) + ": the ticks are not consecutive";
       break;
     }
+    if (out.problem = stray_sender(t, live, reader.offset()); !out.problem.empty()) break;
     if (first) out.first_tick = t.tick;
     first = false;
     expected_tick = t.tick + 1;
@@ -87,6 +102,11 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
     }
     out.max_concurrent = std::max(out.max_concurrent, live.size());
     if (!out.problem.empty()) break;
+    if (!t.messages.empty()) {
+      out.messages.push_back({t.tick, t.messages});
+      out.message_count += t.messages.size();
+      for (const MessageEntry& m : t.messages) out.message_bytes += m.bytes.size();
+    }
   }
   for (auto& [id, tl] : live) done.push_back(std::move(tl));
   done.erase(std::remove_if(done.begin(), done.end(), [](const Timeline& t) { return t.inputs.empty(); }), done.end());

@@ -27,6 +27,13 @@ struct Timeline {
   uint32_t last_tick() const { return first_tick + uint32_t(inputs.size()) - 1; }
 };
 
+/// The messages handed to the game at the start of one tick, before its steps, in the order handed over.
+struct TickMessages {
+  /// The tick.
+  uint32_t tick = 0;
+  std::vector<MessageEntry> messages;  ///< never empty
+};
+
 /// A whole recording in memory.
 struct LoadedRecording {
   /// The recording's header.
@@ -44,11 +51,17 @@ struct LoadedRecording {
   bool clean = false;                  ///< closed with a footer
   std::string problem;                 ///< why reading stopped early (truncated, corrupt), if it did
   std::size_t max_concurrent = 0;      ///< most characters in one tick
+  /// The messages the game was handed, for each tick read that had any, in tick order (a format 3
+  /// recording has none): what a replay hands the game code at the same ticks.
+  std::vector<TickMessages> messages;
+  uint64_t message_count = 0;          ///< messages in `messages`, all ticks together
+  uint64_t message_bytes = 0;          ///< their bytes
 };
 
 /// Reads a recording. Returns false only when nothing usable could be read (error says why); a file
 /// cut short or corrupt part-way loads what came before and says so in `problem`. Reading also stops
-/// at a gap between ticks, or at a tick that lacks a live character's input or checksum.
+/// at a gap between ticks, at a tick that lacks a live character's input or checksum, and before a
+/// tick with a message from a character not simulated in it.
 bool load_recording(const std::string& path, LoadedRecording& out, std::string& error);
 /// The same from bytes (tests).
 bool load_recording_bytes(std::vector<uint8_t> bytes, const std::string& name, LoadedRecording& out, std::string& error);

@@ -1,6 +1,14 @@
 #include "server/recorder.h"
 
+#include "proto/message_channel.h"
+#include "proto/message_endpoint.h"
+
 namespace foothold::server {
+
+// The recording refuses a message over its limit, which replay/ states without seeing proto/.
+static_assert(proto::MessageLimits{}.max_message <= replay::kMaxRecordedMessage &&
+                  proto::kMaxUnreliableMessage <= replay::kMaxRecordedMessage,
+              "a message the server delivers must fit in a recording");
 
 replay::RecordingHeader server_recording_header(const std::string& world_name, const World& world,
                                                 const MoveSettings& settings, uint32_t start_tick,
@@ -27,6 +35,14 @@ void ServerRecorder::on_tick(const TickRecord& r) {
   for (const auto& c : r.characters) {
     tick_.inputs.push_back({c.id, c.input, c.repeated, c.met_character});
     tick_.checksums.push_back({c.id, replay::state_checksum(c.state)});
+  }
+  // Assigned in place, not cleared: an entry that stays keeps its buffer from tick to tick.
+  tick_.messages.resize(r.messages.size());
+  for (std::size_t i = 0; i < r.messages.size(); ++i) {
+    replay::MessageEntry& m = tick_.messages[i];
+    m.client = r.messages[i].client;
+    m.reliable = r.messages[i].reliable;
+    m.bytes.assign(r.messages[i].bytes.begin(), r.messages[i].bytes.end());
   }
   writer_.write_tick(tick_);
   last_tick_ = r.tick;

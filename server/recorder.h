@@ -17,7 +17,8 @@ replay::RecordingHeader server_recording_header(const std::string& world_name, c
                                                 const MoveSettings& settings, uint32_t start_tick,
                                                 uint32_t keyframe_interval);
 
-/// Writes each tick the server reports (joins, leaves, inputs consumed, checksums) into a recording.
+/// Writes each tick the server reports (joins, leaves, inputs consumed, checksums, and the messages
+/// handed to the game at its start) into a recording.
 /// Keeps a reference to `writer`: it must outlive the recorder. Closing the writer (with last_tick())
 /// is the owner's job.
 class ServerRecorder final : public TickObserver {

@@ -1,5 +1,5 @@
 // Recordings: written by the server's recorder during a simulated session, read back whole or cut
-// short or damaged, re-simulated, verified and diffed.
+// short or damaged, re-simulated, verified and diffed; the messages the game was handed, per tick.
 
 #include <cstdio>
 #include <fstream>
@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "replay/crc32c.h"
+#include "replay/recording_generated.h"
 #include "shared/setting_keys.h"
 #include "replay/recording.h"
 #include "replay/report.h"
@@ -419,6 +420,344 @@ TEST(Recording, TheHeaderCarriesEverySettingOfTheKeyTableUnderItsName) {
   for (const SettingKey& k : setting_keys())
     EXPECT_EQ(setting_value(r.header().settings, k), setting_value(nudged, k)) << k.name;
   std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+namespace foothold::test {
+namespace {
+
+// The messages the game was handed (issue #35): written by the recorder with their tick, read back
+// at that tick in the same order, from the format 4 file and through load_recording; a format 3 file
+// still read; every malformed messages record refused by name.
+
+using replay::MessageEntry;
+using Next = replay::RecordingReader::Next;
+using Head = foothold::rec::MessageHead;  // a message's head in a Messages record: client, size, reliable
+constexpr proto::Nanos kS = proto::kSecond;
+
+// A message's bytes, derived from `n` so that any two differ and any mix-up shows.
+std::vector<uint8_t> numbered_message(uint32_t n, std::size_t size) {
+  std::vector<uint8_t> v(size);
+  for (std::size_t i = 0; i < size; ++i) v[i] = uint8_t(n * 151 + i * 13 + (i >> 8));
+  for (std::size_t k = 0; k < 4 && k < size; ++k) v[k] = uint8_t(n >> (8 * k));
+  return v;
+}
+
+// Checks two lists of messages are the same, in the same order; `where` names them in a failure.
+void expect_same_messages(const std::vector<MessageEntry>& got, const std::vector<MessageEntry>& want, const std::string& where) {
+  ASSERT_EQ(got.size(), want.size()) << where;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].client, want[i].client) << where << ", message " << i;
+    ASSERT_EQ(got[i].reliable, want[i].reliable) << where << ", message " << i;
+    ASSERT_EQ(got[i].bytes, want[i].bytes) << where << ", message " << i;
+  }
+}
+
+// Records TickRecords as the server would hand them over: characters 3 and 7 from tick 1, and per
+// tick the messages `plan` gives (none for a tick it lacks).
+void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32_t, std::vector<MessageEntry>>& plan) {
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 0))) << writer.error();
+  server::ServerRecorder recorder(writer, 0);
+  const std::vector<server::JoinRecord> joins = {{3, CharacterState{}}, {7, CharacterState{}}};
+  for (uint32_t tick = 1; tick <= ticks; ++tick) {
+    std::vector<server::CharacterTick> characters(2);
+    characters[0].id = 3;
+    characters[1].id = 7;
+    for (auto& c : characters) c.input.tick = tick;
+    std::vector<server::MessageRecord> messages;
+    if (auto it = plan.find(tick); it != plan.end())
+      for (const MessageEntry& m : it->second) messages.push_back({m.client, m.reliable, m.bytes});
+    recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages});
+  }
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+}
+
+TEST(RecordingMessages, WrittenFromTickRecordsTheyReadBackAtTheirTicksInTheirOrder) {
+  TempDir dir;
+  std::map<uint32_t, std::vector<MessageEntry>> plan;
+  uint32_t n = 0;
+  // Tick 2: both channels, both characters, the smallest and the largest message.
+  for (auto [client, reliable, size] :
+       {std::tuple{7u, true, 1u}, std::tuple{3u, false, 700u}, std::tuple{7u, true, 65536u}, std::tuple{3u, true, 20u}})
+    plan[2].push_back({client, reliable, numbered_message(n++, size)});
+  // Tick 4: more messages than one record holds; tick 5: more bytes than one record holds.
+  for (uint32_t i = 0; i < replay::kMaxMessagesPerRecord + 904; ++i)
+    plan[4].push_back({i % 3 == 0 ? 3u : 7u, i % 5 != 0, numbered_message(n++, 1 + i % 40)});
+  for (uint32_t i = 0; i < replay::kMessageBytesPerRecord / replay::kMaxRecordedMessage + 2; ++i)
+    plan[5].push_back({7, true, numbered_message(n++, replay::kMaxRecordedMessage)});
+  plan[6].push_back({3, false, numbered_message(n++, 9)});
+  record_ticks(dir.file("m.rec"), 7, plan);
+  const auto bytes = read_bytes(dir.file("m.rec"));
+  // Header, 7 ticks, footer, and the messages records: one each for ticks 2 and 6, two each for 4 and 5.
+  EXPECT_EQ(record_starts(bytes).size(), 1u + 7 + 1 + 6);
+
+  replay::RecordingReader reader;
+  ASSERT_TRUE(reader.open_bytes(bytes, "m.rec")) << reader.error();
+  EXPECT_EQ(reader.header().format_version, replay::kRecordingFormat);
+  uint32_t ticks = 0;
+  for (Next next; (next = reader.next()) != Next::kFooter;) {
+    ASSERT_EQ(next, Next::kTick) << reader.error();
+    const replay::TickData& t = reader.tick();
+    ASSERT_EQ(t.tick, ++ticks);
+    EXPECT_EQ(t.inputs.size(), 2u);
+    expect_same_messages(t.messages, plan.count(t.tick) ? plan[t.tick] : std::vector<MessageEntry>{}, "tick " + std::to_string(t.tick));
+  }
+  EXPECT_EQ(ticks, 7u);
+
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(bytes, "m.rec", rec, err)) << err;
+  EXPECT_TRUE(rec.problem.empty()) << rec.problem;
+  ASSERT_EQ(rec.messages.size(), plan.size());
+  uint64_t count = 0, total = 0;
+  auto want = plan.begin();
+  for (const replay::TickMessages& tm : rec.messages) {
+    EXPECT_EQ(tm.tick, want->first);
+    expect_same_messages(tm.messages, want->second, "loaded tick " + std::to_string(tm.tick));
+    for (const MessageEntry& m : want->second) total += m.bytes.size();
+    count += want->second.size();
+    ++want;
+  }
+  EXPECT_EQ(rec.message_count, count);
+  EXPECT_EQ(rec.message_bytes, total);
+}
+
+// The end to end case: an echo game on the simulated network, clients sending on both channels, the
+// server recording. What the recording holds is exactly what the game was handed, tick for tick, and
+// the recording still verifies (messages do not move characters) with the CLI's counts.
+TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickForTick) {
+  TempDir dir;
+  HarnessOptions o;
+  o.clients = 3;
+  SimHarness h(arena_world(), o);
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(dir.file("s.rec"), server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
+  server::ServerRecorder recorder(writer, 60);
+  server::ServerCore& core = h.server();
+  core.set_observer(&recorder);
+  std::map<uint32_t, std::vector<MessageEntry>> handed;  // by the tick they are handed over for
+  core.set_message_handler([&](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) {
+    handed[core.current_tick() + 1].push_back({id, ch == proto::Channel::kReliable, {b.begin(), b.end()}});
+    core.send_message(id, ch, b);
+  });
+  h.start_all();
+  h.run_for(kS);
+  uint32_t n = 0;
+  uint64_t sent_reliable = 0;
+  for (int step = 0; step < 60; ++step) {
+    for (int c = 0; c < 3; ++c) {
+      // The largest message once per client, then sizes up to 1500 bytes; unreliable ones between.
+      const std::size_t size = step == 5 ? replay::kMaxRecordedMessage : 1 + (n * 37) % 1500;
+      sent_reliable += h.client(c).send_message(proto::Channel::kReliable, numbered_message(n, size)) == proto::SendError::kNone;
+      ++n;
+      if (step % 2 == 0) (void)h.client(c).send_message(proto::Channel::kUnreliable, numbered_message(n, 1 + n % 1000));
+      ++n;
+      for (proto::ReceivedMessage m; h.client(c).receive_message(m);) {
+      }
+    }
+    h.run_for(kS / 20);
+  }
+  h.run_for(2 * kS);
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording(dir.file("s.rec"), rec, err)) << err;
+  EXPECT_TRUE(rec.problem.empty()) << rec.problem;
+  ASSERT_EQ(rec.messages.size(), handed.size()) << "ticks with messages";
+  uint64_t count = 0, reliable = 0, total = 0, largest = 0;
+  auto want = handed.begin();
+  for (const replay::TickMessages& tm : rec.messages) {
+    ASSERT_EQ(tm.tick, want->first);
+    expect_same_messages(tm.messages, want->second, "tick " + std::to_string(tm.tick));
+    for (const MessageEntry& m : tm.messages) {
+      reliable += m.reliable;
+      total += m.bytes.size();
+      largest = std::max<uint64_t>(largest, m.bytes.size());
+    }
+    count += tm.messages.size();
+    ++want;
+  }
+  // Every reliable one arrived (3 x 60) and most unreliable ones did (3 x 30 sent): both channels.
+  EXPECT_EQ(sent_reliable, 180u);
+  EXPECT_EQ(reliable, sent_reliable);
+  EXPECT_GT(count - reliable, 60u);
+  EXPECT_EQ(largest, replay::kMaxRecordedMessage);
+  EXPECT_EQ(rec.message_count, count);
+  const auto result = replay::resimulate(rec, arena_world(), {});
+  EXPECT_TRUE(result.ok) << "tick " << result.first.tick << " id " << result.first.id;
+
+  const std::string replay_bin = FOOTHOLD_REPLAY_BIN;
+  const auto verified = run_command(replay_bin + " verify " + dir.file("s.rec"));
+  EXPECT_EQ(verified.exit_code, 0) << verified.output;
+  EXPECT_NE(verified.output.find("verified=1 "), std::string::npos) << verified.output;
+  const auto info = run_command(replay_bin + " info " + dir.file("s.rec"));
+  EXPECT_EQ(info.exit_code, 0) << info.output;
+  EXPECT_NE(info.output.find("format: 4; source: server\n"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("ends: cleanly (footer present)\nmessages=" + std::to_string(count) + " message_bytes=" +
+                             std::to_string(total) + " message_ticks=" + std::to_string(handed.size()) + "\n"),
+            std::string::npos)
+      << info.output;
+}
+
+// A session recorded in format 3 (what the server wrote before messages were recorded: the same
+// records, no Messages record) still reads, with no messages, and verifies.
+TEST(RecordingMessages, AFormat3RecordingStillReadsAndVerifies) {
+  TempDir dir;
+  HarnessOptions o;
+  o.clients = 2;
+  SimHarness h(arena_world(), o);
+  replay::RecordingWriter writer;
+  auto header = server::server_recording_header("arena", arena_world(), o.settings, 1, 60);
+  header.format_version = 3;
+  ASSERT_TRUE(writer.open(dir.file("v3.rec"), header));
+  server::ServerRecorder recorder(writer, 60);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(2 * kS);
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording(dir.file("v3.rec"), rec, err)) << err;
+  EXPECT_EQ(rec.header.format_version, 3);
+  EXPECT_TRUE(rec.clean);
+  EXPECT_GT(rec.ticks, 100u);
+  EXPECT_TRUE(rec.messages.empty());
+  EXPECT_TRUE(replay::resimulate(rec, arena_world(), {}).ok);
+
+  // Messages cannot go into a format 3 file: the writer says so rather than write what no reader takes.
+  replay::TickData t;
+  t.tick = rec.last_tick + 1;
+  t.messages.push_back({1, true, {1, 2, 3}});
+  replay::RecordingWriter old;
+  ASSERT_TRUE(old.open(dir.file("v3m.rec"), header));
+  old.write_tick(t);
+  EXPECT_FALSE(old.ok());
+  EXPECT_NE(old.error().find("format 3 recording cannot carry"), std::string::npos) << old.error();
+  // Nor can a message the reader would refuse, in any format.
+  replay::RecordingWriter big;
+  ASSERT_TRUE(big.open(dir.file("big.rec"), server::server_recording_header("arena", arena_world(), o.settings, 1, 0)));
+  t.messages[0].bytes.assign(replay::kMaxRecordedMessage + 1, 7);
+  big.write_tick(t);
+  EXPECT_FALSE(big.ok());
+  EXPECT_NE(big.error().find("a message of 65537 bytes cannot be recorded"), std::string::npos) << big.error();
+
+  // Formats older than 3, and newer than this reader, are refused by number.
+  for (uint16_t format : {uint16_t(2), uint16_t(replay::kRecordingFormat + 1)}) {
+    header.format_version = format;
+    replay::RecordingWriter w;
+    ASSERT_TRUE(w.open(dir.file("other.rec"), header));
+    w.close(0);
+    EXPECT_FALSE(replay::load_recording(dir.file("other.rec"), rec, err));
+    EXPECT_NE(err.find("recording format " + std::to_string(format) + " is not supported (3 to 4)"), std::string::npos) << err;
+  }
+}
+
+// Records of a file (after its magic), each with its frame; and a file from records.
+std::vector<std::vector<uint8_t>> split_records(const std::vector<uint8_t>& bytes) {
+  std::vector<std::vector<uint8_t>> records;
+  const auto starts = record_starts(bytes);
+  for (std::size_t i = 0; i < starts.size(); ++i)
+    records.emplace_back(bytes.begin() + long(starts[i]), i + 1 < starts.size() ? bytes.begin() + long(starts[i + 1]) : bytes.end());
+  return records;
+}
+std::vector<uint8_t> join_records(const std::vector<std::vector<uint8_t>>& records) {
+  std::vector<uint8_t> bytes(replay::kRecordingMagic, replay::kRecordingMagic + 8);
+  for (const auto& r : records) bytes.insert(bytes.end(), r.begin(), r.end());
+  return bytes;
+}
+
+// A Messages record made by hand, framed as the writer frames one (padded to 8, CRC-32C): the heads
+// as given (client, size, reliable) and `held` bytes after them, whatever the heads say.
+std::vector<uint8_t> messages_record(uint32_t tick, const std::vector<Head>& heads, std::size_t held) {
+  flatbuffers::FlatBufferBuilder fbb;
+  const auto head_vec = fbb.CreateVectorOfStructs(heads);
+  const auto byte_vec = fbb.CreateVector(std::vector<uint8_t>(held, 0x5a));
+  fbb.Finish(rec::CreateRecord(fbb, rec::Body::Messages, rec::CreateMessages(fbb, tick, head_vec, byte_vec).Union()),
+             rec::RecordIdentifier());
+  std::vector<uint8_t> payload(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+  payload.resize((payload.size() + 7) & ~std::size_t(7), 0);
+  const uint32_t size = uint32_t(payload.size());
+  const uint32_t crc = replay::crc32c(payload.data(), payload.size());
+  std::vector<uint8_t> record(8);
+  for (int i = 0; i < 4; ++i) {
+    record[std::size_t(i)] = uint8_t(size >> (8 * i));
+    record[std::size_t(4 + i)] = uint8_t(crc >> (8 * i));
+  }
+  record.insert(record.end(), payload.begin(), payload.end());
+  return record;
+}
+
+TEST(RecordingMessages, AMalformedMessagesRecordIsRefusedByNameAndWhatCameBeforeIsKept) {
+  TempDir dir;
+  // Ticks 1 to 3, one message in tick 2: [header, tick 1, messages of 2, tick 2, tick 3, footer].
+  std::map<uint32_t, std::vector<MessageEntry>> plan;
+  plan[2].push_back({3, true, numbered_message(1, 10)});
+  record_ticks(dir.file("base.rec"), 3, plan);
+  const auto base = split_records(read_bytes(dir.file("base.rec")));
+  ASSERT_EQ(base.size(), 6u);
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording_bytes(join_records(base), "base.rec", rec, err)) << err;
+  ASSERT_EQ(rec.ticks, 3u);
+  ASSERT_EQ(rec.message_count, 1u) << "the untouched file reads whole";
+
+  const auto with = [&](std::vector<uint8_t> record) {  // the base with its messages record replaced
+    auto r = base;
+    r[2] = std::move(record);
+    return r;
+  };
+  const auto without = [&](std::size_t from) {  // the base cut before record `from`
+    return std::vector<std::vector<uint8_t>>(base.begin(), base.begin() + long(from));
+  };
+  const uint64_t at = 8 + base[0].size() + base[1].size();  // the messages record's byte offset
+  struct Case {
+    std::string name;
+    std::vector<std::vector<uint8_t>> records;
+    std::string says;
+  };
+  const std::vector<Case> cases = {
+      {"over 64 KiB", with(messages_record(2, {{3, 65537, true}}, 65537)), "message 0 of tick 2 is 65537 bytes (at most 65536)"},
+      {"too many", with(messages_record(2, std::vector<Head>(4097, {3, 1, true}), 4097)),
+       "4097 messages in one record (at most 4096)"},
+      {"sizes and bytes differ", with(messages_record(2, {{3, 10, true}, {3, 10, false}}, 15)),
+       "the messages' sizes add up to 20 bytes, but the record holds 15"},
+      {"empty message", with(messages_record(2, {{3, 4, true}, {3, 0, true}}, 4)), "message 1 of tick 2 is empty"},
+      {"no message", with(messages_record(2, {}, 0)), "a messages record with no message"},
+      {"another tick's", with(messages_record(5, {{3, 1, true}}, 1)), "the record of tick 2 follows the messages of tick 5 (from byte "},
+      {"footer after messages", [&] { auto r = without(3); r.push_back(base[5]); return r; }(),
+       "the footer follows the messages of tick 2 (from byte "},
+      {"cut after messages", without(3), "the file ends after the messages of tick 2 (from byte "},
+      {"a stranger's", with(messages_record(2, {{9, 1, true}}, 1)), "has a message from character 9, who is not in the game"},
+  };
+  for (const Case& c : cases) {
+    ASSERT_TRUE(replay::load_recording_bytes(join_records(c.records), "bad.rec", rec, err)) << c.name << ": " << err;
+    EXPECT_EQ(rec.ticks, 1u) << c.name << ": tick 1 is kept, nothing after";
+    EXPECT_EQ(rec.message_count, 0u) << c.name;
+    EXPECT_FALSE(rec.clean) << c.name;
+    EXPECT_NE(rec.problem.find(c.says), std::string::npos) << c.name << ": " << rec.problem;
+    // The reader names the messages record's byte; load names a stranger's tick record.
+    const uint64_t where = c.name == "a stranger's" ? at + c.records[2].size() : at;
+    EXPECT_NE(rec.problem.find("byte " + std::to_string(where)), std::string::npos) << c.name << ": " << rec.problem;
+  }
+
+  // A format 3 file holds no messages record: one there is damage.
+  auto header = server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 0);
+  header.format_version = 3;
+  replay::RecordingWriter v3;
+  ASSERT_TRUE(v3.open(dir.file("v3.rec"), header));
+  v3.close(0);
+  auto records = base;
+  records[0] = split_records(read_bytes(dir.file("v3.rec")))[0];
+  ASSERT_TRUE(replay::load_recording_bytes(join_records(records), "v3.rec", rec, err)) << err;
+  EXPECT_EQ(rec.ticks, 1u);
+  EXPECT_NE(rec.problem.find("messages in a format 3 recording (format 4 added them)"), std::string::npos) << rec.problem;
 }
 
 }  // namespace
