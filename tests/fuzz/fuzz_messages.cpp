@@ -44,7 +44,8 @@ void sections(const uint8_t* data, std::size_t size) {
   Nanos now = 0;
   std::size_t at = 0;
   while (at < size) {
-    const std::size_t n = std::min<std::size_t>(data[at++], size - at);
+    const uint8_t head = data[at++];
+    const std::size_t n = std::min<std::size_t>(head, size - at);
     now += 5 * kMillisecond;
     const Violation v = endpoint.on_section(now, {data + at, n});
     at += n;
