@@ -239,12 +239,45 @@ TEST(ClearFrame, RoundTripsAndIsAligned) {
 TEST(Layer, OnlyTheKnownPrefixesHaveALayer) {
   int known = 0;
   for (int p = 0; p < 256; ++p) known += layer_of(std::vector<uint8_t>{uint8_t(p), 0}) != Layer::kInvalid;
-  EXPECT_EQ(known, 2 + 8 + 8) << "clear, sealed, and the session's Packet and compact prefixes";
+  EXPECT_EQ(known, 2 + 8 + 8 + 8 + 8) << "clear, sealed, and the session's Packet and compact prefixes, each also routed";
   EXPECT_EQ(layer_of({}), Layer::kInvalid);
   EXPECT_EQ(session_payload(std::vector<uint8_t>{0x17, 0}), Payload::kPacket);
   EXPECT_EQ(session_payload(std::vector<uint8_t>{0x18, 0}), Payload::kCompact);
   EXPECT_EQ(session_payload(std::vector<uint8_t>{0x1f, 0}), Payload::kCompact);
-  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x20, 0}), Payload::kPacket) << "not a session prefix at all";
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x37, 0}), Payload::kPacket);
+  EXPECT_EQ(session_payload(std::vector<uint8_t>{0x38, 0}), Payload::kCompact);
+  EXPECT_EQ(layer_of(std::vector<uint8_t>{0x20, 0}), Layer::kInvalid) << "not a session prefix at all";
+  EXPECT_EQ(layer_of(std::vector<uint8_t>{0x50, 0}), Layer::kInvalid);
+}
+
+TEST(Layer, ARouteTravelsAuthenticatedAndOnlyWhereItIsGiven) {
+  const Key key{7};
+  DatagramBuffer tx, rx;
+  const std::vector<uint8_t> message{1, 2, 3};
+  const auto routed = seal_session(key, 5, message, tx, Payload::kCompact, 0xA1B2C3D4u);
+  const std::vector<uint8_t> datagram(routed.begin(), routed.end());
+  EXPECT_EQ(datagram.size(), 1 + kRouteBytes + 1 + message.size() + kTagBytes);
+  EXPECT_EQ(session_overhead(5, true), 1 + kRouteBytes + 1 + kTagBytes);
+  EXPECT_EQ(session_route(datagram), 0xA1B2C3D4u);
+  EXPECT_EQ(session_payload(datagram), Payload::kCompact);
+  ReplayWindow window;
+  uint64_t sequence = 0;
+  std::span<const uint8_t> opened;
+  ASSERT_EQ(open_session(key, window, datagram, rx, sequence, opened), OpenError::kNone);
+  EXPECT_EQ(sequence, 5u);
+  EXPECT_EQ(std::vector<uint8_t>(opened.begin(), opened.end()), message);
+  // Another route in the same datagram does not open: the route is authenticated.
+  std::vector<uint8_t> rerouted = datagram;
+  rerouted[1] ^= 1;
+  EXPECT_EQ(open_session(key, window, rerouted, rx, sequence, opened), OpenError::kBadSeal);
+  // Nor does dropping the route flag (the same bytes read as a sequence).
+  std::vector<uint8_t> unflagged = datagram;
+  unflagged[0] = uint8_t(unflagged[0] & ~kRoutedFlag);
+  EXPECT_NE(open_session(key, window, unflagged, rx, sequence, opened), OpenError::kNone);
+  // Unrouted: no route, and the datagram four bytes shorter.
+  const auto plain = seal_session(key, 5, message, tx, Payload::kCompact);
+  EXPECT_EQ(session_route(plain), 0u);
+  EXPECT_EQ(plain.size(), datagram.size() - kRouteBytes);
 }
 
 }  // namespace
