@@ -101,7 +101,10 @@ Nanos RttEstimator::rto() const {
 
 // ---- sender ----
 
-ReliableSender::ReliableSender(const MessageLimits& limits) : limits_(checked(limits)), flight_(limits_.window) {}
+ReliableSender::ReliableSender(const MessageLimits& limits) : limits_(checked(limits)), flight_(limits_.window) {
+  if (limits_.reserve_buffers)
+    for (InFlight& f : flight_) f.bytes.reserve(limits_.fragment);
+}
 
 SendError ReliableSender::send(std::span<const uint8_t> message) {
   if (message.empty()) return SendError::kEmpty;
@@ -109,7 +112,10 @@ SendError ReliableSender::send(std::span<const uint8_t> message) {
   if (queued_bytes_ + message.size() > limits_.queue_bytes) return SendError::kQueueFull;
   for (std::size_t at = 0; at < message.size(); at += limits_.fragment) {
     const std::size_t n = std::min(limits_.fragment, message.size() - at);
-    unsent_.push_back({at == 0, at + n == message.size(), {message.begin() + long(at), message.begin() + long(at + n)}});
+    Pending& p = unsent_.push();  // a reused slot: its buffer's capacity is kept
+    p.first = at == 0;
+    p.last = at + n == message.size();
+    p.bytes.assign(message.begin() + long(at), message.begin() + long(at + n));
   }
   queued_bytes_ += message.size();
   return SendError::kNone;
@@ -144,11 +150,17 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
     ++retransmissions_;
   }
   while (!unsent_.empty() && in_flight() < limits_.window) {
-    const Pending& p = unsent_.front();
+    Pending& p = unsent_.front();
     if (used > out.size() || out.size() - used < kFragmentHeaderBytes + p.bytes.size()) break;
     if (in_flight() == 0) progress_at_ = now;  // the wait for an acknowledgement starts
     InFlight& f = flight_[next_sequence_ % limits_.window];
-    f = {true, false, p.first, p.last, now, 0, p.bytes};
+    f.used = true;
+    f.acked = false;
+    f.first = p.first;
+    f.last = p.last;
+    f.sent_at = now;
+    f.resends = 0;
+    f.bytes.swap(p.bytes);  // buffers change hands, never freed
     put(out, used, next_sequence_, f);
     ++next_sequence_;
     unsent_.pop_front();
@@ -193,7 +205,10 @@ Violation ReliableSender::on_ack(const MessageAck& ack, Nanos now, RttEstimator*
 
 // ---- receiver ----
 
-ReliableReceiver::ReliableReceiver(const MessageLimits& limits) : limits_(checked(limits)), slots_(limits_.window) {}
+ReliableReceiver::ReliableReceiver(const MessageLimits& limits) : limits_(checked(limits)), slots_(limits_.window) {
+  if (limits_.reserve_buffers)
+    for (Slot& s : slots_) s.bytes.reserve(limits_.fragment);
+}
 
 Violation ReliableReceiver::check_progress(Nanos now, Nanos timeout) const {
   return (present_ > 0 || joining_) && now - waiting_since_ >= timeout ? Violation::kIncomplete : Violation::kNone;
@@ -211,7 +226,10 @@ Violation ReliableReceiver::on_fragment(const Fragment& f, Nanos now) {
   if (held_bytes_ + f.bytes.size() > limits_.queue_bytes)
     return limits_.overflow_is_violation ? Violation::kOverflow : Violation::kNone;
   if (present_ == 0 && !joining_) waiting_since_ = now;  // something is held from now on
-  slot = {true, f.first, f.last, {f.bytes.begin(), f.bytes.end()}};
+  slot.present = true;
+  slot.first = f.first;
+  slot.last = f.last;
+  slot.bytes.assign(f.bytes.begin(), f.bytes.end());  // into the slot's own buffer
   ++present_;
   held_bytes_ += f.bytes.size();
   const uint16_t before = next_;
@@ -231,7 +249,11 @@ Violation ReliableReceiver::deliver_in_order() {
     s.bytes.clear();
     --present_;
     ++next_;
-    if (!joining_) complete_.push_back(std::move(joined_)), joined_.clear();
+    if (!joining_) {
+      std::vector<uint8_t>& whole = complete_.push();
+      whole.swap(joined_);  // joined_ takes the slot's old buffer for the next message
+      joined_.clear();
+    }
   }
   return Violation::kNone;
 }
@@ -245,7 +267,7 @@ MessageAck ReliableReceiver::ack() const {
 
 bool ReliableReceiver::receive(std::vector<uint8_t>& out) {
   if (complete_.empty()) return false;
-  out = std::move(complete_.front());
+  out.swap(complete_.front());  // the caller's old buffer goes back into the ring
   complete_.pop_front();
   held_bytes_ -= out.size();
   return true;

@@ -20,12 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "proto/clock.h"
+#include "proto/ring.h"
 
 namespace foothold::proto {
 
@@ -42,6 +42,11 @@ struct MessageLimits {
   /// late); true, the peer is cut off with kOverflow (a server, which takes every message at every
   /// tick, so that only a peer that ignores the window can fill it).
   bool overflow_is_violation = false;
+  /// Reserve every in-flight and receive slot's buffer (`fragment` bytes each, a window of each) up
+  /// front, so that sending and receiving allocate nothing once the queues have grown to their use
+  /// (a client, whose C API promises it: 2 x 128 KiB by default); false, they grow on first use (a
+  /// server, which holds one channel per client that sends messages).
+  bool reserve_buffers = true;
 };
 
 /// Bytes of a fragment's header on the wire.
@@ -159,7 +164,7 @@ class ReliableSender {
   bool overdue(uint16_t s, const InFlight& f, Nanos now, Nanos rto) const;
   bool put(std::span<uint8_t> out, std::size_t& used, uint16_t sequence, const InFlight& f) const;
   MessageLimits limits_;
-  std::deque<Pending> unsent_;    // fragments not yet given a sequence
+  Ring<Pending> unsent_;          // fragments not yet given a sequence (a Ring: their buffers are reused)
   std::vector<InFlight> flight_;  // by sequence % window
   uint16_t oldest_ = 0;           // the oldest sequence not acknowledged
   uint16_t next_sequence_ = 0;    // the sequence the next new fragment gets
@@ -186,7 +191,9 @@ class ReliableReceiver {
   Violation check_progress(Nanos now, Nanos timeout) const;
   /// The acknowledgement of what has arrived.
   MessageAck ack() const;
-  /// Moves the next complete message, in send order, into `out`; false when there is none.
+  /// Moves the next complete message, in send order, into `out`; false when there is none. `out`'s
+  /// own buffer is kept for a later message: a caller that passes the same vector every time makes
+  /// the receiver allocate nothing once buffers have grown to the messages' sizes.
   bool receive(std::vector<uint8_t>& out);
 
   /// Bytes held: fragments waiting for earlier ones, the message being joined and those complete.
@@ -206,7 +213,7 @@ class ReliableReceiver {
   std::size_t present_ = 0;  // slots holding a fragment not yet delivered in order
   Nanos waiting_since_ = 0;  // when something began to wait (a slot or a part message), or last moved on
   std::vector<uint8_t> joined_;
-  std::deque<std::vector<uint8_t>> complete_;
+  Ring<std::vector<uint8_t>> complete_;  // whole messages not yet taken (buffers reused, see receive())
   std::size_t held_bytes_ = 0;
 };
 

@@ -72,7 +72,9 @@ SendError MessageEndpoint::send(Channel channel, std::span<const uint8_t> messag
   if (message.empty()) return SendError::kEmpty;
   if (message.size() > kMaxUnreliableMessage) return SendError::kTooLarge;
   if (unreliable_out_bytes_ + message.size() > config_.unreliable_queue) return SendError::kQueueFull;
-  unreliable_out_.push_back({unreliable_next_++, {message.begin(), message.end()}});
+  Unreliable& u = unreliable_out_.push();
+  u.sequence = unreliable_next_++;
+  u.bytes.assign(message.begin(), message.end());
   unreliable_out_bytes_ += message.size();
   ++stats_.sent;
   ++stats_.unreliable_sent;
@@ -145,7 +147,7 @@ Violation MessageEndpoint::read_unreliable(std::span<const uint8_t> block) {
       ++stats_.unreliable_dropped;
       continue;
     }
-    unreliable_in_.emplace_back(bytes.begin(), bytes.end());
+    unreliable_in_.push().assign(bytes.begin(), bytes.end());
     unreliable_in_bytes_ += size;
   }
   return Violation::kNone;

@@ -18,7 +18,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -144,10 +143,10 @@ class MessageEndpoint {
     uint16_t sequence = 0;
     std::vector<uint8_t> bytes;
   };
-  std::deque<Unreliable> unreliable_out_;
+  Ring<Unreliable> unreliable_out_;  // Rings: their buffers are reused
   std::size_t unreliable_out_bytes_ = 0;
   uint16_t unreliable_next_ = 0;
-  std::deque<std::vector<uint8_t>> unreliable_in_;
+  Ring<std::vector<uint8_t>> unreliable_in_;
   std::size_t unreliable_in_bytes_ = 0;
   bool unreliable_seen_ = false;
   uint16_t unreliable_newest_ = 0;

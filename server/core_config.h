@@ -24,6 +24,7 @@ UnixClock virtual_unix_clock(uint64_t unix_at, proto::Nanos at);
 inline proto::MessageConfig server_messages() {
   proto::MessageConfig m;
   m.limits.overflow_is_violation = true;
+  m.limits.reserve_buffers = false;  // a channel per messaging client: buffers grow as used
   return m;
 }
 
