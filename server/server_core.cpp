@@ -77,7 +77,8 @@ void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& fr
     return;
   }
   // Authentic from here: only the client holds its sending key. It sends compact inputs messages
-  // and, in a Packet, only a Disconnect (decode() refuses anything else).
+  // and carriers (inputs and messages), and, in a Packet, only a Disconnect or a PathResponse
+  // (decode() refuses anything else).
   if (!s.rate.take(now)) {
     counters_.add(Counter::kDropRateLimited);
     return;
