@@ -24,7 +24,8 @@ constexpr std::size_t kAddressesBytes = kMaxTokenAddresses * kAddressBytes;  // 
 constexpr std::size_t kAdBytes = 4 + 8 + 8;       // magic, expiry and not-before: the seal's additional data
 constexpr std::size_t kSealedHeader = kAdBytes + 24;  // and the nonce
 static_assert(kTokenNonceOffset == kAdBytes);
-constexpr std::size_t kPlainBytes = 8 + 1 + kAddressesBytes + 2 * kKeyBytes;  // 225
+constexpr std::size_t kUserDataAt = 8 + 1 + kAddressesBytes + 2 * kKeyBytes;  // 225: the size, then the bytes
+constexpr std::size_t kPlainBytes = kUserDataAt + 2 + kMaxUserData;             // 483
 static_assert(kSealedHeader + kPlainBytes + crypto_aead_xchacha20poly1305_ietf_ABYTES == kTokenSealedBytes);
 // The file: magic, client id, created, not before, expires, count, addresses, keys, the sealed part.
 constexpr std::size_t kFileAddresses = 4 + 8 + 8 + 8 + 8 + 1;  // 37
@@ -32,11 +33,14 @@ static_assert(kFileAddresses + kAddressesBytes + 2 * kKeyBytes + kTokenSealedByt
 static_assert(crypto_aead_xchacha20poly1305_ietf_NPUBBYTES == 24);
 static_assert(crypto_aead_xchacha20poly1305_ietf_KEYBYTES == kKeyBytes);
 
-constexpr char kSealedMagic[4] = {'F', 'H', 'T', '2'};
-constexpr char kFileMagic[4] = {'F', 'H', 'C', '2'};
-// The first versions (no not-before time), named in the refusal so that their holder knows why.
-constexpr char kOldSealedMagic[4] = {'F', 'H', 'T', '1'};
-constexpr char kOldFileMagic[4] = {'F', 'H', 'C', '1'};
+constexpr char kSealedMagic[4] = {'F', 'H', 'T', '3'};
+constexpr char kFileMagic[4] = {'F', 'H', 'C', '3'};
+// The earlier versions, named in the refusal so that their holder knows why: 1 had no not-before
+// time, 2 no user data.
+constexpr char kFirstSealedMagic[4] = {'F', 'H', 'T', '1'};
+constexpr char kFirstFileMagic[4] = {'F', 'H', 'C', '1'};
+constexpr char kSecondSealedMagic[4] = {'F', 'H', 'T', '2'};
+constexpr char kSecondFileMagic[4] = {'F', 'H', 'C', '2'};
 
 void ensure_sodium() {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
@@ -207,8 +211,13 @@ const Key& development_key() {
 }
 
 bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
-                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay) {
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay,
+                std::span<const uint8_t> user_data) {
   ensure_sodium();
+  if (user_data.size() > kMaxUserData) {
+    error = "user data is " + std::to_string(user_data.size()) + " bytes: at most " + std::to_string(kMaxUserData);
+    return false;
+  }
   if (servers.empty() || servers.size() > kMaxTokenAddresses) {
     error = "a token names 1 to " + std::to_string(kMaxTokenAddresses) + " servers, not " + std::to_string(servers.size());
     return false;
@@ -247,6 +256,11 @@ bool mint_token(const Key& private_key, uint64_t client_id, std::span<const Toke
   write_addresses(plain + 9, t.servers);
   std::memcpy(plain + 9 + kAddressesBytes, t.client_to_server.data(), kKeyBytes);
   std::memcpy(plain + 9 + kAddressesBytes + kKeyBytes, t.server_to_client.data(), kKeyBytes);
+  // The user data's size, then its bytes, then zeros to the fixed size: every token is as long.
+  plain[kUserDataAt] = uint8_t(user_data.size());
+  plain[kUserDataAt + 1] = uint8_t(user_data.size() >> 8);
+  std::memset(plain + kUserDataAt + 2, 0, kMaxUserData);
+  if (!user_data.empty()) std::memcpy(plain + kUserDataAt + 2, user_data.data(), user_data.size());
 
   uint8_t* s = t.sealed.data();
   std::memcpy(s, kSealedMagic, 4);
@@ -283,8 +297,14 @@ TokenError open_sealed(const Key& private_key, std::span<const uint8_t> sealed, 
     return TokenError::kBadSeal;
   }
   TokenContents c;
-  const bool ok = read_addresses(plain + 9, plain[8], c.servers).empty();
+  // The user data: a size in range and zeros after it (a minter that wrote anything else is broken).
+  const std::size_t user_size = std::size_t(plain[kUserDataAt] | (plain[kUserDataAt + 1] << 8));
+  bool padded = user_size <= kMaxUserData;
+  for (std::size_t i = user_size; padded && i < kMaxUserData; ++i) padded = plain[kUserDataAt + 2 + i] == 0;
+  const bool ok = padded && read_addresses(plain + 9, plain[8], c.servers).empty();
   if (ok) {
+    c.user_data_size = uint16_t(user_size);
+    std::memcpy(c.user_data.data(), plain + kUserDataAt + 2, kMaxUserData);
     c.client_id = get64(plain);
     c.expires_unix = sealed_token_expiry(sealed);
     c.not_before_unix = sealed_token_not_before(sealed);
@@ -364,8 +384,13 @@ std::string check_times(const ConnectToken& t) {
 
 bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string& error) {
   const uint8_t* p = bytes.data();
-  if (bytes.size() >= 4 && std::memcmp(p, kOldFileMagic, 4) == 0) {
+  if (bytes.size() >= 4 && std::memcmp(p, kFirstFileMagic, 4) == 0) {
     error = "token: an FHC1 token file, of the first token format (no not-before time), which this version no longer "
+            "reads: mint a new one";
+    return false;
+  }
+  if (bytes.size() >= 4 && std::memcmp(p, kSecondFileMagic, 4) == 0) {
+    error = "token: an FHC2 token file, of the second token format (no user data), which this version no longer "
             "reads: mint a new one";
     return false;
   }
@@ -374,7 +399,7 @@ bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string&
     return false;
   }
   if (std::memcmp(p, kFileMagic, 4) != 0) {
-    error = "token: not a Foothold token file (no FHC2 magic)";
+    error = "token: not a Foothold token file (no FHC3 magic)";
     return false;
   }
   ConnectToken t;
@@ -394,9 +419,11 @@ bool parse_token(std::span<const uint8_t> bytes, ConnectToken& out, std::string&
   std::memcpy(t.server_to_client.data(), p + kFileAddresses + kAddressesBytes + kKeyBytes, kKeyBytes);
   std::memcpy(t.sealed.data(), p + kFileAddresses + kAddressesBytes + 2 * kKeyBytes, kTokenSealedBytes);
   if (std::memcmp(t.sealed.data(), kSealedMagic, 4) != 0) {
-    error = std::memcmp(t.sealed.data(), kOldSealedMagic, 4) == 0
+    error = std::memcmp(t.sealed.data(), kFirstSealedMagic, 4) == 0
                 ? "token: its sealed part is of the first token format (FHT1), which servers of this version refuse"
-                : "token: its sealed part has no FHT2 magic";
+            : std::memcmp(t.sealed.data(), kSecondSealedMagic, 4) == 0
+                ? "token: its sealed part is of the second token format (FHT2), which servers of this version refuse"
+                : "token: its sealed part has no FHT3 magic";
     return false;
   }
   if (sealed_token_expiry(t.sealed) != t.expires_unix) {

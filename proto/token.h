@@ -25,13 +25,17 @@ using Key = std::array<uint8_t, kKeyBytes>;
 
 /// Most server addresses one token names.
 inline constexpr std::size_t kMaxTokenAddresses = 8;
-/// Size of the sealed part (fixed, whatever the number of addresses): see TOKEN_FORMAT.md.
-inline constexpr std::size_t kTokenSealedBytes = 285;
+/// Bytes of user data a token carries at most: the backend's word on the player (a name, a team),
+/// sealed, so only the server reads it.
+inline constexpr std::size_t kMaxUserData = 256;
+/// Size of the sealed part (fixed, whatever the number of addresses and the user data's size): see
+/// TOKEN_FORMAT.md.
+inline constexpr std::size_t kTokenSealedBytes = 543;
 /// Where the sealed part's 24-byte nonce starts (random per token: the server's per-token budget
 /// is keyed by it).
 inline constexpr std::size_t kTokenNonceOffset = 20;
 /// Size of a client token file (`foothold-token issue --out`).
-inline constexpr std::size_t kTokenFileBytes = 538;
+inline constexpr std::size_t kTokenFileBytes = 796;
 /// Longest lifetime a token may be minted with, seconds (one day).
 inline constexpr uint64_t kMaxTokenLifetime = 86400;
 
@@ -70,6 +74,11 @@ struct TokenContents {
   /// The server's sending key (the client's receiving key). Both keys are secret: session keys are
   /// derived from them (secure.h).
   Key server_to_client{};
+  /// The backend's user data: the first `user_data_size` bytes (at most kMaxUserData), the rest zero.
+  std::array<uint8_t, kMaxUserData> user_data{};
+  uint16_t user_data_size = 0;
+  /// The user data's bytes.
+  std::span<const uint8_t> user_data_view() const { return {user_data.data(), user_data_size}; }
 };
 
 /// A connect token as its client holds it (the file `foothold-token issue` writes).
@@ -114,10 +123,12 @@ Key generate_key();
 
 /// Mints a token for `client_id`, valid for `servers` (1 to kMaxTokenAddresses) from `now_unix` +
 /// `not_before_delay` (0 to kMaxTokenLifetime) for `lifetime_seconds` (1 to kMaxTokenLifetime), with
-/// fresh random session keys. Returns false and says why in `error` when an argument is out of
+/// fresh random session keys, carrying `user_data` (0 to kMaxUserData bytes; sealed: the server
+/// reads it, the client cannot). Returns false and says why in `error` when an argument is out of
 /// range. `now_unix` is seconds since the UNIX epoch.
 bool mint_token(const Key& private_key, uint64_t client_id, std::span<const TokenAddress> servers, uint64_t now_unix,
-                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay = 0);
+                uint64_t lifetime_seconds, ConnectToken& out, std::string& error, uint64_t not_before_delay = 0,
+                std::span<const uint8_t> user_data = {});
 
 /// How a server judges a token's times.
 struct TokenTimeRules {

@@ -351,6 +351,8 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
   Session& s = c->session;
   s.endpoint = from;
   s.client_id = token.client_id;
+  s.user_data = token.user_data;
+  s.user_data_size = token.user_data_size;
   s.client_salt = salt;
   s.server_salt = server_salt;
   s.attempt = attempt;

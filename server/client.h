@@ -4,6 +4,7 @@
 // the replication state (which snapshots it was sent, which characters it sees). Each part reads
 // the others' pieces but writes only its own.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -24,6 +25,8 @@ namespace foothold::server {
 struct Session {
   proto::Endpoint endpoint;
   uint64_t client_id = 0;                     ///< the token's
+  std::array<uint8_t, proto::kMaxUserData> user_data{};  ///< the token's user data (the first user_data_size bytes)
+  uint16_t user_data_size = 0;
   uint64_t client_salt = 0, server_salt = 0;  ///< the connection attempt (a repeated Connect has both...
   proto::RequestTag attempt{};                ///< ...and the same proof)
   proto::SessionKeys keys;

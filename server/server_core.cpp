@@ -37,6 +37,11 @@ const CharacterState* ServerCore::character(uint32_t id) const {
   return c ? &c->character.state : nullptr;
 }
 
+std::span<const uint8_t> ServerCore::user_data(uint32_t id) const {
+  const Client* c = roster_.by_id(id);
+  return c ? std::span<const uint8_t>(c->session.user_data.data(), c->session.user_data_size) : std::span<const uint8_t>();
+}
+
 uint32_t ServerCore::character_at(const proto::Endpoint& endpoint) const {
   const Client* c = roster_.at(endpoint);
   return c ? c->id : 0;

@@ -97,6 +97,9 @@ class ServerCore {
   /// A client's character state, for tests (nullptr when there is no such character). The pointer
   /// stays valid while that client stays connected; the state changes at each tick.
   const CharacterState* character(uint32_t id) const;
+  /// The user data of client `id`'s connect token (empty when there is no such client): what the
+  /// backend said of the player (a name, a team), for the game.
+  std::span<const uint8_t> user_data(uint32_t id) const;
   /// The character id of the session at `endpoint` (0 when there is none), for tests.
   uint32_t character_at(const proto::Endpoint& endpoint) const;
   /// UNIX time at `now`, in seconds, as token expiry is judged.

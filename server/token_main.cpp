@@ -3,7 +3,8 @@
 //
 //   foothold-token keygen --out KEY
 //   foothold-token issue --key-file KEY --server HOST:PORT [--server HOST:PORT ...] --client-id ID
-//                        [--expires SECONDS] [--not-before SECONDS] [--out FILE]
+//                        [--expires SECONDS] [--not-before SECONDS] [--user-data TEXT | --user-data-file FILE]
+//                        [--out FILE]
 //   foothold-token inspect --token FILE [--key-file KEY]
 //
 // Exit codes: 0 done; 1 a file could not be written or read, or (inspect) the token does not open;
@@ -15,6 +16,8 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -121,8 +124,40 @@ struct IssueArgs {
   std::string client_id;
   std::string expires = std::to_string(kDefaultLifetime);
   std::string not_before = "0";
+  std::string user_data;       // --user-data: the bytes of this text
+  std::string user_data_file;  // --user-data-file: the bytes of this file
   std::string out;
 };
+
+// The user data the arguments give (none, the text's bytes or the file's), or what is wrong.
+bool user_data_of(const IssueArgs& args, std::vector<uint8_t>& out, std::string& error) {
+  if (!args.user_data.empty() && !args.user_data_file.empty()) {
+    error = "give --user-data or --user-data-file, not both";
+    return false;
+  }
+  if (!args.user_data_file.empty()) {
+    std::ifstream in(args.user_data_file, std::ios::binary);
+    if (!in) {
+      error = "--user-data-file " + args.user_data_file + ": cannot open it";
+      return false;
+    }
+    // One byte past the limit is enough to know it is too long.
+    out.resize(proto::kMaxUserData + 1);
+    in.read(reinterpret_cast<char*>(out.data()), std::streamsize(out.size()));
+    out.resize(std::size_t(in.gcount()));
+  } else {
+    out.assign(args.user_data.begin(), args.user_data.end());
+  }
+  if (out.size() > proto::kMaxUserData) {
+    // A file was read only one byte past the limit: its size beyond that is not known.
+    error = args.user_data_file.empty() ? "--user-data is " + std::to_string(out.size()) + " bytes"
+                                        : "--user-data-file " + args.user_data_file + " is over " +
+                                              std::to_string(proto::kMaxUserData) + " bytes";
+    error += ": a token carries at most " + std::to_string(proto::kMaxUserData);
+    return false;
+  }
+  return true;
+}
 
 int issue(const IssueArgs& args) {
   if (args.servers.size() > proto::kMaxTokenAddresses)
@@ -141,6 +176,8 @@ int issue(const IssueArgs& args) {
                                 std::to_string(proto::kMaxTokenLifetime));
   std::vector<proto::TokenAddress> addresses;
   std::string error;
+  std::vector<uint8_t> user_data;
+  if (!user_data_of(args, user_data, error)) return fail(kExitUsage, error);
   for (const auto& s : args.servers) {
     proto::TokenAddress a;
     if (!parse_address(s, a, error)) return fail(kExitUsage, "--server " + error);
@@ -151,7 +188,7 @@ int issue(const IssueArgs& args) {
   proto::Key key;
   if (!proto::read_key_file(args.key_file, key, error)) return fail(kExitUsage, "--key-file: " + error);
   proto::ConnectToken token;
-  const bool minted = proto::mint_token(key, client_id, addresses, unix_now(), lifetime, token, error, delay);
+  const bool minted = proto::mint_token(key, client_id, addresses, unix_now(), lifetime, token, error, delay, user_data);
   std::fill(key.begin(), key.end(), uint8_t{0});
   if (!minted) return fail(kExitUsage, error);
   if (args.out.empty()) {
@@ -200,6 +237,10 @@ int inspect(const std::string& token_file, const std::string& key_file) {
                     contents.client_to_server == token.client_to_server && contents.server_to_client == token.server_to_client;
   std::printf("sealed part: opens with the key; client_id=%llu %s\n", static_cast<unsigned long long>(contents.client_id),
               same ? "matches" : "DIFFERS from the clear part (client id, servers or keys)");
+  // The user data in hexadecimal: it is the backend's bytes, not necessarily text.
+  std::printf("user_data_bytes=%u user_data_hex=", unsigned(contents.user_data_size));
+  for (uint8_t b : contents.user_data_view()) std::printf("%02x", unsigned(b));
+  std::printf("\n");
   return same ? 0 : kExitFailure;
 }
 
@@ -223,6 +264,9 @@ int main(int argc, char** argv) {
   issue_cmd->add_option("--not-before", args.not_before,
                         "seconds from now until the token admits joins (default 0, at most 86400); it then stays "
                         "valid for --expires seconds");
+  issue_cmd->add_option("--user-data", args.user_data,
+                        "up to 256 bytes the server reads from the token (a name, a team), as this text's bytes");
+  issue_cmd->add_option("--user-data-file", args.user_data_file, "the same, as a file's bytes (up to 256)");
   issue_cmd->add_option("--out", args.out, "write the token here, mode 0600 (default: standard output)");
 
   std::string token_file, inspect_key;

@@ -154,7 +154,7 @@ int main(int argc, char** argv) {
     // of now, so that it passes every check before the seal (random times would mostly be dropped as
     // too early or too far ahead, and the flood would never reach the decryption it means to load).
     // A replayed token is left as minted: rewriting its times a second later would break its seal.
-    for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT2"[i];
+    for (int i = 0; i < 4; ++i) spoof_token.sealed[i] = "FHT3"[i];
     proto::put_u64(spoof_token.sealed.data() + 4, unix_now() + 600);
     proto::put_u64(spoof_token.sealed.data() + 12, unix_now());
   }

@@ -76,13 +76,45 @@ TEST(TokenTool, IssuedTokensOpenWithTheKeyAndNameTheServers) {
   struct stat st {};
   ASSERT_EQ(::stat(dir.file("t").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0600u) << "it holds session keys";
-  // Standard output, when redirected, gets the same 538 bytes.
+  // Standard output, when redirected, gets the same 796 bytes.
   ASSERT_EQ(run_command(kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 1 > " +
                         dir.file("stdout.tok")).exit_code, 0);
   ASSERT_TRUE(proto::read_token_file(dir.file("stdout.tok"), token, error)) << error;
   EXPECT_EQ(token.client_id, 1u);
   EXPECT_EQ(token.expires_unix - token.created_unix, 60u) << "the default lifetime";
   EXPECT_EQ(proto::open_token(key, token.sealed, unix_now(), c), proto::TokenError::kNone);
+}
+
+TEST(TokenTool, UserDataGoesIntoTheSealedPartAndInspectShowsIt) {
+  TempDir dir;
+  ASSERT_EQ(run_command(kTool + " keygen --out " + dir.file("k")).exit_code, 0);
+  const std::string issue = kTool + " issue --key-file " + dir.file("k") + " --server 10.1.2.3:7777 --client-id 5";
+  auto r = run_command(issue + " --user-data 'team=red' --out " + dir.file("t"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  proto::ConnectToken token;
+  std::string error;
+  ASSERT_TRUE(proto::read_token_file(dir.file("t"), token, error)) << error;
+  proto::Key key;
+  ASSERT_TRUE(proto::read_key_file(dir.file("k"), key, error)) << error;
+  proto::TokenContents c;
+  ASSERT_EQ(proto::open_token(key, token.sealed, unix_now(), c), proto::TokenError::kNone);
+  EXPECT_EQ(std::string(c.user_data_view().begin(), c.user_data_view().end()), "team=red");
+  const auto shown = run_command(kTool + " inspect --token " + dir.file("t") + " --key-file " + dir.file("k"));
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_NE(shown.output.find("user_data_bytes=8 user_data_hex=7465616d3d726564"), std::string::npos) << shown.output;
+  // From a file: 256 bytes are fine, 257 are refused (exit 2), as are both flags at once.
+  dir.write("256", std::string(256, 'x'));
+  dir.write("257", std::string(257, 'x'));
+  EXPECT_EQ(run_command(issue + " --user-data-file " + dir.file("256") + " --out " + dir.file("t2")).exit_code, 0);
+  r = run_command(issue + " --user-data-file " + dir.file("257") + " --out " + dir.file("t3"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("is over 256 bytes: a token carries at most 256"), std::string::npos) << r.output;
+  r = run_command(issue + " --user-data " + std::string(300, 'y') + " --out " + dir.file("t3"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--user-data is 300 bytes"), std::string::npos) << r.output;
+  r = run_command(issue + " --user-data a --user-data-file " + dir.file("256") + " --out " + dir.file("t3"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("not both"), std::string::npos) << r.output;
 }
 
 TEST(TokenTool, NotBeforeDelaysTheTokenAndInspectSaysWhen) {
@@ -183,7 +215,7 @@ TEST(TokenTool, InspectShowsTheClearPartAndChecksTheSeal) {
   EXPECT_NE(wrong.output.find("bad_seal"), std::string::npos) << wrong.output;
   const auto garbage = run_command(kTool + " inspect --token " + dir.write("g", "not a token"));
   EXPECT_EQ(garbage.exit_code, 1) << garbage.output;
-  EXPECT_NE(garbage.output.find("bytes, not 538"), std::string::npos) << garbage.output;
+  EXPECT_NE(garbage.output.find("bytes, not 796"), std::string::npos) << garbage.output;
 }
 
 TEST(TokenTool, BadUsageExitsWithCodeTwoAndNamesTheProblem) {

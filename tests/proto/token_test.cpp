@@ -85,23 +85,27 @@ Entry entry(uint8_t family, const std::array<uint8_t, 16>& ip, uint16_t port) {
   return e;
 }
 
-/// The 225-byte plaintext: client id, count, 8 entries (those given, the rest zero), two keys.
-std::array<uint8_t, 225> plaintext(uint64_t client_id, uint8_t count, const std::vector<Entry>& entries, const Key& c2s,
-                                   const Key& s2c) {
-  std::array<uint8_t, 225> p{};
+/// The 483-byte plaintext: client id, count, 8 entries (those given, the rest zero), two keys, the
+/// user data's size and its 256 bytes (those given, the rest zero).
+std::array<uint8_t, 483> plaintext(uint64_t client_id, uint8_t count, const std::vector<Entry>& entries, const Key& c2s,
+                                   const Key& s2c, std::span<const uint8_t> user = {}) {
+  std::array<uint8_t, 483> p{};
   put64(p.data(), client_id);
   p[8] = count;
   for (std::size_t i = 0; i < entries.size(); ++i) std::memcpy(p.data() + 9 + 19 * i, entries[i].data(), 19);
   std::memcpy(p.data() + 161, c2s.data(), 32);
   std::memcpy(p.data() + 193, s2c.data(), 32);
+  p[225] = uint8_t(user.size());
+  p[226] = uint8_t(user.size() >> 8);
+  if (!user.empty()) std::memcpy(p.data() + 227, user.data(), std::min<std::size_t>(user.size(), 256));
   return p;
 }
 
-std::array<uint8_t, 285> seal(const Key& key, uint64_t expires, const std::array<uint8_t, 225>& plain,
+std::array<uint8_t, 543> seal(const Key& key, uint64_t expires, const std::array<uint8_t, 483>& plain,
                               uint64_t not_before = 0) {
   EXPECT_GE(sodium_init(), 0);
-  std::array<uint8_t, 285> s{};
-  std::memcpy(s.data(), "FHT2", 4);
+  std::array<uint8_t, 543> s{};
+  std::memcpy(s.data(), "FHT3", 4);
   put64(s.data() + 4, expires);
   put64(s.data() + 12, not_before);
   randombytes_buf(s.data() + 20, 24);
@@ -109,16 +113,16 @@ std::array<uint8_t, 285> seal(const Key& key, uint64_t expires, const std::array
   EXPECT_EQ(crypto_aead_xchacha20poly1305_ietf_encrypt(s.data() + 44, &clen, plain.data(), plain.size(), s.data(), 20,
                                                        nullptr, s.data() + 20, key.data()),
             0);
-  EXPECT_EQ(clen, 241u);
+  EXPECT_EQ(clen, 499u);
   return s;
 }
 
-/// Step 9: the 538-byte token file, field by field from the table.
-std::array<uint8_t, 538> file(uint64_t client_id, uint64_t created, uint64_t not_before, uint64_t expires, uint8_t count,
+/// Step 9: the 796-byte token file, field by field from the table.
+std::array<uint8_t, 796> file(uint64_t client_id, uint64_t created, uint64_t not_before, uint64_t expires, uint8_t count,
                               const std::vector<Entry>& entries, const Key& c2s, const Key& s2c,
-                              const std::array<uint8_t, 285>& sealed) {
-  std::array<uint8_t, 538> f{};
-  std::memcpy(f.data(), "FHC2", 4);
+                              const std::array<uint8_t, 543>& sealed) {
+  std::array<uint8_t, 796> f{};
+  std::memcpy(f.data(), "FHC3", 4);
   put64(f.data() + 4, client_id);
   put64(f.data() + 12, created);
   put64(f.data() + 20, not_before);
@@ -127,7 +131,7 @@ std::array<uint8_t, 538> file(uint64_t client_id, uint64_t created, uint64_t not
   for (std::size_t i = 0; i < entries.size(); ++i) std::memcpy(f.data() + 37 + 19 * i, entries[i].data(), 19);
   std::memcpy(f.data() + 189, c2s.data(), 32);
   std::memcpy(f.data() + 221, s2c.data(), 32);
-  std::memcpy(f.data() + 253, sealed.data(), 285);
+  std::memcpy(f.data() + 253, sealed.data(), 543);
   return f;
 }
 
@@ -135,14 +139,14 @@ std::array<uint8_t, 538> file(uint64_t client_id, uint64_t created, uint64_t not
 /// created | expires | count | entries | c2s | s2c | a 277-byte FHT1 sealed part (magic | expires |
 /// nonce | ciphertext, the first 12 bytes as additional data).
 std::vector<uint8_t> first_format_file(const Key& key, uint64_t created, uint64_t expires,
-                                       const std::array<uint8_t, 225>& plain) {
+                                       const std::array<uint8_t, 483>& plain) {
   EXPECT_GE(sodium_init(), 0);
-  std::array<uint8_t, 277> sealed{};
+  std::array<uint8_t, 277> sealed{};  // its plaintext: the first 225 bytes of today's, no user data
   std::memcpy(sealed.data(), "FHT1", 4);
   put64(sealed.data() + 4, expires);
   randombytes_buf(sealed.data() + 12, 24);
   unsigned long long clen = 0;
-  crypto_aead_xchacha20poly1305_ietf_encrypt(sealed.data() + 36, &clen, plain.data(), plain.size(), sealed.data(), 12,
+  crypto_aead_xchacha20poly1305_ietf_encrypt(sealed.data() + 36, &clen, plain.data(), 225, sealed.data(), 12,
                                              nullptr, sealed.data() + 12, key.data());
   std::vector<uint8_t> f(522);
   std::memcpy(f.data(), "FHC1", 4);
@@ -175,6 +179,44 @@ TEST(Token, WhatIsMintedOpensWithTheKeyWithEveryField) {
   EXPECT_EQ(sealed_token_expiry(t.sealed), kNow + 120);
 }
 
+TEST(Token, UserDataOfNoneToTwoHundredFiftySixBytesTravelsSealedAndMoreIsRefusedAtMinting) {
+  const Key key = key_of(3);
+  for (std::size_t size : {std::size_t(0), std::size_t(1), std::size_t(200), kMaxUserData}) {
+    std::vector<uint8_t> user(size);
+    for (std::size_t i = 0; i < size; ++i) user[i] = uint8_t(i * 13 + 1);
+    ConnectToken t;
+    std::string error;
+    ASSERT_TRUE(mint_token(key, 8, std::vector<TokenAddress>{v4(10, 0, 0, 1, 7777)}, kNow, 60, t, error, 0, user)) << error;
+    TokenContents c;
+    ASSERT_EQ(open_token(key, t.sealed, kNow, c), TokenError::kNone);
+    EXPECT_EQ(std::vector<uint8_t>(c.user_data_view().begin(), c.user_data_view().end()), user) << size;
+    // The sealed part does not show it: the client cannot read it, an eavesdropper neither.
+    if (size >= 8) {
+      const auto found = std::search(t.sealed.begin(), t.sealed.end(), user.begin(), user.begin() + 8);
+      EXPECT_EQ(found, t.sealed.end());
+    }
+  }
+  ConnectToken t;
+  std::string error;
+  const std::vector<uint8_t> too_long(kMaxUserData + 1, 1);
+  EXPECT_FALSE(mint_token(key, 8, std::vector<TokenAddress>{v4(10, 0, 0, 1, 7777)}, kNow, 60, t, error, 0, too_long));
+  EXPECT_EQ(error, "user data is 257 bytes: at most 256");
+  // A sealed part whose user data claims more than 256 bytes, or has bytes after its end, is
+  // malformed even though it opens (only a broken minter writes one).
+  auto plain = doc::plaintext(5, 1, {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 7777)}, key_of(1), key_of(2));
+  plain[225] = 1;
+  plain[226] = 1;  // 257
+  TokenContents c;
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, kNow), kNow, c), TokenError::kMalformed);
+  plain[225] = 2;
+  plain[226] = 0;
+  plain[227 + 5] = 9;  // past the 2 bytes it says it has
+  EXPECT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, kNow), kNow, c), TokenError::kMalformed);
+  plain[227 + 5] = 0;
+  ASSERT_EQ(open_token(key, doc::seal(key, kNow + 60, plain, kNow), kNow, c), TokenError::kNone);
+  EXPECT_EQ(c.user_data_size, 2u);
+}
+
 TEST(Token, AnIPv6AddressKeepsEveryByte) {
   const Key key = key_of(8);
   const ConnectToken t = mint(key, 3, {v6_documentation(65535), v4(192, 0, 2, 255, 1)});
@@ -197,23 +239,23 @@ TEST(Token, AnIPv6AddressKeepsEveryByte) {
 TEST(Token, MintedBytesFollowTheDocumentedLayout) {
   const Key key = key_of(9);
   const ConnectToken t = mint(key, 0x0102030405060708ull, {v4(10, 0, 0, 1, 0x1e61), v6_documentation(7000)}, 300);
-  EXPECT_EQ(std::memcmp(t.sealed.data(), "FHT2", 4), 0);
+  EXPECT_EQ(std::memcmp(t.sealed.data(), "FHT3", 4), 0);
   EXPECT_EQ(doc::get64(t.sealed.data() + 4), kNow + 300);
   EXPECT_EQ(doc::get64(t.sealed.data() + 12), kNow) << "not before: now, by default";
   ASSERT_GE(sodium_init(), 0);
-  std::array<uint8_t, 225> plain{};
+  std::array<uint8_t, 483> plain{};
   unsigned long long mlen = 0;
-  ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &mlen, nullptr, t.sealed.data() + 44, 241,
+  ASSERT_EQ(crypto_aead_xchacha20poly1305_ietf_decrypt(plain.data(), &mlen, nullptr, t.sealed.data() + 44, 499,
                                                        t.sealed.data(), 20, t.sealed.data() + 20, key.data()),
             0)
       << "libsodium alone opens it, with the first 20 bytes as additional data";
-  EXPECT_EQ(mlen, 225u);
+  EXPECT_EQ(mlen, 483u);
   const auto expected = doc::plaintext(0x0102030405060708ull, 2,
                                        {doc::entry(4, v4(10, 0, 0, 1, 0).ip, 0x1e61), doc::entry(6, v6_documentation(0).ip, 7000)},
                                        t.client_to_server, t.server_to_client);
   EXPECT_EQ(plain, expected);
   const auto file = serialize_token(t);
-  EXPECT_EQ(std::memcmp(file.data(), "FHC2", 4), 0);
+  EXPECT_EQ(std::memcmp(file.data(), "FHC3", 4), 0);
   EXPECT_EQ(doc::get64(file.data() + 4), 0x0102030405060708ull);
   EXPECT_EQ(doc::get64(file.data() + 12), kNow);
   EXPECT_EQ(doc::get64(file.data() + 20), kNow);
@@ -223,8 +265,8 @@ TEST(Token, MintedBytesFollowTheDocumentedLayout) {
   EXPECT_EQ(std::memcmp(file.data() + 189, t.client_to_server.data(), 32), 0);
   EXPECT_EQ(std::memcmp(file.data() + 221, t.server_to_client.data(), 32), 0);
   EXPECT_EQ(std::memcmp(file.data() + 253, t.sealed.data(), kTokenSealedBytes), 0);
-  EXPECT_EQ(kTokenSealedBytes, 285u);
-  EXPECT_EQ(kTokenFileBytes, 538u);
+  EXPECT_EQ(kTokenSealedBytes, 543u);
+  EXPECT_EQ(kTokenFileBytes, 796u);
 }
 
 TEST(Token, WhatABackendSealsByTheDocumentOpens) {
@@ -527,7 +569,7 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
     const char* message;
   };
   const std::vector<Case> cases = {
-      {"magic", 0, 'X', "FHC2"},
+      {"magic", 0, 'X', "FHC3"},
       {"count 0", 36, 0, "address count 0"},
       {"count 9", 36, 9, "address count 9"},
       {"family", 37, 7, "family 7"},
@@ -537,11 +579,13 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
       {"expiry before validity", 0, 0, "before it is valid"},
       {"valid before creation", 0, 0, "before it was created"},
       {"created long before", 0, 0, "after it was created"},
-      {"sealed magic", 253, 'X', "FHT2"},
+      {"sealed magic", 253, 'X', "FHT3"},
       {"sealed expiry", 253 + 4, 0x55, "sealed part expires"},
       {"sealed not-before", 253 + 12, 0x55, "sealed part is valid from"},
       {"the first format", 3, '1', "FHC1"},
+      {"the second format", 3, '2', "FHC2"},
       {"a sealed part of the first format", 253 + 3, '1', "FHT1"},
+      {"a sealed part of the second format", 253 + 3, '2', "FHT2"},
   };
   for (const auto& c : cases) {
     auto bad = good;
@@ -565,11 +609,11 @@ TEST(TokenFile, EachCorruptedFieldIsNamed) {
   ConnectToken out;
   std::string error;
   EXPECT_FALSE(parse_token(std::span<const uint8_t>(good.data(), good.size() - 1), out, error));
-  EXPECT_NE(error.find("537 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("795 bytes"), std::string::npos) << error;
   std::vector<uint8_t> longer(good.begin(), good.end());
   longer.push_back(0);
   EXPECT_FALSE(parse_token(longer, out, error));
-  EXPECT_NE(error.find("539 bytes"), std::string::npos) << error;
+  EXPECT_NE(error.find("797 bytes"), std::string::npos) << error;
   EXPECT_EQ(out.client_id, 0u) << "nothing is written on a refusal";
   // The control: the unaltered bytes parse.
   EXPECT_TRUE(parse_token(good, out, error)) << error;
@@ -668,7 +712,7 @@ TEST(TokenFile, WrittenWithMode0600AndReadBack) {
   dir.write("long", std::string(kTokenFileBytes + 50, 'x'));
   EXPECT_FALSE(read_token_file(dir.file("long"), back, error));
   EXPECT_NE(error.find(dir.file("long")), std::string::npos) << "names the file: " << error;
-  EXPECT_NE(error.find("539 bytes"), std::string::npos) << "reads one byte past a token, no more: " << error;
+  EXPECT_NE(error.find("797 bytes"), std::string::npos) << "reads one byte past a token, no more: " << error;
 }
 
 TEST(TokenFile, WritingOverAReadableFileMakesItPrivate) {

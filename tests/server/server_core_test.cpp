@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <type_traits>
 
 #include <array>
@@ -56,6 +57,28 @@ TEST(ServerCore, ClientsConnectAndPlayWithoutCorrections) {
     // And they moved: the comparison is not between two spawn states.
     EXPECT_NE(server_state->position, predicted[size_t(i)].begin()->second.position);
   }
+}
+
+TEST(ServerCore, TheTokensUserDataReachesTheSession) {
+  SimHarness h(arena_world(), with_clients(0));
+  h.run_for(100 * proto::kMillisecond);
+  // Each raw client stays alive to the end: the network keeps delivering to its endpoint.
+  std::vector<std::unique_ptr<RawClient>> raws;
+  for (std::size_t size : {std::size_t(0), std::size_t(17), proto::kMaxUserData}) {
+    std::vector<uint8_t> user(size);
+    for (std::size_t i = 0; i < size; ++i) user[i] = uint8_t(255 - i);
+    proto::ConnectToken token;
+    std::string error;
+    const std::vector<proto::TokenAddress> at{proto::to_token_address(SimHarness::server_endpoint())};
+    ASSERT_TRUE(proto::mint_token(SimHarness::key(), 700 + size, at, h.unix_now(), 60, token, error, 0, user)) << error;
+    raws.push_back(std::make_unique<RawClient>(h, int(9300 + size), token));
+    ASSERT_TRUE(raws.back()->join()) << size;
+    const uint32_t id = h.server().character_at(raws.back()->self);
+    ASSERT_NE(id, 0u);
+    const auto got = h.server().user_data(id);
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), user) << size;
+  }
+  EXPECT_TRUE(h.server().user_data(12345).empty()) << "no such client";
 }
 
 TEST(ServerCore, RemoteCharactersAreInterpolatedFromSnapshots) {
