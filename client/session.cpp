@@ -415,11 +415,9 @@ void ClientSession::send_inputs(proto::Nanos now) {
   // Messages ride in the room the inputs leave in their datagram.
   std::span<const uint8_t> payload = message;
   const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1, route_ != 0);
-  if (messages_.can_ride(now) && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= room) {
-    const std::size_t head = proto::begin_carrier(message, carrier_);
-    const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
-    if (section > 0) payload = {carrier_.data(), head + section};
-  }
+  if (messages_.can_ride(now))
+    if (const std::size_t carried = proto::write_carrier(messages_, now, message, std::span<uint8_t>(carrier_).first(room)); carried > 0)
+      payload = {carrier_.data(), carried};
   send(proto::seal_session(keys_.send, ++send_sequence_, payload, tx_, proto::Payload::kCompact, route_));
 }
 
@@ -428,10 +426,9 @@ void ClientSession::send_messages(proto::Nanos now) {
   // per client (240 a second by default) leaves room for that at 60 Hz, and the byte rate bounds it.
   if (!messages_.wants_to_send(now)) return;
   const std::size_t room = proto::kMaxDatagram - proto::session_overhead(send_sequence_ + 1, route_ != 0);
-  const std::size_t head = proto::begin_carrier({}, carrier_);
-  const std::size_t section = messages_.write_section(now, std::span<uint8_t>(carrier_).subspan(head, room - head));
-  if (section == 0) return;
-  send(proto::seal_session(keys_.send, ++send_sequence_, {carrier_.data(), head + section}, tx_, proto::Payload::kCompact, route_));
+  const std::size_t bytes = proto::write_carrier(messages_, now, {}, std::span<uint8_t>(carrier_).first(room));
+  if (bytes == 0) return;
+  send(proto::seal_session(keys_.send, ++send_sequence_, {carrier_.data(), bytes}, tx_, proto::Payload::kCompact, route_));
 }
 
 proto::SendError ClientSession::send_message(proto::Channel channel, std::span<const uint8_t> bytes) {

@@ -58,6 +58,13 @@ std::size_t begin_carrier(std::span<const uint8_t> compact, std::span<uint8_t> o
   return kCarrierOverhead + compact.size();
 }
 
+std::size_t write_carrier(MessageEndpoint& m, Nanos now, std::span<const uint8_t> compact, std::span<uint8_t> out) {
+  const std::size_t head = begin_carrier(compact, out);
+  if (head == 0) return 0;
+  const std::size_t section = m.write_section(now, out.subspan(head));
+  return section > 0 ? head + section : 0;
+}
+
 MessageEndpoint::MessageEndpoint(const MessageConfig& config, Nanos now)
     : config_(config), sender_(config.limits), receiver_(receive_limits(config.limits)), budget_at_(now) {
   budget_ = std::max<double>(config_.rate / 10.0, 1200.0);

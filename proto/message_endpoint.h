@@ -48,6 +48,12 @@ bool split_carrier(std::span<const uint8_t> payload, CarrierParts& parts);
 /// Returns the bytes written before the section (0 when `out` cannot hold it).
 std::size_t begin_carrier(std::span<const uint8_t> compact, std::span<uint8_t> out);
 
+class MessageEndpoint;
+/// A carrier of `compact` and the message section `m` has to send at `now` (write_section()), in
+/// `out`: its bytes in all (the section's are that less kCarrierOverhead and compact's), or 0 when
+/// `out` has no room for them or `m` has nothing to say, and `compact` goes alone.
+std::size_t write_carrier(MessageEndpoint& m, Nanos now, std::span<const uint8_t> compact, std::span<uint8_t> out);
+
 /// Which channel a message goes on.
 enum class Channel : uint8_t {
   kReliable = 0,    ///< delivered exactly once, in order, or the session ends

@@ -388,11 +388,12 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   // Messages ride in the room the snapshot left under its budget, never in the snapshot's own.
   std::span<const uint8_t> payload = message;
   std::size_t section = 0;
-  if (c.messages && message.size() + proto::kCarrierOverhead + proto::kAckSectionBytes <= budget_bytes &&
-      c.messages->can_ride(now)) {
-    const std::size_t n = proto::begin_carrier(message, ws.carrier);
-    section = c.messages->write_section(now, std::span<uint8_t>(ws.carrier).subspan(n, budget_bytes - n));
-    if (section > 0) payload = {ws.carrier.data(), n + section};
+  if (c.messages && c.messages->can_ride(now)) {
+    const std::size_t n = proto::write_carrier(*c.messages, now, message, std::span<uint8_t>(ws.carrier).first(budget_bytes));
+    if (n > 0) {
+      payload = {ws.carrier.data(), n};
+      section = n - proto::kCarrierOverhead - message.size();
+    }
   }
   const auto sealed = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, payload, ws.tx, proto::Payload::kCompact);
   ws.out.push_back({uint32_t(index), ws.out_bytes.size(), sealed.size(), section});

@@ -209,12 +209,11 @@ void ServerCore::flush_messages(proto::Nanos now) {
     for (int n = 0; n < kMaxDatagramsPerTick && c.messages->wants_to_send(now); ++n) {
       const uint64_t sequence = c.session.send_sequence + 1;
       const std::size_t room = proto::kMaxDatagram - proto::session_overhead(sequence);
-      const std::size_t head = proto::begin_carrier({}, tx_carrier_);
-      const std::size_t section = c.messages->write_section(now, std::span<uint8_t>(tx_carrier_).subspan(head, room - head));
-      if (section == 0) break;
-      const auto d = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, {tx_carrier_.data(), head + section},
-                                         tx_, proto::Payload::kCompact);
-      outbox_.send(c.session.endpoint, d, Traffic::kMessages, section);
+      const std::size_t bytes = proto::write_carrier(*c.messages, now, {}, std::span<uint8_t>(tx_carrier_).first(room));
+      if (bytes == 0) break;
+      const auto d = proto::seal_session(c.session.keys.send, ++c.session.send_sequence, {tx_carrier_.data(), bytes}, tx_,
+                                         proto::Payload::kCompact);
+      outbox_.send(c.session.endpoint, d, Traffic::kMessages, bytes - proto::kCarrierOverhead);
     }
     counters_.add(Counter::kMessageRetransmissions, c.messages->take_retransmissions());
   }
