@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <fstream>
 #include <string>
@@ -446,6 +447,23 @@ TEST(GltfMovers, WhatAMoverCannotBeIsAnErrorNamingIt) {
     const MeshLoad loaded = load_json(animated_level(d, R"(,"scale":[2,2,2])", sampler(t, v, "LINEAR"), channel(0, 2, "translation")));
     EXPECT_NE(loaded.error.find("ancestor of it scales"), std::string::npos) << loaded.error;
   }
+}
+
+
+TEST(GltfLoader, AGlbWhoseChunksBreakTheContainerIsRefusedBeforeTinygltfReadsIt) {
+  // The JSON chunk of fuzz_gltf's crash input, 1,033 bytes (not a multiple of 4), then a BIN chunk
+  // that ends a byte past the file: Debian's tinygltf read past it.
+  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/tests/fuzz/corpus/gltf/glb-unaligned-json-chunk", std::ios::binary);
+  const std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_EQ(bytes.size(), 1636u);
+  const MeshLoad bad = load_gltf_memory(bytes.data(), bytes.size(), true, "crash.glb", "");
+  EXPECT_EQ(bad.error, "crash.glb: GLB chunk 0 is 1033 bytes, not a multiple of 4");
+  std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + 16);
+  EXPECT_NE(load_gltf_memory(cut.data(), cut.size(), true, "cut.glb", "").error.find("shorter than its header"), std::string::npos);
+  std::vector<uint8_t> lying = bytes;
+  lying[8] = 0x65;  // the header's total length, one more than the file
+  EXPECT_NE(load_gltf_memory(lying.data(), lying.size(), true, "l.glb", "").error.find("the GLB header says 1637 bytes"),
+            std::string::npos);
 }
 
 }  // namespace
