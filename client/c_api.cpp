@@ -390,7 +390,8 @@ foothold_client_result foothold_client_get_stats(const foothold_client* client, 
     out->corrections = p.corrections;
     out->corrections_interaction = p.interactions;
     out->corrections_unexplained = p.unexplained;
-    out->corrections_input = p.corrections - p.interactions - p.unexplained;
+    out->corrections_server = p.server;
+    out->corrections_input = p.corrections - p.interactions - p.unexplained - p.server;
     out->packets_in = st.packets_in;
     out->packets_out = st.packets_out;
     out->bytes_in = st.bytes_in;
@@ -496,6 +497,40 @@ foothold_client_result foothold_client_receive_message(foothold_client* client, 
     client->message_held = false;
     return FOOTHOLD_CLIENT_OK;
   });
+}
+
+foothold_client_result foothold_client_attribute(const foothold_client* client, int32_t scope, int32_t index,
+                                                 int32_t* value) {
+  return guarded(client, [&] {
+    const foothold_client* c = client;
+    if (!value) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "value is null");
+    *value = 0;
+    if (scope != FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER && scope != FOOTHOLD_CLIENT_ATTRIBUTE_MATCH)
+      return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "scope " + std::to_string(scope) + " is neither CHARACTER (0) nor MATCH (1)");
+    if (index < 0 || index >= 16)
+      return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "attribute index " + std::to_string(index) + " is not in 0..15");
+    if (!client->udp) return fail(c, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    const ClientSession& s = client->udp->session();
+    *value = scope == FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER ? s.attribute(index) : s.match_attribute(index);
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+int32_t foothold_client_attribute_index(const foothold_client* client, int32_t scope, const char* name) {
+  if (!client || !name || !client->udp) return -1;
+  const ClientSession& s = client->udp->session();
+  if (scope == FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER) return s.attribute_index(name);
+  if (scope == FOOTHOLD_CLIENT_ATTRIBUTE_MATCH) return s.match_attribute_index(name);
+  return -1;
+}
+
+const char* foothold_client_attribute_name(const foothold_client* client, int32_t scope, int32_t index) {
+  if (!client || !client->udp || index < 0) return nullptr;
+  const ClientSession& s = client->udp->session();
+  const auto names = scope == FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER ? s.attribute_names()
+                     : scope == FOOTHOLD_CLIENT_ATTRIBUTE_MATCH   ? s.match_attribute_names()
+                                                                  : std::span<const std::string>();
+  return std::size_t(index) < names.size() ? names[std::size_t(index)].c_str() : nullptr;
 }
 
 foothold_client_result foothold_client_disconnect(foothold_client* client) {

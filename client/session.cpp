@@ -225,6 +225,14 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   last_snapshot_ = a.tick();
   snapshot_interval_ = a.snapshot_interval();
   predictor_.reset(a.tick(), proto::from_wire(*a.state()));
+  attributes_ = {};
+  auto names = [](const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* list, std::vector<std::string>& out) {
+    out.clear();
+    if (list)
+      for (const flatbuffers::String* n : *list) out.push_back(n->str());
+  };
+  names(a.character_attributes(), attribute_names_);
+  names(a.match_attributes(), match_attribute_names_);
   period_ = proto::kSecond / settings_.tick_rate;
   // Start ahead of the server's tick in the Accept by the whole round trip the handshake
   // suggests (the server is half of it past that tick by now, and our inputs take the other half
@@ -284,6 +292,9 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
     const double missed = double(gap - 1) / double(gap);
     stats_.loss += (missed - stats_.loss) / proto::kLossSmoothing;
   }
+  // Every snapshot taken is the newest yet: what it carries is the latest word on each attribute.
+  for (int slot = 0; slot < proto::kAttributeSlots; ++slot)
+    if (h.attribute_mask & (uint32_t(1) << slot)) attributes_[std::size_t(slot)] = h.attribute_values[std::size_t(slot)];
   Received& rec = received_[(h.tick / snapshot_interval_) % received_.size()];
   rec.tick = h.tick;
   rec.view.assign(view_.begin(), view_.end());
@@ -292,6 +303,25 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   ++stats_.snapshots;
   return h;
 }
+
+int32_t ClientSession::attribute(int index) const {
+  return index >= 0 && index < proto::kCharacterAttributes ? attributes_[std::size_t(index)] : 0;
+}
+
+int32_t ClientSession::match_attribute(int index) const {
+  return index >= 0 && index < proto::kMatchAttributes ? attributes_[std::size_t(proto::kCharacterAttributes + index)] : 0;
+}
+
+namespace {
+int index_of(const std::vector<std::string>& names, std::string_view name) {
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return int(i);
+  return -1;
+}
+}  // namespace
+
+int ClientSession::attribute_index(std::string_view name) const { return index_of(attribute_names_, name); }
+int ClientSession::match_attribute_index(std::string_view name) const { return index_of(match_attribute_names_, name); }
 
 void ClientSession::show_others(uint32_t tick) {
   // A sample for each one this snapshot sent. One left out for longer than the server ever leaves
@@ -319,7 +349,7 @@ void ClientSession::check_own_state(const proto::SnapshotHeader& h) {
   if (h.has_own_state) {
     ++stats_.snapshots_with_state;
     want_state_ = false;
-    const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask);
+    const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask, h.server_mask);
     if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
     return;
   }

@@ -104,6 +104,18 @@ class ClientSession {
   /// The session's messages, for their counts and round trip.
   const proto::MessageEndpoint& messages() const { return messages_; }
 
+  /// The game's replicated attributes (server/game.h): this client's own character's (`index` below
+  /// proto::kCharacterAttributes) and the match's (below proto::kMatchAttributes), as the newest
+  /// snapshot that carried each left it; 0 until then, and for an index out of range.
+  int32_t attribute(int index) const;
+  int32_t match_attribute(int index) const;
+  /// Their names, as the game declared them (from the Accept; empty before it, or without a game).
+  std::span<const std::string> attribute_names() const { return attribute_names_; }
+  std::span<const std::string> match_attribute_names() const { return match_attribute_names_; }
+  /// The index of the attribute called `name`, or -1.
+  int attribute_index(std::string_view name) const;
+  int match_attribute_index(std::string_view name) const;
+
   /// The current phase.
   Phase phase() const { return phase_; }
   /// True once the session has ended: rejected, failed, timed out or disconnected.
@@ -243,6 +255,9 @@ class ClientSession {
   uint32_t acked_snapshot_ = 0;    // the newest snapshot decoded, whose view we hold (0: none)
   uint32_t snapshot_interval_ = 1;
   bool want_state_ = false;        // a digest did not match: ask for the full state
+  // The replicated attributes: own character's slots, then the match's (proto::kAttributeSlots).
+  std::array<int32_t, proto::kAttributeSlots> attributes_{};
+  std::vector<std::string> attribute_names_, match_attribute_names_;
   // The views of the snapshots received, the delta bases: a ring by snapshot number.
   struct Received {
     uint32_t tick = 0;

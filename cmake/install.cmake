@@ -5,8 +5,10 @@
 #   <prefix>/include/foothold/{shared,client,proto}/... the C++ API: simulation, formats, client, wire (proto)
 #   <prefix>/lib/libfoothold-client.so.0.1.0        the client, shared (soname libfoothold-client.so.0)
 #   <prefix>/lib/libfoothold-{client,sim,formats,proto}.a  the same, static, one archive per target
-#   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client)
+#   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client | sim | server)
 #   <prefix>/lib/pkgconfig/foothold-client.pc       pkg-config --cflags --libs foothold-client
+#   <prefix>/include/foothold/server/{game,server_program}.h  the game API and the server program
+#   <prefix>/lib/libfoothold-{server,replay,workers}.a  the server, for a game's own server (Foothold::server)
 include(CMakePackageConfigHelpers)
 
 set(foothold_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Foothold)
@@ -20,6 +22,10 @@ foreach(dir shared shared/formats client proto)
   install(FILES ${headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/${dir})
 endforeach()
 install(FILES ${PROJECT_BINARY_DIR}/proto/include/proto/foothold_generated.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/proto)
+# The server's public face: the game API and the program that runs a game (the rest of server/ is
+# its inside, and reaches for Asio).
+install(FILES ${PROJECT_SOURCE_DIR}/server/game.h ${PROJECT_SOURCE_DIR}/server/server_program.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/server)
 
 install(TARGETS foothold_client_shared foothold_client foothold_sim foothold_formats foothold_proto foothold_determinism
                 foothold_bullet_collision
@@ -28,6 +34,12 @@ install(TARGETS foothold_client_shared foothold_client foothold_sim foothold_for
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(EXPORT FootholdTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir})
+# The server component in a set of its own, loaded only when asked for: it brings spdlog, CLI11 and
+# toml++, which the client's never do.
+install(TARGETS foothold_server foothold_replay foothold_workers
+        EXPORT FootholdServerTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT FootholdServerTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/FootholdConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/FootholdConfig.cmake INSTALL_DESTINATION ${foothold_cmake_dir})

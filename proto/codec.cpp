@@ -73,6 +73,30 @@ DecodeResult decode(std::span<const uint8_t> datagram, Direction arriving_at, La
     r.error = DropReason::kWrongDirection;
     return r;
   }
+  // A movement profile beyond what any settings hold is no state a server sends: refused, as a
+  // compact snapshot's own state with one is.
+  if (type == proto::fb::Body::Accept) {
+    const auto* state = p->body_as_Accept()->state();
+    if (state && state->profile() > kMaxProfiles) {
+      r.error = DropReason::kMalformed;
+      return r;
+    }
+    // The attribute names: as many, as long and of the characters a server writes (a game's schema
+    // allows no other), or the Accept is no server's.
+    for (const auto* list : {p->body_as_Accept()->character_attributes(), p->body_as_Accept()->match_attributes()}) {
+      if (!list) continue;
+      bool ok = list->size() <= kMaxAttributeNames;
+      for (flatbuffers::uoffset_t i = 0; ok && i < list->size(); ++i) {
+        const flatbuffers::String* n = list->Get(i);
+        ok = n && n->size() >= 1 && n->size() <= kMaxAttributeName &&
+             std::all_of(n->begin(), n->end(), [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_'; });
+      }
+      if (!ok) {
+        r.error = DropReason::kMalformed;
+        return r;
+      }
+    }
+  }
   r.message = {p, type, p->version(), datagram.size()};
   return r;
 }
@@ -82,7 +106,7 @@ proto::fb::CharacterStateW to_wire(const CharacterState& s) {
                                proto::fb::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
                                proto::fb::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z),
                                static_cast<uint8_t>(s.ground), s.air_ticks, s.jump_buffer, s.jump_held ? 1 : 0,
-                               s.crouched ? 1 : 0, s.platform,
+                               s.crouched ? 1 : 0, s.frozen ? 1 : 0, s.profile, s.platform,
                                proto::fb::Vec3i(s.platform_offset.x, s.platform_offset.y, s.platform_offset.z));
 }
 
@@ -96,6 +120,8 @@ CharacterState from_wire(const proto::fb::CharacterStateW& w) {
   s.jump_buffer = w.jump_buffer();
   s.jump_held = w.jump_held() != 0;
   s.crouched = w.crouched() != 0;
+  s.frozen = w.frozen() != 0;
+  s.profile = w.profile() <= kMaxProfiles ? w.profile() : 0;
   s.platform = w.platform();
   s.platform_offset = {w.platform_offset().x(), w.platform_offset().y(), w.platform_offset().z()};
   return s;
@@ -149,12 +175,24 @@ PacketWriter::Bytes PacketWriter::connect(std::span<const uint8_t> token, uint64
 
 PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate,
                                          uint16_t snapshot_interval, const CharacterState& state,
-                                         std::span<const uint8_t> server_random, uint32_t route) {
+                                         std::span<const uint8_t> server_random, uint32_t route,
+                                         std::span<const std::string> character_attributes,
+                                         std::span<const std::string> match_attributes) {
   fbb_.Clear();
   const proto::fb::CharacterStateW w = to_wire(state);
   const auto r = fbb_.CreateVector(server_random.data(), server_random.size());
-  return finish(proto::fb::Body::Accept,
-                proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r, route).Union());
+  auto names = [&](std::span<const std::string> list) -> flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> {
+    if (list.empty()) return 0;
+    std::vector<flatbuffers::Offset<flatbuffers::String>> out;
+    for (const std::string& n : list.first(std::min(list.size(), kMaxAttributeNames)))
+      out.push_back(fbb_.CreateString(n.substr(0, kMaxAttributeName)));
+    return fbb_.CreateVector(out);
+  };
+  const auto character_names = names(character_attributes);
+  const auto match_names = names(match_attributes);
+  return finish(proto::fb::Body::Accept, proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r,
+                                                                 route, character_names, match_names)
+                                             .Union());
 }
 
 PacketWriter::Bytes PacketWriter::path_challenge(uint64_t data) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include <flatbuffers/flatbuffers.h>
@@ -25,7 +26,10 @@
 namespace foothold::proto {
 
 inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a little-endian uint32
-inline constexpr uint16_t kProtocolVersion = 7;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time; 7: messages (carriers), their disconnect reasons
+/// Names of replicated attributes an Accept carries at most, per list, and the longest name.
+inline constexpr std::size_t kMaxAttributeNames = 16;
+inline constexpr std::size_t kMaxAttributeName = 16;
+inline constexpr uint16_t kProtocolVersion = 8;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time; 7: messages (carriers), their disconnect reasons; 8: game commands' corrections, replicated attributes, frozen characters and movement profiles
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.
@@ -88,7 +92,8 @@ struct DecodeResult {
 DecodeResult decode(std::span<const uint8_t> packet, Direction arriving_at, Layer layer);
 
 /// Converters between the step's state and the wire's (the Accept's). The wire's values are
-/// untrusted: a ground kind out of range becomes "none". Positions stay in 1/1024 m, velocities in
+/// untrusted: a ground kind out of range becomes "none"; an Accept whose profile is beyond
+/// kMaxProfiles never gets here (decode() refuses it). Positions stay in 1/1024 m, velocities in
 /// 1/65536 m/s (world axes, Y up).
 proto::fb::CharacterStateW to_wire(const CharacterState& s);
 /// A character state from the wire (ground kind checked).
@@ -115,9 +120,11 @@ class PacketWriter {
                 std::span<const uint8_t> proof);
   /// Accept: the character's id and its state after server tick `tick`; `tick_rate` in ticks per
   /// second, `snapshot_interval` in ticks; `server_random` the server's share of the session keys;
-  /// `route` the session's route (secure.h), which the client's datagrams carry.
+  /// `route` the session's route (secure.h), which the client's datagrams carry; the names of the
+  /// game's replicated attributes (at most kMaxAttributeNames each, each 1 to kMaxAttributeName bytes: all of them fit an Accept).
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
-               const CharacterState& state, std::span<const uint8_t> server_random, uint32_t route = 0);
+               const CharacterState& state, std::span<const uint8_t> server_random, uint32_t route = 0,
+               std::span<const std::string> character_attributes = {}, std::span<const std::string> match_attributes = {});
   /// PathChallenge, to a session's new address (in the session).
   Bytes path_challenge(uint64_t data);
   /// PathResponse: the challenge's data, from the address it reached.

@@ -1,6 +1,7 @@
 #include "proto/compact.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "proto/bits.h"
 
@@ -21,6 +22,14 @@ constexpr int kIdGapGroup = 4;
 constexpr int kGroundBits = 3;
 constexpr uint32_t kDelayUnitUs = 100;
 constexpr uint32_t kMaxDelayUnits = 1u << 20;  // 105 s: any longer delay is reported as this
+constexpr int kProfileGroup = 4;   // the own state's movement profile: 0 to kMaxProfiles in one group
+constexpr int kAttributeCountBits = 5;  // attributes carried, minus 1 (1 to 32)
+constexpr int kAttributeSlotBits = 5;
+constexpr int kAttributeClassBits = 2;
+// An attribute's zigzagged value in the fewest of these bits that hold it: most game numbers
+// (scores, flags, timers in seconds) are small.
+constexpr int kAttributeValueBits[4] = {4, 8, 16, 32};
+static_assert(kAttributeSlots == 1 << kAttributeSlotBits && kAttributeSlots == 1 << kAttributeCountBits);
 constexpr int kInputAxisBits = 8;
 constexpr int kButtonBits = 2;
 static_assert(kKnownButtons < (1u << kButtonBits));
@@ -57,7 +66,8 @@ bool get_posture(BitReader& r, RemoteState& s) {
 int32_t diff(int32_t a, int32_t b) { return int32_t(int64_t(a) - int64_t(b)); }
 bool in_range(int64_t v) { return v >= -kRemoteCoordLimit && v < kRemoteCoordLimit; }
 
-constexpr std::size_t kOwnStateBits = 3 * 32 + 3 * 32 + 3 * 16 + kGroundBits + 8 + 8 + 1 + 1 + 16;
+// The own state's fixed bits: all but the profile (a var(4)) and the platform offset (only on a platform).
+constexpr std::size_t kOwnStateBits = 3 * 32 + 3 * 32 + 3 * 16 + kGroundBits + 8 + 8 + 1 + 1 + 1 + 16;
 constexpr std::size_t kPlatformOffsetBits = 3 * 32;
 
 void put_own(BitWriter& w, const CharacterState& s) {
@@ -68,6 +78,8 @@ void put_own(BitWriter& w, const CharacterState& s) {
   w.put(s.jump_buffer, 8);
   w.put_bool(s.jump_held);
   w.put_bool(s.crouched);
+  w.put_bool(s.frozen);
+  w.put_var(s.profile, kProfileGroup);
   w.put(s.platform, 16);
   if (s.platform)
     for (int32_t v : {s.platform_offset.x, s.platform_offset.y, s.platform_offset.z}) w.put(uint32_t(v), 32);
@@ -84,10 +96,67 @@ bool get_own(BitReader& r, CharacterState& s) {
   s.jump_buffer = uint8_t(r.get(8));
   s.jump_held = r.get_bool();
   s.crouched = r.get_bool();
+  s.frozen = r.get_bool();
+  const uint32_t profile = r.get_var(kProfileGroup);
+  s.profile = uint8_t(profile <= uint32_t(kMaxProfiles) ? profile : 0);
   s.platform = uint16_t(r.get(16));
   s.platform_offset = {};
   if (s.platform) s.platform_offset = {i32(), i32(), i32()};
-  return ground < kGroundKindCount;
+  return ground < kGroundKindCount && profile <= uint32_t(kMaxProfiles);
+}
+
+std::size_t own_state_bits(const CharacterState& s) {
+  return kOwnStateBits + std::size_t(var_bits(s.profile, kProfileGroup)) + (s.platform ? kPlatformOffsetBits : 0);
+}
+
+// The size class of an attribute's zigzagged value: the fewest bits of kAttributeValueBits that hold it.
+int attribute_class(uint32_t zigzagged) {
+  int c = 0;
+  while (c < 3 && (zigzagged >> kAttributeValueBits[c]) != 0) ++c;
+  return c;
+}
+
+std::size_t attributes_bits(const SnapshotHeader& h) {
+  std::size_t bits = 1;
+  if (h.attribute_mask == 0) return bits;
+  bits += kAttributeCountBits;
+  for (int slot = 0; slot < kAttributeSlots; ++slot)
+    if ((h.attribute_mask >> slot) & 1) bits += attribute_bits(h.attribute_values[std::size_t(slot)]);
+  return bits;
+}
+
+// The attributes section: a presence bit; then the count minus 1, and per attribute, by ascending
+// slot, the slot, the value's size class and the zigzagged value in that class's bits.
+void put_attributes(BitWriter& w, const SnapshotHeader& h) {
+  w.put_bool(h.attribute_mask != 0);
+  if (h.attribute_mask == 0) return;
+  w.put(uint32_t(std::popcount(h.attribute_mask) - 1), kAttributeCountBits);
+  for (int slot = 0; slot < kAttributeSlots; ++slot) {
+    if (!((h.attribute_mask >> slot) & 1)) continue;
+    const uint32_t z = zigzag(h.attribute_values[std::size_t(slot)]);
+    const int c = attribute_class(z);
+    w.put(uint32_t(slot), kAttributeSlotBits);
+    w.put(uint32_t(c), kAttributeClassBits);
+    w.put(z, kAttributeValueBits[c]);
+  }
+}
+// Slots must ascend (each once) and each value be in its smallest class: one encoding per set of
+// attributes, anything else refused.
+SnapshotError get_attributes(BitReader& r, SnapshotHeader& h) {
+  if (!r.get_bool()) return SnapshotError::kNone;
+  const uint32_t count = r.get(kAttributeCountBits) + 1;
+  int previous = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    const int slot = int(r.get(kAttributeSlotBits));
+    const int c = int(r.get(kAttributeClassBits));
+    const uint32_t z = r.get(kAttributeValueBits[c]);
+    if (!r.ok()) return SnapshotError::kMalformed;
+    if (slot <= previous || attribute_class(z) != c) return SnapshotError::kBadValue;
+    previous = slot;
+    h.attribute_mask |= 1u << slot;
+    h.attribute_values[std::size_t(slot)] = unzigzag(z);
+  }
+  return SnapshotError::kNone;
 }
 
 uint32_t delay_units(uint32_t us) {
@@ -106,15 +175,22 @@ uint32_t widen_tick(uint16_t low, uint32_t reference) {
 
 // --- snapshots --------------------------------------------------------------------------------
 
+std::size_t attribute_bits(int32_t value) {
+  return std::size_t(kAttributeSlotBits + kAttributeClassBits + kAttributeValueBits[attribute_class(zigzag(value))]);
+}
+
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std::size_t base_size) {
-  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0;
+  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0 || h.server_mask != 0;
   const uint32_t received = h.received_through - h.tick;
   std::size_t bits = kKindBits + kTickBits + 1;
-  if (masks) bits += std::size_t(var_bits(h.repeated_mask, kMaskGroup) + var_bits(h.interaction_mask, kMaskGroup));
+  if (masks)
+    bits += std::size_t(var_bits(h.repeated_mask, kMaskGroup) + var_bits(h.interaction_mask, kMaskGroup) +
+                        var_bits(h.server_mask, kMaskGroup));
   bits += std::size_t(var_bits(received, kSmallGroup));
   bits += std::size_t(var_bits(zigzag(int32_t(h.input_lead) - int32_t(received)), kLeadGroup));
   bits += std::size_t(var_bits(delay_units(h.echo_delay_us), kDelayGroup));
-  bits += 1 + (h.has_own_state ? kOwnStateBits + (h.own.platform ? kPlatformOffsetBits : 0) : 32);
+  bits += 1 + (h.has_own_state ? own_state_bits(h.own) : 32);
+  bits += attributes_bits(h);
   bits += 1;
   if (h.base_tick != 0) bits += std::size_t(var_bits((h.tick - h.base_tick) / interval, kSmallGroup)) + base_size;
   bits += std::size_t(var_bits(kMaxViewSize, kSmallGroup));  // the additions' count, at most
@@ -154,11 +230,12 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
   BitWriter w(out);
   put_kind(w, CompactKind::kSnapshot);
   w.put(h.tick & 0xffff, kTickBits);
-  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0;
+  const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0 || h.server_mask != 0;
   w.put_bool(masks);
   if (masks) {
     w.put_var(h.repeated_mask, kMaskGroup);
     w.put_var(h.interaction_mask, kMaskGroup);
+    w.put_var(h.server_mask, kMaskGroup);
   }
   const uint32_t received = h.received_through - h.tick;
   w.put_var(received, kSmallGroup);
@@ -170,6 +247,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
   } else {
     w.put(h.own_digest, 32);
   }
+  put_attributes(w, h);
   const bool has_base = h.base_tick != 0;
   w.put_bool(has_base);
   view.clear();
@@ -239,6 +317,7 @@ SnapshotError read_header(BitReader& r, uint32_t reference_tick, uint32_t interv
   if (r.get_bool()) {
     h.repeated_mask = r.get_var(kMaskGroup);
     h.interaction_mask = r.get_var(kMaskGroup);
+    h.server_mask = r.get_var(kMaskGroup);
   }
   const uint32_t received = r.get_var(kSmallGroup);
   const int64_t lead = int64_t(unzigzag(r.get_var(kLeadGroup))) + int64_t(received);
@@ -254,6 +333,7 @@ SnapshotError read_header(BitReader& r, uint32_t reference_tick, uint32_t interv
   } else {
     h.own_digest = r.get(32);
   }
+  if (const SnapshotError e = get_attributes(r, h); e != SnapshotError::kNone) return e;
   has_base = r.get_bool();
   if (has_base) {
     const uint32_t back = r.get_var(kSmallGroup);

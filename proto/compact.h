@@ -8,13 +8,16 @@
 // characters that the client reconstructed from the snapshot it acknowledged. A snapshot names the
 // characters of that view that changed (or left), adds the ones that are new, and leaves the rest
 // as they were; the encoder never writes more than its byte budget. The client's own state is a
-// 32-bit digest unless a correction may be owed (the server repeated an input, or its step met
-// another character, since the snapshot the client acknowledged), or the client asked for it.
+// 32-bit digest unless a correction may be owed (the server repeated an input, its step met another
+// character, or a game's command changed the state, since the snapshot the client acknowledged), or
+// the client asked for it. A snapshot may also carry replicated attributes: the game's integers for
+// the client's own character and for the match, only those the server chose to send.
 //
 // Every reader here treats its bytes as untrusted: any field out of range, a count beyond the
 // limits, a reference to a character the baseline does not hold, a read past the end or trailing
 // bits refuse the whole message.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -57,11 +60,22 @@ enum class CompactKind : uint8_t { kSnapshot = 1, kInputs = 2 };
 /// The kind of a compact message, or 0 when it is empty.
 CompactKind compact_kind(std::span<const uint8_t> message);
 
+/// Replicated attributes a game declares for each character: slots 0 to kCharacterAttributes - 1.
+inline constexpr int kCharacterAttributes = 16;
+/// Replicated attributes a game declares for the match: slots kCharacterAttributes and up.
+inline constexpr int kMatchAttributes = 16;
+/// Attribute slots a snapshot may carry: the receiving client's own character's, then the match's.
+inline constexpr int kAttributeSlots = 32;
+static_assert(kCharacterAttributes + kMatchAttributes == kAttributeSlots);
+
 /// A snapshot's fields besides the other characters.
 struct SnapshotHeader {
   uint32_t tick = 0;              ///< the server tick just simulated (the client's input for it is acknowledged)
   uint32_t repeated_mask = 0;     ///< bit i: tick `tick - i` was simulated with a repeated input
   uint32_t interaction_mask = 0;  ///< bit i: in tick `tick - i` the character's step met another character
+  /// Bit i: at the start of tick `tick - i` a game command changed the character's state (teleport,
+  /// velocity, freeze, profile): the third cause of a correction, beside the other two masks.
+  uint32_t server_mask = 0;
   uint32_t received_through = 0;  ///< every input up to this tick has arrived (at least `tick`)
   int16_t input_lead = 0;         ///< newest input tick received minus `tick` (the clock steering's measure)
   uint32_t echo_delay_us = 0;     ///< held since that newest input arrived, microseconds (sent in 100 us units)
@@ -69,6 +83,11 @@ struct SnapshotHeader {
   CharacterState own;             ///< the client's exact state after `tick` (when has_own_state)
   uint32_t own_digest = 0;        ///< state_digest(own), always
   uint32_t base_tick = 0;         ///< the snapshot whose view this one is a delta against (0: none, an empty view)
+  /// Bit s: attribute_values[s] is carried. Slots 0 to 15 are the receiving client's own character's
+  /// attributes, 16 to 31 the match's. What is not carried, the client keeps as it had it.
+  uint32_t attribute_mask = 0;
+  /// The carried attributes' values (the others are ignored by the writer and read as 0).
+  std::array<int32_t, kAttributeSlots> attribute_values{};
 };
 
 /// A 32-bit digest of a character's exact state (CharacterState::digest(): every field).
@@ -82,8 +101,13 @@ inline constexpr int kDefaultSnapshotBudget = 200;
 /// The smallest snapshot budget: room for the largest header and a full own state, with some left.
 inline constexpr int kMinSnapshotBudget = 128;
 
-/// Bits of a snapshot's fixed part for this header and a base view of `base_size` characters.
+/// Bits of a snapshot's fixed part for this header and a base view of `base_size` characters,
+/// the attributes of h.attribute_mask included.
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_interval, std::size_t base_size);
+/// Bits one carried attribute of this value costs (its slot and the value; 11 for -8 to 7, 15 for
+/// -128 to 127, 23 for -32768 to 32767, 39 beyond), besides the section's fixed 6 (WIRE_FORMAT.md):
+/// what a server weighs when it chooses which changed attributes fit its budget.
+std::size_t attribute_bits(int32_t value);
 /// Bits of one change to a character of the base view: an update to `now` or (now == nullptr) its removal.
 std::size_t change_bits(const RemoteState& base, const RemoteState* now);
 /// Bits of a character new to the view, at most (its id costs less after another new one).

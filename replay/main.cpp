@@ -281,6 +281,8 @@ int info_command(const ReplayOptions& o) {
   // The messages handed to the game (format 4), for scripts; appended so the lines above stay.
   std::printf("messages=%llu message_bytes=%llu message_ticks=%zu\n", static_cast<unsigned long long>(rec.message_count),
               static_cast<unsigned long long>(rec.message_bytes), rec.messages.size());
+  // The game's commands (format 5): what a replay applies without the game's code.
+  std::printf("commands=%llu command_ticks=%zu\n", static_cast<unsigned long long>(rec.command_count), rec.commands.size());
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "replay/recording.h"
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -34,11 +35,43 @@ CharacterState from_rec(const rec::State& r) {
   return s;
 }
 
+rec::StateExtra extra_of(const CharacterState& s) { return rec::StateExtra(s.frozen ? 1 : 0, s.profile); }
+
+// Format 5's extras, one per state when present: the states a format 4 file holds have none.
+template <class Vector>
+std::string apply_extras(const Vector* extras, std::size_t states, std::vector<JoinEntry>& out) {
+  if (!extras) return {};
+  if (extras->size() != states)
+    return std::to_string(extras->size()) + " state extras for " + std::to_string(states) + " states";
+  for (std::size_t i = 0; i < states; ++i) {
+    const rec::StateExtra* e = extras->Get(flatbuffers::uoffset_t(i));
+    if (e->frozen() > 1 || e->profile() > kMaxProfiles)
+      return "a state extra out of range (frozen " + std::to_string(e->frozen()) + ", profile " + std::to_string(e->profile()) + ")";
+    out[out.size() - states + i].state.frozen = e->frozen() != 0;
+    out[out.size() - states + i].state.profile = e->profile();
+  }
+  return {};
+}
+
 void put_u32(uint8_t* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
 }
 uint32_t get_u32(const uint8_t* p) {
   return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+}  // namespace
+
+namespace {
+
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<rec::Profile>>> write_profiles(flatbuffers::FlatBufferBuilder& fbb,
+                                                                                          const MoveSettings& m) {
+  if (m.profiles.empty()) return 0;
+  std::vector<flatbuffers::Offset<rec::Profile>> profiles;
+  for (const MoveProfile& p : m.profiles)
+    profiles.push_back(rec::CreateProfile(fbb, fbb.CreateString(p.name), p.walk_speed, p.crouch_speed, p.jump_speed, p.gravity,
+                                          p.air_acceleration, p.max_fall_speed, p.coyote_time, p.jump_buffer));
+  return fbb.CreateVector(profiles);
 }
 
 }  // namespace
@@ -69,7 +102,7 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
   const auto settings = rec::CreateSettings(fbb, m.tick_rate, m.radius, m.height, m.max_slope_deg, m.step_height, m.walk_speed,
                                             m.gravity, m.jump_speed, m.air_acceleration, m.max_fall_speed, m.contact_distance,
                                             m.safety_margin, m.max_iterations, m.max_pushout_iterations, m.coyote_time,
-                                            m.jump_buffer, m.crouch_height, m.crouch_speed);
+                                            m.jump_buffer, m.crouch_height, m.crouch_speed, write_profiles(fbb, m));
   const auto header = rec::CreateHeader(fbb, h.format_version, fbb.CreateString(h.source), fbb.CreateString(h.world),
                                         h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
@@ -99,6 +132,11 @@ void RecordingWriter::write_record(flatbuffers::FlatBufferBuilder& fbb) {
 }
 
 bool RecordingWriter::check_messages(const TickData& t) {
+  if (!t.commands.empty() && format_ < 5 && ok()) {
+    error_ = path_ + ": tick " + std::to_string(t.tick) + " has the game's commands, which a format " + std::to_string(format_) +
+             " recording cannot carry";
+    return false;
+  }
   if (t.messages.empty() || !ok()) return true;
   if (format_ < 4) {
     error_ = path_ + ": tick " + std::to_string(t.tick) + " has messages, which a format " + std::to_string(format_) +
@@ -160,7 +198,24 @@ void RecordingWriter::write_tick(const TickData& t) {
   rec::Checksum* sums = nullptr;
   const auto sum_vec = fbb.CreateUninitializedVectorOfStructs(t.checksums.size(), &sums);
   for (std::size_t i = 0; i < t.checksums.size(); ++i) sums[i] = rec::Checksum(t.checksums[i].id, t.checksums[i].hash);
-  const auto tick = rec::CreateTick(fbb, t.tick, fbb.CreateVectorOfStructs(joins), fbb.CreateVector(t.leaves), in_vec, sum_vec);
+  // Format 5's parts only where there is something: a tick of a game-less server is as it was.
+  flatbuffers::Offset<flatbuffers::Vector<const rec::StateExtra*>> extra_vec = 0;
+  if (std::any_of(t.joins.begin(), t.joins.end(), [](const JoinEntry& j) { return j.state.frozen || j.state.profile != 0; })) {
+    std::vector<rec::StateExtra> extras;
+    for (const auto& j : t.joins) extras.push_back(extra_of(j.state));
+    extra_vec = fbb.CreateVectorOfStructs(extras);
+  }
+  flatbuffers::Offset<flatbuffers::Vector<const rec::Command*>> command_vec = 0;
+  if (!t.commands.empty()) {
+    rec::Command* commands = nullptr;
+    command_vec = fbb.CreateUninitializedVectorOfStructs(t.commands.size(), &commands);
+    for (std::size_t i = 0; i < t.commands.size(); ++i) {
+      const GameCommand& c = t.commands[i];
+      commands[i] = rec::Command(uint8_t(c.kind), c.slot, c.character, rec::Vec3i(c.vector.x, c.vector.y, c.vector.z), c.value);
+    }
+  }
+  const auto tick = rec::CreateTick(fbb, t.tick, fbb.CreateVectorOfStructs(joins), fbb.CreateVector(t.leaves), in_vec, sum_vec,
+                                    extra_vec, command_vec);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Tick, tick.Union()), rec::RecordIdentifier());
   write_record(fbb);
   ++ticks_;
@@ -173,7 +228,13 @@ void RecordingWriter::write_keyframe(const KeyframeData& k) {
   std::vector<rec::KeyState> states;
   states.reserve(k.states.size());
   for (const auto& s : k.states) states.emplace_back(s.id, to_rec(s.state));
-  const auto kf = rec::CreateKeyframe(fbb, k.tick, fbb.CreateVectorOfStructs(states));
+  flatbuffers::Offset<flatbuffers::Vector<const rec::StateExtra*>> extra_vec = 0;
+  if (std::any_of(k.states.begin(), k.states.end(), [](const JoinEntry& j) { return j.state.frozen || j.state.profile != 0; })) {
+    std::vector<rec::StateExtra> extras;
+    for (const auto& j : k.states) extras.push_back(extra_of(j.state));
+    extra_vec = fbb.CreateVectorOfStructs(extras);
+  }
+  const auto kf = rec::CreateKeyframe(fbb, k.tick, fbb.CreateVectorOfStructs(states), extra_vec);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Keyframe, kf.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -243,8 +304,8 @@ Frame frame(const std::vector<uint8_t>& b, std::size_t pos, const uint8_t*& payl
 
 const rec::Record* verify(const uint8_t* payload, uint32_t size) {
   flatbuffers::Verifier::Options opts;
-  opts.max_depth = 4;
-  opts.max_tables = 16;
+  opts.max_depth = 8;
+  opts.max_tables = 32;  // a header's settings hold up to 15 profiles
   flatbuffers::Verifier v(payload, size, opts);
   if (!rec::VerifyRecordBuffer(v)) return nullptr;
   const rec::Record* r = rec::GetRecord(payload);
@@ -304,6 +365,10 @@ bool RecordingReader::read_header() {
     m.jump_buffer = s->jump_buffer();
     m.crouch_height = s->crouch_height();
     m.crouch_speed = s->crouch_speed();
+    if (s->profiles())
+      for (const rec::Profile* p : *s->profiles())
+        m.profiles.push_back({p->name() ? p->name()->str() : "", p->walk_speed(), p->crouch_speed(), p->jump_speed(),
+                              p->gravity(), p->air_acceleration(), p->max_fall_speed(), p->coyote_time(), p->jump_buffer()});
   } else {
     error_ = name_ + ": the header has no movement settings";
     return false;
@@ -395,8 +460,28 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
   tick_.leaves.clear();
   tick_.inputs.clear();
   tick_.checksums.clear();
+  tick_.commands.clear();
   if (t.joins())
     for (const rec::Join* j : *t.joins()) tick_.joins.push_back({j->id(), from_rec(j->state())});
+  if (std::string why = apply_extras(t.join_extras(), tick_.joins.size(), tick_.joins); !why.empty())
+    return "tick " + std::to_string(t.tick()) + ": " + why;
+  if (t.commands()) {
+    for (const rec::Command* c : *t.commands()) {
+      GameCommand g;
+      const std::string which = "tick " + std::to_string(t.tick()) + ": command " + std::to_string(tick_.commands.size());
+      if (c->kind() == 0 || c->kind() > kLastGameCommandKind) return which + " is of unknown kind " + std::to_string(c->kind());
+      g.kind = GameCommandKind(c->kind());
+      g.slot = c->slot();
+      g.character = c->character();
+      g.vector = {c->vector().x(), c->vector().y(), c->vector().z()};
+      g.value = c->value();
+      const bool attribute = g.kind == GameCommandKind::kAttribute || g.kind == GameCommandKind::kMatchAttribute;
+      if (attribute && g.slot >= 16) return which + " names attribute " + std::to_string(g.slot) + " (0 to 15)";
+      if (g.kind == GameCommandKind::kProfile && (g.value < 0 || g.value > kMaxProfiles))
+        return which + " names profile " + std::to_string(g.value) + " (0 to " + std::to_string(kMaxProfiles) + ")";
+      tick_.commands.push_back(g);
+    }
+  }
   if (t.leaves())
     for (uint32_t id : *t.leaves()) tick_.leaves.push_back(id);
   if (t.inputs())
@@ -441,6 +526,8 @@ RecordingReader::Next RecordingReader::next() {
         keyframe_.states.clear();
         if (k->states())
           for (const rec::KeyState* s : *k->states()) keyframe_.states.push_back({s->id(), from_rec(s->state())});
+        why = apply_extras(k->extras(), keyframe_.states.size(), keyframe_.states);
+        if (!why.empty()) break;
         return Next::kKeyframe;
       }
       case rec::Body::Footer:

@@ -22,6 +22,7 @@
 #include <flatbuffers/flatbuffers.h>
 
 #include "shared/character_state.h"
+#include "shared/game_command.h"
 #include "shared/input.h"
 #include "shared/settings.h"
 
@@ -36,9 +37,10 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 4;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages
+inline constexpr uint16_t kRecordingFormat = 5;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
-/// not record the messages it handed over), so its ticks read with none; 2 and older are refused.
+/// not record the messages it handed over), so its ticks read with none; format 4 is format 5
+/// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
 inline constexpr uint16_t kOldestRecordingFormat = 3;
 /// The largest record accepted (a tick of 4096 characters is well below it).
 inline constexpr uint32_t kMaxRecordSize = 16u << 20;
@@ -116,6 +118,9 @@ struct TickData {
   /// Handed to the game at the start of this tick, before the steps, in the order handed over (each
   /// from a character simulated in this tick). Empty in a format 3 recording.
   std::vector<MessageEntry> messages;
+  /// The game's commands applied before this tick's steps, in the order applied (after the joins and
+  /// leaves: a command may name a character that left, and then does nothing). Empty before format 5.
+  std::vector<GameCommand> commands;
 };
 /// Every character's full state after a tick: where re-simulation may start.
 struct KeyframeData {

@@ -102,6 +102,10 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
     }
     out.max_concurrent = std::max(out.max_concurrent, live.size());
     if (!out.problem.empty()) break;
+    if (!t.commands.empty()) {
+      out.commands.push_back({t.tick, t.commands});
+      out.command_count += t.commands.size();
+    }
     if (!t.messages.empty()) {
       out.messages.push_back({t.tick, t.messages});
       out.message_count += t.messages.size();
@@ -181,6 +185,21 @@ Start find_start(const LoadedRecording& rec, uint32_t from_tick) {
   return s;
 }
 
+// Applies tick `tick`'s commands to the characters simulated in it, as the server did before its
+// steps; one naming a character not simulated then (it left) does nothing there either.
+void apply_commands(const LoadedRecording& rec, uint32_t tick, std::span<const GameCommand> commands, const Start& start,
+                    std::vector<CharacterState>& state) {
+  for (const GameCommand& g : commands) {
+    if (!changes_state(g.kind)) continue;
+    const auto it = std::lower_bound(rec.characters.begin(), rec.characters.end(), g.character,
+                                     [](const Timeline& t, uint32_t id) { return t.id < id; });
+    if (it == rec.characters.end() || it->id != g.character) continue;
+    const std::size_t c = std::size_t(it - rec.characters.begin());
+    if (!start.active[c] || tick < start.first[c] || tick > it->last_tick()) continue;
+    apply_command(g, state[c]);
+  }
+}
+
 // The earlier of two mismatches (lowest tick, then lowest id).
 bool earlier(const Mismatch& a, const Mismatch& b) { return a.tick != b.tick ? a.tick < b.tick : a.id < b.id; }
 
@@ -207,7 +226,14 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
   TickRunner runner;
   WorkerPool pool(std::max(1, options.threads));
   result.first = Mismatch{~0u, ~0u, 0, 0};
+  // The game's commands, tick by tick: those before the start are in the start's states already.
+  auto commands = std::lower_bound(rec.commands.begin(), rec.commands.end(), result.start_tick,
+                                   [](const TickCommands& t, uint32_t tick) { return t.tick < tick; });
   for (uint32_t tick = result.start_tick; tick <= rec.last_tick && rec.ticks > 0; ++tick) {
+    if (commands != rec.commands.end() && commands->tick == tick) {
+      apply_commands(rec, tick, commands->commands, start, state);
+      ++commands;
+    }
     alive.clear();
     timeline_of.clear();
     for (std::size_t c = 0; c < n; ++c) {

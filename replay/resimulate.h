@@ -34,6 +34,12 @@ struct TickMessages {
   std::vector<MessageEntry> messages;  ///< never empty
 };
 
+/// The game's commands of one tick (format 5), in the order applied.
+struct TickCommands {
+  uint32_t tick = 0;
+  std::vector<GameCommand> commands;  ///< never empty
+};
+
 /// A whole recording in memory.
 struct LoadedRecording {
   /// The recording's header.
@@ -56,6 +62,10 @@ struct LoadedRecording {
   std::vector<TickMessages> messages;
   uint64_t message_count = 0;          ///< messages in `messages`, all ticks together
   uint64_t message_bytes = 0;          ///< their bytes
+  /// The game's commands, for each tick read that had any, in tick order (none before format 5):
+  /// re-simulation applies them before those ticks' steps, as the server did, without the game.
+  std::vector<TickCommands> commands;
+  uint64_t command_count = 0;          ///< commands in `commands`, all ticks together
 };
 
 /// Reads a recording. Returns false only when nothing usable could be read (error says why); a file

@@ -364,7 +364,9 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
   s.last_heard = now;
   s.rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
   s.route = roster_.new_route();
+  c->id = id;
   c->character.state = simulation_.spawn(id, roster_);
+  if (join_hook_) join_hook_(*c);
   replication_.welcome(*c);
   counters_.add(Counter::kAccepted);
   // Sealed under the token's key (the client needs the server's random to derive the session keys)
@@ -372,7 +374,8 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
   const auto accept = proto::seal_reply(
       token.server_to_client, salt, attempt,
       writer_.accept(id, simulation_.tick(), uint16_t(simulation_.settings().tick_rate),
-                     uint16_t(config_.snapshot_interval), c->character.state, server_random, s.route),
+                     uint16_t(config_.snapshot_interval), c->character.state, server_random, s.route,
+                     attribute_names_.character_attributes, attribute_names_.match_attributes),
       tx_);
   s.accept_datagram.assign(accept.begin(), accept.end());
   outbox_.send(from, accept, Traffic::kHandshake);

@@ -8,6 +8,7 @@
 // Nothing is kept for an address before it has shown a valid cookie (WIRE_FORMAT.md).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "server/cookie.h"
+#include "server/game.h"
 #include "server/core_config.h"
 #include "server/counters.h"
 #include "server/outbox.h"
@@ -39,6 +41,11 @@ class Admission {
             Outbox& outbox, Counters& counters, proto::Nanos now, std::unique_ptr<CookieJar> cookies);
 
   /// Handles a datagram of the clear layer (a handshake) from `from`.
+  /// Called for every client admitted, its spawn state chosen, before its Accept is written: the
+  /// game's join (it may choose another spawn state).
+  void set_join_hook(std::function<void(Client&)> hook) { join_hook_ = std::move(hook); }
+  /// The names of the game's attributes, which every Accept carries.
+  void set_attribute_names(const GameSchema& schema) { attribute_names_ = schema; }
   void on_clear_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
   /// Later Connects are refused with Reject(ShuttingDown).
   void shut() { shutting_down_ = true; }
@@ -104,6 +111,8 @@ class Admission {
   proto::DatagramReader reader_{proto::Direction::kToServer};
   proto::DatagramBuffer tx_;  // the reply being sealed
   bool shutting_down_ = false;
+  std::function<void(Client&)> join_hook_;
+  GameSchema attribute_names_;
 };
 
 }  // namespace foothold::server

@@ -21,6 +21,10 @@
 
 namespace foothold::server {
 
+/// Most replicated attributes per character, and per match (the wire's kCharacterAttributes and
+/// kMatchAttributes; the game API's kMaxGameAttributes).
+inline constexpr int kMaxAttributes = 16;
+
 /// The session: who the client is and how its datagrams are sealed (server/admission.h).
 struct Session {
   proto::Endpoint endpoint;
@@ -52,6 +56,22 @@ struct SimulatedCharacter {
   uint32_t interaction_bits = 0;  ///< bit i: in tick (current - i) its step met another character
   proto::Nanos echo_received = 0; ///< when the newest input tick (InputBuffer::newest_received) arrived
   uint32_t owed_tick = 0;         ///< the newest tick whose state may differ from the client's prediction
+  uint32_t server_bits = 0;       ///< bit i: at the start of tick (current - i) a game command changed its state
+  bool commanded = false;         ///< a game command changed its state at this boundary (taken by the next tick)
+};
+
+/// What the game keeps of the match (server/game_host.h): its replicated attributes.
+struct GameMatch {
+  std::array<int32_t, kMaxAttributes> attributes{};
+  /// Per attribute: the tick at whose start it last changed (0: never).
+  std::array<uint32_t, kMaxAttributes> changed{};
+};
+
+/// What the game keeps of the character (server/game_host.h): its replicated attributes.
+struct GameCharacter {
+  std::array<int32_t, kMaxAttributes> attributes{};
+  /// Per attribute: the tick at whose start it last changed (0: never).
+  std::array<uint32_t, kMaxAttributes> changed{};
 };
 
 /// One snapshot sent, as the client reconstructs its view from it.
@@ -69,6 +89,10 @@ struct ClientView {
   std::vector<SentSnapshot> sent;  ///< ring of the last proto::kBaseHistory snapshots, for deltas
   std::vector<uint32_t> interest;  ///< roster indices of the characters in its snapshots, ascending
   uint64_t interest_roster = ~0ull;  ///< Roster::version() when `interest` was chosen
+  /// Per attribute slot (proto::kAttributeSlots: its own character's, then the match's): the tick of
+  /// the first snapshot that carried the slot's current value (0: none yet). The client holds the
+  /// value once it acknowledges a snapshot that late (Replication::attributes_for).
+  std::array<uint32_t, 2 * kMaxAttributes> attribute_carried{};
 };
 
 /// A connected client: its character id and the three parts.
@@ -76,6 +100,7 @@ struct Client {
   uint32_t id = 0;  ///< its character's id (ascending in order of joining, never reused)
   Session session;
   SimulatedCharacter character;
+  GameCharacter game;
   ClientView view;
   /// Its messages both ways, made when the first one is sent or arrives (most clients of a
   /// movement-only game never have any, and a channel's windows cost kilobytes).

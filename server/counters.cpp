@@ -16,7 +16,8 @@ std::string_view to_string(Counter c) {
       "inputs_consumed", "snapshots_sent", "snapshots_with_state", "bytes_out_snapshots", "bytes_out_handshake",
       "bytes_out_control", "bytes_in_inputs", "bytes_in_handshake", "bytes_out_messages", "bytes_in_messages",
       "messages_received", "messages_sent", "messages_refused", "messages_undelivered", "message_retransmissions",
-      "message_violations", "message_timeouts", "path_challenges", "path_migrations", "path_refused"};
+      "message_violations", "message_timeouts", "path_challenges", "path_migrations", "path_refused",
+      "game_commands", "game_commands_dropped", "game_removals"};
   static_assert(std::size(kNames) == static_cast<size_t>(Counter::kCount));
   const auto i = static_cast<size_t>(c);
   return i < std::size(kNames) ? kNames[i] : "invalid";

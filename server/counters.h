@@ -119,6 +119,10 @@ enum class Counter : uint8_t {
   kPathChallenges,      ///< PathChallenges sent to an address a session's authentic datagrams newly came from
   kPathMigrations,      ///< sessions moved to a new address that answered its challenge
   kPathRefused,         ///< PathResponses that moved nothing: another address, another challenge, or an address in use
+  // The game (server/game.h).
+  kGameCommands,        ///< commands applied at a tick boundary
+  kGameCommandsDropped, ///< commands dropped at the boundary: their character had left since they were given
+  kGameRemovals,        ///< sessions the game ended (Disconnect(Removed))
   /// The number of counters (not a counter).
   kCount
 };

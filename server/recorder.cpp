@@ -37,6 +37,7 @@ void ServerRecorder::on_tick(const TickRecord& r) {
     tick_.checksums.push_back({c.id, replay::state_checksum(c.state)});
   }
   // Assigned in place, not cleared: an entry that stays keeps its buffer from tick to tick.
+  tick_.commands.assign(r.commands.begin(), r.commands.end());
   tick_.messages.resize(r.messages.size());
   for (std::size_t i = 0; i < r.messages.size(); ++i) {
     replay::MessageEntry& m = tick_.messages[i];

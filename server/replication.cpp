@@ -178,8 +178,10 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
   std::sort(out.begin(), out.end());  // ascending index is ascending id
 }
 
-void Replication::send_snapshots(Roster& roster, uint32_t tick, proto::Nanos now, Outbox& outbox, Counters& counters) {
+void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_t tick, proto::Nanos now, Outbox& outbox,
+                                 Counters& counters) {
   tick_ = tick;
+  match_ = &match;
   roster_version_ = roster.version();
   published_.clear();
   for (std::size_t i = 0; i < roster.size(); ++i)
@@ -245,16 +247,50 @@ proto::SnapshotHeader Replication::snapshot_header(const Client& c, const SentSn
   h.tick = tick_;
   h.repeated_mask = ch.repeated_bits;
   h.interaction_mask = ch.interaction_bits;
+  h.server_mask = ch.server_bits;
   h.received_through = ch.inputs.received_through(tick_);
   h.input_lead = int16_t(std::clamp<int64_t>(int64_t(int32_t(ch.inputs.newest_received() - tick_)), -32768, 32767));
   h.echo_delay_us = ch.echo_received ? micros(now - ch.echo_received) : 0;
-  // The full state only when a correction may be owed (a repeated input or a meeting since the
-  // snapshot the client acknowledged), or when the client asks; a digest otherwise.
+  // The full state only when a correction may be owed (a repeated input, a meeting or a game's
+  // command since the snapshot the client acknowledged), or when the client asks; a digest otherwise.
   h.has_own_state = c.view.wants_state || int32_t(ch.owed_tick - c.view.acked_snapshot) > 0;
   h.own = ch.state;
   h.own_digest = proto::state_digest(ch.state);
   h.base_tick = base ? base->tick : 0;
   return h;
+}
+
+void Replication::carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits,
+                                   std::size_t base_size) const {
+  // An attribute the client may not hold goes in every snapshot until the client acknowledges one
+  // that carried it, and the acknowledgement counts only for an unbroken run: `carried` is the first
+  // snapshot of the run of snapshots that carried the current value, so any acknowledged snapshot
+  // from it on carried it (acknowledgements name the newest snapshot decoded, not every one). One
+  // left out for the budget starts its run again. Slots take turns at being first, so under a tight
+  // budget none waits for ever.
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t acked = c.view.acked_snapshot;
+  constexpr int kSlots = 2 * kMaxAttributes;
+  const int first = int((tick_ / interval) % kSlots);
+  for (int k = 0; k < kSlots; ++k) {
+    const int s = (first + k) % kSlots;
+    const bool own = s < kMaxAttributes;
+    const int a = own ? s : s - kMaxAttributes;
+    const uint32_t changed = own ? c.game.changed[std::size_t(a)] : match_->changed[std::size_t(a)];
+    if (changed == 0) continue;  // never set: the client's 0 is right
+    uint32_t& carried = c.view.attribute_carried[std::size_t(s)];
+    if (carried != 0 && int32_t(carried - changed) < 0) carried = 0;  // a run of an older value
+    if (carried != 0 && acked != 0 && int32_t(acked - carried) >= 0) continue;  // the client holds it
+    const uint32_t bit = uint32_t(1) << s;
+    h.attribute_mask |= bit;
+    h.attribute_values[std::size_t(s)] = own ? c.game.attributes[std::size_t(a)] : match_->attributes[std::size_t(a)];
+    if (proto::snapshot_header_bits(h, interval, base_size) > budget_bits) {
+      h.attribute_mask &= ~bit;
+      carried = 0;
+      continue;
+    }
+    if (carried == 0) carried = tick_;
+  }
 }
 
 void Replication::gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const {
@@ -370,11 +406,12 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const uint32_t interval = uint32_t(config_.snapshot_interval);
   const SentSnapshot* base = delta_base(c);
   const proto::RemoteView& base_view = base ? base->view : empty_view_;
-  const proto::SnapshotHeader h = snapshot_header(c, base, now);
+  proto::SnapshotHeader h = snapshot_header(c, base, now);
   gather_choices(c, base, ws);
   // The budget: the snapshot datagram, sealed, within snapshot_budget bytes.
   const uint64_t sequence = c.session.send_sequence + 1;
   const std::size_t budget_bytes = std::size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
+  carry_attributes(c, h, budget_bytes * 8, base_view.size());
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
   const std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
   rank_choices(c, room, ws);

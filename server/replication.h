@@ -42,8 +42,10 @@ class Replication {
   /// The acknowledgement and the request for the full state of client `c`'s newest inputs message
   /// (`h`); `tick` is the last tick simulated: an acknowledgement of a later one is a lie, counted.
   void acknowledge(Client& c, const proto::InputsHeader& h, uint32_t tick, Counters& counters) const;
-  /// Builds, seals and sends every client's snapshot of tick `tick` (just simulated).
-  void send_snapshots(Roster& roster, uint32_t tick, proto::Nanos now, Outbox& outbox, Counters& counters);
+  /// Builds, seals and sends every client's snapshot of tick `tick` (just simulated), with the
+  /// attributes of `match` and of each client's own character that the client may not hold yet.
+  void send_snapshots(Roster& roster, const GameMatch& match, uint32_t tick, proto::Nanos now, Outbox& outbox,
+                      Counters& counters);
 
  private:
   // One worker thread's working memory (index 0 is the calling thread's).
@@ -73,6 +75,7 @@ class Replication {
   void prefetch_snapshot(const Client& c) const;
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
+  void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
   void gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
@@ -82,6 +85,7 @@ class Replication {
   WorkerPool& pool_;
   uint32_t stale_ticks_ = 1;  // kMaxStaleness in ticks
   uint32_t tick_ = 0;          // the tick being sent
+  const GameMatch* match_ = nullptr;  // the match's attributes, during send_snapshots()
   uint64_t roster_version_ = 0;
   const proto::RemoteView empty_view_;  // the delta base when the client holds none
   std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest

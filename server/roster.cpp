@@ -47,8 +47,15 @@ void Roster::remove(uint32_t id) {
   } else {
     pending_leaves_.push_back(id);
   }
+  departed_.push_back(id);
   clients_.erase(it);
   ++version_;
+}
+
+void Roster::take_departures(std::vector<uint32_t>& gone) {
+  gone.swap(departed_);
+  departed_.clear();
+  std::sort(gone.begin(), gone.end());
 }
 
 Client* Roster::by_route(uint32_t route) const {

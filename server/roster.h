@@ -53,6 +53,9 @@ class Roster {
   /// Moves the joins and leaves since the last call into `joins` and `leaves` (ascending id), for the
   /// tick about to run.
   void take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves);
+  /// Moves every id removed since the last call into `gone` (ascending), those that joined since the
+  /// last tick too: the game was told of their joins, so it is told of their leaves.
+  void take_departures(std::vector<uint32_t>& gone);
 
  private:
   std::vector<std::unique_ptr<Client>> clients_;  // ascending id
@@ -62,6 +65,7 @@ class Roster {
   uint64_t version_ = 0;
   std::vector<JoinRecord> pending_joins_;
   std::vector<uint32_t> pending_leaves_;
+  std::vector<uint32_t> departed_;
 };
 
 }  // namespace foothold::server

@@ -12,7 +12,6 @@
 #include <asio/ip/address.hpp>
 #include <toml++/toml.h>
 
-#include "server/builtin_games.h"
 
 namespace foothold::server {
 
@@ -173,7 +172,6 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "clock_skew", clock_skew, 0, 3600);
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
-  if (!is_builtin_game(game)) e.push_back("game = '" + game + "' is not a known game: " + builtin_game_list());
   range(e, "message_queue", message_queue, 65536, 16777216);
   range(e, "message_rate", message_rate, 1024, 10000000);
   range(e, "message_timeout", message_timeout, 1, 600);

@@ -60,7 +60,8 @@ struct ServerConfig {
   /// Once listening, write the bound address ("HOST:PORT" and a newline) to this file, atomically
   /// (the ready signal for scripts and tests, with port 0 in particular); empty: none.
   std::string ready_file;
-  /// The game the server runs: one of builtin_games.h's names ("none", "echo").
+  /// The game the server runs: "none" or one of the program's games (server_program.h; foothold-server's
+  /// are games/builtin_games.h's), checked by the program, which knows them.
   std::string game = "none";
   /// Bytes of reliable messages one session may have queued and unacknowledged, each way [65536, 16777216].
   int message_queue = int(CoreConfig{}.messages.limits.queue_bytes);

@@ -26,8 +26,14 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       roster_(std::size_t(config.max_clients)),
       simulation_(world, settings, pool_, std::size_t(config.max_clients)),
       replication_(config_, settings.tick_rate, pool_),
-      admission_(config_, roster_, simulation_, replication_, outbox_, counters_, now, std::move(cookies)) {
+      admission_(config_, roster_, simulation_, replication_, outbox_, counters_, now, std::move(cookies)),
+      game_(roster_, simulation_, counters_,
+            [this](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { return send_message(id, ch, b); }) {
   rx_inputs_.reserve(proto::kMaxCompactInputs);
+  admission_.set_join_hook([this](Client& c) {
+    const std::optional<Vec3> at = game_.join({c.id, c.session.client_id, {c.session.user_data.data(), c.session.user_data_size}});
+    if (at) c.character.state = spawn_state(*at);
+  });
 }
 
 uint64_t ServerCore::unix_time(proto::Nanos now) const { return admission_.unix_time(now); }
@@ -179,7 +185,7 @@ void ServerCore::deliver_messages(proto::Nanos now) {
     if (!c.messages) continue;
     const uint32_t id = c.id;
     while (c.messages->receive(rx_message_)) {
-      if (!message_handler_) {
+      if (!game_.game()) {
         counters_.add(Counter::kMessagesUndelivered);
         continue;
       }
@@ -190,7 +196,7 @@ void ServerCore::deliver_messages(proto::Nanos now) {
         delivered_offsets_.push_back(delivered_bytes_.size());
         delivered_bytes_.insert(delivered_bytes_.end(), rx_message_.bytes.begin(), rx_message_.bytes.end());
       }
-      message_handler_(id, rx_message_.channel, rx_message_.bytes);
+      game_.message(id, rx_message_.channel, rx_message_.bytes);
     }
   }
   for (std::size_t k = 0; k < delivered_.size(); ++k) {
@@ -239,10 +245,15 @@ void ServerCore::tick(proto::Nanos now) {
   delivered_.clear();
   delivered_offsets_.clear();
   delivered_bytes_.clear();
+  // The game's part of the boundary (server/game.h has the order): leaves, messages, commands.
+  game_.leaves();
   deliver_messages(now);
-  simulation_.advance(roster_, counters_, observer_, delivered_);
+  game_.apply_commands(simulation_.tick() + 1, [this](Client& c) { end_session(c, proto::fb::DisconnectReason::Removed); });
+  simulation_.advance(roster_, counters_, observer_, delivered_, game_.applied());
+  game_.after_tick(simulation_);
   const uint32_t tick = simulation_.tick();
-  if (tick % uint32_t(config_.snapshot_interval) == 0) replication_.send_snapshots(roster_, tick, now, outbox_, counters_);
+  if (tick % uint32_t(config_.snapshot_interval) == 0)
+    replication_.send_snapshots(roster_, game_.match(), tick, now, outbox_, counters_);
   flush_messages(now);
 }
 

@@ -27,6 +27,8 @@
 #include "server/cookie.h"
 #include "server/core_config.h"
 #include "server/counters.h"
+#include "server/game.h"
+#include "server/game_host.h"
 #include "server/outbox.h"
 #include "server/replication.h"
 #include "server/roster.h"
@@ -79,12 +81,17 @@ class ServerCore {
   /// The world (the caller's, referenced).
   const World& world() const { return simulation_.world(); }
 
-  /// Takes the messages clients send: called at the start of every tick (before the inputs are
-  /// taken), for each client in the roster's order, with its messages in the order they were
-  /// delivered (reliable ones first, then unreliable ones). Without a handler they are counted as
-  /// undelivered and dropped. The game API (#36) replaces this with the game's own hooks.
-  using MessageHandler = std::function<void(uint32_t client, proto::Channel channel, std::span<const uint8_t> bytes)>;
-  void set_message_handler(MessageHandler handler) { message_handler_ = std::move(handler); }
+  /// Installs the game (server/game.h; null: none, and the clients' messages are counted as
+  /// undelivered and dropped) and calls its on_start. Install it before the first client joins.
+  /// Throws std::invalid_argument, naming the problem, when its schema is invalid.
+  void set_game(std::unique_ptr<Game> game) {
+    game_.install(std::move(game));
+    admission_.set_attribute_names(game_.schema());
+  }
+  /// The game's attribute names (empty without a game).
+  const GameSchema& game_schema() const { return game_.schema(); }
+  /// The game as it sees the server (its commands and what it may read), for tests and tools.
+  GameControl& game_control() { return game_; }
   /// Queues a message to the client whose character is `id`, sent after the next tick's snapshots
   /// (in their room when there is some). kNotConnected when there is no such client; kQueueFull when
   /// its queue (CoreConfig::messages) has no room now; kEmpty and kTooLarge as the channel says.
@@ -118,7 +125,7 @@ class ServerCore {
   proto::MessageEndpoint& messages_of(Client& c);
   // A message section from client `c`: taken, or the session ended for what it broke.
   void handle_messages(proto::Nanos now, Client& c, std::span<const uint8_t> section);
-  // Ends the sessions whose messages stood still; hands every message received to the handler.
+  // Ends the sessions whose messages stood still; hands every message received to the game.
   void deliver_messages(proto::Nanos now);
   // Sends what each client's messages have due, in datagrams of their own (after the snapshots,
   // which took what fitted in their room).
@@ -137,7 +144,7 @@ class ServerCore {
   proto::PacketWriter writer_;
   proto::DatagramReader reader_{proto::Direction::kToServer};
   std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
-  MessageHandler message_handler_;
+  GameHost game_;
   // The messages handed to the game this tick, for the observer: records into one byte arena.
   std::vector<MessageRecord> delivered_;
   std::vector<std::size_t> delivered_offsets_;

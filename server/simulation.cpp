@@ -31,7 +31,8 @@ void Simulation::offer_inputs(Client& c, std::span<const InputCmd> inputs, proto
   if (buffer.newest_received() != newest_before) c.character.echo_received = now;
 }
 
-void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages) {
+void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages,
+                         std::span<const GameCommand> commands) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
   // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
@@ -46,6 +47,8 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
       SimulatedCharacter& ch = c.character;
       const InputBuffer::Consumed in = ch.inputs.consume(tick_);
       ch.repeated_bits = (ch.repeated_bits << 1) | (in.repeated ? 1u : 0u);
+      ch.server_bits = (ch.server_bits << 1) | (ch.commanded ? 1u : 0u);
+      ch.commanded = false;
       entrants_[i] = {c.id, ch.state, in.input, &ch.candidates};
       characters_[i] = {c.id, in.input, in.repeated, {}, false};
     }
@@ -59,9 +62,10 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
       ch.state = runner_.results()[i].state;
       const bool met = runner_.results()[i].diagnostics.characters_near > 0;
       ch.interaction_bits = (ch.interaction_bits << 1) | (met ? 1u : 0u);
-      // A repeated input or a meeting may part the client's prediction from this state: until it
-      // acknowledges a snapshot of this tick or later, its snapshots carry the state in full.
-      if (out.repeated || met) ch.owed_tick = tick_;
+      // A repeated input, a meeting or a game's command may part the client's prediction from this
+      // state: until it acknowledges a snapshot of this tick or later, its snapshots carry the state
+      // in full.
+      if (out.repeated || met || (ch.server_bits & 1u)) ch.owed_tick = tick_;
       out.state = ch.state;
       out.met_character = met;
     }
@@ -71,7 +75,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
   for (const CharacterTick& c : characters_) repeated += c.repeated;
   counters.add(Counter::kInputsRepeated, repeated);
   counters.add(Counter::kInputsConsumed, n - repeated);
-  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages});
+  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages, commands});
   joins_.clear();
   leaves_.clear();
 }

@@ -13,6 +13,7 @@
 #include "server/spawn.h"
 #include "server/tick_observer.h"
 #include "shared/parallel_for.h"
+#include "shared/game_command.h"
 #include "shared/settings.h"
 #include "shared/tick.h"
 #include "shared/world.h"
@@ -40,8 +41,13 @@ class Simulation {
   void offer_inputs(Client& c, std::span<const InputCmd> inputs, proto::Nanos now, Counters& counters);
   /// Simulates tick tick() + 1: the roster's joins and leaves since the last tick, one input per
   /// client, every step; then tells `observer` (may be null).
-  /// `messages` are those the game was handed at the start of the tick (for the observer).
-  void advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages = {});
+  /// `messages` are those the game was handed at the start of the tick and `commands` those applied
+  /// before its steps (for the observer).
+  void advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages = {},
+               std::span<const GameCommand> commands = {});
+  /// What roster[index]'s character touched in the last tick (valid until the next advance(), and
+  /// only while the roster is as that tick left it).
+  std::span<const Touch> touches(std::size_t index) const { return runner_.touches(index); }
 
  private:
   /// Below this many clients per thread, fewer threads take the inputs and apply the results.

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "shared/character_state.h"
+#include "shared/game_command.h"
 #include "shared/input.h"
 
 namespace foothold::server {
@@ -46,6 +47,9 @@ struct TickRecord {
   std::span<const uint32_t> leaves;           ///< left before this tick
   std::span<const CharacterTick> characters;  ///< every character simulated in this tick
   std::span<const MessageRecord> messages;    ///< handed to the game at the start of this tick, in order
+  /// The game's commands applied before this tick's steps, in the order applied (after the joins and
+  /// leaves; a removal's leave is in the same tick's leaves).
+  std::span<const GameCommand> commands;
 };
 
 /// Told about every tick the server simulates (the recorder is one). ServerCore calls it on its own

@@ -39,6 +39,12 @@ uint64_t CharacterState::hash() const {
   h.add_i32(platform_offset.x);
   h.add_i32(platform_offset.y);
   h.add_i32(platform_offset.z);
+  // Only when either is set: a state no game touched hashes as it did before they existed, so
+  // recordings and digests of such states keep their values.
+  if (frozen || profile != 0) {
+    h.add_u8(frozen ? 1 : 0);
+    h.add_u8(profile);
+  }
   return h.value();
 }
 

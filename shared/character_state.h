@@ -20,6 +20,9 @@ enum class GroundKind : uint8_t {
 };
 /// Number of GroundKind values (they are 0 .. kGroundKindCount - 1).
 inline constexpr int kGroundKindCount = 5;
+/// Most movement profiles a settings file holds (MoveSettings::profiles): a state's `profile` is 0
+/// (the base settings) to kMaxProfiles, which is what the wire carries (WIRE_FORMAT.md).
+inline constexpr int kMaxProfiles = 15;
 
 /// "none", "walkable", "tagged", "crevice" or "pit" ("invalid" for a value out of range).
 std::string_view to_string(GroundKind kind);
@@ -50,8 +53,15 @@ struct CharacterState {
   uint16_t platform = 0;
   /// The capsule centre in the platform's own axes, 1/1024 m; zero when `platform` is 0.
   FixedVec3 platform_offset;
+  /// A game froze the character: step() takes its input as neutral (no move, no jump press, the
+  /// crouch button as its posture is), while gravity, movers and the others still act on it.
+  bool frozen = false;
+  /// The movement profile it moves with: 0 the base settings, k the k-th of MoveSettings::profiles
+  /// (ascending name). An index with no profile moves with the base settings. At most kMaxProfiles.
+  uint8_t profile = 0;
   bool operator==(const CharacterState&) const = default;
-  /// Stable checksum of every field (not of the struct's memory).
+  /// Stable checksum of every field (not of the struct's memory). `frozen` and `profile` are fed
+  /// only when either is set, so a state no game touched keeps the hash it had before they existed.
   uint64_t hash() const;
   /// hash() folded to 32 bits: what a snapshot carries instead of the state when no correction is
   /// expected (WIRE_FORMAT.md).

@@ -55,7 +55,7 @@ Predictor::Outcome Predictor::confirm(uint32_t tick, uint32_t digest) {
 }
 
 Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterState& server, uint32_t repeated_mask,
-                                               uint32_t interaction_mask) {
+                                               uint32_t interaction_mask, uint32_t server_mask) {
   Reconciliation r;
   if (tick <= base_) return r;  // kStale
 
@@ -64,6 +64,8 @@ Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterSta
   const uint32_t window = tick - base_;
   const uint32_t bits = window >= 32 ? ~0u : ((1u << window) - 1);
   r.explained = window > 32 || (repeated_mask & bits) != 0;
+  // A game command that changed the state is the surest cause of all: it is its own class.
+  r.server = (server_mask & bits) != 0;
 
   if (tick > latest_) {
     // The server ran ahead of every prediction we made: it can only have repeated inputs for us.
@@ -79,13 +81,17 @@ Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterSta
   base_ = tick;
   if (predicted == server) {
     r.outcome = Outcome::kMatched;
+    r.server = false;
     ++counters_.matched;
     return r;
   }
   r.outcome = Outcome::kCorrected;
   r.position_error = length(to_position(server.position) - to_position(predicted.position));
   ++counters_.corrections;
-  if (!r.explained) {
+  if (r.server) {
+    r.explained = true;
+    ++counters_.server;
+  } else if (!r.explained) {
     // Another character met on either side since the last confirmed tick: its moves are only a
     // guess here (movement.md §16), so a difference is expected, not a bug.
     bool met = window > 32 || (interaction_mask & bits) != 0;

@@ -84,6 +84,11 @@ class Predictor {
     /// For kCorrected: not explained by a repeated input, but the server's step or ours met another
     /// character since the last confirmed tick, whose moves this client can only guess.
     bool interaction = false;
+    /// For kCorrected and kAhead: a game command changed the character's state on the server (a
+    /// teleport, a velocity, a freeze, a profile) at the start of a tick since the last confirmed one
+    /// (`server_mask`): the correction's class is `server`, whatever else happened (`interaction`
+    /// stays false).
+    bool server = false;
     double position_error = 0;  ///< metres between the prediction and the server's state (kCorrected, kAhead)
     uint32_t replayed = 0;      ///< ticks re-simulated after the correction (kCorrected)
   };
@@ -91,9 +96,11 @@ class Predictor {
   /// Takes the server's state after tick `tick`. Bit i of `repeated_mask` says the server repeated
   /// an earlier input for tick `tick - i` instead of using ours. States for ticks not newer than
   /// acknowledged_tick() are ignored (kStale).
-  /// Bit i of `interaction_mask` says the server's step of tick `tick - i` met another character.
+  /// Bit i of `interaction_mask` says the server's step of tick `tick - i` met another character;
+  /// bit i of `server_mask` that a game command changed the character's state at the start of tick
+  /// `tick - i` (SnapshotHeader::server_mask).
   Reconciliation reconcile(uint32_t tick, const CharacterState& server_state, uint32_t repeated_mask,
-                           uint32_t interaction_mask = 0);
+                           uint32_t interaction_mask = 0, uint32_t server_mask = 0);
 
   /// Takes the digest of the server's state after `tick` (CharacterState::digest()), which a server
   /// sends instead of the state when it expects the prediction to match. kMatched: the prediction
@@ -109,6 +116,7 @@ class Predictor {
     uint64_t mismatched = 0;      ///< confirmations that did not (kMismatch): the full state was asked for
     uint64_t corrections = 0;     ///< kCorrected and kAhead reconciliations
     uint64_t interactions = 0;    ///< kCorrected ones explained by another character, not by an input
+    uint64_t server = 0;          ///< kCorrected ones explained by a game command (Reconciliation::server)
     uint64_t unexplained = 0;     ///< kCorrected ones explained by neither: determinism bugs
     uint64_t replayed_ticks = 0;  ///< ticks re-simulated by corrections
     double max_error = 0;  ///< metres: the largest position_error of a kCorrected reconciliation

@@ -28,6 +28,9 @@ struct SettingKey {
   SettingBound lo, hi;                   ///< the range
   const char* range;                     ///< the bounds as the README and messages write them
   const char* meaning;                   ///< one line for the README
+  /// The same value in a movement profile, for the keys a `[profiles.NAME]` table may give (those
+  /// that change neither the capsule's shape nor the tick); null for the others.
+  double MoveProfile::*profile = nullptr;
 };
 
 /// Every setting, in the README's order.

@@ -5,14 +5,39 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "shared/character_state.h"
+
 namespace foothold {
+
+/// A movement profile: a named set of the settings that leave the capsule's shape and the tick alone
+/// (walk and crouch speed, jump, gravity, air steering, fall speed, coyote time, jump buffer), from a
+/// `[profiles.NAME]` table of the settings file. Its values are resolved: the base's where the table
+/// does not give them. A character moves with one when its state's `profile` names it.
+/// Each value means what the MoveSettings field of its name does, in the same unit and range, and
+/// defaults to the same.
+struct MoveProfile {
+  std::string name;              ///< 1 to kMaxProfileName characters of [a-z0-9_-]; never "base"
+  double walk_speed = 5;         ///< metres per second
+  double crouch_speed = 2.5;     ///< metres per second
+  double jump_speed = 7;         ///< metres per second
+  double gravity = 20;           ///< metres per second^2
+  double air_acceleration = 10;  ///< metres per second^2
+  double max_fall_speed = 55;    ///< metres per second
+  double coyote_time = 0.1;      ///< seconds
+  double jump_buffer = 0.1;      ///< seconds
+  bool operator==(const MoveProfile&) const = default;
+};
+/// The longest profile name.
+inline constexpr std::size_t kMaxProfileName = 32;
 
 /// The tunable movement parameters. Defaults are Foothold's reference character. Each field has one
 /// row in the key table of settings.cpp (its TOML key, unit, range and meaning), which drives
 /// parsing, validation, hashing, printing and the README's settings table; adding a setting is a
-/// field here and a row there.
+/// field here and a row there (and, if a movement profile may give it, a field of MoveProfile named
+/// in that row). `profiles` is the one field that is not a key.
 struct MoveSettings {
   int tick_rate = 60;                 ///< simulation ticks per second [10, 240]
   double radius = 0.4;                ///< capsule radius, metres [0.05, 5]
@@ -34,12 +59,26 @@ struct MoveSettings {
   double crouch_speed = 2.5;          ///< ground speed at full input while crouched, metres per second [0, 100]
   int max_iterations = 16;            ///< collide-and-slide iterations per tick [1, 64]
   int max_pushout_iterations = 8;     ///< push-out iterations per tick [1, 64]
+  /// The movement profiles, ascending by name (at most kMaxProfiles): profile k (k >= 1) of a
+  /// character's state is profiles[k - 1]; 0 is these base settings.
+  std::vector<MoveProfile> profiles;
 
-  /// Every violated constraint, one message each, naming the key; empty when the settings are usable.
+  /// Every violated constraint, one message each, naming the key (a profile's as profiles.NAME.key);
+  /// empty when the settings are usable. Profiles must be ascending by name, without repeats.
   std::vector<std::string> validate() const;
 
-  /// A hash of every value (their exact bits), for the handshake and recordings.
+  /// A hash of every value (their exact bits), profiles included, for the handshake and recordings.
+  /// Settings without profiles hash as they did before profiles existed.
   uint64_t hash() const;
+
+  /// The profile index of `name`: k >= 1 for the k-th profile, 0 for "base", -1 for any other name.
+  int profile_index(std::string_view name) const;
+  /// The name of profile `index`: "base" for 0, the profile's name for 1 .. profiles.size(), and ""
+  /// for any other index.
+  std::string_view profile_name(int index) const;
+  /// These settings with profile `index`'s values in place of the base's (the base settings for 0
+  /// or an index with no profile), and no profiles.
+  MoveSettings with_profile(int index) const;
 
   bool operator==(const MoveSettings&) const = default;
 };
@@ -59,6 +98,16 @@ struct DerivedSettings : MoveSettings {
   /// the position grid, so that crouching and standing keep a character on the grid (§5.4).
   double crouch_drop = 0;
   double crouch_half_segment = 0;  ///< half_segment - crouch_drop: the crouched capsule's, metres
+  /// With profiles, one entry per profile index (0 the base), each derived from with_profile() and
+  /// carrying no profiles of its own: what step() moves a character with. Empty without profiles.
+  std::vector<DerivedSettings> by_profile;
+
+  /// The settings a character whose state says `profile` moves with: by_profile's entry, or these
+  /// settings when there are no profiles; an index with no profile gets the base's. Never allocates.
+  const DerivedSettings& for_profile(uint8_t profile) const {
+    if (by_profile.empty()) return *this;
+    return profile < by_profile.size() ? by_profile[profile] : by_profile[0];
+  }
 };
 
 /// One row of the README's settings table: a key's TOML name, default, unit, range and meaning.
@@ -69,6 +118,9 @@ struct SettingDoc {
 std::vector<SettingDoc> setting_docs();
 /// The README's settings table (Markdown), generated from the key table; a test checks the README.
 std::string settings_markdown_table();
+
+/// The keys a `[profiles.NAME]` table may give, in the key table's order.
+std::vector<std::string> profile_keys();
 
 /// Derives the step's constants. Precondition: settings.validate() is empty.
 DerivedSettings derive(const MoveSettings& settings);

@@ -207,6 +207,15 @@ JumpDecision decide_jump(const CharacterState& state, const InputCmd& input, con
   return {false, uint8_t(wants ? age : 255)};
 }
 
+// A frozen character's input: its tick, no stick, no button but crouch when it is crouched (so the
+// posture phase keeps the posture it has).
+InputCmd neutral_input(const InputCmd& given, const CharacterState& state) {
+  InputCmd in;
+  in.tick = given.tick;
+  in.buttons = state.crouched ? kButtonCrouch : 0;
+  return in;
+}
+
 // §5: walking along the floor, jumping, or steering in the air with the first half of gravity.
 Vec3 velocity_for_tick(const Vec3& v_in, const StartGround& ground, bool jump, const InputCmd& input,
                        const DerivedSettings& s, StepDiagnostics& diag) {
@@ -477,14 +486,20 @@ void finish_tick(const ContactQueries& q, const Grid& grid, const Settled& at, V
 
 }  // namespace
 
-StepResult step(const CharacterState& state, const InputCmd& input, const World& world,
-                const DerivedSettings& standing, StepScratch& scratch, const Surroundings& around) {
+StepResult step(const CharacterState& state, const InputCmd& given, const World& world,
+                const DerivedSettings& settings, StepScratch& scratch, const Surroundings& around) {
   StepResult out;
   StepDiagnostics& diag = out.diagnostics;
+  // The character's movement profile (the base's when its index names none): profiles share the
+  // capsule's shape and the tick, so only speeds, jump and gravity differ from here on.
+  const DerivedSettings& standing = settings.for_profile(state.profile);
+  // A frozen character's input is neutral: no move, no jump press (none buffered either), the
+  // crouch button as its posture is, so it keeps it. Everything else acts as on any character.
+  const InputCmd input = state.frozen ? neutral_input(given, state) : given;
   const MoverFrame* frame = movers_for_tick(world, input, standing, around.movers, scratch);
   // §16: the fences from the other characters, which every sweep from here on respects.
   const CarryMotion motion = carry_motion(state, frame);
-  const JumpDecision jump = decide_jump(state, input, standing);
+  const JumpDecision jump = state.frozen ? JumpDecision{} : decide_jump(state, input, standing);
   const Vec3 push = build_fences(state, input, jump.jump, standing, around, frame, world, motion, scratch, out);
   // §15.2: a rider goes with its mover first.
   const Vec3 carried = carry_with_platform(state, motion, world, frame, standing, scratch);
@@ -535,6 +550,9 @@ StepResult step(const CharacterState& state, const InputCmd& input, const World&
                                                              : uint8_t(state.air_ticks + 1);
   out.state.jump_buffer = jump.buffer;
   out.state.jump_held = (input.buttons & kButtonJump) != 0;
+  // What a game set stays until it changes it (game_command.h).
+  out.state.frozen = state.frozen;
+  out.state.profile = state.profile;
   return out;
 }
 

@@ -91,6 +91,12 @@ struct StepResult {
 /// Every position from phase 10 on is judged where the fixed-point grid keeps it, so the stored
 /// ground state is exactly what grounding finds at the stored position: rounding never flips it
 /// (§1). `world`, `settings` and `around` are only read during the call; `scratch` is working memory.
+/// The character moves with `settings.for_profile(state.profile)` (its movement profile; the base
+/// settings for an index with none). A frozen character (`state.frozen`) is stepped with a neutral
+/// input in place of `input`: no move, no jump press and none buffered, the crouch button as its
+/// posture is; gravity, movers and the other characters act on it as on any (its `jump_held` reads
+/// false, so a button still down when it is unfrozen is a fresh press). The result keeps the
+/// state's `frozen` and `profile`.
 StepResult step(const CharacterState& state, const InputCmd& input, const World& world,
                 const DerivedSettings& settings, StepScratch& scratch, const Surroundings& around = {});
 

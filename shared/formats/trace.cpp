@@ -8,7 +8,7 @@ std::string format_trace_row(const TraceRow& row) {
   const auto& p = row.state.position;
   const auto& v = row.state.velocity;
   std::string s;
-  s.reserve(96);
+  s.reserve(100);
   s += std::to_string(row.tick);
   s += ',';
   s += std::to_string(row.id);
@@ -39,6 +39,8 @@ std::string format_trace_row(const TraceRow& row) {
     s += ',';
     s += format_fixed(c, kPositionFracBits);
   }
+  s += row.state.frozen ? ",1," : ",0,";
+  s += std::to_string(row.state.profile);
   return s;
 }
 
@@ -47,6 +49,61 @@ bool is_trace_header(std::string_view line) {
   return line.substr(0, kTraceHeader.size()) == kTraceHeader &&
          (line.size() == kTraceHeader.size() || line[kTraceHeader.size()] == ',');
 }
+
+namespace {
+
+bool parse_u32(std::string_view t, uint32_t& out, const char* what, std::string& error) {
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+  if (ec != std::errc() || p != t.data() + t.size()) {
+    error = std::string("bad ") + what + " '" + std::string(t) + "'";
+    return false;
+  }
+  return true;
+}
+
+// Columns 17-21 (format 3 on): posture, platform and the offset on it.
+bool parse_posture_columns(const std::string_view* cols, TraceRow& row, std::string& error) {
+  uint32_t platform = 0;
+  if (cols[16] != "0" && cols[16] != "1") {
+    error = "bad crouched '" + std::string(cols[16]) + "'";
+    return false;
+  }
+  if (!parse_u32(cols[17], platform, "platform", error) || platform > 65535) {
+    if (error.empty()) error = "bad platform '" + std::string(cols[17]) + "'";
+    return false;
+  }
+  int32_t* offset[3] = {&row.state.platform_offset.x, &row.state.platform_offset.y, &row.state.platform_offset.z};
+  for (int i = 0; i < 3; ++i) {
+    const auto v = parse_fixed(cols[18 + i], kPositionFracBits);
+    if (!v) {
+      error = "bad platform offset '" + std::string(cols[18 + i]) + "' (not an exact fixed-point value)";
+      return false;
+    }
+    *offset[i] = *v;
+  }
+  row.state.crouched = cols[16] == "1";
+  row.state.platform = uint16_t(platform);
+  return true;
+}
+
+// Columns 22-23: what a game set (frozen, movement profile); absent from older traces.
+bool parse_game_columns(const std::string_view* cols, TraceRow& row, std::string& error) {
+  uint32_t profile = 0;
+  if (cols[21] != "0" && cols[21] != "1") {
+    error = "bad frozen '" + std::string(cols[21]) + "'";
+    return false;
+  }
+  if (!parse_u32(cols[22], profile, "profile", error)) return false;
+  if (profile > 255) {
+    error = "bad profile '" + std::string(cols[22]) + "' (a byte)";
+    return false;
+  }
+  row.state.frozen = cols[21] == "1";
+  row.state.profile = uint8_t(profile);
+  return true;
+}
+
+}  // namespace
 
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
@@ -63,15 +120,7 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
     return std::nullopt;
   }
   TraceRow row;
-  auto parse_u32 = [&](std::string_view t, uint32_t& out, const char* what) {
-    auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    if (ec != std::errc() || p != t.data() + t.size()) {
-      error = std::string("bad ") + what + " '" + std::string(t) + "'";
-      return false;
-    }
-    return true;
-  };
-  if (!parse_u32(cols[0], row.tick, "tick") || !parse_u32(cols[1], row.id, "id")) return std::nullopt;
+  if (!parse_u32(cols[0], row.tick, "tick", error) || !parse_u32(cols[1], row.id, "id", error)) return std::nullopt;
   int32_t* fields[6] = {&row.state.position.x, &row.state.position.y, &row.state.position.z,
                         &row.state.velocity.x, &row.state.velocity.y, &row.state.velocity.z};
   static constexpr const char* kNames[6] = {"x", "y", "z", "vx", "vy", "vz"};
@@ -106,7 +155,7 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
   }
   if (n >= 16) {
     uint32_t air = 0, buffer = 0;
-    if (!parse_u32(cols[13], air, "air") || air > 255 || !parse_u32(cols[14], buffer, "buffer") || buffer > 255) {
+    if (!parse_u32(cols[13], air, "air", error) || air > 255 || !parse_u32(cols[14], buffer, "buffer", error) || buffer > 255) {
       if (error.empty()) error = "bad jump state '" + std::string(cols[13]) + "," + std::string(cols[14]) + "'";
       return std::nullopt;
     }
@@ -118,28 +167,8 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
     row.state.jump_buffer = uint8_t(buffer);
     row.state.jump_held = cols[15] == "1";
   }
-  if (n >= 21) {
-    uint32_t platform = 0;
-    if (cols[16] != "0" && cols[16] != "1") {
-      error = "bad crouched '" + std::string(cols[16]) + "'";
-      return std::nullopt;
-    }
-    if (!parse_u32(cols[17], platform, "platform") || platform > 65535) {
-      if (error.empty()) error = "bad platform '" + std::string(cols[17]) + "'";
-      return std::nullopt;
-    }
-    int32_t* offset[3] = {&row.state.platform_offset.x, &row.state.platform_offset.y, &row.state.platform_offset.z};
-    for (int i = 0; i < 3; ++i) {
-      const auto v = parse_fixed(cols[18 + i], kPositionFracBits);
-      if (!v) {
-        error = "bad platform offset '" + std::string(cols[18 + i]) + "' (not an exact fixed-point value)";
-        return std::nullopt;
-      }
-      *offset[i] = *v;
-    }
-    row.state.crouched = cols[16] == "1";
-    row.state.platform = uint16_t(platform);
-  }
+  if (n >= 21 && !parse_posture_columns(cols, row, error)) return std::nullopt;
+  if (n >= 23 && !parse_game_columns(cols, row, error)) return std::nullopt;
   return row;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The trajectory trace: one CSV row per character per tick, exact enough to compare bit for bit.
 //
-//   tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz[,extra]
+//   tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz,frozen,profile[,extra]
 //
 // x,y,z are the capsule centre in metres and vx,vy,vz the velocity in m/s, each printed as the exact
 // decimal value of its fixed-point integer (1/1024 m, 1/65536 m/s), so reading a trace back gives the
@@ -10,8 +10,9 @@
 // state (ticks since standing, ticks since an unfulfilled jump press, each 255 for none; the button
 // held: 0 or 1). crouched is 0 or 1; platform is the mover the character stands on (its index + 1,
 // 0 for none) and ox,oy,oz its capsule centre in the mover's axes (metres, exact; 0 without one).
+// frozen is 0 or 1 (a game froze it) and profile its movement profile's index (0: the base settings).
 // Readers need only the first ten columns; a row without the normal reads as having none, a row
-// without the jump state or the posture and platform as a spawned character's.
+// without the jump state, the posture and platform or the game's two columns as a spawned character's.
 
 #include <cstdint>
 #include <optional>
@@ -26,9 +27,10 @@ namespace foothold {
 /// The columns every trace starts with.
 inline constexpr std::string_view kTraceHeader = "tick,id,x,y,z,vx,vy,vz,grounded,ground";
 /// The header Foothold writes.
-inline constexpr std::string_view kTraceHeaderWritten = "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz";
+inline constexpr std::string_view kTraceHeaderWritten =
+    "tick,id,x,y,z,vx,vy,vz,grounded,ground,nx,ny,nz,air,buffer,held,crouched,platform,ox,oy,oz,frozen,profile";
 /// Number of columns Foothold writes (and reads; later ones are ignored).
-inline constexpr int kTraceColumns = 21;
+inline constexpr int kTraceColumns = 23;
 
 /// One row of a trace: one character after one tick.
 struct TraceRow {
@@ -43,8 +45,9 @@ std::string format_trace_row(const TraceRow& row);
 
 /// Parses one CSV line (a trailing '\r' is ignored); columns after the kTraceColumns-th are ignored;
 /// a row with fewer than thirteen keeps a zero floor normal, one with fewer than sixteen a spawned
-/// character's jump state, one with fewer than twenty-one a standing character on no platform. On
-/// failure returns nothing and sets `error`.
+/// character's jump state, one with fewer than twenty-one a standing character on no platform, one
+/// with fewer than twenty-three (the traces before games) a character not frozen, on the base
+/// profile. On failure returns nothing and sets `error`.
 std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& error);
 
 /// True when a header line starts with the ten trace columns (kTraceHeader), whatever follows them.

@@ -5,8 +5,10 @@
 #      package and the pkg-config module; the shared library needs no spdlog, fmt or server code;
 #   2. CMake: find_package(Foothold COMPONENTS client), a C program on Foothold::client and a C++ one
 #      on Foothold::client_static (tests/install/consumer), built and run;
-#   3. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
-#      foothold-client)` and run against a real foothold-server on loopback.
+#   3. the server component: examples/tag_server (the tag game's own server) configured with
+#      find_package(Foothold COMPONENTS server) and built;
+#   4. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
+#      foothold-client)` and run on loopback against that out-of-tree tag-server.
 #
 #   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN
 set -euo pipefail
@@ -32,11 +34,12 @@ libdir=$prefix/lib
 
 # 1. The layout.
 for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/client/session.h \
-         include/foothold/proto/foothold_generated.h; do
+         include/foothold/proto/foothold_generated.h include/foothold/server/game.h include/foothold/server/server_program.h; do
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 [ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
 for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
+         libfoothold-server.a libfoothold-replay.a libfoothold-workers.a \
          cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake pkgconfig/foothold-client.pc; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
 done
@@ -51,7 +54,7 @@ grep -q ' T foothold_client_create$' <<<"$exported" ||
   fail "foothold_client_create is not exported"
 symbols=$(nm -C "$libdir/libfoothold-client.so.0.1.0")
 if grep -q 'foothold::server::' <<<"$symbols"; then fail "server code is in the client library"; fi
-if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the CMake package links spdlog or CLI11"; fi
+if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the client's CMake targets link spdlog or CLI11"; fi
 echo "layout: ok (soname $soname; needs: $needed)"
 
 # 2. CMake, out of tree.
@@ -66,21 +69,30 @@ echo "cmake consumer (C++, static): $out"
 
 # A component the package does not have is refused by name.
 mkdir -p "$work/nocomp"
-printf 'cmake_minimum_required(VERSION 3.25)\nproject(nocomp NONE)\nfind_package(Foothold REQUIRED COMPONENTS server)\n' \
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(nocomp NONE)\nfind_package(Foothold REQUIRED COMPONENTS editor)\n' \
   >"$work/nocomp/CMakeLists.txt"
 if cmake -S "$work/nocomp" -B "$work/nocomp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/nocomp.log" 2>&1; then
-  fail "find_package(Foothold COMPONENTS server) succeeded"
+  fail "find_package(Foothold COMPONENTS editor) succeeded"
 fi
-grep -q "no component 'server'" "$work/nocomp.log" || { cat "$work/nocomp.log" >&2; fail "the refusal does not name the component"; }
-echo "cmake package: refuses COMPONENTS server by name"
+grep -q "no component 'editor' (components: client, sim, server)" "$work/nocomp.log" ||
+  { cat "$work/nocomp.log" >&2; fail "the refusal does not name the component"; }
+echo "cmake package: refuses COMPONENTS editor by name"
 
-# 3. pkg-config, and a real session.
+# 3. The server component: the tag game's own server, out of tree.
+cmake -S "$source_dir/examples/tag_server" -B "$work/tag" -DCMAKE_PREFIX_PATH="$prefix" >"$work/tag.log" 2>&1 ||
+  { cat "$work/tag.log" >&2; fail "configuring examples/tag_server"; }
+cmake --build "$work/tag" -j2 >>"$work/tag.log" 2>&1 || { cat "$work/tag.log" >&2; fail "building examples/tag_server"; }
+help=$("$work/tag/tag-server" --help) || fail "tag-server --help"
+[[ $help == *"the game to run: none, tag (default tag"* ]] || fail "tag-server --help does not offer its game: $help"
+echo "cmake consumer (server component): tag-server built"
+
+# 4. pkg-config, and a real session, on the out-of-tree tag-server.
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cp "$source_dir/examples/c_client/main.c" "$work/main.c"
 # shellcheck disable=SC2046  # pkg-config's words are meant to split
 (cd "$work" && cc main.c $(pkg-config --cflags --libs foothold-client) -o c_client) || fail "cc main.c \$(pkg-config ...)"
 "$token_bin" keygen --out "$work/server.key" >/dev/null
-start_server "$server_bin" "$work" --key-file "$work/server.key" || fail "foothold-server did not start"
+start_server "$work/tag/tag-server" "$work" --key-file "$work/server.key" || fail "tag-server did not start"
 "$token_bin" issue --key-file "$work/server.key" --server "$address" --client-id 1 --out "$work/player.token" >/dev/null
 out=$(LD_LIBRARY_PATH="$libdir" "$work/c_client" "$work/player.token" 2) || fail "c_client: $out"
 last=$(tail -n 1 <<<"$out")

@@ -209,12 +209,38 @@ TEST(Codec, RandomBytesAndBitFlipsNeverCrash) {
 }
 
 TEST(Codec, WireValuesAreClampedToWhatTheStepKnows) {
-  const proto::fb::CharacterStateW bad(proto::fb::Vec3i(1, 2, 3), proto::fb::Vec3i(4, 5, 6), proto::fb::Normal3s(0, 0, 0), 200, 0, 0, 0, 7, 3,
-                                  proto::fb::Vec3i(7, 8, 9));
+  const proto::fb::CharacterStateW bad(proto::fb::Vec3i(1, 2, 3), proto::fb::Vec3i(4, 5, 6), proto::fb::Normal3s(0, 0, 0), 200, 0, 0, 0, 7,
+                                       9, 200, 3, proto::fb::Vec3i(7, 8, 9));
   EXPECT_EQ(from_wire(bad).ground, GroundKind::kNone);
   EXPECT_TRUE(from_wire(bad).crouched) << "any non-zero byte is crouched";
+  EXPECT_TRUE(from_wire(bad).frozen) << "any non-zero byte is frozen";
+  EXPECT_EQ(from_wire(bad).profile, 0) << "no profile beyond 15 reaches the step (decode() refuses the Accept)";
   EXPECT_EQ(from_wire(bad).platform, 3);
   EXPECT_EQ(from_wire(bad).platform_offset, (FixedVec3{7, 8, 9}));
+}
+
+TEST(Codec, TheAcceptCarriesFrozenAndTheProfileAndRefusesAProfileBeyondFifteen) {
+  PacketWriter w;
+  const ServerRandom random{};
+  for (const uint8_t profile : {uint8_t(0), uint8_t(1), uint8_t(15)}) {
+    CharacterState s = sample_state();
+    s.frozen = profile == 1;
+    s.profile = profile;
+    s.platform = 2;
+    s.platform_offset = {-5, 6, 7};
+    const auto b = copy(w.accept(1, 2, 60, 1, s, random));
+    const auto d = decode_aligned(b, Direction::kToClient, Layer::kSealed);
+    ASSERT_TRUE(d.ok()) << int(profile);
+    EXPECT_EQ(from_wire(*d.message.packet->body_as_Accept()->state()), s);
+  }
+  CharacterState s = sample_state();
+  s.profile = 16;
+  EXPECT_EQ(decode_aligned(copy(w.accept(1, 2, 60, 1, s, random)), Direction::kToClient, Layer::kSealed).error,
+            DropReason::kMalformed);
+  s.profile = 255;
+  EXPECT_EQ(decode_aligned(copy(w.accept(1, 2, 60, 1, s, random)), Direction::kToClient, Layer::kSealed).error,
+            DropReason::kMalformed);
+  static_assert(sizeof(proto::fb::CharacterStateW) == 52, "frozen and profile took two bytes of padding");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <limits>
@@ -112,6 +113,8 @@ CharacterState extreme_state(uint16_t platform) {
   s.jump_buffer = 0;
   s.jump_held = true;
   s.crouched = true;
+  s.frozen = true;
+  s.profile = kMaxProfiles;
   s.platform = platform;
   if (platform) s.platform_offset = {std::numeric_limits<int32_t>::min(), 7, std::numeric_limits<int32_t>::max()};
   return s;
@@ -150,6 +153,7 @@ TEST(CompactSnapshot, HeaderFieldsRoundTripAtTheirLimitsAcrossTickWrapAround) {
         h.tick = 0x00000003;  // the reference is before the wrap
         h.repeated_mask = 0xffffffffu;
         h.interaction_mask = 0x80000001u;
+        h.server_mask = 0x40000002u;
         h.received_through = h.tick + (lead > 0 ? uint32_t(lead) : 0u);
         h.input_lead = lead;
         h.echo_delay_us = 1'234'500;
@@ -166,6 +170,7 @@ TEST(CompactSnapshot, HeaderFieldsRoundTripAtTheirLimitsAcrossTickWrapAround) {
         EXPECT_EQ(back.tick, h.tick);
         EXPECT_EQ(back.repeated_mask, h.repeated_mask);
         EXPECT_EQ(back.interaction_mask, h.interaction_mask);
+        EXPECT_EQ(back.server_mask, h.server_mask);
         EXPECT_EQ(back.received_through, h.received_through);
         EXPECT_EQ(back.input_lead, h.input_lead);
         EXPECT_EQ(back.echo_delay_us, h.echo_delay_us) << "whole 100 us units survive";
@@ -177,6 +182,224 @@ TEST(CompactSnapshot, HeaderFieldsRoundTripAtTheirLimitsAcrossTickWrapAround) {
         EXPECT_EQ(back.base_tick, 0u);
         EXPECT_TRUE(view.empty());
       }
+}
+
+TEST(CompactSnapshot, EachMaskAloneRoundTripsAndTheOthersReadAsZero) {
+  for (int which = 0; which < 3; ++which) {
+    SnapshotHeader h;
+    h.tick = h.received_through = 900;
+    (which == 0 ? h.repeated_mask : which == 1 ? h.interaction_mask : h.server_mask) = 0x00000005u;
+    SnapshotHeader back;
+    ASSERT_EQ(read_snapshot_header(write(h, {}, 1, {}, {}).bytes, 900, 1, back), SnapshotError::kNone);
+    EXPECT_EQ(back.repeated_mask, h.repeated_mask);
+    EXPECT_EQ(back.interaction_mask, h.interaction_mask);
+    EXPECT_EQ(back.server_mask, h.server_mask);
+  }
+}
+
+TEST(CompactSnapshot, TheOwnStateCarriesFrozenAndTheProfile) {
+  for (const bool frozen : {false, true})
+    for (const uint8_t profile : {uint8_t(0), uint8_t(1), uint8_t(7), uint8_t(15)}) {
+      SnapshotHeader h;
+      h.tick = h.received_through = 77;
+      h.has_own_state = true;
+      h.own = extreme_state(0);
+      h.own.frozen = frozen;
+      h.own.profile = profile;
+      SnapshotHeader back;
+      ASSERT_EQ(read_snapshot_header(write(h, {}, 1, {}, {}).bytes, 77, 1, back), SnapshotError::kNone);
+      EXPECT_EQ(back.own, h.own);
+      EXPECT_EQ(back.own_digest, h.own.digest());
+    }
+  // A profile no settings hold is refused (kMaxProfiles is the most there are), whatever the width.
+  for (const uint8_t profile : {uint8_t(16), uint8_t(17), uint8_t(255)}) {
+    SnapshotHeader h;
+    h.tick = h.received_through = 77;
+    h.has_own_state = true;
+    h.own.profile = profile;
+    SnapshotHeader back;
+    EXPECT_EQ(read_snapshot_header(write(h, {}, 1, {}, {}).bytes, 77, 1, back), SnapshotError::kBadValue) << int(profile);
+  }
+}
+
+// A header-only snapshot (no base, no additions) is exactly snapshot_header_bits() less the room the
+// estimate keeps for the largest additions count.
+std::size_t header_only_bytes(const SnapshotHeader& h) {
+  return (snapshot_header_bits(h, 1, 0) - std::size_t(var_bits(kMaxViewSize, 3)) + std::size_t(var_bits(0, 3)) + 7) / 8;
+}
+
+TEST(CompactSnapshot, AttributesCostFewBitsWhenSmallAndOneBitWhenAbsent) {
+  EXPECT_EQ(attribute_bits(0), 11u);
+  EXPECT_EQ(attribute_bits(7), 11u);
+  EXPECT_EQ(attribute_bits(-8), 11u);
+  EXPECT_EQ(attribute_bits(8), 15u);
+  EXPECT_EQ(attribute_bits(-128), 15u);
+  EXPECT_EQ(attribute_bits(128), 23u);
+  EXPECT_EQ(attribute_bits(-32768), 23u);
+  EXPECT_EQ(attribute_bits(32768), 39u);
+  EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::min()), 39u);
+  EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::max()), 39u);
+  // The smallest header: kind 2, tick 16, has_masks 1, received 4, lead 3, delay 5, has_state 1,
+  // digest 32, has_attributes 1, has_base 1, and the room for the additions' count (8): one bit
+  // more than before attributes existed.
+  SnapshotHeader h;
+  h.tick = h.received_through = 1234;
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 74u);
+  const std::size_t none = snapshot_header_bits(h, 1, 0);
+  h.attribute_mask = 1u << 3;
+  h.attribute_values[3] = 5;
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), none + 5 + 11) << "the count (5) and the slot and value";
+  h.attribute_mask |= 1u << 31;
+  h.attribute_values[31] = -100000;
+  h.attribute_values[30] = 99;  // not carried: costs nothing
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), none + 5 + 11 + 39);
+}
+
+TEST(CompactSnapshot, AttributesRoundTripAtTheirLimitsAndCostWhatTheHeaderSays) {
+  constexpr int32_t kLow = std::numeric_limits<int32_t>::min(), kHigh = std::numeric_limits<int32_t>::max();
+  const std::vector<int32_t> values = {0, 1, -1, 7, -8, 8, -9, 127, -128, 128, -129, 32767, -32768, 32768, -32769,
+                                       kHigh, kLow, 1'000'000, -7'654'321};
+  std::mt19937 rng(36);
+  std::vector<SnapshotHeader> headers;
+  for (uint32_t mask : {0u, 1u, 0x80000000u, 0x0000ffffu, 0xffff0000u, 0xffffffffu, 0x00010001u}) {
+    SnapshotHeader h;
+    h.attribute_mask = mask;
+    for (int s = 0; s < kAttributeSlots; ++s) h.attribute_values[std::size_t(s)] = values[std::size_t(s) % values.size()];
+    headers.push_back(h);
+  }
+  for (int i = 0; i < 300; ++i) {
+    SnapshotHeader h;
+    h.attribute_mask = uint32_t(rng()) & uint32_t(rng());
+    for (auto& v : h.attribute_values) v = values[rng() % values.size()];
+    h.has_own_state = rng() % 2;
+    h.own.profile = uint8_t(rng() % 16);
+    h.server_mask = rng() % 3 == 0 ? uint32_t(rng()) : 0;
+    headers.push_back(h);
+  }
+  for (SnapshotHeader& h : headers) {
+    h.tick = 5000;
+    h.received_through = 5001;
+    h.own_digest = state_digest(h.own);
+    const Written w = write(h, {}, 1, {}, {});
+    ASSERT_FALSE(w.bytes.empty());
+    EXPECT_EQ(w.bytes.size(), header_only_bytes(h)) << std::hex << h.attribute_mask;
+    SnapshotHeader back;
+    RemoteView view;
+    std::vector<uint32_t> changed;
+    ASSERT_EQ(read_snapshot(w.bytes, 5000, 1, {}, back, view, changed), SnapshotError::kNone) << std::hex << h.attribute_mask;
+    EXPECT_EQ(back.attribute_mask, h.attribute_mask);
+    EXPECT_EQ(back.server_mask, h.server_mask);
+    for (int s = 0; s < kAttributeSlots; ++s)
+      EXPECT_EQ(back.attribute_values[std::size_t(s)], (h.attribute_mask >> s) & 1 ? h.attribute_values[std::size_t(s)] : 0)
+          << "slot " << s << ": carried ones survive, the others read as 0";
+    SnapshotHeader header_only;
+    ASSERT_EQ(read_snapshot_header(w.bytes, 5000, 1, header_only), SnapshotError::kNone);
+    EXPECT_EQ(header_only.attribute_values, back.attribute_values) << "the attributes are part of the header";
+  }
+  // With a base and characters after them, the view is read as before.
+  RemoteView base = {remote(5, 0, 0, 0), remote(9, 100, 0, 100)};
+  SnapshotHeader h;
+  h.tick = h.received_through = 300;
+  h.base_tick = 299;
+  h.attribute_mask = 0x00030001u;
+  h.attribute_values = {};
+  h.attribute_values[0] = kLow;
+  h.attribute_values[16] = -3;
+  h.attribute_values[17] = kHigh;
+  RemoteState moved = base[1];
+  moved.x += 1;
+  const Written w = write(h, base, 1, {{1, moved}}, {remote(7, 1, 2, 3)});
+  SnapshotHeader back;
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  ASSERT_EQ(read_snapshot(w.bytes, 300, 1, base, back, view, changed), SnapshotError::kNone);
+  EXPECT_EQ(view, w.view);
+  EXPECT_EQ(back.attribute_values, h.attribute_values);
+}
+
+// Attribute sections written by hand after a minimal header: kind, tick, no masks, received 0, lead
+// 0, delay 0, a digest; then the section; then no base and no additions.
+std::vector<uint8_t> with_attribute_section(const std::function<void(BitWriter&)>& section) {
+  std::array<uint8_t, 512> buffer{};
+  BitWriter w(buffer);
+  w.put(1, 2);
+  w.put(300, 16);
+  w.put_bool(false);
+  w.put_var(0, 3);
+  w.put_var(0, 2);
+  w.put_var(0, 4);
+  w.put_bool(false);
+  w.put(0xdeadbeef, 32);
+  section(w);
+  w.put_bool(false);
+  w.put_var(0, 3);
+  const auto bytes = w.finish();
+  return {bytes.begin(), bytes.end()};
+}
+
+SnapshotError read_crafted(const std::vector<uint8_t>& bytes, SnapshotHeader& back) {
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  return read_snapshot(bytes, 300, 1, {}, back, view, changed);
+}
+
+TEST(CompactSnapshot, MalformedAttributeSectionsAreRefusedWhole) {
+  SnapshotHeader back;
+  // The crafting matches the writer: two attributes, slots 2 and 20, values 5 (class 0) and -200 (class 2).
+  auto two = [](BitWriter& w) {
+    w.put_bool(true);
+    w.put(1, 5);
+    w.put(2, 5), w.put(0, 2), w.put(zigzag(5), 4);
+    w.put(20, 5), w.put(2, 2), w.put(zigzag(-200), 16);
+  };
+  ASSERT_EQ(read_crafted(with_attribute_section(two), back), SnapshotError::kNone);
+  EXPECT_EQ(back.attribute_mask, (1u << 2) | (1u << 20));
+  EXPECT_EQ(back.attribute_values[20], -200);
+  SnapshotHeader h;
+  h.tick = h.received_through = 300;
+  h.own_digest = 0xdeadbeef;
+  h.attribute_mask = (1u << 2) | (1u << 20);
+  h.attribute_values[2] = 5;
+  h.attribute_values[20] = -200;
+  EXPECT_EQ(with_attribute_section(two), write(h, {}, 1, {}, {}).bytes) << "the writer writes what the table says";
+
+  // Every truncation of a snapshot with attributes.
+  h.attribute_mask = 0xffffffffu;
+  for (int s = 0; s < kAttributeSlots; ++s) h.attribute_values[std::size_t(s)] = s % 2 ? std::numeric_limits<int32_t>::min() : s;
+  const Written full = write(h, {}, 1, {}, {});
+  ASSERT_EQ(read_crafted(full.bytes, back), SnapshotError::kNone);
+  for (std::size_t n = 0; n < full.bytes.size(); ++n)
+    EXPECT_NE(read_crafted(std::vector<uint8_t>(full.bytes.begin(), full.bytes.begin() + long(n)), back), SnapshotError::kNone) << n;
+
+  // Slots out of order, or repeated.
+  EXPECT_EQ(read_crafted(with_attribute_section([](BitWriter& w) {
+              w.put_bool(true);
+              w.put(1, 5);
+              w.put(9, 5), w.put(0, 2), w.put(1, 4);
+              w.put(3, 5), w.put(0, 2), w.put(1, 4);
+            }), back),
+            SnapshotError::kBadValue);
+  EXPECT_EQ(read_crafted(with_attribute_section([](BitWriter& w) {
+              w.put_bool(true);
+              w.put(1, 5);
+              w.put(9, 5), w.put(0, 2), w.put(1, 4);
+              w.put(9, 5), w.put(0, 2), w.put(1, 4);
+            }), back),
+            SnapshotError::kBadValue);
+  // A value in a larger class than it needs (one encoding per value).
+  EXPECT_EQ(read_crafted(with_attribute_section([](BitWriter& w) {
+              w.put_bool(true);
+              w.put(0, 5);
+              w.put(4, 5), w.put(1, 2), w.put(zigzag(5), 8);
+            }), back),
+            SnapshotError::kBadValue);
+  // A count larger than the entries that follow.
+  EXPECT_NE(read_crafted(with_attribute_section([](BitWriter& w) {
+              w.put_bool(true);
+              w.put(3, 5);
+              w.put(4, 5), w.put(0, 2), w.put(1, 4);
+            }), back),
+            SnapshotError::kNone);
 }
 
 TEST(CompactSnapshot, EchoDelayIsRoundedToTenthsOfAMillisecondAndCapped) {

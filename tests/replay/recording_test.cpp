@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -15,6 +16,8 @@
 #include "replay/report.h"
 #include "replay/resimulate.h"
 #include "replay/trace_diff.h"
+#include "games/builtin_games.h"
+#include "server/game.h"
 #include "server/recorder.h"
 #include "support/process.h"
 #include "support/scenario_support.h"
@@ -393,7 +396,9 @@ TEST(Recording, TheHeaderCarriesEverySettingOfTheKeyTableUnderItsName) {
     }
   }
   ASSERT_FALSE(fields.empty()) << "no table Settings in recording.fbs";
-  EXPECT_EQ(fields.size(), setting_keys().size()) << "fields in the recording vs keys in the table";
+  // Every key, and the movement profiles (format 5).
+  EXPECT_EQ(fields["profiles"], "[Profile]");
+  EXPECT_EQ(fields.size(), setting_keys().size() + 1) << "fields in the recording vs keys in the table";
   MoveSettings nudged;
   for (const SettingKey& k : setting_keys()) {
     ASSERT_TRUE(fields.count(k.name)) << k.name << " is a setting the recording does not carry";
@@ -403,6 +408,9 @@ TEST(Recording, TheHeaderCarriesEverySettingOfTheKeyTableUnderItsName) {
     else nudged.*k.whole += 1;
   }
   nudged.tick_rate = 64;
+  MoveProfile fast{"fast", 9.5, 3.25, 8.5, 18.5, 12.5, 60.5, 0.125, 0.0625};
+  MoveProfile slow{"slow", 1.5, 0.75, 2.5, 21.5, 3.5, 40.5, 0.25, 0.5};
+  nudged.profiles = {fast, slow};
   ASSERT_TRUE(nudged.validate().empty()) << nudged.validate()[0];
   replay::RecordingHeader h;
   h.source = "server";
@@ -419,6 +427,8 @@ TEST(Recording, TheHeaderCarriesEverySettingOfTheKeyTableUnderItsName) {
   ASSERT_TRUE(r.open(path)) << r.error();
   for (const SettingKey& k : setting_keys())
     EXPECT_EQ(setting_value(r.header().settings, k), setting_value(nudged, k)) << k.name;
+  EXPECT_EQ(r.header().settings.profiles, nudged.profiles);
+  EXPECT_EQ(r.header().settings.hash(), nudged.hash());
   std::remove(path.c_str());
 }
 
@@ -470,7 +480,7 @@ void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32
     std::vector<server::MessageRecord> messages;
     if (auto it = plan.find(tick); it != plan.end())
       for (const MessageEntry& m : it->second) messages.push_back({m.client, m.reliable, m.bytes});
-    recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages});
+    recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages, {}});
   }
   writer.close(recorder.last_tick());
   ASSERT_TRUE(writer.ok()) << writer.error();
@@ -540,10 +550,16 @@ TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickFor
   server::ServerCore& core = h.server();
   core.set_observer(&recorder);
   std::map<uint32_t, std::vector<MessageEntry>> handed;  // by the tick they are handed over for
-  core.set_message_handler([&](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) {
-    handed[core.current_tick() + 1].push_back({id, ch == proto::Channel::kReliable, {b.begin(), b.end()}});
-    core.send_message(id, ch, b);
-  });
+  // An echo game that also notes what it was handed.
+  struct Noting final : server::Game {
+    std::map<uint32_t, std::vector<MessageEntry>>& handed;
+    explicit Noting(std::map<uint32_t, std::vector<MessageEntry>>& h) : handed(h) {}
+    void on_message(server::GameControl& g, uint32_t id, proto::Channel ch, std::span<const uint8_t> b) override {
+      handed[g.tick() + 1].push_back({id, ch == proto::Channel::kReliable, {b.begin(), b.end()}});
+      g.send(id, ch, b);
+    }
+  };
+  core.set_game(std::make_unique<Noting>(handed));
   h.start_all();
   h.run_for(kS);
   uint32_t n = 0;
@@ -598,7 +614,7 @@ TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickFor
   EXPECT_NE(verified.output.find("verified=1 "), std::string::npos) << verified.output;
   const auto info = run_command(replay_bin + " info " + dir.file("s.rec"));
   EXPECT_EQ(info.exit_code, 0) << info.output;
-  EXPECT_NE(info.output.find("format: 4; source: server\n"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("format: 5; source: server\n"), std::string::npos) << info.output;
   EXPECT_NE(info.output.find("ends: cleanly (footer present)\nmessages=" + std::to_string(count) + " message_bytes=" +
                              std::to_string(total) + " message_ticks=" + std::to_string(handed.size()) + "\n"),
             std::string::npos)
@@ -655,7 +671,7 @@ TEST(RecordingMessages, AFormat3RecordingStillReadsAndVerifies) {
     ASSERT_TRUE(w.open(dir.file("other.rec"), header));
     w.close(0);
     EXPECT_FALSE(replay::load_recording(dir.file("other.rec"), rec, err));
-    EXPECT_NE(err.find("recording format " + std::to_string(format) + " is not supported (3 to 4)"), std::string::npos) << err;
+    EXPECT_NE(err.find("recording format " + std::to_string(format) + " is not supported (3 to 5)"), std::string::npos) << err;
   }
 }
 
@@ -758,6 +774,118 @@ TEST(RecordingMessages, AMalformedMessagesRecordIsRefusedByNameAndWhatCameBefore
   ASSERT_TRUE(replay::load_recording_bytes(join_records(records), "v3.rec", rec, err)) << err;
   EXPECT_EQ(rec.ticks, 1u);
   EXPECT_NE(rec.problem.find("messages in a format 3 recording (format 4 added them)"), std::string::npos) << rec.problem;
+}
+
+// The game's commands in the recording (format 5): a session of each built-in game verifies without
+// the game's code (foothold-replay links none), and one command altered parts the replay at its tick.
+
+// Passes every tick to `to`, with the commands of tick `alter_tick` (if any) changed by `alter`.
+struct AlteringRecorder final : server::TickObserver {
+  server::TickObserver& to;
+  uint32_t alter_tick = 0;
+  std::function<void(std::vector<GameCommand>&)> alter;
+  std::vector<GameCommand> commands;
+  explicit AlteringRecorder(server::TickObserver& t) : to(t) {}
+  void on_tick(const server::TickRecord& r) override {
+    if (r.tick != alter_tick || !alter) return to.on_tick(r);
+    commands.assign(r.commands.begin(), r.commands.end());
+    alter(commands);
+    server::TickRecord changed = r;
+    changed.commands = commands;
+    to.on_tick(changed);
+  }
+};
+
+struct RecordedGame {
+  replay::LoadedRecording rec;
+  std::string path;
+};
+
+// Four clients for `seconds` under `game`, recorded (through `wrap` when given).
+RecordedGame record_game(TempDir& dir, const std::string& name, std::unique_ptr<server::Game> game, double seconds,
+                         bots::Pattern pattern, const std::function<void(AlteringRecorder&, server::ServerCore&)>& wrap = {}) {
+  HarnessOptions o;
+  o.clients = 4;
+  o.pattern = pattern;
+  SimHarness h(arena_world(), o);
+  replay::RecordingWriter writer;
+  RecordedGame out;
+  out.path = dir.file(name + ".rec");
+  EXPECT_TRUE(writer.open(out.path, server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
+  server::ServerRecorder recorder(writer, 60);
+  AlteringRecorder altering(recorder);
+  h.server().set_observer(&altering);
+  h.server().set_game(std::move(game));
+  if (wrap) wrap(altering, h.server());
+  h.start_all();
+  h.run_for(proto::Nanos(seconds * double(kS)));
+  writer.close(recorder.last_tick());
+  EXPECT_TRUE(writer.ok()) << writer.error();
+  std::string err;
+  EXPECT_TRUE(replay::load_recording(out.path, out.rec, err)) << err;
+  return out;
+}
+
+TEST(RecordingCommands, ASessionOfEachBuiltInGameVerifiesWithoutTheGame) {
+  TempDir dir;
+  const std::string replay_bin = FOOTHOLD_REPLAY_BIN;
+  for (const server::GameEntry& g : server::builtin_games()) {
+    SCOPED_TRACE(g.name);
+    const RecordedGame r = record_game(dir, g.name, g.make(), 4, bots::Pattern::kWander);
+    EXPECT_TRUE(r.rec.problem.empty()) << r.rec.problem;
+    if (g.name == "tag") {
+      EXPECT_GT(r.rec.command_count, 4u) << "the tag game sets its attributes every second";
+    }
+    const auto result = replay::resimulate(r.rec, arena_world(), {});
+    EXPECT_TRUE(result.ok) << "tick " << result.first.tick << " id " << result.first.id;
+    const auto verified = run_command(replay_bin + " verify " + r.path);
+    EXPECT_EQ(verified.exit_code, 0) << verified.output;
+    const auto info = run_command(replay_bin + " info " + r.path);
+    EXPECT_NE(info.output.find("commands=" + std::to_string(r.rec.command_count) + " "), std::string::npos) << info.output;
+  }
+}
+
+// A game that moves characters: teleports, launches, freezes and switches profile now and then.
+struct MovingGame final : server::Game {
+  void after_tick(server::GameControl& g, const server::TickReport& r) override {
+    for (const auto& c : r.characters) {
+      const uint32_t k = (r.tick + c.id) % 40;
+      if (k == 0) g.teleport(c.id, {double(c.id % 5) - 2, 3, -2});
+      if (k == 13) g.set_velocity(c.id, {1, 6, -1});
+      if (k == 20) g.freeze(c.id, true);
+      if (k == 30) g.freeze(c.id, false);
+    }
+  }
+};
+
+TEST(RecordingCommands, OneAlteredCommandPartsTheReplayAtItsTick) {
+  TempDir dir;
+  const RecordedGame honest = record_game(dir, "honest", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle);
+  ASSERT_GT(honest.rec.command_count, 20u);
+  EXPECT_TRUE(replay::resimulate(honest.rec, arena_world(), {}).ok);
+  // The same session with one teleport, at tick 120, moved by 1/1024 m in the file.
+  uint32_t altered_tick = 0, altered_id = 0;
+  const RecordedGame altered = record_game(dir, "altered", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle,
+                                           [&](AlteringRecorder& a, server::ServerCore&) {
+                                             a.alter_tick = 120;
+                                             a.alter = [&](std::vector<GameCommand>& commands) {
+                                               for (GameCommand& c : commands)
+                                                 if (c.kind == GameCommandKind::kTeleport) {
+                                                   c.vector.x += 1;
+                                                   altered_tick = 120;
+                                                   altered_id = c.character;
+                                                   return;
+                                                 }
+                                             };
+                                           });
+  ASSERT_EQ(altered_tick, 120u) << "no teleport at tick 120 to alter (character 1 is teleported at ticks 40k)";
+  const auto result = replay::resimulate(altered.rec, arena_world(), {});
+  EXPECT_FALSE(result.ok);
+  EXPECT_EQ(result.first.tick, altered_tick);
+  EXPECT_EQ(result.first.id, altered_id);
+  const auto verified = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + altered.path);
+  EXPECT_EQ(verified.exit_code, 1) << verified.output;
+  EXPECT_NE(verified.output.find("MISMATCH: tick " + std::to_string(altered_tick) + ", character " + std::to_string(altered_id)), std::string::npos) << verified.output;
 }
 
 }  // namespace

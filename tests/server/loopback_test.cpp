@@ -317,6 +317,19 @@ TEST(Loopback, BadUsageExitsWithCodeTwo) {
   EXPECT_NE(unknown.output.find("bad.toml:2: unknown key 'max_players'"), std::string::npos) << unknown.output;
 }
 
+// An unknown game, by flag, file or environment: exit 2, naming it and listing the known ones.
+TEST(Loopback, AnUnknownGameIsRefusedWithTheKnownOnesListed) {
+  TempDir dir;
+  for (const std::string& cmd : {kServer + " --game chess", kServer + " --config " + dir.write("g.toml", "game = \"chess\"\n"),
+                                 "FOOTHOLD_GAME=chess " + kServer}) {
+    const auto r = run_command(cmd);
+    EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find("game = 'chess' is not a known game: none, echo, tag"), std::string::npos) << cmd << "\n" << r.output;
+  }
+  const auto help = run_command(kServer + " --help");
+  EXPECT_NE(help.output.find("none, echo, tag"), std::string::npos) << help.output;
+}
+
 TEST(Loopback, PortInUseIsAClearErrorNotACrash) {
   TempDir dir;
   std::string address;

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "games/builtin_games.h"
 #include "proto/message_endpoint.h"
 #include "support/raw_client.h"
 #include "support/scenario_support.h"
@@ -36,7 +37,7 @@ std::vector<uint8_t> numbered(uint32_t n, std::size_t size) {
 // The server's echo game: every message back to its sender on its channel.
 void install_echo(SimHarness& h) {
   server::ServerCore& core = h.server();
-  core.set_message_handler([&core](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { core.send_message(id, ch, b); });
+  core.set_game(server::builtin_games()[0].make());  // echo
 }
 
 HarnessOptions options(int clients) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "games/builtin_games.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
 
@@ -35,7 +36,7 @@ TEST(PathValidation, ARebindingMovesTheSessionAfterAChallengeAndTheClientPlaysOn
     o.settings = MoveSettings{};
     SimHarness h(arena_world(), o);
     server::ServerCore& core = h.server();
-    core.set_message_handler([&core](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { core.send_message(id, ch, b); });
+    core.set_game(server::builtin_games()[0].make());  // echo
     h.network().set_impairment({0, 0, 0, 20 * kMs, 0});
     h.start_all();
     h.run_for(2 * kS);

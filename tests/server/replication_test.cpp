@@ -44,7 +44,7 @@ TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNea
   ServerParts p(config, 2);
   constexpr int kClients = 70;  // more than the 48 a view holds
   add_clients(p, kClients);
-  p.replication.send_snapshots(p.roster, 1, ServerParts::kStart, p.outbox, p.counters);
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, 1, ServerParts::kStart, p.outbox, p.counters);
   ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
   EXPECT_EQ(p.counters.get(server::Counter::kSnapshotsSent), uint64_t(kClients));
   proto::DatagramBuffer rx;

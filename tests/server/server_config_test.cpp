@@ -215,15 +215,14 @@ TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
   EXPECT_EQ(server::core_config(c, settings, 2, key, addresses, 8).client_packet_rate, 120) << "4 x 30 Hz";
 }
 
-TEST(ServerConfig, TheGameIsOneOfTheBuiltInOnesAndMessageSettingsAreRangeChecked) {
+// Which games there are is the program's to say (server_program.h; foothold-server's test in
+// loopback_test.cpp refuses an unknown one): the config only carries the name.
+TEST(ServerConfig, TheGameComesFromTheFileOrTheEnvironmentAndMessageSettingsAreRangeChecked) {
   server::ServerConfig c;
   EXPECT_EQ(c.game, "none");
   c.game = "echo";
   EXPECT_TRUE(c.validate().empty());
-  c.game = "chess";
-  auto errors = c.validate();
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_EQ(errors[0], "game = 'chess' is not a known game: none, echo");
+  std::vector<std::string> errors;
   {
     server::ScopedEnv env("FOOTHOLD_GAME", "echo");
     server::ServerConfig d;

@@ -10,6 +10,7 @@
 #include "shared/character_state.h"
 #include "shared/det_math.h"
 #include "shared/fixed_point.h"
+#include "shared/hash.h"
 #include "shared/input.h"
 #include "shared/formats/trace.h"
 
@@ -144,9 +145,11 @@ TEST(Trace, RowsRoundTripExactly) {
   row.state.crouched = true;
   row.state.platform = 3;
   row.state.platform_offset = {-1, 2048, 5};
+  row.state.frozen = true;
+  row.state.profile = 7;
   const std::string line = format_trace_row(row);
   EXPECT_EQ(line, "77,3,-12.0556640625,0.0009765625,97.6552734375,-3.0000152587890625,0.0001068115234375,0,1,walkable,"
-                  "-0.5,0.86602783203125,0,0,4,1,1,3,-0.0009765625,2,0.0048828125");
+                  "-0.5,0.86602783203125,0,0,4,1,1,3,-0.0009765625,2,0.0048828125,1,7");
   std::string err;
   const auto back = parse_trace_row(line + ",extra,columns", err);
   ASSERT_TRUE(back) << err;
@@ -160,6 +163,17 @@ TEST(Trace, RowsRoundTripExactly) {
   EXPECT_EQ(short_row->state.jump_buffer, 255);
   EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,256,0,0", err)) << "air is a byte";
   EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,3,0,2", err)) << "held is 0 or 1";
+  // A trace from before games (21 columns) reads as a character not frozen, on the base profile.
+  const std::string old = line.substr(0, line.size() - 4);
+  const auto old_row = parse_trace_row(old, err);
+  ASSERT_TRUE(old_row) << err;
+  TraceRow unfrozen = row;
+  unfrozen.state.frozen = false;
+  unfrozen.state.profile = 0;
+  EXPECT_EQ(*old_row, unfrozen);
+  EXPECT_FALSE(parse_trace_row(old + ",2,0", err)) << "frozen is 0 or 1";
+  EXPECT_FALSE(parse_trace_row(old + ",0,256", err)) << "profile is a byte";
+  EXPECT_FALSE(parse_trace_row(old + ",0,x", err));
   EXPECT_TRUE(is_trace_header("tick,id,x,y,z,vx,vy,vz,grounded,ground,more"));
   EXPECT_FALSE(is_trace_header("tick,id,x,y"));
 }
@@ -176,6 +190,29 @@ TEST(CharacterState, HashCoversEveryField) {
   b = a;
   b.ground = GroundKind::kPit;
   EXPECT_NE(b.hash(), base);
+  b = a;
+  b.frozen = true;
+  EXPECT_NE(b.hash(), base);
+  EXPECT_NE(b.digest(), a.digest());
+  b = a;
+  b.profile = 1;
+  EXPECT_NE(b.hash(), base);
+  CharacterState c = a;
+  c.frozen = true;
+  EXPECT_NE(b.hash(), c.hash()) << "frozen and profile 1 are different states";
+  // A state no game touched hashes as before those fields existed (recordings keep their hashes):
+  // FNV-1a of the fields as they were fed then.
+  Hasher h;
+  for (int i = 0; i < 6; ++i) h.add_i32(0);
+  h.add_u8(0);
+  for (int i = 0; i < 3; ++i) h.add_u32(0);
+  h.add_u8(255);
+  h.add_u8(255);
+  h.add_u8(0);
+  h.add_u8(0);
+  h.add_u32(0);
+  for (int i = 0; i < 3; ++i) h.add_i32(0);
+  EXPECT_EQ(base, h.value());
 }
 
 }  // namespace

@@ -31,6 +31,29 @@ TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
   EXPECT_GT(to_position(state.position).x, arena::kStairX0) << "the walk really moved";
 }
 
+TEST(NoAllocation, AStepWithAMovementProfileCrouchingOrFrozenMakesNoHeapAllocation) {
+  // Settings with profiles hold vectors; a step picks its profile's settings by reference and the
+  // crouched copy it makes of them holds none.
+  const World& world = arena_world();
+  MoveSettings ms;
+  ms.profiles.push_back({.name = "fast", .walk_speed = 9});
+  ms.profiles.push_back({.name = "slow", .walk_speed = 2});
+  const DerivedSettings s = derive(ms);
+  StepScratch scratch;
+  CharacterState state = spawn_state({arena::kStairX0 - 3, 2, (arena::kStairZ0 + arena::kStairZ1) / 2});
+  state.profile = 1;
+  for (uint32_t t = 1; t <= 60; ++t) state = step(state, encode_move(0, 0, kButtonCrouch, t), world, s, scratch).state;
+  const long before = heap_allocations();
+  for (uint32_t t = 61; t <= 400; ++t) {
+    const uint8_t buttons = uint8_t((t % 50 == 0 ? kButtonJump : 0) | (t % 80 < 40 ? kButtonCrouch : 0));
+    state.profile = uint8_t(t % 4);  // the base, both profiles, and an index with none
+    state.frozen = t % 100 >= 90;
+    state = step(state, encode_move(1, (t % 100 < 50) ? 0.2 : -0.2, buttons, t), world, s, scratch).state;
+  }
+  EXPECT_EQ(heap_allocations() - before, 0);
+  EXPECT_GT(to_position(state.position).x, arena::kStairX0 - 2.5) << "the walk really moved";
+}
+
 }  // namespace
 }  // namespace foothold::test
 

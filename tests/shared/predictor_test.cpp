@@ -146,6 +146,38 @@ TEST(Predictor, SameInputsDifferentStateIsUnexplained) {
   EXPECT_EQ(f.p.counters().unexplained, 1u);
 }
 
+// A game froze the character at the start of tick 21 (server_mask): the correction is of its own
+// class, and the replay after it predicts with the frozen state (its inputs ignored from then on).
+TEST(Predictor, ACorrectionAfterAGameCommandIsAServerOneAndTheReplayKeepsItsEffect) {
+  Fixture f;
+  f.p.reset(0, f.start);
+  for (uint32_t t = 1; t <= 40; ++t) f.p.predict(encode_move(t > 10 ? 1 : 0, 0, 0, t));
+  CharacterState server = f.start;
+  for (uint32_t t = 1; t <= 30; ++t) {
+    if (t == 21) server.frozen = true;
+    server = step(server, encode_move(t > 10 ? 1 : 0, 0, 0, t), arena_world(), f.s, f.scratch).state;
+  }
+  // An interaction bit too: the command is the surer cause, and it is not counted twice.
+  const auto r = f.p.reconcile(30, server, 0, 1u << 2, 1u << (30 - 21));
+  EXPECT_EQ(r.outcome, Predictor::Outcome::kCorrected);
+  EXPECT_TRUE(r.explained);
+  EXPECT_TRUE(r.server);
+  EXPECT_FALSE(r.interaction);
+  EXPECT_EQ(f.p.counters().server, 1u);
+  EXPECT_EQ(f.p.counters().interactions, 0u);
+  EXPECT_EQ(f.p.counters().unexplained, 0u);
+  for (uint32_t t = 31; t <= 40; ++t) server = step(server, encode_move(1, 0, 0, t), arena_world(), f.s, f.scratch).state;
+  EXPECT_EQ(f.p.latest_state(), server);
+  EXPECT_TRUE(f.p.latest_state().frozen);
+  // A server bit older than the ticks since the last confirmed one explains nothing new.
+  CharacterState wrong = f.p.latest_state();
+  wrong.position.x += 1;
+  const auto later = f.p.reconcile(40, wrong, 0, 0, 1u << 10);
+  EXPECT_FALSE(later.server);
+  EXPECT_FALSE(later.explained);
+  EXPECT_EQ(f.p.counters().unexplained, 1u);
+}
+
 // The predictor's history is the client's one record of its inputs: the session resends the ones the
 // server has not had from it. It holds every input predicted since the last reset, the newest
 // kHistory of them, unchanged by corrections.

@@ -40,13 +40,13 @@ const proto::Key& SimHarness::key() {
 }
 
 proto::ConnectToken SimHarness::mint(uint64_t client_id, uint64_t lifetime, std::vector<proto::Endpoint> servers,
-                                     const proto::Key* with) const {
+                                     const proto::Key* with, std::span<const uint8_t> user_data) const {
   if (servers.empty()) servers.push_back(server_endpoint());
   std::vector<proto::TokenAddress> addresses;
   for (const auto& e : servers) addresses.push_back(proto::to_token_address(e));
   proto::ConnectToken token;
   std::string error;
-  if (!proto::mint_token(with ? *with : key(), client_id, addresses, unix_now(), lifetime, token, error))
+  if (!proto::mint_token(with ? *with : key(), client_id, addresses, unix_now(), lifetime, token, error, 0, user_data))
     throw std::runtime_error("mint_token: " + error);
   return token;
 }
@@ -55,7 +55,10 @@ void SimHarness::make_client(int i) {
   Client& c = clients_[size_t(i)];
   c.session = std::make_unique<client::ClientSession>(world_, options_.settings,
                                                       net_.client_sink(client_endpoint(i), server_endpoint()),
-                                                      mint(client_id(i)));
+                                                      mint(client_id(i), 60, {}, nullptr,
+                                                           std::size_t(i) < options_.user_data.size()
+                                                               ? std::span<const uint8_t>(options_.user_data[size_t(i)])
+                                                               : std::span<const uint8_t>()));
   bots::PatternSpec spec;
   spec.pattern = options_.pattern;
   c.brain = bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);

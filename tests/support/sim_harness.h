@@ -18,6 +18,8 @@ struct HarnessOptions {
   int clients = 4;
   uint64_t seed = 1;
   bots::Pattern pattern = bots::Pattern::kWander;
+  /// Each client's connect token's user data, by client index (missing: none).
+  std::vector<std::vector<uint8_t>> user_data;
 };
 
 /// Default options with `clients` clients (0: a server alone, for tests that speak by hand).
@@ -47,9 +49,9 @@ class SimHarness {
   /// Moves the server's wall clock by `seconds` from now on (an NTP correction), virtual time unchanged.
   void set_clock_offset(int64_t seconds) { clock_offset_ = seconds; }
   /// A token for `client_id`, valid for `lifetime` seconds from now, for the server's endpoint (or
-  /// `servers`), sealed with `key` (default: the server's).
+  /// `servers`), sealed with `key` (default: the server's), carrying `user_data`.
   proto::ConnectToken mint(uint64_t client_id, uint64_t lifetime = 60, std::vector<proto::Endpoint> servers = {},
-                           const proto::Key* key = nullptr) const;
+                           const proto::Key* key = nullptr, std::span<const uint8_t> user_data = {}) const;
 
   /// Starts client i (its handshake begins at the current time).
   void start_client(int i);

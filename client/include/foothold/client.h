@@ -130,7 +130,7 @@ typedef struct foothold_client_stats {
   double connect_ms;             /**< from the first update after connect to the one that took the server's accept, on the application's clock; -1 until connected */
   uint64_t ticks;                /**< ticks predicted */
   uint64_t snapshots;            /**< snapshots used */
-  uint64_t corrections;          /**< predictions the server corrected, of every kind below */
+  uint64_t corrections;          /**< predictions the server corrected, of every kind below and corrections_server */
   uint64_t corrections_input;    /**< ... because the server had to use another input (late or lost packets) */
   uint64_t corrections_interaction; /**< ... because another character moved otherwise than predicted */
   uint64_t corrections_unexplained; /**< ... with neither cause: a determinism bug, please report */
@@ -144,6 +144,7 @@ typedef struct foothold_client_stats {
   uint64_t message_bytes_out, message_bytes_in; /**< bytes of the message sections, both ways */
   uint64_t message_retransmissions; /**< reliable fragments sent again */
   double message_rtt_ms;         /**< the round trip the message acknowledgements measured; -1 before the first */
+  uint64_t corrections_server;   /**< corrections because the server's game moved or changed the character (a teleport, a launch, a freeze, a movement profile) */
 } foothold_client_stats;
 
 /** The library's version, "MAJOR.MINOR.PATCH". */
@@ -260,6 +261,34 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_send_message(foothold
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_receive_message(foothold_client* client, void* buffer,
                                                                            size_t capacity, size_t* size,
                                                                            int32_t* channel);
+
+/** Whose replicated attribute (foothold_client_attribute): the game's integers, declared by the server's game. */
+typedef enum foothold_client_attribute_scope {
+  FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER = 0, /**< this client's own character's (index 0 to 15) */
+  FOOTHOLD_CLIENT_ATTRIBUTE_MATCH = 1,     /**< the match's (index 0 to 15) */
+} foothold_client_attribute_scope;
+
+/**
+ * The replicated attribute `index` of `scope` (a foothold_client_attribute_scope) into `*value`: as
+ * the newest snapshot that carried it left it, 0 until one did. ERROR_ARGUMENT for an unknown scope,
+ * an index out of 0..15 or a null `value`; ERROR_STATE before connecting. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_attribute(const foothold_client* client, int32_t scope,
+                                                                     int32_t index, int32_t* value);
+
+/**
+ * The index of the attribute of `scope` that the game named `name`, or -1 when it declared none by
+ * that name (or before the server's accept, which brings the names).
+ */
+FOOTHOLD_CLIENT_API int32_t foothold_client_attribute_index(const foothold_client* client, int32_t scope,
+                                                            const char* name);
+
+/**
+ * The name of attribute `index` of `scope`, or NULL when it has none. The string stays valid until
+ * the client is destroyed or connects again.
+ */
+FOOTHOLD_CLIENT_API const char* foothold_client_attribute_name(const foothold_client* client, int32_t scope,
+                                                               int32_t index);
 
 /** Says goodbye to the server; the status becomes DISCONNECTED. Nothing to do when not connected. */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_disconnect(foothold_client* client);

@@ -1,4 +1,4 @@
-// foothold-server: the authoritative fixed-tick server.
+// The server program (server/server_program.h): foothold-server, and any game's own server.
 //
 // Configuration: defaults < --config FILE (TOML) < FOOTHOLD_* environment variables < flags.
 // Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 1 when it cannot serve (e.g. the port is taken),
@@ -19,11 +19,11 @@
 
 #include "proto/token.h"
 #include "replay/recording.h"
-#include "server/builtin_games.h"
 #include "server/recorder.h"
 #include "server/server_config.h"
 #include "server/key_permissions.h"
 #include "server/server_core.h"
+#include "server/server_program.h"
 #include "server/udp_server.h"
 #include "shared/settings.h"
 #include "shared/world.h"
@@ -39,8 +39,11 @@ constexpr int kExitUsage = 2;
 /// main() goes on: no exit code yet.
 constexpr int kContinue = -1;
 
+// The program's name in its messages (run_server's `program`): set once, before anything is printed.
+const char* program_name = "foothold-server";
+
 int usage_errors(const std::vector<std::string>& errors) {
-  for (const auto& e : errors) std::fprintf(stderr, "foothold-server: %s\n", e.c_str());
+  for (const auto& e : errors) std::fprintf(stderr, "%s: %s\n", program_name, e.c_str());
   return kExitUsage;
 }
 
@@ -53,8 +56,27 @@ std::string by_default(const std::string& help, T ServerConfig::*field) {
 }
 
 // The command line over the file and the environment: `config` gets the result, validated.
-int read_configuration(int argc, char** argv, ServerConfig& config) {
-  CLI::App app{"foothold-server: the authoritative fixed-tick Foothold server (UDP)"};
+// "none, echo, tag": the names --game takes.
+std::string game_list(std::span<const GameEntry> games) {
+  std::string list = "none";
+  for (const GameEntry& g : games) list += ", " + g.name;
+  return list;
+}
+
+std::string game_help(std::span<const GameEntry> games, const std::string& default_game) {
+  std::string help = "the game to run: " + game_list(games) + " (default " + default_game + "; none: no game";
+  for (const GameEntry& g : games) help += "; " + g.name + ": " + g.summary;
+  return help + ")";
+}
+
+const GameEntry* find_game(std::span<const GameEntry> games, const std::string& name) {
+  for (const GameEntry& g : games)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config) {
+  CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
   app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
              "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
   std::string config_path;
@@ -114,7 +136,7 @@ int read_configuration(int argc, char** argv, ServerConfig& config) {
   opt("prefix-rate", &ServerConfig::prefix_rate, by_default("handshake datagrams/s one /24 or /64 may send", &ServerConfig::prefix_rate));
   opt("record", &ServerConfig::record, "record the input stream to this file");
   opt("ready-file", &ServerConfig::ready_file, "once listening, write the bound HOST:PORT to this file (atomically)");
-  opt("game", &ServerConfig::game, "the game to run: " + builtin_game_list() + " (default none; echo returns every message to its sender)");
+  opt("game", &ServerConfig::game, game_help(games, config.game));
   opt("message-queue", &ServerConfig::message_queue,
       by_default("bytes of reliable messages one session may have unacknowledged, each way", &ServerConfig::message_queue));
   opt("message-rate", &ServerConfig::message_rate, by_default("message bytes per second to one client", &ServerConfig::message_rate));
@@ -137,7 +159,10 @@ int read_configuration(int argc, char** argv, ServerConfig& config) {
   if (auto errors = apply_server_config_env(config); !errors.empty()) return usage_errors(errors);
   for (auto& [option, apply] : given)
     if (option->count() > 0) apply(config);
-  if (auto errors = config.validate(); !errors.empty()) return usage_errors(errors);
+  auto errors = config.validate();
+  if (config.game != "none" && !find_game(games, config.game))
+    errors.push_back("game = '" + config.game + "' is not a known game: " + game_list(games));
+  if (!errors.empty()) return usage_errors(errors);
   return kContinue;
 }
 
@@ -228,9 +253,13 @@ std::shared_ptr<spdlog::logger> make_logger(const char* name, const std::string&
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace foothold::server {
+
+int run_server(int argc, char** argv, std::span<const GameEntry> games, const char* program, const char* default_game) {
+  program_name = program;
   ServerConfig config;
-  if (const int exit = read_configuration(argc, argv, config); exit != kContinue) return exit;
+  config.game = default_game;
+  if (const int exit = read_configuration(argc, argv, games, config); exit != kContinue) return exit;
   MoveSettings settings;
   int snapshot_interval = 0;
   if (const int exit = read_movement(config, settings, snapshot_interval); exit != kContinue) return exit;
@@ -264,7 +293,14 @@ int main(int argc, char** argv) {
   const CoreConfig core_config =
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
-  install_builtin_game(config.game, core);
+  if (const GameEntry* g = find_game(games, config.game)) {
+    try {
+      core.set_game(g->make());
+    } catch (const std::invalid_argument& e) {
+      log->critical("game '{}': {}", config.game, e.what());
+      return 1;
+    }
+  }
 
   // Recording: the input stream, with keyframes every 10 s of ticks.
   replay::RecordingWriter writer;
@@ -288,9 +324,9 @@ int main(int argc, char** argv) {
   std::string names;
   for (const auto& a : addresses) names += (names.empty() ? "" : ", ") + proto::to_string(proto::from_token_address(a));
   log->info("tokens must name one of: {}", names);
-  log->info("foothold-server listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
+  log->info("{} listening on {} (udp): world '{}' ({} triangles, hash {:016x}), {} Hz, settings hash {:016x}, "
             "max {} clients, snapshots every {} tick(s) within {} bytes, {} thread(s), game '{}'",
-            proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
+            program_name, proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
             core_config.threads, config.game);
   if (!config.ready_file.empty() && !write_ready_file(config.ready_file, udp->local_endpoint())) {
@@ -310,3 +346,5 @@ int main(int argc, char** argv) {
   });
   return (recorder && !writer.ok()) ? 1 : 0;
 }
+
+}  // namespace foothold::server

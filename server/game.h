@@ -1,0 +1,135 @@
+#pragma once
+// The game API: where a game's rules run inside the server's deterministic tick.
+//
+// A game is C++ code implementing Game, handed to the server (ServerCore::set_game, or
+// run_server() for a program of its own). The server calls it at defined points, always on its one
+// io thread, in a defined order; the game answers through GameControl, whose commands take effect
+// at the next tick boundary, the same on every run:
+//
+//   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
+//                                               character steps from the next tick on
+//   at the start of tick T, before its steps:   on_leave for each character gone since tick T-1,
+//                                               ascending id; then on_message for each message that
+//                                               arrived, ascending sender id, each sender's reliable
+//                                               ones first, each channel in order; then every command
+//                                               given since the last boundary is applied, in the
+//                                               order given (and recorded, as tick T's)
+//   tick T's steps
+//   after tick T's steps, before its snapshots: after_tick with every character's state and what
+//                                               it touched, ascending id
+//
+// So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
+// Messages a game sends are queued at once and go out after the next snapshots. A game must not
+// block: it runs inside the tick.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proto/message_endpoint.h"
+#include "shared/character_state.h"
+#include "shared/settings.h"
+#include "shared/touches.h"
+#include "shared/vec3.h"
+
+namespace foothold::server {
+
+/// The attributes a game replicates to its clients (Game::schema()): integers, sent in the snapshots
+/// when they change and read by clients by index or name. Each list holds at most 16 names, each 1–16
+/// characters of [a-z0-9_], unique within its list.
+struct GameSchema {
+  std::vector<std::string> character_attributes;  ///< each character's (a client receives its own)
+  std::vector<std::string> match_attributes;      ///< the match's (every client receives them)
+};
+/// Most attributes per character, and per match.
+inline constexpr int kMaxGameAttributes = 16;
+
+/// A client whose Connect was just accepted.
+struct Joining {
+  uint32_t character = 0;              ///< its character's id (ascending, never reused)
+  uint64_t client_id = 0;              ///< the connect token's client id
+  std::span<const uint8_t> user_data;  ///< the connect token's user data (what the backend said of the player)
+};
+
+/// One character after a tick.
+struct CharacterReport {
+  uint32_t id = 0;
+  CharacterState state;           ///< after the tick
+  std::span<const Touch> touches; ///< what its step touched: surfaces (with their tags), movers, other characters
+};
+
+/// One tick, after its steps. The spans are valid only during Game::after_tick().
+struct TickReport {
+  uint32_t tick = 0;                              ///< the tick just simulated
+  std::span<const CharacterReport> characters;    ///< ascending id
+};
+
+/// What a game does: commands applied at the next tick boundary, and what it may read. Every command
+/// naming a character returns false, and does nothing, when there is no such character now (it left,
+/// or never was) or a value is out of range; a character that leaves before the boundary has its
+/// commands dropped there (counted: game_commands_dropped).
+class GameControl {
+ public:
+  /// The last tick simulated (0 before the first).
+  virtual uint32_t tick() const = 0;
+  /// The movement settings (their profiles too).
+  virtual const MoveSettings& settings() const = 0;
+  /// The characters now, ascending id.
+  virtual std::span<const uint32_t> characters() const = 0;
+  /// A character's state as the last tick left it, or nullptr when there is no such character.
+  virtual const CharacterState* character(uint32_t id) const = 0;
+  /// The user data of character `id`'s connect token (empty when there is none).
+  virtual std::span<const uint8_t> user_data(uint32_t id) const = 0;
+
+  /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
+  virtual bool teleport(uint32_t id, const Vec3& position) = 0;
+  /// Sets the character's velocity (m/s; it leaves the ground): jump pads, knockback.
+  virtual bool set_velocity(uint32_t id, const Vec3& velocity) = 0;
+  /// Freezes (inputs ignored, gravity still acts) or unfreezes the character.
+  virtual bool freeze(uint32_t id, bool frozen) = 0;
+  /// Switches the character to the movement profile `name` ("base", or a [profiles.NAME] of the
+  /// settings); the client predicts with the same profile. False for an unknown name.
+  virtual bool set_profile(uint32_t id, std::string_view name) = 0;
+  /// Disconnects the character's client (Disconnect(Removed)) at the boundary.
+  virtual bool remove(uint32_t id) = 0;
+  /// Sets the character's attribute `index` (of GameSchema::character_attributes).
+  virtual bool set_attribute(uint32_t id, int index, int32_t value) = 0;
+  /// Sets the match's attribute `index` (of GameSchema::match_attributes).
+  virtual bool set_match_attribute(int index, int32_t value) = 0;
+  /// The character's attribute as replicated (commands given since the last boundary not yet in it);
+  /// 0 when there is no such character or attribute.
+  virtual int32_t attribute(uint32_t id, int index) const = 0;
+  /// The match's attribute as replicated; 0 when there is no such attribute.
+  virtual int32_t match_attribute(int index) const = 0;
+  /// Queues a message to one client (ServerCore::send_message's verdicts).
+  virtual proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) = 0;
+  /// Queues a message to every client; returns how many took it.
+  virtual std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) = 0;
+
+ protected:
+  ~GameControl() = default;
+};
+
+/// A game: override the hooks it needs (each does nothing by default).
+class Game {
+ public:
+  virtual ~Game() = default;
+  /// The attributes it replicates; asked once, when it is installed.
+  virtual GameSchema schema() const { return {}; }
+  /// Once, when it is installed, before any other hook.
+  virtual void on_start(GameControl&) {}
+  /// A client joins. Returns where its character starts (metres, the capsule centre), or nothing for
+  /// the server's own spawn spot (clear of the others).
+  virtual std::optional<Vec3> on_join(GameControl&, const Joining&) { return std::nullopt; }
+  /// A character left (it quit, timed out, was replaced or removed): at the start of the next tick.
+  virtual void on_leave(GameControl&, uint32_t /*id*/) {}
+  /// A message from character `id`'s client.
+  virtual void on_message(GameControl&, uint32_t /*id*/, proto::Channel, std::span<const uint8_t>) {}
+  /// After every tick's steps.
+  virtual void after_tick(GameControl&, const TickReport&) {}
+};
+
+}  // namespace foothold::server

@@ -1,0 +1,214 @@
+#include "server/game_host.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace foothold::server {
+
+static_assert(kMaxGameAttributes == kMaxAttributes, "the game API's attribute count is the server's");
+
+namespace {
+
+std::string list_problem(const std::vector<std::string>& names, std::string_view which) {
+  if (names.size() > std::size_t(kMaxGameAttributes))
+    return std::string(which) + ": " + std::to_string(names.size()) + " attributes, more than the " +
+           std::to_string(kMaxGameAttributes) + " a game may declare";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& n = names[i];
+    const bool ok = !n.empty() && n.size() <= 16 && std::all_of(n.begin(), n.end(), [](char ch) {
+                      return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_';
+                    });
+    if (!ok) return std::string(which) + "[" + std::to_string(i) + "]: '" + n + "' is not 1-16 characters of [a-z0-9_]";
+    for (std::size_t j = 0; j < i; ++j)
+      if (names[j] == n) return std::string(which) + ": '" + n + "' is declared twice";
+  }
+  return {};
+}
+
+bool valid_index(int index) { return index >= 0 && index < kMaxAttributes; }
+
+}  // namespace
+
+std::string schema_problem(const GameSchema& schema) {
+  std::string p = list_problem(schema.character_attributes, "character_attributes");
+  return p.empty() ? list_problem(schema.match_attributes, "match_attributes") : p;
+}
+
+GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send)
+    : roster_(roster), simulation_(simulation), counters_(counters), send_(std::move(send)) {}
+
+void GameHost::install(std::unique_ptr<Game> game) {
+  GameSchema schema = game ? game->schema() : GameSchema{};
+  if (const std::string p = schema_problem(schema); !p.empty()) throw std::invalid_argument("the game's schema: " + p);
+  game_ = std::move(game);
+  schema_ = std::move(schema);
+  if (game_) game_->on_start(*this);
+}
+
+std::optional<Vec3> GameHost::join(const Joining& joining) {
+  if (!game_) return std::nullopt;
+  // Not in the roster until its Accept is written, but the game may already give it commands.
+  joining_ = joining.character;
+  std::optional<Vec3> spawn = game_->on_join(*this, joining);
+  joining_ = 0;
+  return spawn;
+}
+
+void GameHost::leaves() {
+  roster_.take_departures(gone_);
+  if (!game_) return;
+  for (uint32_t id : gone_) game_->on_leave(*this, id);
+}
+
+bool GameHost::message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
+  if (!game_) return false;
+  game_->on_message(*this, id, channel, bytes);
+  return true;
+}
+
+void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
+  applied_.clear();
+  for (const GameCommand& c : pending_) {
+    if (c.kind == GameCommandKind::kMatchAttribute) {
+      int32_t& v = match_.attributes[c.slot];
+      if (v != c.value) {
+        v = c.value;
+        match_.changed[c.slot] = tick;
+      }
+      applied_.push_back(c);
+      continue;
+    }
+    Client* client = roster_.by_id(c.character);
+    if (!client) {
+      counters_.add(Counter::kGameCommandsDropped);
+      continue;
+    }
+    applied_.push_back(c);
+    if (changes_state(c.kind)) {
+      SimulatedCharacter& ch = client->character;
+      apply_command(c, ch.state);
+      ch.commanded = true;
+    } else if (c.kind == GameCommandKind::kAttribute) {
+      int32_t& v = client->game.attributes[c.slot];
+      if (v != c.value) {
+        v = c.value;
+        client->game.changed[c.slot] = tick;
+      }
+    } else if (c.kind == GameCommandKind::kRemove) {
+      counters_.add(Counter::kGameRemovals);
+      remove(*client);
+    }
+  }
+  counters_.add(Counter::kGameCommands, applied_.size());
+  pending_.clear();
+}
+
+void GameHost::after_tick(const Simulation& simulation) {
+  if (!game_) return;
+  reports_.clear();
+  for (std::size_t i = 0; i < roster_.size(); ++i)
+    reports_.push_back({roster_[i].id, roster_[i].character.state, simulation.touches(i)});
+  game_->after_tick(*this, {simulation.tick(), reports_});
+}
+
+uint32_t GameHost::tick() const { return simulation_.tick(); }
+const MoveSettings& GameHost::settings() const { return simulation_.settings(); }
+
+std::span<const uint32_t> GameHost::characters() const {
+  ids_.clear();
+  for (std::size_t i = 0; i < roster_.size(); ++i) ids_.push_back(roster_[i].id);
+  return ids_;
+}
+
+const CharacterState* GameHost::character(uint32_t id) const {
+  const Client* c = roster_.by_id(id);
+  return c ? &c->character.state : nullptr;
+}
+
+std::span<const uint8_t> GameHost::user_data(uint32_t id) const {
+  const Client* c = roster_.by_id(id);
+  return c ? std::span<const uint8_t>(c->session.user_data.data(), c->session.user_data_size) : std::span<const uint8_t>();
+}
+
+bool GameHost::give(uint32_t id, const GameCommand& command) {
+  if (id == 0 || (id != joining_ && !roster_.by_id(id))) return false;
+  pending_.push_back(command);
+  pending_.back().character = id;
+  return true;
+}
+
+bool GameHost::teleport(uint32_t id, const Vec3& position) {
+  GameCommand c;
+  c.kind = GameCommandKind::kTeleport;
+  c.vector = quantize_position(position);
+  return give(id, c);
+}
+
+bool GameHost::set_velocity(uint32_t id, const Vec3& velocity) {
+  GameCommand c;
+  c.kind = GameCommandKind::kVelocity;
+  c.vector = quantize_velocity(velocity);
+  return give(id, c);
+}
+
+bool GameHost::freeze(uint32_t id, bool frozen) {
+  GameCommand c;
+  c.kind = GameCommandKind::kFreeze;
+  c.value = frozen ? 1 : 0;
+  return give(id, c);
+}
+
+bool GameHost::set_profile(uint32_t id, std::string_view name) {
+  const int index = simulation_.settings().profile_index(name);
+  if (index < 0) return false;
+  GameCommand c;
+  c.kind = GameCommandKind::kProfile;
+  c.value = index;
+  return give(id, c);
+}
+
+bool GameHost::remove(uint32_t id) {
+  GameCommand c;
+  c.kind = GameCommandKind::kRemove;
+  return give(id, c);
+}
+
+bool GameHost::set_attribute(uint32_t id, int index, int32_t value) {
+  if (!valid_index(index) || std::size_t(index) >= schema_.character_attributes.size()) return false;
+  GameCommand c;
+  c.kind = GameCommandKind::kAttribute;
+  c.slot = uint8_t(index);
+  c.value = value;
+  return give(id, c);
+}
+
+bool GameHost::set_match_attribute(int index, int32_t value) {
+  if (!valid_index(index) || std::size_t(index) >= schema_.match_attributes.size()) return false;
+  GameCommand c;
+  c.kind = GameCommandKind::kMatchAttribute;
+  c.slot = uint8_t(index);
+  c.value = value;
+  pending_.push_back(c);
+  return true;
+}
+
+int32_t GameHost::attribute(uint32_t id, int index) const {
+  const Client* c = roster_.by_id(id);
+  return c && valid_index(index) ? c->game.attributes[std::size_t(index)] : 0;
+}
+
+int32_t GameHost::match_attribute(int index) const {
+  return valid_index(index) ? match_.attributes[std::size_t(index)] : 0;
+}
+
+proto::SendError GameHost::send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
+  return send_(id, channel, bytes);
+}
+
+std::size_t GameHost::broadcast(proto::Channel channel, std::span<const uint8_t> bytes) {
+  std::size_t taken = 0;
+  for (std::size_t i = 0; i < roster_.size(); ++i) taken += send_(roster_[i].id, channel, bytes) == proto::SendError::kNone;
+  return taken;
+}
+
+}  // namespace foothold::server

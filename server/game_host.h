@@ -1,0 +1,91 @@
+#pragma once
+// Where the server meets its game (server/game.h): calls the game's hooks at their points of the
+// tick, keeps the commands it gives until the boundary that applies them, and keeps the attributes
+// it replicates. ServerCore owns one and drives it; the game sees it as GameControl.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "server/client.h"
+#include "server/counters.h"
+#include "server/game.h"
+#include "server/roster.h"
+#include "server/simulation.h"
+#include "shared/game_command.h"
+
+namespace foothold::server {
+
+/// Checks a game's schema: empty when it is valid, else what is wrong with it, by name.
+std::string schema_problem(const GameSchema& schema);
+
+class GameHost final : public GameControl {
+ public:
+  /// How ServerCore sends, broadcasts and removes for the game.
+  using Send = std::function<proto::SendError(uint32_t id, proto::Channel, std::span<const uint8_t>)>;
+  using Remove = std::function<void(Client&)>;
+  /// All referenced: they must outlive the host.
+  GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send);
+
+  /// Installs `game` (null: none) and calls its on_start. Throws std::invalid_argument, naming the
+  /// problem, when its schema is invalid.
+  void install(std::unique_ptr<Game> game);
+  /// The game, or null.
+  Game* game() const { return game_.get(); }
+  /// Its schema (empty without a game).
+  const GameSchema& schema() const { return schema_; }
+  /// The match's replicated attributes.
+  const GameMatch& match() const { return match_; }
+
+  /// A Connect accepted: the game's spawn point, if it chooses one.
+  std::optional<Vec3> join(const Joining& joining);
+  /// The start of a tick: on_leave for every character gone since the last one.
+  void leaves();
+  /// A message from character `id`'s client (false without a game: not delivered).
+  bool message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes);
+  /// The boundary before tick `tick`: applies every command given since the last one, in order
+  /// (`remove` ends a session), and keeps those applied for the recorder (applied()).
+  void apply_commands(uint32_t tick, const Remove& remove);
+  /// The commands the last apply_commands() applied, in order.
+  std::span<const GameCommand> applied() const { return applied_; }
+  /// After tick `simulation.tick()`'s steps: after_tick with every character's state and touches.
+  void after_tick(const Simulation& simulation);
+
+  // GameControl.
+  uint32_t tick() const override;
+  const MoveSettings& settings() const override;
+  std::span<const uint32_t> characters() const override;
+  const CharacterState* character(uint32_t id) const override;
+  std::span<const uint8_t> user_data(uint32_t id) const override;
+  bool teleport(uint32_t id, const Vec3& position) override;
+  bool set_velocity(uint32_t id, const Vec3& velocity) override;
+  bool freeze(uint32_t id, bool frozen) override;
+  bool set_profile(uint32_t id, std::string_view name) override;
+  bool remove(uint32_t id) override;
+  bool set_attribute(uint32_t id, int index, int32_t value) override;
+  bool set_match_attribute(int index, int32_t value) override;
+  int32_t attribute(uint32_t id, int index) const override;
+  int32_t match_attribute(int index) const override;
+  proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) override;
+  std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) override;
+
+ private:
+  bool give(uint32_t id, const GameCommand& command);
+
+  Roster& roster_;
+  const Simulation& simulation_;
+  Counters& counters_;
+  Send send_;
+  std::unique_ptr<Game> game_;
+  GameSchema schema_;
+  GameMatch match_;
+  std::vector<GameCommand> pending_, applied_;
+  std::vector<uint32_t> gone_;
+  uint32_t joining_ = 0;  // the character whose on_join is running
+  mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
+  std::vector<CharacterReport> reports_;
+};
+
+}  // namespace foothold::server

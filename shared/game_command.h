@@ -1,0 +1,57 @@
+#pragma once
+// What a game running on the server tells the simulation to do (server/game.h), as plain data: the
+// server applies each one at a tick boundary, the recorder keeps them, and re-simulation applies the
+// same ones at the same ticks without the game's code. So what a command does to a character's
+// state lives here, in the code every side runs, and nowhere else.
+
+#include <cstdint>
+#include <string_view>
+
+#include "shared/character_state.h"
+
+namespace foothold {
+
+/// What a command does.
+enum class GameCommandKind : uint8_t {
+  kTeleport = 1,        ///< `vector` is the new capsule centre (1/1024 m)
+  kVelocity = 2,        ///< `vector` is the new velocity (1/65536 m/s): jump pads, knockback
+  kFreeze = 3,          ///< `value` 1 freezes (inputs ignored, gravity still acts), 0 unfreezes
+  kProfile = 4,         ///< `value` is the movement profile's index (MoveSettings::profile_index)
+  kRemove = 5,          ///< the character's client is disconnected (its leave is in the same tick)
+  kAttribute = 6,       ///< the character's attribute `slot` becomes `value`
+  kMatchAttribute = 7,  ///< the match's attribute `slot` becomes `value` (`character` is 0)
+};
+/// The largest GameCommandKind.
+inline constexpr uint8_t kLastGameCommandKind = 7;
+
+/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute" ("invalid"
+/// for a value out of range).
+std::string_view to_string(GameCommandKind kind);
+
+/// One command, for one tick boundary: applied before that tick's steps, in the order given.
+struct GameCommand {
+  GameCommandKind kind = GameCommandKind::kTeleport;
+  uint32_t character = 0;  ///< the character's id (0 for a match attribute)
+  FixedVec3 vector;        ///< kTeleport: position; kVelocity: velocity
+  int32_t value = 0;       ///< kFreeze, kProfile, kAttribute, kMatchAttribute
+  uint8_t slot = 0;        ///< kAttribute, kMatchAttribute: the attribute's index
+  bool operator==(const GameCommand&) const = default;
+};
+
+/// True for the kinds that change a character's state (teleport, velocity, freeze, profile): what
+/// apply_command() does something with, and what a client sees as a correction of its own class.
+constexpr bool changes_state(GameCommandKind k) {
+  return k == GameCommandKind::kTeleport || k == GameCommandKind::kVelocity || k == GameCommandKind::kFreeze ||
+         k == GameCommandKind::kProfile;
+}
+
+/// Applies a state-changing command to `state` (nothing for the other kinds).
+///  - teleport: the capsule centre moves there, velocity kept; the character is airborne until its
+///    next step grounds it (it left whatever it stood on, a mover too), with no coyote jump;
+///  - velocity: the velocity becomes the command's and the character leaves the ground (a grounded
+///    character's velocity would otherwise be its input's at the next step), with no coyote jump;
+///  - freeze: `state.frozen` becomes value != 0;
+///  - profile: `state.profile` becomes value (a value out of [0, kMaxProfiles] leaves it unchanged).
+void apply_command(const GameCommand& command, CharacterState& state);
+
+}  // namespace foothold

@@ -1,0 +1,435 @@
+// The game API (server/game.h) on the simulated network: every hook in its order at its tick, every
+// command at its boundary (the same on one thread and on four), commands on characters that left,
+// replicated attributes through loss, the token's user data, and the schema's checks.
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "proto/token.h"
+#include "server/game.h"
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+#include "support/test_seed.h"
+
+namespace foothold::test {
+namespace {
+
+using server::Counter;
+using Phase = client::ClientSession::Phase;
+constexpr proto::Nanos kS = proto::kSecond;
+constexpr proto::Nanos kMs = proto::kMillisecond;
+
+std::string text(std::span<const uint8_t> b) { return std::string(b.begin(), b.end()); }
+std::vector<uint8_t> bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
+
+// Writes down every hook as "<what> <id> tick=<the last tick simulated when called>".
+struct LogGame final : server::Game {
+  std::vector<std::string> log;
+  std::map<uint32_t, uint64_t> client_ids;
+  std::map<uint32_t, std::vector<uint8_t>> user_data;
+  std::vector<std::vector<uint32_t>> reports;  // each after_tick's ids
+  std::vector<uint32_t> report_ticks;
+  void on_start(server::GameControl& g) override { log.push_back("start tick=" + std::to_string(g.tick())); }
+  std::optional<Vec3> on_join(server::GameControl& g, const server::Joining& j) override {
+    log.push_back("join " + std::to_string(j.character) + " tick=" + std::to_string(g.tick()));
+    client_ids[j.character] = j.client_id;
+    user_data[j.character].assign(j.user_data.begin(), j.user_data.end());
+    return std::nullopt;
+  }
+  void on_leave(server::GameControl& g, uint32_t id) override {
+    log.push_back("leave " + std::to_string(id) + " tick=" + std::to_string(g.tick()));
+  }
+  void on_message(server::GameControl& g, uint32_t id, proto::Channel ch, std::span<const uint8_t> b) override {
+    log.push_back("message " + std::to_string(id) + " tick=" + std::to_string(g.tick()) + " " +
+                  (ch == proto::Channel::kReliable ? "reliable " : "unreliable ") + text(b));
+  }
+  void after_tick(server::GameControl& g, const server::TickReport& r) override {
+    EXPECT_EQ(g.tick(), r.tick);
+    log.push_back("after tick=" + std::to_string(r.tick));
+    report_ticks.push_back(r.tick);
+    reports.emplace_back();
+    for (const auto& c : r.characters) reports.back().push_back(c.id);
+  }
+};
+
+// The index of the first log line that starts with `prefix` (the log's size when none).
+std::size_t find(const std::vector<std::string>& log, const std::string& prefix) {
+  for (std::size_t i = 0; i < log.size(); ++i)
+    if (log[i].rfind(prefix, 0) == 0) return i;
+  return log.size();
+}
+
+TEST(GameApi, EveryHookComesInItsOrderAtItsTickWithTheTokensUserData) {
+  HarnessOptions o = with_clients(3);
+  o.user_data = {bytes("alice;team=red"), {}, std::vector<uint8_t>(proto::kMaxUserData, 0xA5)};
+  SimHarness h(arena_world(), o);
+  auto game = std::make_unique<LogGame>();
+  LogGame& log = *game;
+  h.server().set_game(std::move(game));
+  ASSERT_EQ(log.log.size(), 1u);
+  EXPECT_EQ(log.log[0], "start tick=0");
+  h.start_all();
+  h.run_for(kS);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(h.client(i).phase(), Phase::kConnected);
+  // Joins: the token's client id and user data, 0 and 256 bytes included.
+  ASSERT_EQ(log.client_ids.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const uint32_t id = h.client(i).character_id();
+    EXPECT_EQ(log.client_ids.at(id), SimHarness::client_id(i));
+    EXPECT_EQ(log.user_data.at(id), std::size_t(i) < o.user_data.size() ? o.user_data[std::size_t(i)] : std::vector<uint8_t>());
+    EXPECT_EQ(h.server().user_data(id).size(), log.user_data.at(id).size());
+    // Joined between ticks T-1 and T (its on_join saw tick T-1): in every report from T on, none before.
+    const std::size_t j = find(log.log, "join " + std::to_string(id) + " ");
+    ASSERT_LT(j, log.log.size());
+    const uint32_t joined_after = uint32_t(std::stoul(log.log[j].substr(log.log[j].find("tick=") + 5)));
+    for (std::size_t k = 0; k < log.reports.size(); ++k) {
+      const bool in = std::count(log.reports[k].begin(), log.reports[k].end(), id) == 1;
+      EXPECT_EQ(in, log.report_ticks[k] > joined_after) << "character " << id << " in the report of tick " << log.report_ticks[k];
+    }
+  }
+  // A message: handed over at the start of the tick after the one simulated when it arrived, before
+  // that tick's after_tick.
+  ASSERT_EQ(h.client(1).send_message(proto::Channel::kReliable, bytes("hello")), proto::SendError::kNone);
+  ASSERT_EQ(h.client(1).send_message(proto::Channel::kUnreliable, bytes("ping")), proto::SendError::kNone);
+  h.run_for(kS / 2);
+  const uint32_t id1 = h.client(1).character_id();
+  const std::size_t m = find(log.log, "message " + std::to_string(id1));
+  ASSERT_LT(m + 2, log.log.size());
+  const std::string tick_of_message = log.log[m].substr(log.log[m].find("tick="), log.log[m].find(' ', log.log[m].find("tick=")) - log.log[m].find("tick="));
+  EXPECT_EQ(log.log[m], "message " + std::to_string(id1) + " " + tick_of_message + " reliable hello");
+  EXPECT_EQ(log.log[m + 1], "message " + std::to_string(id1) + " " + tick_of_message + " unreliable ping")
+      << "the reliable one first, in the same tick";
+  const uint32_t t = uint32_t(std::stoul(tick_of_message.substr(5)));
+  EXPECT_EQ(log.log[m + 2], "after tick=" + std::to_string(t + 1));
+  // A leave: at the start of the first tick after the client left, before that tick's after_tick;
+  // in no report from then on.
+  const uint32_t id2 = h.client(2).character_id();
+  h.client(2).disconnect();
+  h.run_for(kS / 2);
+  const std::size_t l = find(log.log, "leave " + std::to_string(id2));
+  ASSERT_LT(l + 1, log.log.size());
+  const uint32_t left_at = uint32_t(std::stoul(log.log[l].substr(log.log[l].find("tick=") + 5)));
+  EXPECT_EQ(log.log[l + 1], "after tick=" + std::to_string(left_at + 1));
+  EXPECT_EQ(std::count_if(log.log.begin(), log.log.end(), [&](const std::string& s) { return s.rfind("leave ", 0) == 0; }), 1);
+  for (std::size_t k = 0; k < log.reports.size(); ++k) {
+    if (log.report_ticks[k] <= left_at) continue;
+    EXPECT_EQ(std::count(log.reports[k].begin(), log.reports[k].end(), id2), 0) << "tick " << log.report_ticks[k];
+  }
+  // after_tick: every tick, in order; its characters in ascending id.
+  for (std::size_t k = 1; k < log.report_ticks.size(); ++k) EXPECT_EQ(log.report_ticks[k], log.report_ticks[k - 1] + 1);
+  for (const auto& r : log.reports) EXPECT_TRUE(std::is_sorted(r.begin(), r.end()));
+}
+
+// Gives commands from after_tick by a script: tick -> what to do then.
+struct ScriptGame final : server::Game {
+  server::GameSchema declared{{"score", "lives"}, {"phase", "countdown"}};
+  std::map<uint32_t, std::function<void(server::GameControl&, const server::TickReport&)>> at;
+  struct Noted {
+    uint32_t tick = 0, id = 0;
+    CharacterState state;
+    bool operator==(const Noted&) const = default;
+  };
+  std::vector<Noted> states;  // every character's state after every tick
+  std::vector<uint32_t> left;
+  server::GameSchema schema() const override { return declared; }
+  void on_leave(server::GameControl&, uint32_t id) override { left.push_back(id); }
+  void after_tick(server::GameControl& g, const server::TickReport& r) override {
+    for (const auto& c : r.characters) states.push_back({r.tick, c.id, c.state});
+    if (auto it = at.find(r.tick); it != at.end()) it->second(g, r);
+  }
+};
+
+// The state of character `id` after `tick`, from the script game's notes (null when it has none).
+const CharacterState* state_after(const ScriptGame& g, uint32_t id, uint32_t tick) {
+  for (const auto& n : g.states)
+    if (n.tick == tick && n.id == id) return &n.state;
+  return nullptr;
+}
+
+MoveSettings with_heavy_profile() {
+  MoveSettings s;
+  MoveProfile heavy;
+  heavy.name = "heavy";
+  heavy.walk_speed = 1.5;
+  heavy.jump_speed = 3;
+  heavy.crouch_speed = s.crouch_speed;
+  heavy.gravity = s.gravity;
+  heavy.air_acceleration = s.air_acceleration;
+  heavy.max_fall_speed = s.max_fall_speed;
+  heavy.coyote_time = s.coyote_time;
+  heavy.jump_buffer = s.jump_buffer;
+  s.profiles.push_back(heavy);
+  return s;
+}
+
+struct CommandRun {
+  std::vector<ScriptGame::Noted> states;
+  std::vector<int32_t> client_attributes;
+  uint64_t dropped = 0, removals = 0, applied = 0;
+  std::vector<uint64_t> server_corrections, unexplained;
+  Phase removed_phase = Phase::kIdle;
+  std::string removed_reason;
+  std::vector<uint32_t> left;
+  bool teleport_to_gone = true;
+};
+
+// Four clients walking; the game teleports, launches, freezes, switches profile, sets attributes
+// and removes, each at a known tick.
+CommandRun run_commands(int threads) {
+  HarnessOptions o = with_clients(4);
+  o.core.threads = threads;
+  o.settings = with_heavy_profile();
+  o.pattern = bots::Pattern::kCircle;
+  o.seed = test_seed(36);
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t now = h.server().current_tick();
+  const uint32_t a = h.client(0).character_id(), b = h.client(1).character_id(), c = h.client(2).character_id(),
+                 d = h.client(3).character_id();
+  CommandRun out;
+  game.at[now + 10] = [&](server::GameControl& g, const server::TickReport&) {
+    EXPECT_TRUE(g.teleport(a, {3, 4, -3}));
+    EXPECT_TRUE(g.freeze(b, true));
+    EXPECT_TRUE(g.set_attribute(a, 0, 7));
+    EXPECT_TRUE(g.set_match_attribute(1, -40));
+    EXPECT_EQ(g.attribute(a, 0), 0) << "as replicated: the boundary has not come";
+  };
+  game.at[now + 11] = [&](server::GameControl& g, const server::TickReport&) {
+    EXPECT_EQ(g.attribute(a, 0), 7);
+    EXPECT_EQ(g.match_attribute(1), -40);
+  };
+  game.at[now + 40] = [&](server::GameControl& g, const server::TickReport&) {
+    EXPECT_TRUE(g.set_velocity(a, {0, 9, 0}));
+    EXPECT_TRUE(g.set_profile(c, "heavy"));
+    EXPECT_FALSE(g.set_profile(c, "feather")) << "no such profile";
+    EXPECT_FALSE(g.set_attribute(a, 2, 1)) << "the schema declares two";
+    // Removed, then teleported at the same boundary: the teleport finds it gone.
+    EXPECT_TRUE(g.remove(d));
+    EXPECT_TRUE(g.teleport(d, {0, 5, 0}));
+  };
+  game.at[now + 41] = [&](server::GameControl& g, const server::TickReport&) {
+    out.teleport_to_gone = g.teleport(d, {0, 5, 0});
+    EXPECT_EQ(g.character(d), nullptr);
+  };
+  game.at[now + 90] = [&](server::GameControl& g, const server::TickReport&) { EXPECT_TRUE(g.freeze(b, false)); };
+  h.run_for(3 * kS);
+  out.states = game.states;
+  out.left = game.left;
+  out.dropped = h.server().counters().get(Counter::kGameCommandsDropped);
+  out.removals = h.server().counters().get(Counter::kGameRemovals);
+  out.applied = h.server().counters().get(Counter::kGameCommands);
+  out.client_attributes = {h.client(0).attribute(0), h.client(1).attribute(0), h.client(0).match_attribute(1),
+                           h.client(2).match_attribute(1), h.client(0).match_attribute(0)};
+  for (int i = 0; i < 3; ++i) {
+    out.server_corrections.push_back(h.client(i).predictor().counters().server);
+    out.unexplained.push_back(h.client(i).predictor().counters().unexplained);
+  }
+  out.removed_phase = h.client(3).phase();
+  out.removed_reason = h.client(3).reason_text();
+  return out;
+}
+
+TEST(GameApi, EveryCommandActsAtTheNextBoundaryTheSameOnOneThreadAndOnFour) {
+  const CommandRun one = run_commands(1);
+  const CommandRun four = run_commands(4);
+  ASSERT_FALSE(one.states.empty());
+  ASSERT_EQ(one.states.size(), four.states.size());
+  for (std::size_t i = 0; i < one.states.size(); ++i)
+    ASSERT_EQ(one.states[i], four.states[i]) << "entry " << i << ": tick " << one.states[i].tick << ", character " << one.states[i].id;
+  EXPECT_EQ(one.client_attributes, four.client_attributes);
+  EXPECT_EQ(one.client_attributes, (std::vector<int32_t>{7, 0, -40, -40, 0}));
+  // Removed at the boundary, with the teleport given after the removal dropped there; later commands
+  // on it refused at once.
+  EXPECT_EQ(one.removals, 1u);
+  EXPECT_EQ(one.dropped, 1u);
+  EXPECT_FALSE(one.teleport_to_gone);
+  EXPECT_EQ(one.removed_phase, Phase::kDisconnected);
+  EXPECT_NE(one.removed_reason.find("Removed"), std::string::npos) << one.removed_reason;
+  EXPECT_EQ(one.left.size(), 1u);
+  // The clients whose characters the game moved saw it as the server's doing, never unexplained.
+  EXPECT_GE(one.server_corrections[0], 2u) << "the teleport and the launch";
+  EXPECT_GE(one.server_corrections[1], 1u) << "the freeze";
+  EXPECT_GE(one.server_corrections[2], 1u) << "the profile";
+  for (uint64_t u : one.unexplained) EXPECT_EQ(u, 0u);
+}
+
+TEST(GameApi, TeleportVelocityFreezeAndProfileChangeTheStateAtTheBoundary) {
+  HarnessOptions o = with_clients(2);
+  o.settings = with_heavy_profile();
+  o.pattern = bots::Pattern::kCircle;
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  const uint32_t a = h.client(0).character_id(), b = h.client(1).character_id();
+  const Vec3 target{-4, 6, 4};
+  game.at[t0 + 5] = [&](server::GameControl& g, const server::TickReport&) { g.teleport(a, target); };
+  game.at[t0 + 60] = [&](server::GameControl& g, const server::TickReport&) {
+    g.set_velocity(a, {2, 8, 0});
+    g.freeze(b, true);
+    g.set_profile(b, "heavy");
+  };
+  h.run_for(2 * kS);
+  // The teleport: not yet after tick t0+5; after t0+6, there less one tick of falling.
+  const CharacterState* before = state_after(game, a, t0 + 5);
+  const CharacterState* after = state_after(game, a, t0 + 6);
+  ASSERT_TRUE(before && after);
+  EXPECT_GT(length(to_position(before->position) - target), 1.0);
+  EXPECT_LT(length(to_position(after->position) - target), 0.15);
+  EXPECT_EQ(after->ground, GroundKind::kNone);
+  // The launch: after t0+61, rising at 8 m/s less one tick of gravity, drifting at 2 m/s.
+  const CharacterState* launched = state_after(game, a, t0 + 61);
+  ASSERT_TRUE(launched);
+  EXPECT_NEAR(to_velocity(launched->velocity).y, 8 - 20.0 / 60, 0.01);
+  EXPECT_EQ(launched->ground, GroundKind::kNone);
+  // The freeze and the profile: in the state from the boundary on; a frozen character on the
+  // ground stays where it is, whatever its bot wants.
+  const CharacterState* frozen = state_after(game, b, t0 + 61);
+  ASSERT_TRUE(frozen);
+  EXPECT_TRUE(frozen->frozen);
+  EXPECT_EQ(frozen->profile, 1);
+  const CharacterState* later = state_after(game, b, t0 + 100);
+  const CharacterState* latest = state_after(game, b, t0 + 110);
+  ASSERT_TRUE(later && latest);
+  EXPECT_TRUE(is_grounded(later->ground));
+  EXPECT_EQ(later->position.x, latest->position.x);
+  EXPECT_EQ(later->position.z, latest->position.z);
+  EXPECT_EQ(h.client(1).predictor().counters().unexplained, 0u);
+}
+
+// Attributes change every few ticks through a network that loses a third of everything: each
+// client ends with the server's values, its own character's and the match's, and their names.
+TEST(GameApi, AttributesConvergeToTheServersValuesThroughLoss) {
+  HarnessOptions o = with_clients(3);
+  o.seed = test_seed(37);
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  h.network().set_impairment({0.33, 0.05, 0.1, 40 * kMs, 20 * kMs});
+  std::map<uint32_t, int32_t> score;
+  int32_t phase = 0;
+  const uint32_t t0 = h.server().current_tick();
+  for (uint32_t t = t0 + 1; t < t0 + 240; t += 3) {
+    game.at[t] = [&, t](server::GameControl& g, const server::TickReport& r) {
+      for (const auto& c : r.characters) {
+        const int32_t v = int32_t(t * 1000 + c.id) * ((t % 2) ? 1 : -1);
+        g.set_attribute(c.id, 0, v);
+        score[c.id] = v;
+      }
+      if (t % 9 == 1) g.set_match_attribute(0, ++phase);
+    };
+  }
+  // One last change of a value that then never changes: only its own snapshots carry it.
+  game.at[t0 + 250] = [&](server::GameControl& g, const server::TickReport&) { g.set_match_attribute(1, INT32_MIN); };
+  h.run_for(6 * kS);
+  h.network().set_impairment({});
+  h.run_for(kS / 2);
+  for (int i = 0; i < 3; ++i) {
+    const client::ClientSession& c = h.client(i);
+    ASSERT_EQ(c.phase(), Phase::kConnected);
+    EXPECT_EQ(c.attribute(0), score.at(c.character_id())) << "client " << i;
+    EXPECT_EQ(c.match_attribute(0), phase) << "client " << i;
+    EXPECT_EQ(c.match_attribute(1), INT32_MIN) << "client " << i;
+    EXPECT_EQ(c.attribute(1), 0);
+    ASSERT_EQ(c.attribute_names().size(), 2u);
+    EXPECT_EQ(c.attribute_index("lives"), 1);
+    EXPECT_EQ(c.match_attribute_index("countdown"), 1);
+    EXPECT_EQ(c.match_attribute_index("score"), -1);
+  }
+  EXPECT_GT(phase, 20);
+}
+
+// A change whose snapshot is lost reaches the client in a later one, though nothing changes again.
+TEST(GameApi, ASingleLostSnapshotNeverLosesAnAttributeChange) {
+  HarnessOptions o = with_clients(1);
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  game.at[t0 + 5] = [&](server::GameControl& g, const server::TickReport&) { g.set_match_attribute(0, 12345); };
+  // Everything from the server is lost from the boundary that applies it for 100 ms.
+  h.run_for(5 * kS / 60 + kMs);
+  h.network().set_impairment({1.0, 0, 0, 0, 0});
+  h.run_for(100 * kMs);
+  EXPECT_EQ(h.client(0).match_attribute(0), 0);
+  h.network().set_impairment({});
+  h.run_for(kS / 2);
+  EXPECT_EQ(h.client(0).match_attribute(0), 12345);
+}
+
+TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
+  SimHarness h(arena_world(), with_clients(0));
+  auto make = [](server::GameSchema s) {
+    auto g = std::make_unique<ScriptGame>();
+    g->declared = std::move(s);
+    return g;
+  };
+  auto refusal = [&](server::GameSchema s) {
+    try {
+      h.server().set_game(make(std::move(s)));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal({{"Score"}, {}}), "the game's schema: character_attributes[0]: 'Score' is not 1-16 characters of [a-z0-9_]");
+  EXPECT_EQ(refusal({{}, {"a", "b", "a"}}), "the game's schema: match_attributes: 'a' is declared twice");
+  EXPECT_EQ(refusal({std::vector<std::string>(17, "x"), {}}),
+            "the game's schema: character_attributes: 17 attributes, more than the 16 a game may declare");
+  EXPECT_EQ(refusal({{std::string(17, 'x')}, {}}),
+            "the game's schema: character_attributes[0]: '" + std::string(17, 'x') + "' is not 1-16 characters of [a-z0-9_]");
+  EXPECT_EQ(refusal({{"ok"}, {}}), "accepted");
+}
+
+// The largest schema's names all reach the client in its Accept.
+TEST(GameApi, SixteenAndSixteenNamesOfSixteenCharactersFitTheAccept) {
+  HarnessOptions o = with_clients(1);
+  SimHarness h(arena_world(), o);
+  auto g = std::make_unique<ScriptGame>();
+  g->declared = {};
+  for (int i = 0; i < 16; ++i) {
+    g->declared.character_attributes.push_back("character_attr" + std::string(1, char('a' + i)) + "z");
+    g->declared.match_attributes.push_back("match_attribute" + std::string(1, char('a' + i)));
+  }
+  const server::GameSchema schema = g->declared;
+  h.server().set_game(std::move(g));
+  h.start_all();
+  h.run_for(kS);
+  ASSERT_EQ(h.client(0).phase(), Phase::kConnected) << h.client(0).reason_text();
+  EXPECT_EQ(std::vector<std::string>(h.client(0).attribute_names().begin(), h.client(0).attribute_names().end()),
+            schema.character_attributes);
+  EXPECT_EQ(std::vector<std::string>(h.client(0).match_attribute_names().begin(), h.client(0).match_attribute_names().end()),
+            schema.match_attributes);
+}
+
+TEST(GameApi, UserDataOf257BytesIsRefusedAtMinting) {
+  proto::ConnectToken token;
+  std::string error;
+  const std::vector<proto::TokenAddress> addresses = {proto::to_token_address(SimHarness::server_endpoint())};
+  const std::vector<uint8_t> too_much(proto::kMaxUserData + 1, 1);
+  EXPECT_FALSE(proto::mint_token(SimHarness::key(), 1, addresses, SimHarness::kUnixStart, 60, token, error, 0, too_much));
+  EXPECT_NE(error.find("257"), std::string::npos) << error;
+  const std::vector<uint8_t> most(proto::kMaxUserData, 1);
+  EXPECT_TRUE(proto::mint_token(SimHarness::key(), 1, addresses, SimHarness::kUnixStart, 60, token, error, 0, most)) << error;
+}
+
+}  // namespace
+}  // namespace foothold::test
