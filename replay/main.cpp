@@ -370,10 +370,11 @@ int diff_command(const DiffOptions& o) {
                 d.diverged ? std::to_string(d.first_divergent_tick).c_str() : "-", d.max_error, d.mean_error,
                 static_cast<unsigned long long>(d.ground_mismatches), d.diverged ? d.explanation.c_str() : "");
   }
-  std::size_t diverged = 0, by_interaction = 0;
+  std::size_t diverged = 0, by_interaction = 0, by_server = 0;
   for (const auto& d : diff.characters) {
     diverged += d.diverged;
     by_interaction += d.diverged && d.cause == replay::CharacterDiff::Cause::kInteraction;
+    by_server += d.diverged && d.cause == replay::CharacterDiff::Cause::kServer;
   }
   if (diff.characters.empty()) std::printf("no (tick, id) appears in both traces\n");
   if (!o.plot.empty()) {
@@ -383,9 +384,11 @@ int diff_command(const DiffOptions& o) {
     std::printf("plot: %s\n", o.plot.c_str());
   }
   // The last line, for scripts.
-  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s by_interaction=%zu\n",
+  std::printf("characters=%zu diverged=%zu rows_only_in_a=%llu rows_only_in_b=%llu within_tolerance=%s by_interaction=%zu "
+              "by_server=%zu\n",
               diff.characters.size(), diverged, static_cast<unsigned long long>(diff.rows_only_in_a),
-              static_cast<unsigned long long>(diff.rows_only_in_b), diff.within_tolerance ? "yes" : "no", by_interaction);
+              static_cast<unsigned long long>(diff.rows_only_in_b), diff.within_tolerance ? "yes" : "no", by_interaction,
+              by_server);
   return diff.within_tolerance && !diff.characters.empty() ? 0 : 1;
 }
 

@@ -350,6 +350,7 @@ void write_parting(Json& j, const Statuses& statuses, const std::set<uint32_t>& 
   for (const auto& st : statuses)
     if (st.first == *interesting.begin()) s = st.second;
   j.string(s == TickStatus::kCorrectedInput         ? "input"
+           : s == TickStatus::kCorrectedServer      ? "server"
            : s == TickStatus::kCorrectedInteraction ? "interaction"
            : s == TickStatus::kUnexplained          ? "unexplained"
                                                     : "unknown");
@@ -424,6 +425,9 @@ std::vector<std::pair<uint32_t, TickStatus>> tick_statuses(const std::vector<Tra
     if (!(ra.state == b[j].state)) {
       if (!ta || !tb) {
         s = TickStatus::kDiverged;
+      } else if ((within(*ta, t) && t - ta->first_tick < ta->commanded.size() && ta->commanded[t - ta->first_tick]) ||
+                 (within(*tb, t) && t - tb->first_tick < tb->commanded.size() && tb->commanded[t - tb->first_tick])) {
+        s = TickStatus::kCorrectedServer;
       } else if ((within(*ta, t) && within(*tb, t) &&
                   !ta->inputs[t - ta->first_tick].same_command(tb->inputs[t - tb->first_tick])) ||
                  repeated_near(*ta, t) || repeated_near(*tb, t)) {

@@ -32,6 +32,7 @@ enum class TickStatus : uint8_t {
   kCorrectedInteraction = 2,  ///< they differ after a step met another character
   kUnexplained = 3,        ///< same inputs, nobody met: a determinism bug
   kDiverged = 4,           ///< they differ and no input stream says why
+  kCorrectedServer = 5,    ///< they differ at a tick whose state the server's game changed (a teleport, a freeze...)
 };
 
 /// How a report is laid out.

@@ -26,6 +26,29 @@ std::string stray_sender(const TickData& t, const std::map<uint32_t, Timeline>& 
   return {};
 }
 
+// Adds tick `t`'s inputs, checksums and game commands to the timelines of the characters live in it.
+void add_tick(const TickData& t, std::map<uint32_t, Timeline>& live) {
+  // Every live character has an input and a checksum in every tick; anything else is damage.
+  for (const auto& in : t.inputs) {
+    auto it = live.find(in.id);
+    if (it == live.end()) continue;
+    it->second.inputs.push_back(in.input);
+    it->second.repeated.push_back(in.repeated ? 1 : 0);
+    it->second.met.push_back(in.met ? 1 : 0);
+    it->second.commanded.push_back(0);
+  }
+  for (const GameCommand& g : t.commands) {
+    auto it = live.find(g.character);
+    if (it != live.end() && changes_state(g.kind) && !it->second.commanded.empty() &&
+        it->second.first_tick + it->second.commanded.size() - 1 == t.tick)
+      it->second.commanded.back() = uint8_t(g.kind);
+  }
+  for (const auto& c : t.checksums) {
+    auto it = live.find(c.id);
+    if (it != live.end()) it->second.checksums.push_back(c.hash);
+  }
+}
+
 bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
   out = LoadedRecording{};
   out.header = reader.header();
@@ -76,18 +99,7 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
       tl.start = j.state;
       live.emplace(j.id, std::move(tl));
     }
-    // Every live character has an input and a checksum in every tick; anything else is damage.
-    for (const auto& in : t.inputs) {
-      auto it = live.find(in.id);
-      if (it == live.end()) continue;
-      it->second.inputs.push_back(in.input);
-      it->second.repeated.push_back(in.repeated ? 1 : 0);
-      it->second.met.push_back(in.met ? 1 : 0);
-    }
-    for (const auto& c : t.checksums) {
-      auto it = live.find(c.id);
-      if (it != live.end()) it->second.checksums.push_back(c.hash);
-    }
+    add_tick(t, live);
     for (auto& [id, tl] : live) {
       const std::size_t want = std::size_t(t.tick - tl.first_tick + 1);
       if (tl.inputs.size() != want || tl.checksums.size() != want) {
@@ -97,6 +109,7 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
         tl.inputs.resize(std::min(tl.inputs.size(), want - 1));
         tl.repeated.resize(tl.inputs.size());
         tl.met.resize(tl.inputs.size());
+        tl.commanded.resize(tl.inputs.size());
         tl.checksums.resize(tl.inputs.size());
       }
     }

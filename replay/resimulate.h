@@ -22,6 +22,9 @@ struct Timeline {
   std::vector<InputCmd> inputs;     ///< inputs[i] is for tick first_tick + i
   std::vector<uint8_t> repeated;    ///< repeated[i]: the server repeated an earlier input for that tick
   std::vector<uint8_t> met;         ///< met[i]: its step of that tick met another character
+  /// commanded[i]: a game command changed its state before that tick's step (format 5); the
+  /// command's kind, as GameCommandKind, of the last one (0: none).
+  std::vector<uint8_t> commanded;
   std::vector<uint32_t> checksums;  ///< after each tick
   /// The last tick it was simulated in (inputs is never empty in a loaded recording).
   uint32_t last_tick() const { return first_tick + uint32_t(inputs.size()) - 1; }

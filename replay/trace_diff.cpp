@@ -125,8 +125,21 @@ void explain_divergences(DiffResult& diff, const LoadedRecording& ra, const Load
         break;
       }
     }
-    // The same inputs: the states part in a tick where either side's step met another character.
+    // The same inputs: the states part in a tick whose state a game command changed on either side,
+    // or where either side's step met another character.
     const uint32_t parted = d.first_divergent_tick;
+    if (!found && parted >= from && parted <= ta->last_tick() && parted <= tb->last_tick()) {
+      const std::size_t ia = parted - ta->first_tick, ib = parted - tb->first_tick;
+      const uint8_t ca = ia < ta->commanded.size() ? ta->commanded[ia] : 0, cb = ib < tb->commanded.size() ? tb->commanded[ib] : 0;
+      if (ca != 0 || cb != 0) {
+        found = true;
+        d.cause = CharacterDiff::Cause::kServer;
+        d.cause_tick = parted;
+        d.explanation = "server at tick " + std::to_string(parted) + ": the " + (ca ? "first" : "second") +
+                        " side's game gave a " + std::string(to_string(GameCommandKind(ca ? ca : cb))) +
+                        " command, which the other side learns only from the server";
+      }
+    }
     if (!found && parted >= from && parted <= ta->last_tick() && parted <= tb->last_tick()) {
       const std::size_t ia = parted - ta->first_tick, ib = parted - tb->first_tick;
       const bool met_a = ia < ta->met.size() && ta->met[ia], met_b = ib < tb->met.size() && tb->met[ib];

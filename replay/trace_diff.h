@@ -43,9 +43,10 @@ struct CharacterDiff {
   /// diverge, or an input stream lacks it); kInputDiffers: the two sides consumed a different input;
   /// kInteraction: the same inputs, but a step met another character, whose moves one side (a client)
   /// could only guess (movement.md §16); kDeterminism: the same inputs and no other character gave
-  /// different states.
-  enum class Cause : uint8_t { kUnknown, kInputDiffers, kInteraction, kDeterminism } cause = Cause::kUnknown;
-  /// The first tick whose inputs differ, or (kInteraction, kDeterminism) the first divergent tick.
+  /// different states; kServer: the server's game changed the character (a teleport, a launch, a
+  /// freeze, a profile: server/game.h) at the tick the states part, which a client learns only then.
+  enum class Cause : uint8_t { kUnknown, kInputDiffers, kInteraction, kDeterminism, kServer } cause = Cause::kUnknown;
+  /// The first tick whose inputs differ, or (kInteraction, kDeterminism, kServer) the first divergent tick.
   uint32_t cause_tick = 0;
   /// One sentence for people (also set when an input stream lacks the character).
   std::string explanation;

@@ -14,7 +14,7 @@ namespace play {
 
 namespace {
 
-constexpr int kLines = 8;
+constexpr int kLines = 10;
 constexpr int kColumns = 38;        // characters: the panel's width
 constexpr int kGraphHeight = 24;    // font pixels
 constexpr int kPadding = 4;         // font pixels
@@ -72,6 +72,21 @@ void NetGraph::sample(const foothold_client_stats& stats, foothold_client_status
   mark_frames_ = frames_;
 }
 
+void NetGraph::sample_attributes(const foothold_client* client) {
+  auto line = [client](int32_t scope, const char* label) {
+    std::string out;
+    for (int32_t i = 0; i < 16; ++i) {
+      const char* name = foothold_client_attribute_name(client, scope, i);
+      int32_t value = 0;
+      if (!name || foothold_client_attribute(client, scope, i, &value) != FOOTHOLD_CLIENT_OK) continue;
+      out += (out.empty() ? label : " ") + std::string(name) + "=" + std::to_string(value);
+    }
+    return out;
+  };
+  mine_ = line(FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER, "mine: ");
+  match_ = line(FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, "match: ");
+}
+
 void NetGraph::draw(int width, int height) const {
   const int s = overlay_scale(height);
   const float line = float(kLineAdvance * s), pad = float(kPadding * s);
@@ -101,12 +116,16 @@ void NetGraph::draw(int width, int height) const {
   if (stats_.rtt_ms_smoothed < 0) std::snprintf(text[1], sizeof text[1], "rtt -");
   else std::snprintf(text[1], sizeof text[1], "rtt %.1f ms, last %.1f, graph 0-%.0f", stats_.rtt_ms_smoothed, stats_.rtt_ms, top);
   std::snprintf(text[2], sizeof text[2], "corrections %" PRIu64, stats_.corrections);
-  std::snprintf(text[3], sizeof text[3], " input %" PRIu64 " interact %" PRIu64 " unexpl %" PRIu64, stats_.corrections_input,
-                stats_.corrections_interaction, stats_.corrections_unexplained);
+  std::snprintf(text[3], sizeof text[3], " input %" PRIu64 " interact %" PRIu64 " server %" PRIu64 " unexpl %" PRIu64,
+                stats_.corrections_input, stats_.corrections_interaction, stats_.corrections_server,
+                stats_.corrections_unexplained);
   std::snprintf(text[4], sizeof text[4], "bytes/s in %.0f out %.0f", in_per_second_, out_per_second_);
   std::snprintf(text[5], sizeof text[5], "input buffer %d ticks", int(stats_.input_lead_ticks));
   std::snprintf(text[6], sizeof text[6], "server tick %u", unsigned(stats_.server_tick));
   std::snprintf(text[7], sizeof text[7], "remotes %u", unsigned(stats_.remote_count));
+  // The game's attributes, cut to the panel's width.
+  std::snprintf(text[8], sizeof text[8], "%.*s", kColumns, mine_.empty() ? "mine: -" : mine_.c_str());
+  std::snprintf(text[9], sizeof text[9], "%.*s", kColumns, match_.empty() ? "match: -" : match_.c_str());
   for (int i = 0; i < kLines; ++i) {
     // Unexplained corrections are a determinism bug: that line, and a failed status, stand out.
     const bool warn = (i == 0 && bad) || (i == 3 && stats_.corrections_unexplained > 0);

@@ -4,6 +4,7 @@
 // of the round trip over the last kRttHistory frames.
 
 #include <array>
+#include <string>
 #include <cstddef>
 #include <cstdint>
 
@@ -17,6 +18,9 @@ class NetGraph {
 
   /// Records this frame's numbers; `now` is the frame clock in seconds.
   void sample(const foothold_client_stats& stats, foothold_client_status status, double now);
+  /// Records the game's replicated attributes (the local character's and the match's) by name, as
+  /// "name=value" lines; nothing when the server's game declared none.
+  void sample_attributes(const foothold_client* client);
   /// Draws the panel over whatever is on screen, in a pixel-exact 2D projection of the viewport.
   void draw(int width, int height) const;
 
@@ -32,6 +36,8 @@ class NetGraph {
   // Frames per second, counted the same way.
   uint64_t frames_ = 0, mark_frames_ = 0;
   double fps_ = 0;
+  // The attributes' lines: the local character's, the match's.
+  std::string mine_, match_;
 };
 
 /// "connected", "timed out", ... for a status.

@@ -44,7 +44,10 @@ foothold_client_status Session::advance(const FrameInput& input, double now) {
     errors_.report("foothold_client_get_stats", foothold_client_last_error(client_));
   net_graph_.sample(stats, status_, now);
   // Characters exist only in a session: asking before (or after) is an ERROR_STATE, not news.
-  if (status_ == FOOTHOLD_CLIENT_CONNECTED) read_characters(stats.remote_count);
+  if (status_ == FOOTHOLD_CLIENT_CONNECTED) {
+    read_characters(stats.remote_count);
+    net_graph_.sample_attributes(client_);
+  }
   return status_;
 }
 

@@ -464,5 +464,54 @@ TEST(ClientApiExample, SaysConnectedZeroWhenNoServerAnswers) {
   EXPECT_EQ(run_command(kCClient + " /nonexistent.token 1").exit_code, 2);
 }
 
+// Against foothold-server --game tag: the game's replicated attributes through the C API. Alone,
+// this client is "it" (the match's attribute), and its seconds as "it" count up (its own).
+TEST(ClientApiTag, TheGamesAttributesReadByNameAndIndex) {
+  TempDir dir;
+  std::string address;
+  auto server = start_server(kServer, dir, "server", {"--game", "tag"}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  foothold_client* c = make_client();
+  ASSERT_TRUE(c);
+  int32_t value = 5;
+  EXPECT_EQ(foothold_client_attribute(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 0, &value), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(foothold_client_attribute_index(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, "it"), -1) << "no names before the accept";
+  ASSERT_TRUE(connect_bytes(c, mint_for(address, 1))) << foothold_client_last_error(c);
+  int32_t it = 0, seconds = 0;
+  const double deadline = wall_seconds() + 8;
+  while (wall_seconds() < deadline && seconds < 2) {
+    ASSERT_EQ(foothold_client_update(c, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    if (foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED) {
+      const int32_t it_index = foothold_client_attribute_index(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, "it");
+      const int32_t seconds_index = foothold_client_attribute_index(c, FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER, "it_seconds");
+      ASSERT_EQ(it_index, 0);
+      ASSERT_EQ(seconds_index, 0);
+      ASSERT_EQ(foothold_client_attribute(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, it_index, &it), FOOTHOLD_CLIENT_OK);
+      ASSERT_EQ(foothold_client_attribute(c, FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER, seconds_index, &seconds), FOOTHOLD_CLIENT_OK);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  foothold_client_character me{};
+  ASSERT_EQ(foothold_client_local_character(c, &me), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(uint32_t(it), me.id) << "alone, it is it";
+  EXPECT_GE(seconds, 2);
+  EXPECT_STREQ(foothold_client_attribute_name(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 1), "round");
+  EXPECT_EQ(foothold_client_attribute_name(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 4), nullptr);
+  EXPECT_EQ(foothold_client_attribute_name(c, 2, 0), nullptr);
+  // Refused by name: a scope, an index, no place to write.
+  EXPECT_EQ(foothold_client_attribute(c, 2, 0, &value), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("scope 2"), std::string::npos);
+  EXPECT_EQ(foothold_client_attribute(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 16, &value), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("index 16"), std::string::npos);
+  EXPECT_EQ(foothold_client_attribute(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 0, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  foothold_client_stats st;
+  ASSERT_EQ(foothold_client_get_stats(c, &st), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(st.corrections, st.corrections_input + st.corrections_interaction + st.corrections_server + st.corrections_unexplained);
+  foothold_client_destroy(c);
+  server->signal(SIGINT);
+  EXPECT_EQ(server->wait(5), 0) << server->output();
+}
+
 }  // namespace
 }  // namespace foothold::test

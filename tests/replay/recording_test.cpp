@@ -888,5 +888,58 @@ TEST(RecordingCommands, OneAlteredCommandPartsTheReplayAtItsTick) {
   EXPECT_NE(verified.output.find("MISMATCH: tick " + std::to_string(altered_tick) + ", character " + std::to_string(altered_id)), std::string::npos) << verified.output;
 }
 
+// A client that never heard of a game's command (the same recording re-simulated without them)
+// parts from the server at the command's tick: the diff names the server as the cause, and the
+// report's timeline marks the tick as a server correction.
+TEST(RecordingCommands, TheDiffAndTheReportNameTheServerAsTheCauseOfACommandsCorrection) {
+  TempDir dir;
+  const RecordedGame r = record_game(dir, "moving", std::make_unique<MovingGame>(), 2, bots::Pattern::kCircle);
+  ASSERT_GT(r.rec.command_count, 0u);
+  replay::ResimOptions keep;
+  keep.keep_states = true;
+  replay::LoadedRecording unheard = r.rec;
+  unheard.commands.clear();
+  std::ostringstream server_csv, client_csv;
+  replay::write_trace(r.rec, replay::resimulate(r.rec, arena_world(), keep), server_csv);
+  replay::write_trace(unheard, replay::resimulate(unheard, arena_world(), keep), client_csv);
+  std::ofstream(dir.file("server.csv")) << server_csv.str();
+  std::ofstream(dir.file("client.csv")) << client_csv.str();
+  replay::Trace a, b;
+  std::string err;
+  ASSERT_TRUE(replay::read_trace(dir.file("server.csv"), a, err)) << err;
+  ASSERT_TRUE(replay::read_trace(dir.file("client.csv"), b, err)) << err;
+  auto diff = replay::diff_traces(a, b, 0);
+  replay::explain_divergences(diff, r.rec, r.rec);
+  std::size_t diverged = 0;
+  for (const auto& d : diff.characters) {
+    if (!d.diverged) continue;
+    ++diverged;
+    // The first tick a state-changing command reached this character.
+    const replay::Timeline* tl = nullptr;
+    for (const auto& t : r.rec.characters)
+      if (t.id == d.id) tl = &t;
+    ASSERT_NE(tl, nullptr);
+    uint32_t first = 0;
+    for (std::size_t i = 0; i < tl->commanded.size() && first == 0; ++i)
+      if (tl->commanded[i]) first = tl->first_tick + uint32_t(i);
+    EXPECT_EQ(d.first_divergent_tick, first) << "character " << d.id;
+    EXPECT_EQ(d.cause, replay::CharacterDiff::Cause::kServer) << d.explanation;
+    EXPECT_NE(d.explanation.find("server at tick " + std::to_string(first)), std::string::npos) << d.explanation;
+    std::vector<TraceRow> ra, rb;
+    for (const auto& row : a.rows)
+      if (row.id == d.id) ra.push_back(row);
+    for (const auto& row : b.rows)
+      if (row.id == d.id) rb.push_back(row);
+    const auto statuses = replay::tick_statuses(ra, rb, &r.rec, &r.rec);
+    const auto at = std::find_if(statuses.begin(), statuses.end(), [&](const auto& st) { return st.first == first; });
+    ASSERT_NE(at, statuses.end());
+    EXPECT_EQ(at->second, replay::TickStatus::kCorrectedServer);
+  }
+  EXPECT_EQ(diverged, r.rec.characters.size()) << "every character was moved by the game";
+  const auto cli = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " diff " + dir.file("server.csv") + " " +
+                               dir.file("client.csv") + " --inputs-a " + r.path);
+  EXPECT_NE(cli.output.find("by_server=" + std::to_string(diverged) + "\n"), std::string::npos) << cli.output;
+}
+
 }  // namespace
 }  // namespace foothold::test
