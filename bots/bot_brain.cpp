@@ -2,23 +2,14 @@
 
 #include <cmath>
 
+#include "bots/rng.h"
+#include "bots/tag_brain.h"
+
 namespace foothold::bots {
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-// splitmix64: small, fast, and the same everywhere.
-struct Rng {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) / double(1ull << 53); }
-};
 
 class Wander final : public client::InputSource {
  public:
@@ -138,6 +129,8 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
     out.pattern = Pattern::kJump;
   } else if (text == "ride") {
     out.pattern = Pattern::kRide;
+  } else if (text == "tag") {
+    out.pattern = Pattern::kTag;
   } else if (text.rfind("script:", 0) == 0) {
     out.pattern = Pattern::kScript;
     out.script = replay::load_input_script(text.substr(7));
@@ -146,15 +139,15 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
       return false;
     }
   } else {
-    error = "--pattern '" + text + "' is not wander, circle, jump, ride or script:FILE";
+    error = "--pattern '" + text + "' is not wander, circle, jump, ride, tag or script:FILE";
     return false;
   }
   return true;
 }
 
 std::unique_ptr<client::InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate,
-                                        const World* world) {
-  const uint64_t s = Rng{seed ^ (uint64_t(bot_index) * 0xd1342543de82ef95ull)}.next();
+                                                const World* world, const client::ClientSession* session) {
+  const uint64_t s = brain_seed(seed, bot_index);
   switch (spec.pattern) {
     case Pattern::kWander: return std::make_unique<Wander>(s, tick_rate);
     case Pattern::kCircle: return std::make_unique<Circle>(s, tick_rate);
@@ -164,6 +157,9 @@ std::unique_ptr<client::InputSource> make_brain(const PatternSpec& spec, uint64_
       if (world && !world->movers().empty())
         return std::make_unique<Ride>(s, tick_rate, *world, bot_index % world->movers().size());
       return std::make_unique<Wander>(s, tick_rate);
+    case Pattern::kTag:
+      if (session) return make_tag_brain(seed, bot_index, tick_rate, [session] { return tag_view(*session); });
+      return make_tag_brain(seed, bot_index, tick_rate, [] { return TagView{}; });
   }
   return std::make_unique<Wander>(s, tick_rate);
 }

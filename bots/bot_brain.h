@@ -18,6 +18,8 @@ enum class Pattern : uint8_t {
   kScript,  ///< play an input script (replay/input_script.h), looped
   kRide,    ///< walk onto a mover (bot i: mover i modulo their count), then crowd toward its middle,
             ///< crouching and jumping now and then; wander in a world without movers
+  kTag,     ///< play the tag game (foothold-server --game tag): "it" chases the nearest other, the
+            ///< others run from "it" (bots/tag_brain.h); wander while nobody is "it"
 };
 
 /// A pattern as foothold-bot --pattern gives it.
@@ -27,14 +29,17 @@ struct PatternSpec {
   replay::InputScript script;  ///< for kScript
 };
 
-/// "wander", "circle", "jump", "ride" or "script:FILE". On failure returns false and says why.
+/// "wander", "circle", "jump", "ride", "tag" or "script:FILE". On failure returns false and says why.
 bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error);
 
 /// A bot's input source; bots with different indices (or seeds) behave differently, the same
 /// seed and index always the same. `tick_rate` (ticks per second) times the patterns. A kScript
 /// brain refers to `spec.script`: `spec` must outlive it. A kRide brain finds the movers in `world`
-/// (null: none), which it refers to: `world` must outlive it.
+/// (null: none), which it refers to: `world` must outlive it. A kTag brain reads its bot's `session`
+/// (the game's attributes, the other characters; null: it sees nobody, and wanders), which must
+/// outlive it; the other patterns ignore it.
 std::unique_ptr<client::InputSource> make_brain(const PatternSpec& spec, uint64_t seed, uint32_t bot_index, int tick_rate,
-                                        const World* world = nullptr);
+                                                const World* world = nullptr,
+                                                const client::ClientSession* session = nullptr);
 
 }  // namespace foothold::bots

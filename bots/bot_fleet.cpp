@@ -90,6 +90,7 @@ struct BotFleet::Bot {
   ClientSession::Phase final_phase = ClientSession::Phase::kIdle;
   std::vector<double> rtt_ms;
   std::unique_ptr<MessageChecker> messages;  // with a message load
+  TagTally tag;                              // the tag game's announcements, taken before the checker sees them
   proto::ReceivedMessage received;           // every message taken goes through it (its buffer reused)
   bool finished = false;                     // said goodbye (its phase before that in final_phase)
 };
@@ -159,13 +160,17 @@ void BotFleet::on_timer() {
   wake_at(wake);
 }
 
-// Takes every message the server sent (checked as echoes with a message load; dropped otherwise, so
-// that none piles up in the session), then sends the messages due. Those go at the session's next
-// tick, in its datagrams: the session sends nothing between ticks, so sending at the bot's updates
-// spreads them as evenly as the wire carries them.
+// Takes every message the server sent: the tag game's announcements are counted; any other is
+// checked as an echo with a message load, and dropped otherwise (so that none piles up in the
+// session). Then sends the messages due. Those go at the session's next tick, in its datagrams: the
+// session sends nothing between ticks, so sending at the bot's updates spreads them as evenly as the
+// wire carries them.
 void BotFleet::exchange_messages(Bot& b, proto::Nanos now) {
-  while (b.session->receive_message(b.received))
+  while (b.session->receive_message(b.received)) {
+    // The game's own words are not echoes: they must not count as corrupt ones.
+    if (b.tag.take(b.received.channel, b.received.bytes)) continue;
     if (b.messages) b.messages->on_echo(now, b.received.channel, b.received.bytes);
+  }
   if (!b.messages || b.session->phase() != ClientSession::Phase::kConnected) return;
   if (now >= end_) b.messages->stop_sending();
   b.messages->send_due(now, [&b](std::span<const uint8_t> bytes) {
@@ -261,7 +266,7 @@ std::string BotFleet::add_bots(proto::Nanos start) {
                            token_error))
       return "cannot mint a token: " + token_error;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
-    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_);
+    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get());
     if (options_.messages.active()) bot->messages = std::make_unique<MessageChecker>(options_.messages, options_.seed, uint32_t(i));
     hook_session(*bot);
     // Spread the handshakes over the first few milliseconds rather than one burst.
@@ -330,6 +335,8 @@ BotResult BotFleet::result_of(Bot& b) {
   r.rtt_ms = std::move(b.rtt_ms);
   if (b.messages) r.messages = b.messages->counts();
   r.message_stats = b.session->messages().stats();
+  r.tag = b.tag;
+  r.standing = tag_standing(*b.session);
   return r;
 }
 

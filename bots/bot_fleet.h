@@ -17,6 +17,8 @@
 #include "client/session.h"
 #include "bots/impairment.h"
 #include "bots/message_checker.h"
+#include "bots/tag_brain.h"
+#include "bots/tag_messages.h"
 
 namespace foothold::bots {
 
@@ -64,6 +66,10 @@ struct BotResult {
   MessageCounts messages;
   /// Its session's message layer: the section bytes both ways.
   proto::MessageStats message_stats;
+  /// What it heard of the tag game (nothing unless the server plays it): passes of "it", scores.
+  TagTally tag;
+  /// Its standing in the tag game at the end, from its session's attributes (kept after the goodbye).
+  TagStanding standing;
 };
 
 /// What a run did.

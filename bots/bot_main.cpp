@@ -1,6 +1,6 @@
 // foothold-bot: simulated players for load and correctness testing, and a status probe.
 //
-//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|script:FILE
+//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|tag|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
 //                [--messages-per-second R [--message-bytes MIN:MAX]]
@@ -11,8 +11,27 @@
 // With --messages-per-second each bot sends numbered reliable messages and checks their echoes (a
 // server running --game echo returns them): bots/message_checker.h.
 //
-// The summary's last line is key=value pairs. Exit codes: 0 all well; 1 a bot could not connect, or
-// an unexplained correction happened (a determinism bug), or the probe got no answer; 2 bad usage.
+// --pattern tag plays the tag game of a server running --game tag (bots/tag_brain.h): "it" chases,
+// the others run.
+//
+// The summary's last line is key=value pairs, always the same keys in the same order (new ones are
+// appended), among them:
+//   corrections=N interactions=N unexplained=N  predictions corrected, of them by other characters,
+//                                               and by nothing known (a determinism bug)
+//   tags_seen=N            "tag FROM TO" announcements with FROM != 0 that bots received, summed over
+//                          the bots: each pass of "it" counts once per bot that heard it
+//   server_corrections=N   corrections caused by a game command (teleport, freeze, ...)
+// With --pattern tag two more lines come just before it (so that it stays the last), each the key,
+// '=', then the rest of the line:
+//   last_scores=ROUND ID:SECONDS ...   the newest "scores" announcement any bot received (the highest
+//                                      round), as the game wrote it after "scores "; "none" before the
+//                                      first round has ended
+//   standings=ROUND ID:SECONDS ...     the round under way at the end and each connected bot's
+//                                      character's seconds as "it" in it (its it_seconds attribute),
+//                                      ascending id; "none" when no bot saw a tag game's attributes
+//
+// Exit codes: 0 all well; 1 a bot could not connect, or an unexplained correction happened (a
+// determinism bug), or the probe got no answer; 2 bad usage.
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +40,8 @@
 #include <cstdio>
 #include <numeric>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -69,7 +90,8 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--probe", a.probe_text, "ask the server at HOST:PORT for its status, print it and exit");
   app.add_option("--bots", a.bots, "number of bots (default 1)");
   app.add_option("--duration", a.duration, "seconds to play before disconnecting (default 10)");
-  app.add_option("--pattern", a.pattern_text, "wander (default), circle, jump, ride (onto the movers) or script:FILE");
+  app.add_option("--pattern", a.pattern_text,
+                 "wander (default), circle, jump, ride (onto the movers), tag (play a server's --game tag) or script:FILE");
   app.add_option("--connect-timeout", a.connect_timeout,
                  "seconds to keep trying to connect (default " + std::to_string(proto::kConnectTimeout / proto::kSecond) + ")");
   app.add_option("--seed", a.seed, "seed of the bots' choices (default 1)");
@@ -185,7 +207,23 @@ struct Totals {
   std::vector<double> rtts, connects;  // every round trip and every connect time, milliseconds
   MessageCounts messages;              // every bot's, summed; rtt_ms: every message's round trip
   uint64_t message_bytes_in = 0, message_bytes_out = 0;  // the message sections' bytes
+  uint64_t server_corrections = 0;     // corrections caused by a game command
+  uint64_t tags_seen = 0;              // passes of "it" announced, counted once per bot that heard each
+  std::string last_scores;             // the newest scores announcement heard, without "scores "
+  uint32_t last_scores_round = 0;      // its round
+  std::vector<TagStanding> standings;  // every connected bot's, at the end
 };
+
+// Adds one bot's tag game to the fleet's: its passes seen, its newest scores if from a later round
+// than any so far, its standing if it saw a round.
+void add_tag(const BotResult& b, Totals& t) {
+  t.tags_seen += b.tag.tags_seen();
+  if (b.tag.last_scores_round() > t.last_scores_round) {
+    t.last_scores_round = b.tag.last_scores_round();
+    t.last_scores = b.tag.last_scores();
+  }
+  if (b.connected && b.standing.id != 0 && b.standing.round > 0) t.standings.push_back(b.standing);
+}
 
 // Adds one bot's messages to the fleet's.
 void add_messages(const BotResult& b, Totals& t) {
@@ -216,6 +254,7 @@ Totals add_up(const FleetResult& result) {
     t.corrections += b.prediction.corrections;
     t.unexplained += b.prediction.unexplained;
     t.interactions += b.prediction.interactions;
+    t.server_corrections += b.prediction.server;
     t.compared += b.stats.compared;
     t.predicted += b.prediction.predicted;
     t.bytes_in += b.stats.bytes_in;
@@ -227,25 +266,45 @@ Totals add_up(const FleetResult& result) {
     t.rtts.insert(t.rtts.end(), b.rtt_ms.begin(), b.rtt_ms.end());
     if (b.stats.connect_ms >= 0) t.connects.push_back(b.stats.connect_ms);
     add_messages(b, t);
+    add_tag(b, t);
   }
   return t;
 }
 
-// Two lines for people, then one of key=value pairs for scripts (load tests read it). Takes the
+// --pattern tag: a line for people, then last_scores= and standings= (the header's formats).
+void print_tag(Totals& t) {
+  // The round under way: the latest any bot saw (a bot that left early may have seen an older one).
+  int32_t round = 0;
+  for (const TagStanding& s : t.standings) round = std::max(round, s.round);
+  std::sort(t.standings.begin(), t.standings.end(), [](const TagStanding& x, const TagStanding& y) { return x.id < y.id; });
+  std::string standings = round > 0 ? std::to_string(round) : "none";
+  for (const TagStanding& s : t.standings)
+    if (s.round == round) standings += " " + std::to_string(s.id) + ":" + std::to_string(s.it_seconds);
+  const std::string scores = t.last_scores.empty() ? "none" : t.last_scores;
+  std::printf("  tag: passes of \"it\" heard announced %llu times (summed over the bots); last scores: %s; standings: %s\n",
+              (unsigned long long)t.tags_seen, scores.c_str(), standings.c_str());
+  std::printf("last_scores=%s\n", scores.c_str());
+  std::printf("standings=%s\n", standings.c_str());
+}
+
+// Two lines for people (and one on the messages, and the tag game's three, when there are any), then
+// one of key=value pairs for scripts (load tests read it). Takes the
 // totals by reference to sort their samples in place (percentile() reorders them).
 void print_summary(const Args& a, Totals& t, double seconds) {
   const double secs = std::max(1e-9, seconds);
   const int bots = a.bots;
   std::printf("foothold-bot: %d bot(s) against %s for %.1f s, pattern %s\n", bots, a.server_text.c_str(), secs, a.pattern_text.c_str());
   std::printf("  predicted %llu ticks; %llu snapshots; %llu compared with the server: %llu corrected (%llu by other "
-              "characters, %llu unexplained), largest correction %.4f m\n",
+              "characters, %llu by the game's commands, %llu unexplained), largest correction %.4f m\n",
               (unsigned long long)t.predicted, (unsigned long long)t.snapshots, (unsigned long long)t.compared,
-              (unsigned long long)t.corrections, (unsigned long long)t.interactions, (unsigned long long)t.unexplained, t.max_error);
+              (unsigned long long)t.corrections, (unsigned long long)t.interactions, (unsigned long long)t.server_corrections,
+              (unsigned long long)t.unexplained, t.max_error);
   if (!a.messages_per_second_text.empty())
     std::printf("  messages: %llu sent, %llu echoed intact, %llu lost (%llu echoes corrupt), %llu echoed out of order\n",
                 (unsigned long long)t.messages.sent, (unsigned long long)t.messages.received,
                 (unsigned long long)t.messages.lost, (unsigned long long)t.messages.corrupt,
                 (unsigned long long)t.messages.out_of_order);
+  if (a.pattern_text == "tag") print_tag(t);
   std::vector<double> r1 = t.rtts, r2 = t.rtts;
   std::printf("bots=%d connected=%d failed=%d corrections=%llu unexplained=%llu interactions=%llu compared=%llu rtt_ms_p50=%.2f "
               "rtt_ms_p99=%.2f bytes_in_per_s=%.0f bytes_out_per_s=%.0f bytes_in_per_bot_per_s=%.0f bytes_out_per_bot_per_s=%.0f "
@@ -262,10 +321,13 @@ void print_summary(const Args& a, Totals& t, double seconds) {
   const MessageCounts& m = t.messages;
   const double p50 = percentile(t.messages.rtt_ms, 0.5), p99 = percentile(t.messages.rtt_ms, 0.99);
   std::printf(" messages_sent=%llu messages_received=%llu messages_lost=%llu messages_out_of_order=%llu "
-              "message_rtt_ms_p50=%.2f message_rtt_ms_p99=%.2f message_bytes_out_per_s=%.0f message_bytes_in_per_s=%.0f\n",
+              "message_rtt_ms_p50=%.2f message_rtt_ms_p99=%.2f message_bytes_out_per_s=%.0f message_bytes_in_per_s=%.0f",
               (unsigned long long)m.sent, (unsigned long long)m.received, (unsigned long long)m.lost,
               (unsigned long long)m.out_of_order, p50, p99, double(t.message_bytes_out) / secs / bots,
               double(t.message_bytes_in) / secs / bots);
+  // The game's figures after them (zero without a game), in the order they were added.
+  std::printf(" tags_seen=%llu server_corrections=%llu\n", (unsigned long long)t.tags_seen,
+              (unsigned long long)t.server_corrections);
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

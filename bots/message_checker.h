@@ -22,6 +22,8 @@
 //   - it names none (another bot's index, a sequence never sent or already echoed, the unreliable
 //     channel, which these messages never use): corrupt, and not order-checked.
 // Lost is what was sent and never echoed intact: sent - received, once the run is over.
+// Only what the fleet hands in is checked: it keeps back the messages it recognises as the game's own
+// (the tag game's announcements, bots/tag_messages.h), which are no echoes and never count here.
 
 #include <cstdint>
 #include <deque>

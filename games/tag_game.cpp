@@ -101,15 +101,19 @@ class TagGame final : public Game {
       unfreeze_at_ = tick + uint32_t(kFrozenSeconds) * rate_;
     }
     if (has_it_profile_) game.set_profile(to, "it");
-    const std::string text = "tag " + std::to_string(from) + " " + std::to_string(to);
+    // Appended piece by piece: GCC 12's -Wrestrict misjudges "literal" + std::string in Release.
+    std::string text = "tag ";
+    text.append(std::to_string(from)).append(" ").append(std::to_string(to));
     game.broadcast(proto::Channel::kReliable, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
   }
 
   void end_round(GameControl& game, const TickReport& report) {
-    std::string text = "scores " + std::to_string(round_);
+    std::string text = "scores ";
+    text.append(std::to_string(round_));
     for (const CharacterReport& c : report.characters) {
       const auto found = it_ticks_.find(c.id);
-      text += " " + std::to_string(c.id) + ":" + std::to_string(found == it_ticks_.end() ? 0 : found->second / rate_);
+      text.append(" ").append(std::to_string(c.id)).append(":");
+      text.append(std::to_string(found == it_ticks_.end() ? 0 : found->second / rate_));
     }
     game.broadcast(proto::Channel::kReliable, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
     // The next round starts with the one who was "it" least in this one.

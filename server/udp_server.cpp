@@ -287,7 +287,7 @@ void UdpServer::log_stats() {
       "in_other_pct={:.1f} snapshots_with_state_pct={:.1f} version_hint_limited={} connects_replayed={} "
       "tokens_early={} tokens_far={} messages_in={} messages_out={} message_bytes_in_per_s={:.0f} "
       "message_bytes_out_per_s={:.0f} message_retransmissions={} message_violations={} message_timeouts={} "
-      "messages_refused={} messages_undelivered={}",
+      "messages_refused={} messages_undelivered={} game_commands={} game_removals={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -306,7 +306,7 @@ void UdpServer::log_stats() {
       delta(Counter::kMessagesReceived) + delta(Counter::kMessagesUndelivered), delta(Counter::kMessagesSent),
       rate(Counter::kBytesInMessages), rate(Counter::kBytesOutMessages), delta(Counter::kMessageRetransmissions),
       delta(Counter::kMessageViolations), delta(Counter::kMessageTimeouts), delta(Counter::kMessagesRefused),
-      delta(Counter::kMessagesUndelivered));
+      delta(Counter::kMessagesUndelivered), delta(Counter::kGameCommands), delta(Counter::kGameRemovals));
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
   window_ = Window{};

@@ -16,6 +16,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include "games/tag_game.h"
+#include "server/game.h"
+
 #include "proto/codec.h"
 #include "proto/cookie_layout.h"
 #include "proto/handshake.h"
@@ -55,10 +58,28 @@ const World& arena() {
 // Ticks played before the timed ones: one second at 60 Hz.
 constexpr int kWarmupTicks = 60;
 
+// A game that changes an attribute of every character, and one of the match's, every tick: the
+// snapshots' worst case for attributes (each change rides until acknowledged).
+struct ChurnGame final : server::Game {
+  server::GameSchema schema() const override { return {{"churn"}, {"tick"}}; }
+  void after_tick(server::GameControl& g, const server::TickReport& r) override {
+    for (const auto& c : r.characters) g.set_attribute(c.id, 0, int32_t(r.tick * 7 + c.id));
+    g.set_match_attribute(0, int32_t(r.tick));
+  }
+};
+
+// The game a benchmark runs: 0 none, 1 tag, 2 churn.
+std::unique_ptr<server::Game> bench_game(int64_t which) {
+  if (which == 1) return server::make_tag_game();
+  if (which == 2) return std::make_unique<ChurnGame>();
+  return nullptr;
+}
+
 void BM_ServerTick(benchmark::State& state) {
   const int n = int(state.range(0));
   const bool snapshots = state.range(1) != 0;
   const int threads = int(state.range(2));
+  const int64_t game = state.range(3);
   CaptureSink sink;
   CoreConfig cfg;
   cfg.max_clients = 4096;
@@ -75,6 +96,7 @@ void BM_ServerTick(benchmark::State& state) {
   const MoveSettings settings;
   proto::Nanos now = proto::kSecond;
   ServerCore core(cfg, arena(), settings, sink, now);
+  core.set_game(bench_game(game));
   proto::PacketWriter w;
   proto::DatagramBuffer buf, rx;
   struct Bot {
@@ -137,8 +159,9 @@ void BM_ServerTick(benchmark::State& state) {
 }
 
 BENCHMARK(BM_ServerTick)
-    ->ArgsProduct({{1, 100, 500, 1000, 2000}, {0, 1}, {1, 2}})
-    ->ArgNames({"clients", "snapshots", "threads"})
+    ->ArgsProduct({{1, 100, 500, 1000, 2000}, {0, 1}, {1, 2}, {0}})
+    ->ArgsProduct({{1000}, {1}, {1, 2}, {1, 2}})
+    ->ArgNames({"clients", "snapshots", "threads", "game"})
     ->Iterations(600)
     ->Unit(benchmark::kMicrosecond);
 

@@ -3,6 +3,9 @@
 // replicated attributes through loss, the token's user data, and the schema's checks.
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <map>
 #include <string>
@@ -11,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include "proto/token.h"
+#include "replay/recording.h"
+#include "server/recorder.h"
 #include "server/game.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -176,6 +181,7 @@ struct CommandRun {
   std::string removed_reason;
   std::vector<uint32_t> left;
   bool teleport_to_gone = true;
+  std::vector<uint8_t> recording;  // the whole recording file's bytes
 };
 
 // Four clients walking; the game teleports, launches, freezes, switches profile, sets attributes
@@ -190,6 +196,11 @@ CommandRun run_commands(int threads) {
   auto owned = std::make_unique<ScriptGame>();
   ScriptGame& game = *owned;
   h.server().set_game(std::move(owned));
+  const std::string path = ::testing::TempDir() + "/commands_threads_" + std::to_string(threads) + ".rec";
+  replay::RecordingWriter writer;
+  EXPECT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
+  server::ServerRecorder recorder(writer, 60);
+  h.server().set_observer(&recorder);
   h.start_all();
   h.run_for(kS);
   const uint32_t now = h.server().current_tick();
@@ -235,6 +246,12 @@ CommandRun run_commands(int threads) {
   }
   out.removed_phase = h.client(3).phase();
   out.removed_reason = h.client(3).reason_text();
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  EXPECT_TRUE(writer.ok()) << writer.error();
+  std::ifstream in(path, std::ios::binary);
+  out.recording.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  std::remove(path.c_str());
   return out;
 }
 
@@ -246,6 +263,9 @@ TEST(GameApi, EveryCommandActsAtTheNextBoundaryTheSameOnOneThreadAndOnFour) {
   for (std::size_t i = 0; i < one.states.size(); ++i)
     ASSERT_EQ(one.states[i], four.states[i]) << "entry " << i << ": tick " << one.states[i].tick << ", character " << one.states[i].id;
   EXPECT_EQ(one.client_attributes, four.client_attributes);
+  // The recordings (every input consumed, every command at its tick, every state's checksum), byte for byte.
+  ASSERT_GT(one.recording.size(), 1000u);
+  EXPECT_EQ(one.recording, four.recording);
   EXPECT_EQ(one.client_attributes, (std::vector<int32_t>{7, 0, -40, -40, 0}));
   // Removed at the boundary, with the teleport given after the removal dropped there; later commands
   // on it refused at once.
