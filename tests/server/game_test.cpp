@@ -149,6 +149,14 @@ struct ScriptGame final : server::Game {
   }
 };
 
+// A script game installed on `h`'s server (which owns it).
+ScriptGame& install_script(SimHarness& h) {
+  auto owned = std::make_unique<ScriptGame>();
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  return game;
+}
+
 // The state of character `id` after `tick`, from the script game's notes (null when it has none).
 const CharacterState* state_after(const ScriptGame& g, uint32_t id, uint32_t tick) {
   for (const auto& n : g.states)
@@ -193,9 +201,7 @@ CommandRun run_commands(int threads) {
   o.pattern = bots::Pattern::kCircle;
   o.seed = test_seed(36);
   SimHarness h(arena_world(), o);
-  auto owned = std::make_unique<ScriptGame>();
-  ScriptGame& game = *owned;
-  h.server().set_game(std::move(owned));
+  ScriptGame& game = install_script(h);
   const std::string path = ::testing::TempDir() + "/commands_threads_" + std::to_string(threads) + ".rec";
   replay::RecordingWriter writer;
   EXPECT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
@@ -287,9 +293,7 @@ TEST(GameApi, TeleportVelocityFreezeAndProfileChangeTheStateAtTheBoundary) {
   o.settings = with_heavy_profile();
   o.pattern = bots::Pattern::kCircle;
   SimHarness h(arena_world(), o);
-  auto owned = std::make_unique<ScriptGame>();
-  ScriptGame& game = *owned;
-  h.server().set_game(std::move(owned));
+  ScriptGame& game = install_script(h);
   h.start_all();
   h.run_for(kS);
   const uint32_t t0 = h.server().current_tick();
@@ -335,9 +339,7 @@ TEST(GameApi, AttributesConvergeToTheServersValuesThroughLoss) {
   HarnessOptions o = with_clients(3);
   o.seed = test_seed(37);
   SimHarness h(arena_world(), o);
-  auto owned = std::make_unique<ScriptGame>();
-  ScriptGame& game = *owned;
-  h.server().set_game(std::move(owned));
+  ScriptGame& game = install_script(h);
   h.start_all();
   h.run_for(kS);
   h.network().set_impairment({0.33, 0.05, 0.1, 40 * kMs, 20 * kMs});
@@ -378,9 +380,7 @@ TEST(GameApi, AttributesConvergeToTheServersValuesThroughLoss) {
 TEST(GameApi, ASingleLostSnapshotNeverLosesAnAttributeChange) {
   HarnessOptions o = with_clients(1);
   SimHarness h(arena_world(), o);
-  auto owned = std::make_unique<ScriptGame>();
-  ScriptGame& game = *owned;
-  h.server().set_game(std::move(owned));
+  ScriptGame& game = install_script(h);
   h.start_all();
   h.run_for(kS);
   const uint32_t t0 = h.server().current_tick();
