@@ -347,10 +347,9 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
     if (capacity > 0 && !out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null with a capacity");
     if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
     const ClientSession& s = client->udp->session();
-    // Render time: a little behind the newest snapshot, advancing with the clock between snapshots.
-    const double period = 1e9 / client->settings.tick_rate;
-    const double since = std::min(double(s.snapshot_interval()), double(client->now_ns - client->newest_arrival) / period);
-    const double render = double(client->newest_snapshot) - s.interpolation_delay_ticks() + std::max(0.0, since);
+    // Render time: a little behind the newest snapshot, advancing with the clock between snapshots
+    // (the session's view tick, which a shot carries to the server).
+    const double render = s.view_tick(client->now_ns);
     size_t n = 0;  // characters seen; the first `capacity` of them written
     for (const foothold::OtherCharacter& o : s.others()) {
       if (n >= capacity) {
@@ -495,6 +494,16 @@ foothold_client_result foothold_client_receive_message(foothold_client* client, 
     std::memcpy(buffer, m.data(), m.size());
     if (channel) *channel = client->message.channel == foothold::proto::Channel::kReliable ? FOOTHOLD_CLIENT_RELIABLE : FOOTHOLD_CLIENT_UNRELIABLE;
     client->message_held = false;
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_view_tick(const foothold_client* client, double* tick) {
+  return guarded(client, [&] {
+    if (!tick) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "tick is null");
+    *tick = 0;
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    *tick = client->udp->session().view_tick(client->now_ns);
     return FOOTHOLD_CLIENT_OK;
   });
 }

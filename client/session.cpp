@@ -249,6 +249,7 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
 void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> message) {
   const std::optional<proto::SnapshotHeader> h = take_snapshot(message);
   if (!h) return;
+  last_snapshot_at_ = now;
   show_others(h->tick);
   check_own_state(*h);
   forget_inputs_through(h->received_through);
@@ -302,6 +303,12 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   acked_snapshot_ = h.tick;
   ++stats_.snapshots;
   return h;
+}
+
+double ClientSession::view_tick(proto::Nanos now) const {
+  if (acked_snapshot_ == 0) return 0;
+  const double since = std::min(double(snapshot_interval_), double(now - last_snapshot_at_) / double(period_));
+  return double(last_snapshot_) - interpolation_delay_ticks() + std::max(0.0, since);
 }
 
 int32_t ClientSession::attribute(int index) const {

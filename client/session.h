@@ -137,6 +137,11 @@ class ClientSession {
   /// How far behind the newest snapshot to show the others, in ticks: two snapshot intervals, so
   /// that the next snapshot has usually arrived before it is needed (interpolation, never extrapolation).
   double interpolation_delay_ticks() const { return 2.0 * snapshot_interval_; }
+  /// The moment, in fractional server ticks, at which the other characters are drawn at `now`: the
+  /// interpolation delay behind the newest snapshot, advancing with the clock since it arrived (by
+  /// at most a snapshot interval). What a game attaches to a shot, for the server's lag
+  /// compensation (GameControl::ray); 0 before the first snapshot.
+  double view_tick(proto::Nanos now) const;
   /// This session's keys (valid from the Accept on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
   const proto::SessionKeys& session_keys() const { return keys_; }
@@ -252,6 +257,7 @@ class ClientSession {
   proto::Nanos next_tick_ = 0;
   ClockSteering steering_;
   uint32_t last_snapshot_ = 0;     // the newest snapshot's tick (the Accept's before any)
+  proto::Nanos last_snapshot_at_ = 0;  // when it arrived
   uint32_t acked_snapshot_ = 0;    // the newest snapshot decoded, whose view we hold (0: none)
   uint32_t snapshot_interval_ = 1;
   bool want_state_ = false;        // a digest did not match: ask for the full state

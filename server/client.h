@@ -89,6 +89,7 @@ struct ClientView {
   std::vector<SentSnapshot> sent;  ///< ring of the last proto::kBaseHistory snapshots, for deltas
   std::vector<uint32_t> interest;  ///< roster indices of the characters in its snapshots, ascending
   uint64_t interest_roster = ~0ull;  ///< Roster::version() when `interest` was chosen
+  uint32_t newest_sent = 0;        ///< the newest snapshot tick sent to it
   /// Per attribute slot (proto::kAttributeSlots: its own character's, then the match's): the tick of
   /// the first snapshot that carried the slot's current value (0: none yet). The client holds the
   /// value once it acknowledges a snapshot that late (Replication::attributes_for).

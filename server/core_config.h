@@ -68,6 +68,8 @@ struct CoreConfig {
   /// Each session's messages: the send queue (limits.queue_bytes), the byte rate each way, the
   /// no-progress time-out.
   proto::MessageConfig messages = server_messages();
+  /// Milliseconds of the past a game's lag-compensated queries may look back to (server/rewind.h).
+  int rewind_window_ms = 250;
 };
 
 }  // namespace foothold::server

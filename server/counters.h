@@ -123,6 +123,8 @@ enum class Counter : uint8_t {
   kGameCommands,        ///< commands applied at a tick boundary
   kGameCommandsDropped, ///< commands dropped at the boundary: their character had left since they were given
   kGameRemovals,        ///< sessions the game ended (Disconnect(Removed))
+  kRewindQueries,       ///< lag-compensated queries (rays, overlaps)
+  kRewindClamped,       ///< ...whose view time was outside the window or after the viewer's newest snapshot
   /// The number of counters (not a counter).
   kCount
 };

@@ -31,6 +31,7 @@
 
 #include "proto/message_endpoint.h"
 #include "shared/character_state.h"
+#include "shared/ray_query.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
 #include "shared/vec3.h"
@@ -104,6 +105,20 @@ class GameControl {
   virtual int32_t attribute(uint32_t id, int index) const = 0;
   /// The match's attribute as replicated; 0 when there is no such attribute.
   virtual int32_t match_attribute(int index) const = 0;
+  /// Lag compensation (server/rewind.h): the world as client `viewer` drew it at `view_tick` (a
+  /// fractional server tick: ClientSession::view_tick(), sent with the shot), the other characters
+  /// interpolated between snapshot ticks as its client did, the movers at the nearest tick. A view
+  /// older than the rewind window, or newer than the newest snapshot sent to `viewer`, is clamped
+  /// (counted: rewind_clamped). `viewer`'s own character is never hit.
+  virtual RayHit ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) = 0;
+  /// The characters (not `viewer`'s) that an upright capsule at `center` (`half_segment` 0: a
+  /// sphere) overlaps at `view_tick` as `viewer` drew them, ascending id, into `out`.
+  virtual void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
+                       std::vector<uint32_t>& out) = 0;
+  /// Where character `id`'s capsule centre was after `tick`, exactly, while the window holds it.
+  virtual std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const = 0;
+  /// The newest snapshot tick sent to client `id` (0: none yet).
+  virtual uint32_t newest_snapshot(uint32_t id) const = 0;
   /// Queues a message to one client (ServerCore::send_message's verdicts).
   virtual proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) = 0;
   /// Queues a message to every client; returns how many took it.

@@ -1,5 +1,7 @@
 #include "server/game_host.h"
 
+#include "shared/det_math.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -34,8 +36,8 @@ std::string schema_problem(const GameSchema& schema) {
   return p.empty() ? list_problem(schema.match_attributes, "match_attributes") : p;
 }
 
-GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send)
-    : roster_(roster), simulation_(simulation), counters_(counters), send_(std::move(send)) {}
+GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send, const RewindHistory& rewind)
+    : roster_(roster), simulation_(simulation), counters_(counters), send_(std::move(send)), rewind_(rewind) {}
 
 void GameHost::install(std::unique_ptr<Game> game) {
   GameSchema schema = game ? game->schema() : GameSchema{};
@@ -200,6 +202,36 @@ int32_t GameHost::attribute(uint32_t id, int index) const {
 int32_t GameHost::match_attribute(int index) const {
   return valid_index(index) ? match_.attributes[std::size_t(index)] : 0;
 }
+
+uint32_t GameHost::newest_snapshot(uint32_t id) const {
+  const Client* c = roster_.by_id(id);
+  return c ? c->view.newest_sent : 0;
+}
+
+double GameHost::rewind_to(uint32_t viewer, double view_tick) {
+  counters_.add(Counter::kRewindQueries);
+  // Never later than the viewer's newest snapshot (a client cannot have drawn what it was not sent),
+  // never earlier than the window: a client that lies about its time gains nothing.
+  const double view = rewind_.clamp(view_tick, newest_snapshot(viewer));
+  if (view != view_tick) counters_.add(Counter::kRewindClamped);
+  rewind_.capsules_at(view, capsules_);
+  return view;
+}
+
+RayHit GameHost::ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) {
+  const double view = rewind_to(viewer, view_tick);
+  // The movers as they were at the nearest tick.
+  movers_.build(simulation_.world(), uint32_t(det_floor(view + 0.5)), simulation_.settings().tick_rate);
+  return cast_ray(simulation_.world(), &movers_, capsules_, origin, direction, length, viewer, scratch_);
+}
+
+void GameHost::overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
+                       std::vector<uint32_t>& out) {
+  rewind_to(viewer, view_tick);
+  overlap_characters(capsules_, center, half_segment, radius, viewer, out);
+}
+
+std::optional<Vec3> GameHost::position_at(uint32_t id, uint32_t tick) const { return rewind_.exact_at(id, tick); }
 
 proto::SendError GameHost::send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
   return send_(id, channel, bytes);

@@ -12,6 +12,7 @@
 #include "server/client.h"
 #include "server/counters.h"
 #include "server/game.h"
+#include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
 #include "shared/game_command.h"
@@ -27,7 +28,7 @@ class GameHost final : public GameControl {
   using Send = std::function<proto::SendError(uint32_t id, proto::Channel, std::span<const uint8_t>)>;
   using Remove = std::function<void(Client&)>;
   /// All referenced: they must outlive the host.
-  GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send);
+  GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send, const RewindHistory& rewind);
 
   /// Installs `game` (null: none) and calls its on_start. Throws std::invalid_argument, naming the
   /// problem, when its schema is invalid.
@@ -68,11 +69,18 @@ class GameHost final : public GameControl {
   bool set_match_attribute(int index, int32_t value) override;
   int32_t attribute(uint32_t id, int index) const override;
   int32_t match_attribute(int index) const override;
+  RayHit ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) override;
+  void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
+               std::vector<uint32_t>& out) override;
+  std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const override;
+  uint32_t newest_snapshot(uint32_t id) const override;
   proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) override;
   std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) override;
 
  private:
   bool give(uint32_t id, const GameCommand& command);
+  // The view time clamped to what `viewer` may have seen, counted; the capsules and movers placed.
+  double rewind_to(uint32_t viewer, double view_tick);
 
   Roster& roster_;
   const Simulation& simulation_;
@@ -86,6 +94,10 @@ class GameHost final : public GameControl {
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;
+  const RewindHistory& rewind_;
+  std::vector<QueryCapsule> capsules_;
+  MoverFrame movers_;
+  QueryScratch scratch_;
 };
 
 }  // namespace foothold::server

@@ -420,6 +420,7 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const auto message = ws.snapshot.finish(ws.payload, ws.view);
   if (message.empty()) return;  // cannot happen: the budget is within the buffer
   record_sent(c, base_view, ws);
+  c.view.newest_sent = tick_;
   ws.counters.add(Counter::kSnapshotsSent);
   if (h.has_own_state) ws.counters.add(Counter::kSnapshotsWithState);
   // Messages ride in the room the snapshot left under its budget, never in the snapshot's own.

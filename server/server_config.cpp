@@ -55,6 +55,7 @@ const Key kKeys[] = {
     {"message_queue", &ServerConfig::message_queue},
     {"message_rate", &ServerConfig::message_rate},
     {"message_timeout", &ServerConfig::message_timeout},
+    {"rewind_window", &ServerConfig::rewind_window},
 };
 
 }  // namespace
@@ -81,6 +82,7 @@ CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings,
   c.messages.limits.queue_bytes = std::size_t(config.message_queue);
   c.messages.rate = uint32_t(config.message_rate);
   c.messages.timeout = proto::Nanos(config.message_timeout * double(proto::kSecond));
+  c.rewind_window_ms = config.rewind_window;
   return c;
 }
 
@@ -175,6 +177,7 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "message_queue", message_queue, 65536, 16777216);
   range(e, "message_rate", message_rate, 1024, 10000000);
   range(e, "message_timeout", message_timeout, 1, 600);
+  range(e, "rewind_window", rewind_window, 0, 1000);
   return e;
 }
 

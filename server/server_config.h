@@ -69,6 +69,8 @@ struct ServerConfig {
   int message_rate = int(CoreConfig{}.messages.rate);
   /// Seconds a session's messages may stand still (unacknowledged, or never completed) before it is cut off [1, 600].
   double message_timeout = double(CoreConfig{}.messages.timeout) / double(proto::kSecond);
+  /// Milliseconds of the past the game's lag-compensated queries may rewind to [0, 1000].
+  int rewind_window = CoreConfig{}.rewind_window_ms;
 
   /// Problems with the values, one message each naming the key (empty: valid). Without a key file
   /// the bind address must be loopback: the development key is public.

@@ -9,6 +9,7 @@ namespace {
 // The config as the core keeps it: the snapshot budget within what the wire allows.
 CoreConfig checked(CoreConfig config) {
   config.snapshot_budget = std::clamp(config.snapshot_budget, proto::kMinSnapshotBudget, int(proto::kMaxDatagram));
+  config.rewind_window_ms = std::clamp(config.rewind_window_ms, 0, 1000);
   return config;
 }
 
@@ -27,8 +28,10 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       simulation_(world, settings, pool_, std::size_t(config.max_clients)),
       replication_(config_, settings.tick_rate, pool_),
       admission_(config_, roster_, simulation_, replication_, outbox_, counters_, now, std::move(cookies)),
+      rewind_(uint32_t(config_.rewind_window_ms * settings.tick_rate / 1000), uint32_t(config_.snapshot_interval),
+              derive(settings)),
       game_(roster_, simulation_, counters_,
-            [this](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { return send_message(id, ch, b); }) {
+            [this](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { return send_message(id, ch, b); }, rewind_) {
   rx_inputs_.reserve(proto::kMaxCompactInputs);
   admission_.set_join_hook([this](Client& c) {
     const std::optional<Vec3> at = game_.join({c.id, c.session.client_id, {c.session.user_data.data(), c.session.user_data_size}});
@@ -250,6 +253,7 @@ void ServerCore::tick(proto::Nanos now) {
   deliver_messages(now);
   game_.apply_commands(simulation_.tick() + 1, [this](Client& c) { end_session(c, proto::fb::DisconnectReason::Removed); });
   simulation_.advance(roster_, counters_, observer_, delivered_, game_.applied());
+  rewind_.record(simulation_.tick(), roster_);
   game_.after_tick(simulation_);
   const uint32_t tick = simulation_.tick();
   if (tick % uint32_t(config_.snapshot_interval) == 0)

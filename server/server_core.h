@@ -31,6 +31,7 @@
 #include "server/game_host.h"
 #include "server/outbox.h"
 #include "server/replication.h"
+#include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
 #include "server/tick_observer.h"
@@ -144,6 +145,7 @@ class ServerCore {
   proto::PacketWriter writer_;
   proto::DatagramReader reader_{proto::Direction::kToServer};
   std::vector<InputCmd> rx_inputs_;  // the inputs of the message being handled
+  RewindHistory rewind_;
   GameHost game_;
   // The messages handed to the game this tick, for the observer: records into one byte arena.
   std::vector<MessageRecord> delivered_;

@@ -140,6 +140,9 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
   opt("message-queue", &ServerConfig::message_queue,
       by_default("bytes of reliable messages one session may have unacknowledged, each way", &ServerConfig::message_queue));
   opt("message-rate", &ServerConfig::message_rate, by_default("message bytes per second to one client", &ServerConfig::message_rate));
+  opt("rewind-window", &ServerConfig::rewind_window,
+      by_default("milliseconds of the past the game's lag-compensated queries may look back to [0, 1000]",
+                 &ServerConfig::rewind_window));
   opt("message-timeout", &ServerConfig::message_timeout,
       by_default("seconds a session's messages may stand still before it is cut off", &ServerConfig::message_timeout));
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "

@@ -220,6 +220,16 @@ void World::collect(const Aabb& box, std::vector<uint32_t>& out) const {
   std::sort(out.begin(), out.end());
 }
 
+void World::collect_along(const Vec3& from, const Vec3& to, std::vector<uint32_t>& out) const {
+  out.clear();
+  CollectCallback cb(out);
+  bullet_->shape->getOptimizedBvh()->reportRayOverlappingNodex(&cb, btVector3(from.x, from.y, from.z),
+                                                              btVector3(to.x, to.y, to.z));
+  // Bullet's traversal order is its tree's: sorted, the answer is the same whatever the tree.
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+}
+
 btCollisionWorld& World::collision_world() const { return *bullet_->world; }
 
 }  // namespace foothold

@@ -81,6 +81,11 @@ class World {
   /// `out` keeps its capacity, so a caller that reuses it allocates nothing in the steady state.
   void collect(const Aabb& box, std::vector<uint32_t>& out) const;
 
+  /// Replaces `out` with the indices of the triangles whose BVH nodes the segment from `from` to `to`
+  /// crosses (a superset of those it touches), ascending. Bullet chooses them; exact tests are the
+  /// caller's (shared/ray_query.h).
+  void collect_along(const Vec3& from, const Vec3& to, std::vector<uint32_t>& out) const;
+
   /// The Bullet collision world holding the mesh (for tools and the Bullet comparison benchmark).
   /// Owned by this World: the reference is valid as long as the World is.
   btCollisionWorld& collision_world() const;

@@ -495,6 +495,15 @@ TEST(ClientApiTag, TheGamesAttributesReadByNameAndIndex) {
   foothold_client_character me{};
   ASSERT_EQ(foothold_client_local_character(c, &me), FOOTHOLD_CLIENT_OK);
   EXPECT_EQ(uint32_t(it), me.id) << "alone, it is it";
+  // The view tick a shot carries: two snapshot intervals behind the newest snapshot, plus the time
+  // since it arrived (at most one interval).
+  double view = -1;
+  ASSERT_EQ(foothold_client_view_tick(c, &view), FOOTHOLD_CLIENT_OK);
+  foothold_client_stats now{};
+  ASSERT_EQ(foothold_client_get_stats(c, &now), FOOTHOLD_CLIENT_OK);
+  EXPECT_GE(view, double(now.server_tick) - 2);
+  EXPECT_LE(view, double(now.server_tick) - 1);
+  EXPECT_EQ(foothold_client_view_tick(c, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_GE(seconds, 2);
   EXPECT_STREQ(foothold_client_attribute_name(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 1), "round");
   EXPECT_EQ(foothold_client_attribute_name(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 4), nullptr);

@@ -309,6 +309,7 @@ TEST(Loopback, BadUsageExitsWithCodeTwo) {
   TempDir dir;
   for (const std::string& args : std::vector<std::string>{"--port -1", "--port 70000", "--bind nowhere", "--world /nonexistent.obj",
                                  "--log-level loud", "--tick-rate 1000", "--threads -1", "--threads 65", "--config /nonexistent.toml",
+                                 "--rewind-window 1001", "--rewind-window -1",
                                  "--config " + dir.write("bad.toml", "port = 7777\nmax_players = 3\n")}) {
     const auto r = run_command(kServer + " " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;

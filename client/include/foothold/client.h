@@ -262,6 +262,14 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_receive_message(footh
                                                                            size_t capacity, size_t* size,
                                                                            int32_t* channel);
 
+/**
+ * The moment, in fractional server ticks, at which foothold_client_remote_characters draws the other
+ * characters now (as of the last update): what a shot message carries, so that the server's game
+ * judges it against the world as this client drew it (lag compensation). ERROR_STATE when not
+ * connected. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_view_tick(const foothold_client* client, double* tick);
+
 /** Whose replicated attribute (foothold_client_attribute): the game's integers, declared by the server's game. */
 typedef enum foothold_client_attribute_scope {
   FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER = 0, /**< this client's own character's (index 0 to 15) */
