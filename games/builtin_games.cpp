@@ -1,5 +1,6 @@
 #include "games/builtin_games.h"
 
+#include "games/hitscan_game.h"
 #include "games/tag_game.h"
 
 namespace foothold::server {
@@ -22,6 +23,7 @@ std::span<const GameEntry> builtin_games() {
   static const GameEntry kGames[] = {
       {"echo", "every message back to its sender", [] { return std::unique_ptr<Game>(std::make_unique<EchoGame>()); }},
       {"tag", "one character is it; touching another passes it on; 60 s rounds", make_tag_game},
+      {"hitscan", "shots judged against the world as the shooter drew it (lag compensation)", make_hitscan_game},
   };
   return kGames;
 }

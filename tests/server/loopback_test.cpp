@@ -325,10 +325,10 @@ TEST(Loopback, AnUnknownGameIsRefusedWithTheKnownOnesListed) {
                                  "FOOTHOLD_GAME=chess " + kServer}) {
     const auto r = run_command(cmd);
     EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.output;
-    EXPECT_NE(r.output.find("game = 'chess' is not a known game: none, echo, tag"), std::string::npos) << cmd << "\n" << r.output;
+    EXPECT_NE(r.output.find("game = 'chess' is not a known game: none, echo, tag, hitscan"), std::string::npos) << cmd << "\n" << r.output;
   }
   const auto help = run_command(kServer + " --help");
-  EXPECT_NE(help.output.find("none, echo, tag"), std::string::npos) << help.output;
+  EXPECT_NE(help.output.find("none, echo, tag, hitscan"), std::string::npos) << help.output;
 }
 
 TEST(Loopback, PortInUseIsAClearErrorNotACrash) {
