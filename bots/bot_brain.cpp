@@ -131,6 +131,8 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
     out.pattern = Pattern::kRide;
   } else if (text == "tag") {
     out.pattern = Pattern::kTag;
+  } else if (text == "shoot") {
+    out.pattern = Pattern::kShoot;
   } else if (text.rfind("script:", 0) == 0) {
     out.pattern = Pattern::kScript;
     out.script = replay::load_input_script(text.substr(7));
@@ -139,7 +141,7 @@ bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error
       return false;
     }
   } else {
-    error = "--pattern '" + text + "' is not wander, circle, jump, ride, tag or script:FILE";
+    error = "--pattern '" + text + "' is not wander, circle, jump, ride, tag, shoot or script:FILE";
     return false;
   }
   return true;
@@ -149,7 +151,8 @@ std::unique_ptr<client::InputSource> make_brain(const PatternSpec& spec, uint64_
                                                 const World* world, const client::ClientSession* session) {
   const uint64_t s = brain_seed(seed, bot_index);
   switch (spec.pattern) {
-    case Pattern::kWander: return std::make_unique<Wander>(s, tick_rate);
+    case Pattern::kWander:
+    case Pattern::kShoot: return std::make_unique<Wander>(s, tick_rate);  // the shots are the fleet's (bots/shooter.h)
     case Pattern::kCircle: return std::make_unique<Circle>(s, tick_rate);
     case Pattern::kJump: return std::make_unique<Jumper>(s);
     case Pattern::kScript: return std::make_unique<Script>(spec.script);

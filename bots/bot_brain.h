@@ -20,6 +20,8 @@ enum class Pattern : uint8_t {
             ///< crouching and jumping now and then; wander in a world without movers
   kTag,     ///< play the tag game (foothold-server --game tag): "it" chases the nearest other, the
             ///< others run from "it" (bots/tag_brain.h); wander while nobody is "it"
+  kShoot,   ///< wander, and shoot twice a second at the nearest other as drawn (bots/shooter.h;
+            ///< foothold-server --game hitscan)
 };
 
 /// A pattern as foothold-bot --pattern gives it.
@@ -29,7 +31,7 @@ struct PatternSpec {
   replay::InputScript script;  ///< for kScript
 };
 
-/// "wander", "circle", "jump", "ride", "tag" or "script:FILE". On failure returns false and says why.
+/// "wander", "circle", "jump", "ride", "tag", "shoot" or "script:FILE". On failure returns false and says why.
 bool parse_pattern(const std::string& text, PatternSpec& out, std::string& error);
 
 /// A bot's input source; bots with different indices (or seeds) behave differently, the same

@@ -91,6 +91,7 @@ struct BotFleet::Bot {
   std::vector<double> rtt_ms;
   std::unique_ptr<MessageChecker> messages;  // with a message load
   TagTally tag;                              // the tag game's announcements, taken before the checker sees them
+  std::unique_ptr<Shooter> shooter;          // --pattern shoot
   proto::ReceivedMessage received;           // every message taken goes through it (its buffer reused)
   bool finished = false;                     // said goodbye (its phase before that in final_phase)
 };
@@ -169,8 +170,11 @@ void BotFleet::exchange_messages(Bot& b, proto::Nanos now) {
   while (b.session->receive_message(b.received)) {
     // The game's own words are not echoes: they must not count as corrupt ones.
     if (b.tag.take(b.received.channel, b.received.bytes)) continue;
+    if (b.shooter && b.shooter->take(b.received.channel, b.received.bytes)) continue;
     if (b.messages) b.messages->on_echo(now, b.received.channel, b.received.bytes);
   }
+  // No shot in the last second: every one fired gets its verdict before the bots leave.
+  if (b.shooter && now < end_ - proto::kSecond) b.shooter->maybe_fire(*b.session, now);
   if (!b.messages || b.session->phase() != ClientSession::Phase::kConnected) return;
   if (now >= end_) b.messages->stop_sending();
   b.messages->send_due(now, [&b](std::span<const uint8_t> bytes) {
@@ -267,6 +271,10 @@ std::string BotFleet::add_bots(proto::Nanos start) {
       return "cannot mint a token: " + token_error;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get());
+    // Shots spread over the half second, bot by bot.
+    if (options_.pattern.pattern == Pattern::kShoot)
+      bot->shooter = std::make_unique<Shooter>(options_.aim_offset, start + proto::kSecond + proto::Nanos(i) * proto::kSecond / 2 /
+                                                                                           std::max(1, options_.bots));
     if (options_.messages.active()) bot->messages = std::make_unique<MessageChecker>(options_.messages, options_.seed, uint32_t(i));
     hook_session(*bot);
     // Spread the handshakes over the first few milliseconds rather than one burst.
@@ -336,6 +344,7 @@ BotResult BotFleet::result_of(Bot& b) {
   if (b.messages) r.messages = b.messages->counts();
   r.message_stats = b.session->messages().stats();
   r.tag = b.tag;
+  if (b.shooter) r.shots = b.shooter->counts();
   r.standing = tag_standing(*b.session);
   return r;
 }

@@ -14,6 +14,7 @@
 #include "proto/endpoint.h"
 #include "proto/token.h"
 #include "bots/bot_brain.h"
+#include "bots/shooter.h"
 #include "client/session.h"
 #include "bots/impairment.h"
 #include "bots/message_checker.h"
@@ -34,6 +35,8 @@ struct FleetOptions {
   double duration = 10;         ///< seconds from the start until the bots disconnect
   /// How the bots move.
   PatternSpec pattern;
+  /// --pattern shoot: metres beside the target each shot is aimed, across the line of fire.
+  double aim_offset = 0;
   /// Seeds the bots' brains and impairment generators (with each bot's index).
   uint64_t seed = 1;
   std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
@@ -68,6 +71,8 @@ struct BotResult {
   proto::MessageStats message_stats;
   /// What it heard of the tag game (nothing unless the server plays it): passes of "it", scores.
   TagTally tag;
+  /// Its shots (--pattern shoot) and their verdicts.
+  ShotCounts shots;
   /// Its standing in the tag game at the end, from its session's attributes (kept after the goodbye).
   TagStanding standing;
 };

@@ -1,9 +1,9 @@
 // foothold-bot: simulated players for load and correctness testing, and a status probe.
 //
-//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|tag|script:FILE
+//   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|tag|shoot|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
-//                [--messages-per-second R [--message-bytes MIN:MAX]]
+//                [--messages-per-second R [--message-bytes MIN:MAX]] [--aim-offset M]
 //   foothold-bot --probe HOST:PORT [--key-file KEY]
 //
 // With --key-file the bots play the game backend's part and mint their own connect tokens with the
@@ -21,6 +21,9 @@
 //   tags_seen=N            "tag FROM TO" announcements with FROM != 0 that bots received, summed over
 //                          the bots: each pass of "it" counts once per bot that heard it
 //   server_corrections=N   corrections caused by a game command (teleport, freeze, ...)
+//   shots=N hits=H hit_rate=R other_hits=K
+//                          --pattern shoot (a server running --game hitscan): shots fired, hits on
+//                          the character aimed at, H / N, hits on another character
 // With --pattern tag two more lines come just before it (so that it stays the last), each the key,
 // '=', then the rest of the line:
 //   last_scores=ROUND ID:SECONDS ...   the newest "scores" announcement any bot received (the highest
@@ -80,6 +83,7 @@ struct Args {
   std::string messages_per_second_text, message_bytes_text;  // read by parse_message_rate / _sizes
   int bots = 1;
   double duration = 10;
+  double aim_offset = 0;
   double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
@@ -104,6 +108,8 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--jitter", a.jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
   app.add_option("--world", a.world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   app.add_option("--settings", a.settings_path, "movement settings TOML (must match the server's)");
+  app.add_option("--aim-offset", a.aim_offset,
+                 "--pattern shoot: metres beside the target each shot is aimed, across the line of fire (default 0)");
   app.add_option("--messages-per-second", a.messages_per_second_text,
                  "each bot sends this many numbered reliable messages a second, spread evenly (a number above 0, e.g. 20 "
                  "or 0.5), and checks every echo (a server running --game echo returns them)")
@@ -169,6 +175,8 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
   if (a.bots < 1 || a.bots > 5000) return fail("--bots " + std::to_string(a.bots) + " is out of range [1, 5000]");
   if (!(a.duration > 0 && a.duration <= 86400)) return fail("--duration must be in (0, 86400] seconds");
   if (!parse_pattern(a.pattern_text, options.pattern, err)) return fail(err);
+  if (!(a.aim_offset >= -100 && a.aim_offset <= 100)) return fail("--aim-offset must be in [-100, 100] metres");
+  options.aim_offset = a.aim_offset;
   if (!(a.connect_timeout > 0 && a.connect_timeout <= 600)) return fail("--connect-timeout must be in (0, 600] seconds");
   options.session.connect_timeout = proto::Nanos(a.connect_timeout * 1e9);
   options.bots = a.bots;
@@ -209,6 +217,7 @@ struct Totals {
   uint64_t message_bytes_in = 0, message_bytes_out = 0;  // the message sections' bytes
   uint64_t server_corrections = 0;     // corrections caused by a game command
   uint64_t tags_seen = 0;              // passes of "it" announced, counted once per bot that heard each
+  ShotCounts shots;                    // --pattern shoot, every bot's
   std::string last_scores;             // the newest scores announcement heard, without "scores "
   uint32_t last_scores_round = 0;      // its round
   std::vector<TagStanding> standings;  // every connected bot's, at the end
@@ -218,6 +227,7 @@ struct Totals {
 // than any so far, its standing if it saw a round.
 void add_tag(const BotResult& b, Totals& t) {
   t.tags_seen += b.tag.tags_seen();
+  t.shots += b.shots;
   if (b.tag.last_scores_round() > t.last_scores_round) {
     t.last_scores_round = b.tag.last_scores_round();
     t.last_scores = b.tag.last_scores();
@@ -326,8 +336,11 @@ void print_summary(const Args& a, Totals& t, double seconds) {
               (unsigned long long)m.out_of_order, p50, p99, double(t.message_bytes_out) / secs / bots,
               double(t.message_bytes_in) / secs / bots);
   // The game's figures after them (zero without a game), in the order they were added.
-  std::printf(" tags_seen=%llu server_corrections=%llu\n", (unsigned long long)t.tags_seen,
+  std::printf(" tags_seen=%llu server_corrections=%llu", (unsigned long long)t.tags_seen,
               (unsigned long long)t.server_corrections);
+  std::printf(" shots=%llu hits=%llu hit_rate=%.4f other_hits=%llu\n", (unsigned long long)t.shots.shots,
+              (unsigned long long)t.shots.hits, t.shots.shots ? double(t.shots.hits) / double(t.shots.shots) : 0.0,
+              (unsigned long long)t.shots.other_hits);
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

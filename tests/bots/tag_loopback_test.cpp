@@ -93,5 +93,32 @@ TEST(TagLoopback, TheGamesAnnouncementsAreNoCorruptEchoes) {
   EXPECT_EQ(server->wait(5), 0) << server->output();
 }
 
+// foothold-server --game hitscan and foothold-bot --pattern shoot on an unimpaired loopback: every
+// shot at where the shooter's client drew the nearest other hits it (lag compensation places it
+// exactly there), and none aimed 0.6 m beside it (beyond its 0.4 m radius) does.
+TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
+  TempDir dir;
+  std::string address;
+  auto server = start_server(kServer, dir, "server", {"--game", "hitscan"}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  for (const std::string offset : {"0", "0.6"}) {
+    const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 5 --pattern shoot --aim-offset " +
+                                  offset + " --seed " + std::to_string(test_seed(5)));
+    ASSERT_EQ(bots.exit_code, 0) << bots.output;
+    const auto kv = summary(bots.output);
+    const uint64_t shots = std::stoull(kv.at("shots")), hits = std::stoull(kv.at("hits"));
+    EXPECT_GE(shots, 6u * 6) << bots.output;  // twice a second for the 3 s after the first and before the last
+    if (offset == "0") {
+      EXPECT_EQ(hits, shots) << bots.output;
+      EXPECT_EQ(kv.at("hit_rate"), "1.0000");
+    } else {
+      EXPECT_EQ(hits, 0u) << bots.output;
+    }
+  }
+  server->signal(SIGINT);
+  EXPECT_EQ(server->wait(5), 0) << server->output();
+}
+
 }  // namespace
 }  // namespace foothold::test
