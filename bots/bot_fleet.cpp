@@ -269,11 +269,15 @@ std::string BotFleet::add_bots(proto::Nanos start) {
     if (!proto::mint_token(options_.key, proto::random_u64(), std::span(&server_address, 1), unix_now, lifetime, token,
                            token_error))
       return "cannot mint a token: " + token_error;
-    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, options_.session);
+    client::SessionOptions session_options = options_.session;
+    // A shot is worth something only inside the server's rewind window (a quarter second by
+    // default), about a round trip and a retransmission time: it goes three times, a tick apart.
+    if (options_.pattern.pattern == Pattern::kShoot) session_options.messages.limits.copies = 3;
+    bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, session_options);
     bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get());
     // Shots spread over the half second, bot by bot.
     if (options_.pattern.pattern == Pattern::kShoot)
-      bot->shooter = std::make_unique<Shooter>(options_.aim_offset, start + proto::kSecond + proto::Nanos(i) * proto::kSecond / 2 /
+      bot->shooter = std::make_unique<Shooter>(world_, settings_, options_.aim_offset, start + proto::kSecond + proto::Nanos(i) * proto::kSecond / 2 /
                                                                                            std::max(1, options_.bots));
     if (options_.messages.active()) bot->messages = std::make_unique<MessageChecker>(options_.messages, options_.seed, uint32_t(i));
     hook_session(*bot);

@@ -24,6 +24,9 @@
 //   shots=N hits=H hit_rate=R other_hits=K
 //                          --pattern shoot (a server running --game hitscan): shots fired, hits on
 //                          the character aimed at, H / N, hits on another character
+//   misses=M refused=R unanswered=U hidden=W
+//                          the other verdicts; shots with no verdict by the end; shots not fired
+//                          because the nearest other was behind something, as the bot's client drew it
 // With --pattern tag two more lines come just before it (so that it stays the last), each the key,
 // '=', then the rest of the line:
 //   last_scores=ROUND ID:SECONDS ...   the newest "scores" announcement any bot received (the highest
@@ -338,9 +341,13 @@ void print_summary(const Args& a, Totals& t, double seconds) {
   // The game's figures after them (zero without a game), in the order they were added.
   std::printf(" tags_seen=%llu server_corrections=%llu", (unsigned long long)t.tags_seen,
               (unsigned long long)t.server_corrections);
-  std::printf(" shots=%llu hits=%llu hit_rate=%.4f other_hits=%llu\n", (unsigned long long)t.shots.shots,
+  std::printf(" shots=%llu hits=%llu hit_rate=%.4f other_hits=%llu", (unsigned long long)t.shots.shots,
               (unsigned long long)t.shots.hits, t.shots.shots ? double(t.shots.hits) / double(t.shots.shots) : 0.0,
               (unsigned long long)t.shots.other_hits);
+  std::printf(" misses=%llu refused=%llu unanswered=%llu hidden=%llu\n", (unsigned long long)t.shots.misses,
+              (unsigned long long)t.shots.refused,
+              (unsigned long long)(t.shots.shots - t.shots.hits - t.shots.other_hits - t.shots.misses - t.shots.refused),
+              (unsigned long long)t.shots.hidden);
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

@@ -150,6 +150,7 @@ void foothold_client_config_init(foothold_client_config* config) {
   config->server_timeout_s = 10;
   config->message_queue_bytes = uint32_t(foothold::proto::MessageConfig{}.limits.queue_bytes);
   config->message_rate = foothold::proto::MessageConfig{}.rate;
+  config->message_copies = foothold::proto::MessageConfig{}.limits.copies;
 }
 
 foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out, char* error,
@@ -180,7 +181,12 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
       write_error(error, error_size, "config.message_rate must be in [1024, 10000000] bytes a second");
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
+    if (config->message_copies < 1 || config->message_copies > foothold::proto::kMaxCopies) {
+      write_error(error, error_size, std::string("config.message_copies must be in [1, ") + std::to_string(foothold::proto::kMaxCopies) + "]");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
     auto c = std::make_unique<foothold_client>();
+    c->options.messages.limits.copies = uint8_t(config->message_copies);
     c->options.messages.limits.queue_bytes = config->message_queue_bytes;
     c->options.messages.rate = config->message_rate;
     c->options.connect_timeout = proto::Nanos(config->connect_timeout_s * 1e9);

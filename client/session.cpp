@@ -347,8 +347,12 @@ void ClientSession::show_others(uint32_t tick) {
     }
   }
   remotes_.retain(view_ids_);
-  // Our predictions step against the others as this snapshot shows them (movement.md §16).
-  predictor_.set_others(others_, character_id_);
+  // Our predictions step against the others as this snapshot shows them (movement.md §16), each
+  // carried on by the motion its last two samples show while we step ahead of the snapshot: we meet
+  // them where they will be, not where they were a round trip ago.
+  motion_.clear();
+  for (const OtherCharacter& o : others_) motion_.push_back(remotes_.motion(o.id, tick, stale_ticks));
+  predictor_.set_others(others_, character_id_, tick, motion_);
 }
 
 void ClientSession::check_own_state(const proto::SnapshotHeader& h) {

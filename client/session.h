@@ -253,6 +253,7 @@ class ClientSession {
   Predictor predictor_;
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
+  std::vector<FixedVec3> motion_;       // per other: its motion per tick, as the predictor carries it on
   proto::Nanos period_ = 0;
   proto::Nanos next_tick_ = 0;
   ClockSteering steering_;

@@ -87,7 +87,7 @@ class HitscanGame final : public Game {
     if (!was) return answer(game, s.shooter, s.seq, "refused", "late");
     const Vec3 off = s.origin - *was;
     if (dot(off, off) > kMaxOriginError * kMaxOriginError) return answer(game, s.shooter, s.seq, "refused", "origin");
-    const RayHit hit = game.ray(s.shooter, s.view_tick, s.origin, s.direction, kRange);
+    const RayHit hit = game.ray(s.shooter, s.view_tick, s.fire_tick, s.origin, s.direction, kRange);
     game.set_attribute(s.shooter, 1, ++shots_[s.shooter]);
     if (hit.kind != RayHit::Kind::kCharacter) return answer(game, s.shooter, s.seq, "miss", "");
     ++hits_[s.shooter];

@@ -18,6 +18,8 @@ MessageLimits checked(MessageLimits l) {
   l.window = uint16_t(std::bit_floor(std::clamp<unsigned>(l.window, 1, 16384)));
   l.fragment = std::clamp<std::size_t>(l.fragment, 1, 0xffff);
   l.max_message = std::max<std::size_t>(l.max_message, 1);
+  l.copies = std::clamp<uint8_t>(l.copies, 1, kMaxCopies);
+  l.copy_gap = std::max<Nanos>(l.copy_gap, 0);
   return l;
 }
 
@@ -127,6 +129,7 @@ bool ReliableSender::put(std::span<uint8_t> out, std::size_t& used, uint16_t seq
 
 bool ReliableSender::overdue(uint16_t s, const InFlight& f, Nanos now, Nanos rto) const {
   if (f.acked) return false;
+  if (f.copies_left > 0) return now - f.sent_at >= limits_.copy_gap;
   if (now - f.sent_at >= backoff(rto, f.resends)) return true;
   return loss_delay_ > 0 && any_acked_ && ahead(largest_acked_, s) > 0 && now - f.sent_at >= loss_delay_;
 }
@@ -146,6 +149,12 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
     if (!overdue(s, f, now, rto)) continue;
     if (!put(out, used, s, f)) return used;
     f.sent_at = now;
+    if (f.copies_left > 0) {
+      --f.copies_left;
+      f.copied = true;
+      ++copies_sent_;
+      continue;
+    }
     if (f.resends < 255) ++f.resends;
     ++retransmissions_;
   }
@@ -160,6 +169,8 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
     f.last = p.last;
     f.sent_at = now;
     f.resends = 0;
+    f.copies_left = uint8_t(limits_.copies - 1);
+    f.copied = false;
     f.bytes.swap(p.bytes);  // buffers change hands, never freed
     put(out, used, next_sequence_, f);
     ++next_sequence_;
@@ -185,7 +196,7 @@ Violation ReliableSender::on_ack(const MessageAck& ack, Nanos now, RttEstimator*
     if (!f.used || f.acked) return;
     f.acked = true;
     queued_bytes_ -= f.bytes.size();
-    if (rtt && now >= 0 && f.resends == 0) rtt->sample(now - f.sent_at);
+    if (rtt && now >= 0 && f.resends == 0 && !f.copied) rtt->sample(now - f.sent_at);
     if (!any_acked_ || ahead(s, largest_acked_) > 0) largest_acked_ = s;
     any_acked_ = true;
   };

@@ -47,7 +47,17 @@ struct MessageLimits {
   /// (a client, whose C API promises it: 2 x 128 KiB by default); false, they grow on first use (a
   /// server, which holds one channel per client that sends messages).
   bool reserve_buffers = true;
+  /// Each new fragment goes this many times (1 to kMaxCopies), `copy_gap` apart, before waiting for
+  /// the retransmission time: redundancy for messages whose worth decays in a round trip (a shot,
+  /// judged against a rewind window a little longer than one), so that a lost datagram costs a copy
+  /// gap, not a retransmission time. A fragment acknowledged stops its copies. Copies give no round-
+  /// trip sample (Karn's rule), so a channel that copies everything keeps the initial RTO.
+  uint8_t copies = 1;
+  Nanos copy_gap = 10 * kMillisecond;  ///< at least this between copies (one datagram each, on a tick's pace)
 };
+
+/// MessageLimits::copies at most.
+inline constexpr uint8_t kMaxCopies = 4;
 
 /// Bytes of a fragment's header on the wire.
 inline constexpr std::size_t kFragmentHeaderBytes = 5;
@@ -146,6 +156,8 @@ class ReliableSender {
   std::size_t in_flight() const { return std::size_t(uint16_t(next_sequence_ - oldest_)); }
   /// Fragments sent again after their retransmission time passed, in all.
   uint64_t retransmissions() const { return retransmissions_; }
+  /// Copies sent (MessageLimits::copies), in all.
+  uint64_t copies_sent() const { return copies_sent_; }
 
  private:
   struct Pending {
@@ -157,6 +169,8 @@ class ReliableSender {
     bool first = false, last = false;
     Nanos sent_at = 0;
     uint8_t resends = 0;  // times sent again (a sample only from one sent once; the backoff)
+    uint8_t copies_left = 0;  // copies still to go before the retransmission time rules
+    bool copied = false;      // a copy went: an acknowledgement gives no sample
     std::vector<uint8_t> bytes;
   };
   static Nanos backoff(Nanos rto, uint8_t resends) { return rto << (resends < 4 ? resends : 4); }
@@ -174,6 +188,7 @@ class ReliableSender {
   Nanos loss_delay_ = 0;          // 9/8 of the smoothed round trip (0: none measured; only the retransmission time then)
   std::size_t queued_bytes_ = 0;
   uint64_t retransmissions_ = 0;
+  uint64_t copies_sent_ = 0;
 };
 
 /// The receiving half. Not thread-safe.

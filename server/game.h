@@ -105,12 +105,15 @@ class GameControl {
   virtual int32_t attribute(uint32_t id, int index) const = 0;
   /// The match's attribute as replicated; 0 when there is no such attribute.
   virtual int32_t match_attribute(int index) const = 0;
-  /// Lag compensation (server/rewind.h): the world as client `viewer` drew it at `view_tick` (a
-  /// fractional server tick: ClientSession::view_tick(), sent with the shot), the other characters
-  /// interpolated between snapshot ticks as its client did, the movers at the nearest tick. A view
-  /// older than the rewind window, or newer than the newest snapshot sent to `viewer`, is clamped
-  /// (counted: rewind_clamped). `viewer`'s own character is never hit.
-  virtual RayHit ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) = 0;
+  /// Lag compensation (server/rewind.h): the world as client `viewer` drew it. The other characters
+  /// at `view_tick` (a fractional server tick: ClientSession::view_tick(), sent with the shot),
+  /// interpolated between snapshot ticks as its client did; a view older than the rewind window, or
+  /// newer than the newest snapshot sent to `viewer`, is clamped (counted: rewind_clamped). The
+  /// movers at `movers_tick`: a client draws them where its own prediction has them (they are a
+  /// function of the tick alone), so a shot names its fire tick, the tick its client had predicted;
+  /// clamped to the window and the current tick. `viewer`'s own character is never hit.
+  virtual RayHit ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
+                     double length) = 0;
   /// The characters (not `viewer`'s) that an upright capsule at `center` (`half_segment` 0: a
   /// sphere) overlaps at `view_tick` as `viewer` drew them, ascending id, into `out`.
   virtual void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,

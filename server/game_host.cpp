@@ -218,10 +218,14 @@ double GameHost::rewind_to(uint32_t viewer, double view_tick) {
   return view;
 }
 
-RayHit GameHost::ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) {
-  const double view = rewind_to(viewer, view_tick);
-  // The movers as they were at the nearest tick.
-  movers_.build(simulation_.world(), uint32_t(det_floor(view + 0.5)), simulation_.settings().tick_rate);
+RayHit GameHost::ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
+                     double length) {
+  rewind_to(viewer, view_tick);
+  // The movers where the viewer's client drew them, within what the server has simulated; built
+  // once per tick asked for (a tick's shots mostly name the same one).
+  const uint32_t at = std::clamp(movers_tick, rewind_.oldest(), simulation_.tick());
+  if (!movers_built_ || movers_.tick() != at) movers_.build(simulation_.world(), at, simulation_.settings().tick_rate);
+  movers_built_ = true;
   return cast_ray(simulation_.world(), &movers_, capsules_, origin, direction, length, viewer, scratch_);
 }
 

@@ -69,7 +69,8 @@ class GameHost final : public GameControl {
   bool set_match_attribute(int index, int32_t value) override;
   int32_t attribute(uint32_t id, int index) const override;
   int32_t match_attribute(int index) const override;
-  RayHit ray(uint32_t viewer, double view_tick, const Vec3& origin, const Vec3& direction, double length) override;
+  RayHit ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
+             double length) override;
   void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
                std::vector<uint32_t>& out) override;
   std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const override;
@@ -97,6 +98,7 @@ class GameHost final : public GameControl {
   const RewindHistory& rewind_;
   std::vector<QueryCapsule> capsules_;
   MoverFrame movers_;
+  bool movers_built_ = false;
   QueryScratch scratch_;
 };
 

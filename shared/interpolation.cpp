@@ -43,6 +43,18 @@ std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id
   return Sample{to_position(last.position), last.ground};
 }
 
+FixedVec3 RemoteInterpolator::motion(uint32_t id, uint32_t tick, uint32_t max_gap) const {
+  const auto it = tracks_.find(id);
+  if (it == tracks_.end() || it->second.count < 2) return {};
+  const Track& t = it->second;
+  const Point& b = t.points[size_t(t.count - 1)];
+  const Point& a = t.points[size_t(t.count - 2)];
+  const uint32_t gap = b.tick - a.tick;
+  if (b.tick != tick || gap == 0 || gap > max_gap) return {};
+  const auto per_tick = [gap](int32_t from, int32_t to) { return int32_t((int64_t(to) - int64_t(from)) / int64_t(gap)); };
+  return {per_tick(a.position.x, b.position.x), 0, per_tick(a.position.z, b.position.z)};
+}
+
 void RemoteInterpolator::hold_until(uint32_t id, uint32_t tick) {
   const auto it = tracks_.find(id);
   if (it == tracks_.end() || it->second.count == 0) return;

@@ -32,6 +32,12 @@ class RemoteInterpolator {
   /// it; held at the nearest sample outside them (no extrapolation). Nothing for an unknown id.
   std::optional<Sample> sample(uint32_t id, double tick) const;
 
+  /// Character `id`'s motion per tick (raw 1/1024 m) as its two newest samples show it, across the
+  /// ground (y is 0), rounded toward zero: what a predictor carries it on by (Predictor::set_others).
+  /// Zero unless its newest sample is at `tick` (a snapshot that did not send it says it stood still)
+  /// and the one before is at most `max_gap` ticks older (an old sample says nothing of now).
+  FixedVec3 motion(uint32_t id, uint32_t tick, uint32_t max_gap) const;
+
   /// Records that character `id` stayed where its newest sample has it until `tick` (that sample
   /// copied to `tick`), when `tick` is later; nothing for an unknown id. A snapshot that leaves out a
   /// character that did not move says so this way, before a later sample shows it moving again.

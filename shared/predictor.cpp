@@ -1,16 +1,47 @@
 #include "shared/predictor.h"
 
+#include <algorithm>
 #include <cassert>
+
+#include "shared/character_contacts.h"
+#include "shared/fixed_point.h"
 
 namespace foothold {
 
-void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id) {
+void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick,
+                           std::span<const FixedVec3> motion) {
   others_.assign(others.begin(), others.end());
   self_id_ = self_id;
+  seen_tick_ = seen_tick;
+  motion_.clear();
+  if (motion.size() != others.size()) return;  // nothing to carry them by
+  // Across the ground only (a jump is no line), each axis bounded by the walk speed (a guess may be
+  // wrong, never wild).
+  const int32_t bound = int32_t(settings_.walk_speed * kPositionScale / double(settings_.tick_rate));
+  for (const FixedVec3& m : motion) motion_.push_back({std::clamp(m.x, -bound, bound), 0, std::clamp(m.z, -bound, bound)});
+}
+
+void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) const {
+  out.assign(others_.begin(), others_.end());
+  if (motion_.empty()) return;
+  const int64_t horizon = int64_t(kOthersHorizonMs) * settings_.tick_rate / 1000;
+  const int64_t ahead = std::clamp<int64_t>(int64_t(tick) - 1 - int64_t(seen_tick_), 0, horizon);
+  if (ahead == 0) return;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i].platform != 0) continue;  // a mover carries it (the step does)
+    const FixedVec3& m = motion_[i];
+    FixedVec3& p = out[i].position;
+    p = published_position({int32_t(p.x + m.x * ahead), int32_t(p.y + m.y * ahead), int32_t(p.z + m.z * ahead)});
+  }
 }
 
 CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& input, bool& met) {
-  const StepResult r = step(from, input, world_, settings_, scratch_, {nullptr, others_, self_id_});
+  std::span<const OtherCharacter> others = others_;
+  if (!motion_.empty()) {
+    others_at(input.tick, moved_);
+    others = moved_;
+  }
+  const StepResult r = step(from, input, world_, settings_, scratch_, {nullptr, others, self_id_});
   met = r.diagnostics.characters_near > 0;
   return r.state;
 }

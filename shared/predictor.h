@@ -33,7 +33,22 @@ class Predictor {
   /// The other characters as this client knows them (the newest snapshot's, published positions)
   /// and its own character's id: every later prediction and replay steps against them (movement.md
   /// §16). Copied; allocates only when the list grows past every earlier one.
-  void set_others(std::span<const OtherCharacter> others, uint32_t self_id);
+  ///
+  /// With `motion` (one per other, raw 1/1024 m per tick, from RemoteInterpolator::motion) and the
+  /// snapshot tick `seen_tick`, the others are not left where the snapshot showed them while this
+  /// client steps ahead of it, but carried on where they will most likely be: a step of tick t sees
+  /// each at its position plus its motion times (t - 1 - seen_tick), as the server's step of t sees
+  /// them after tick t - 1. Across the ground only (a jump is no line; the motion's y is ignored),
+  /// and bounded: each axis of the motion to the walk speed, at most kOthersHorizonMs of it, then
+  /// held; one standing on a mover is left to the mover. A guess: when it is wrong the prediction is corrected
+  /// and the correction is still an interaction (the step met someone). A pure function of what the
+  /// client received, so a replay of the same snapshots predicts the same.
+  void set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick = 0,
+                  std::span<const FixedVec3> motion = {});
+  /// How far ahead of its snapshot the others are carried at most.
+  static constexpr uint32_t kOthersHorizonMs = 250;
+  /// The others as the step of `tick` sees them (set_others), into `out`: for tests and tools.
+  void others_at(uint32_t tick, std::vector<OtherCharacter>& out) const;
 
   /// Starts over from an authoritative state: `state` is the character after tick `tick`.
   void reset(uint32_t tick, const CharacterState& state);
@@ -138,6 +153,9 @@ class Predictor {
   const DerivedSettings& settings_;
   StepScratch scratch_;
   std::vector<OtherCharacter> others_;
+  std::vector<FixedVec3> motion_;       // per other (empty: none carried)
+  std::vector<OtherCharacter> moved_;   // the others carried to the tick being stepped
+  uint32_t seen_tick_ = 0;
   uint32_t self_id_ = 0;
   std::array<Entry, kHistory> history_{};
   uint32_t start_ = 0;   // the tick given to reset(): inputs are held from the one after

@@ -110,6 +110,13 @@ TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
   EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_NE(std::string(error).find("message_rate"), std::string::npos) << error;
   foothold_client_config_init(&config);
+  EXPECT_EQ(config.message_copies, 1u);
+  for (const uint32_t copies : {0u, 5u}) {
+    config.message_copies = copies;
+    EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+    EXPECT_NE(std::string(error).find("message_copies must be in [1, 4]"), std::string::npos) << error;
+  }
+  foothold_client_config_init(&config);
 
   TempDir dir;
   const std::string settings = dir.write("bad.toml", "gravity = -3\n");

@@ -220,3 +220,63 @@ TEST(MessageChannel, SequencesWrapWithoutLosingOrder) {
 
 }  // namespace
 }  // namespace foothold::proto
+
+namespace foothold::proto {
+namespace {
+
+// MessageLimits::copies: a new fragment goes `copies` times, `copy_gap` apart, whatever the
+// retransmission time; an acknowledgement stops the copies; copies are no retransmissions and give
+// no round-trip sample; after them the retransmission time rules as before.
+TEST(MessageChannel, CopiesGoACopyGapApartUntilAcknowledgedAndGiveNoRttSample) {
+  MessageLimits limits;
+  limits.copies = 3;
+  limits.copy_gap = 16 * kMillisecond;
+  const Nanos rto = 500 * kMillisecond;
+  std::vector<uint8_t> out(1200);
+  // Counts the fragments of sequence `seq` in what write() wrote.
+  const auto count = [&](std::size_t n, uint16_t seq) {
+    int k = 0;
+    EXPECT_EQ(read_fragments({out.data(), n}, [&](const Fragment& f) {
+                k += f.sequence == seq;
+                return Violation::kNone;
+              }),
+              Violation::kNone);
+    return k;
+  };
+  {
+    ReliableSender s(limits);
+    ASSERT_EQ(s.send(message_of(40, 1)), SendError::kNone);
+    EXPECT_EQ(count(s.write(0, rto, out), 0), 1);
+    EXPECT_EQ(s.write(10 * kMillisecond, rto, out), 0u) << "sooner than the copy gap";
+    EXPECT_EQ(count(s.write(16 * kMillisecond, rto, out), 0), 1);
+    EXPECT_EQ(count(s.write(32 * kMillisecond, rto, out), 0), 1);
+    EXPECT_EQ(s.write(48 * kMillisecond, rto, out), 0u) << "three copies in all, then the retransmission time";
+    EXPECT_EQ(s.copies_sent(), 2u);
+    EXPECT_EQ(s.retransmissions(), 0u);
+    EXPECT_EQ(count(s.write(32 * kMillisecond + rto, rto, out), 0), 1) << "a retransmission time after the last copy";
+    EXPECT_EQ(s.retransmissions(), 1u);
+  }
+  {
+    ReliableSender s(limits);
+    RttEstimator rtt;
+    ASSERT_EQ(s.send(message_of(40, 2)), SendError::kNone);
+    EXPECT_EQ(count(s.write(0, rto, out), 0), 1);
+    EXPECT_EQ(count(s.write(16 * kMillisecond, rto, out), 0), 1);
+    EXPECT_EQ(s.on_ack({1, 0}, 20 * kMillisecond, &rtt), Violation::kNone);
+    EXPECT_EQ(s.write(32 * kMillisecond, rto, out), 0u) << "acknowledged: no more copies";
+    EXPECT_EQ(rtt.samples(), 0u) << "which copy was acknowledged is unknown (Karn's rule)";
+    EXPECT_EQ(s.queued_bytes(), 0u);
+  }
+  {
+    MessageLimits one = limits;
+    one.copies = 1;
+    ReliableSender s(one);
+    ASSERT_EQ(s.send(message_of(40, 3)), SendError::kNone);
+    EXPECT_EQ(count(s.write(0, rto, out), 0), 1);
+    EXPECT_EQ(s.write(16 * kMillisecond, rto, out), 0u) << "one copy: the retransmission time alone";
+    EXPECT_EQ(s.copies_sent(), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace foothold::proto

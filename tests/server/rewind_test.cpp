@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "server/game.h"
+#include "shared/arena.h"
+#include "shared/mover_frame.h"
+#include "shared/ray_query.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
 #include "support/test_seed.h"
@@ -64,8 +68,8 @@ std::vector<Shot> shoot(int threads) {
       const auto drawn = h.client(0).remotes().sample(target, s.view);
       if (!drawn) continue;
       s.drawn = drawn->position;
-      s.hit = g.ray(shooter, s.view, s.drawn + Vec3{3, 0, 0}, {-1, 0, 0}, 10);
-      s.wide = g.ray(shooter, s.view, s.drawn + Vec3{3, 0, 0.41}, {-1, 0, 0}, 10);
+      s.hit = g.ray(shooter, s.view, g.tick(), s.drawn + Vec3{3, 0, 0}, {-1, 0, 0}, 10);
+      s.wide = g.ray(shooter, s.view, g.tick(), s.drawn + Vec3{3, 0, 0.41}, {-1, 0, 0}, 10);
       shots.push_back(s);
     }
   };
@@ -180,6 +184,50 @@ TEST(Rewind, ACharacterThatJoinedOrLeftInsideTheWindowIsThereOnlyWhenItWas) {
   }
   EXPECT_TRUE(saw_joiner);
   EXPECT_TRUE(saw_leaver);
+}
+
+// The movers stand where the shooter's client drew them: at the tick it names (its own predicted
+// tick), exactly as MoverFrame places them there; a tick the server has not simulated yet, or one
+// older than the window, is clamped. Straight down through the shuttle's path, the ray meets the
+// shuttle at some ticks and the floor at others, the same as a frame built for that tick.
+TEST(Rewind, ARayMeetsAMoverWhereItWasAtTheTickTheShooterDrewIt) {
+  HarnessOptions o = with_clients(1);
+  o.core.rewind_window_ms = 1000;
+  SimHarness h(arena_world(), o);
+  HookGame& game = install_hook(h);
+  h.start_all();
+  h.run_for(3 * kS);
+  const uint32_t viewer = h.client(0).character_id();
+  int movers = 0, floors = 0, compared = 0, changes = 0;
+  game.hook = [&](server::GameControl& g, const server::TickReport& r) {
+    if (compared > 0) return;
+    QueryScratch scratch;
+    MoverFrame frame;
+    for (double x = arena::kShuttleX0 - 1; x <= arena::kShuttleX1 + 1; x += 1) {
+      const Vec3 origin{x, 5, arena::kShuttleZ};
+      std::optional<RayHit::Kind> first;
+      for (uint32_t t = r.tick - 59; t <= r.tick + 20; ++t) {
+        const RayHit got = g.ray(viewer, double(g.newest_snapshot(viewer)), t, origin, {0, -1, 0}, 10);
+        frame.build(arena_world(), std::min(t, r.tick), g.settings().tick_rate);
+        const RayHit want = cast_ray(arena_world(), &frame, {}, origin, {0, -1, 0}, 10, 0, scratch);
+        EXPECT_EQ(got, want) << "x " << x << " tick " << t;
+        ++(got.kind == RayHit::Kind::kMover ? movers : floors);
+        ++compared;
+        if (!first) first = got.kind;
+        changes += got.kind != *first;
+      }
+    }
+    const Vec3 origin{0, 5, arena::kShuttleZ};
+    // Older than the window: the window's first tick.
+    frame.build(arena_world(), r.tick - 60, g.settings().tick_rate);
+    EXPECT_EQ(g.ray(viewer, 0, r.tick - 500, origin, {0, -1, 0}, 10),
+              cast_ray(arena_world(), &frame, {}, origin, {0, -1, 0}, 10, 0, scratch));
+  };
+  h.run_for(kS / 30);
+  EXPECT_EQ(compared, 80 * 21);
+  EXPECT_GT(movers, 0);
+  EXPECT_GT(floors, 0);
+  EXPECT_GT(changes, 0) << "the shuttle passed no ray inside the window: the tick made no difference";
 }
 
 }  // namespace
