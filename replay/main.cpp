@@ -283,6 +283,10 @@ int info_command(const ReplayOptions& o) {
               static_cast<unsigned long long>(rec.message_bytes), rec.messages.size());
   // The game's commands (format 5): what a replay applies without the game's code.
   std::printf("commands=%llu command_ticks=%zu\n", static_cast<unsigned long long>(rec.command_count), rec.commands.size());
+  // The game that ran (format 6; "none" before or without one), and what its replay needs
+  // (foothold-server --verify-game).
+  std::printf("game=%s snapshot_interval=%u rewind_window=%u\n", h.game.empty() ? "none" : h.game.c_str(), h.snapshot_interval,
+              h.rewind_window);
   return 0;
 }
 

@@ -104,7 +104,9 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
                                             m.safety_margin, m.max_iterations, m.max_pushout_iterations, m.coyote_time,
                                             m.jump_buffer, m.crouch_height, m.crouch_speed, write_profiles(fbb, m));
   const auto header = rec::CreateHeader(fbb, h.format_version, fbb.CreateString(h.source), fbb.CreateString(h.world),
-                                        h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id);
+                                        h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id,
+                                        h.format_version >= 6 ? fbb.CreateString(h.game) : 0, h.snapshot_interval,
+                                        h.rewind_window);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -137,14 +139,31 @@ bool RecordingWriter::check_messages(const TickData& t) {
              " recording cannot carry";
     return false;
   }
-  if (t.messages.empty() || !ok()) return true;
+  if ((!t.sent.empty() || !t.players.empty()) && format_ < 6 && ok()) {
+    error_ = path_ + ": tick " + std::to_string(t.tick) + " has what the game sent or was told of its players, which a format " +
+             std::to_string(format_) + " recording cannot carry";
+    return false;
+  }
+  if (!t.players.empty() && t.players.size() != t.joins.size() && ok()) {
+    error_ = path_ + ": tick " + std::to_string(t.tick) + " has " + std::to_string(t.players.size()) + " players for " +
+             std::to_string(t.joins.size()) + " joins";
+    return false;
+  }
+  for (const PlayerEntry& j : t.players)
+    if (j.user_data.size() > kMaxRecordedUserData && ok()) {
+      error_ = path_ + ": tick " + std::to_string(t.tick) + ": user data of " + std::to_string(j.user_data.size()) +
+               " bytes cannot be recorded (at most " + std::to_string(kMaxRecordedUserData) + ")";
+      return false;
+    }
+  if ((t.messages.empty() && t.sent.empty()) || !ok()) return true;
   if (format_ < 4) {
     error_ = path_ + ": tick " + std::to_string(t.tick) + " has messages, which a format " + std::to_string(format_) +
              " recording cannot carry";
     return false;
   }
   // The reader refuses these: writing one would make the rest of the file unreadable.
-  for (const MessageEntry& m : t.messages)
+  for (const auto* list : {&t.messages, &t.sent})
+   for (const MessageEntry& m : *list)
     if (m.bytes.empty() || m.bytes.size() > kMaxRecordedMessage) {
       error_ = path_ + ": tick " + std::to_string(t.tick) + ": a message of " + std::to_string(m.bytes.size()) +
                " bytes cannot be recorded (1 to " + std::to_string(kMaxRecordedMessage) + ")";
@@ -153,7 +172,7 @@ bool RecordingWriter::check_messages(const TickData& t) {
   return true;
 }
 
-void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry> messages) {
+void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry> messages, bool sent) {
   auto& fbb = *fbb_;
   std::size_t begin = 0;
   while (begin < messages.size()) {
@@ -174,7 +193,13 @@ void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry
       std::memcpy(out, messages[i].bytes.data(), messages[i].bytes.size());
       out += messages[i].bytes.size();
     }
-    const auto body = rec::CreateMessages(fbb, tick, head_vec, byte_vec);
+    flatbuffers::Offset<flatbuffers::Vector<uint8_t>> result_vec = 0;
+    if (sent) {
+      uint8_t* results = nullptr;
+      result_vec = fbb.CreateUninitializedVector(end - begin, &results);
+      for (std::size_t i = begin; i < end; ++i) results[i - begin] = messages[i].result;
+    }
+    const auto body = rec::CreateMessages(fbb, tick, head_vec, byte_vec, sent, result_vec);
     fbb.Finish(rec::CreateRecord(fbb, rec::Body::Messages, body.Union()), rec::RecordIdentifier());
     write_record(fbb);
     begin = end;
@@ -183,7 +208,8 @@ void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry
 
 void RecordingWriter::write_tick(const TickData& t) {
   if (!check_messages(t)) return;
-  write_messages(t.tick, t.messages);
+  write_messages(t.tick, t.messages, false);
+  write_messages(t.tick, t.sent, true);
   auto& fbb = *fbb_;
   fbb.Clear();
   std::vector<rec::Join> joins;
@@ -214,8 +240,15 @@ void RecordingWriter::write_tick(const TickData& t) {
       commands[i] = rec::Command(uint8_t(c.kind), c.slot, c.character, rec::Vec3i(c.vector.x, c.vector.y, c.vector.z), c.value);
     }
   }
+  // Format 6's players only where a game was told of someone (a game-less server's joins carry none).
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<rec::Player>>> player_vec = 0;
+  if (!t.players.empty()) {
+    std::vector<flatbuffers::Offset<rec::Player>> players;
+    for (const auto& j : t.players) players.push_back(rec::CreatePlayer(fbb, uint32_t(j.client_id), uint32_t(j.client_id >> 32), fbb.CreateVector(j.user_data)));
+    player_vec = fbb.CreateVector(players);
+  }
   const auto tick = rec::CreateTick(fbb, t.tick, fbb.CreateVectorOfStructs(joins), fbb.CreateVector(t.leaves), in_vec, sum_vec,
-                                    extra_vec, command_vec);
+                                    extra_vec, command_vec, player_vec);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Tick, tick.Union()), rec::RecordIdentifier());
   write_record(fbb);
   ++ticks_;
@@ -272,6 +305,7 @@ bool RecordingReader::open_bytes(std::vector<uint8_t> bytes, const std::string& 
   pos_ = 0;
   finished_ = false;
   pending_.clear();
+  pending_sent_.clear();
   if (bytes_.size() < sizeof kRecordingMagic || std::memcmp(bytes_.data(), kRecordingMagic, sizeof kRecordingMagic) != 0) {
     error_ = name_ + ": not a Foothold recording (bad magic)";
     return false;
@@ -305,7 +339,9 @@ Frame frame(const std::vector<uint8_t>& b, std::size_t pos, const uint8_t*& payl
 const rec::Record* verify(const uint8_t* payload, uint32_t size) {
   flatbuffers::Verifier::Options opts;
   opts.max_depth = 8;
-  opts.max_tables = 32;  // a header's settings hold up to 15 profiles
+  // A header's settings hold up to 15 profiles; a tick of a game's server one Player per join (up to
+  // 4096 clients joining at once).
+  opts.max_tables = 8192;
   flatbuffers::Verifier v(payload, size, opts);
   if (!rec::VerifyRecordBuffer(v)) return nullptr;
   const rec::Record* r = rec::GetRecord(payload);
@@ -345,6 +381,9 @@ bool RecordingReader::read_header() {
   header_.start_tick = h->start_tick();
   header_.keyframe_interval = h->keyframe_interval();
   header_.character_id = h->character_id();
+  header_.game = h->game() ? h->game()->str() : "";
+  header_.snapshot_interval = h->snapshot_interval();
+  header_.rewind_window = h->rewind_window();
   if (const rec::Settings* s = h->settings()) {
     MoveSettings& m = header_.settings;
     m.tick_rate = s->tick_rate();
@@ -403,7 +442,7 @@ std::optional<RecordingReader::Next> RecordingReader::read_record(const rec::Rec
   switch (frame(bytes_, pos_, payload, size, why)) {
     case Frame::kEnd:
       // Messages without their tick: the writer stopped between the two, as inside a record.
-      if (!pending_.empty())
+      if (has_pending())
         return stop(Next::kTruncated, "the file ends after " + pending_messages() + ", before its tick record");
       return Next::kEnd;
     case Frame::kTruncated:
@@ -423,8 +462,11 @@ std::optional<RecordingReader::Next> RecordingReader::read_record(const rec::Rec
 std::string RecordingReader::take_messages(const rec::Messages& m) {
   if (header_.format_version < 4)
     return "messages in a format " + std::to_string(header_.format_version) + " recording (format 4 added them)";
-  if (!pending_.empty() && m.tick() != messages_tick_)
+  if (has_pending() && m.tick() != messages_tick_)
     return "messages of tick " + std::to_string(m.tick()) + " follow " + pending_messages() + " without its tick record";
+  if (m.sent() && header_.format_version < 6)
+    return "the game's sent messages in a format " + std::to_string(header_.format_version) + " recording (format 6 added them)";
+  std::vector<MessageEntry>& into = m.sent() ? pending_sent_ : pending_;
   const auto* heads = m.heads();
   const std::size_t count = heads ? heads->size() : 0;
   if (count == 0) return "a messages record with no message";
@@ -433,7 +475,8 @@ std::string RecordingReader::take_messages(const rec::Messages& m) {
   uint64_t total = 0;
   for (uint32_t i = 0; i < count; ++i) {
     const uint32_t size = heads->Get(i)->size();
-    const std::string which = "message " + std::to_string(pending_.size() + i) + " of tick " + std::to_string(m.tick());
+    const std::string which = std::string(m.sent() ? "sent message " : "message ") + std::to_string(into.size() + i) +
+                              " of tick " + std::to_string(m.tick());
     if (size == 0) return which + " is empty";
     if (size > kMaxRecordedMessage)
       return which + " is " + std::to_string(size) + " bytes (at most " + std::to_string(kMaxRecordedMessage) + ")";
@@ -442,21 +485,25 @@ std::string RecordingReader::take_messages(const rec::Messages& m) {
   const std::size_t held = m.bytes() ? m.bytes()->size() : 0;
   if (total != held)
     return "the messages' sizes add up to " + std::to_string(total) + " bytes, but the record holds " + std::to_string(held);
-  if (pending_.empty()) messages_offset_ = record_offset_;
+  if (m.sent() && (!m.results() || m.results()->size() != count))
+    return "sent messages of tick " + std::to_string(m.tick()) + " without one result each";
+  if (!has_pending()) messages_offset_ = record_offset_;
   messages_tick_ = m.tick();
   const uint8_t* p = held ? m.bytes()->data() : nullptr;
-  for (const rec::MessageHead* h : *heads) {
-    pending_.push_back({h->client(), h->reliable(), std::vector<uint8_t>(p, p + h->size())});
+  for (uint32_t i = 0; i < count; ++i) {
+    const rec::MessageHead* h = heads->Get(i);
+    into.push_back({h->client(), h->reliable(), std::vector<uint8_t>(p, p + h->size()), m.sent() ? m.results()->Get(i) : uint8_t(0)});
     p += h->size();
   }
   return {};
 }
 
 std::string RecordingReader::read_tick(const rec::Tick& t) {
-  if (!pending_.empty() && t.tick() != messages_tick_)
+  if (has_pending() && t.tick() != messages_tick_)
     return "the record of tick " + std::to_string(t.tick()) + " follows " + pending_messages();
   tick_.tick = t.tick();
   tick_.joins.clear();
+  tick_.players.clear();
   tick_.leaves.clear();
   tick_.inputs.clear();
   tick_.checksums.clear();
@@ -465,6 +512,21 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
     for (const rec::Join* j : *t.joins()) tick_.joins.push_back({j->id(), from_rec(j->state())});
   if (std::string why = apply_extras(t.join_extras(), tick_.joins.size(), tick_.joins); !why.empty())
     return "tick " + std::to_string(t.tick()) + ": " + why;
+  if (const auto* players = t.players()) {
+    if (players->size() != tick_.joins.size())
+      return "tick " + std::to_string(t.tick()) + ": " + std::to_string(players->size()) + " players for " +
+             std::to_string(tick_.joins.size()) + " joins";
+    for (uint32_t i = 0; i < players->size(); ++i) {
+      const rec::Player* p = players->Get(i);
+      const std::size_t size = p->user_data() ? p->user_data()->size() : 0;
+      if (size > kMaxRecordedUserData)
+        return "tick " + std::to_string(t.tick()) + ": join " + std::to_string(i) + " has " + std::to_string(size) +
+               " bytes of user data (at most " + std::to_string(kMaxRecordedUserData) + ")";
+      PlayerEntry& e = tick_.players.emplace_back();
+      e.client_id = uint64_t(p->client_id_high()) << 32 | p->client_id_low();
+      if (size) e.user_data.assign(p->user_data()->begin(), p->user_data()->end());
+    }
+  }
   if (t.commands()) {
     for (const rec::Command* c : *t.commands()) {
       GameCommand g;
@@ -497,6 +559,8 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
     for (const rec::Checksum* c : *t.checksums()) tick_.checksums.push_back({c->id(), c->hash()});
   tick_.messages.swap(pending_);
   pending_.clear();
+  tick_.sent.swap(pending_sent_);
+  pending_sent_.clear();
   return {};
 }
 
@@ -517,7 +581,7 @@ RecordingReader::Next RecordingReader::next() {
         if (why.empty()) return Next::kTick;
         break;
       case rec::Body::Keyframe: {
-        if (!pending_.empty()) {
+        if (has_pending()) {
           why = "a keyframe between " + pending_messages() + " and its tick record";
           break;
         }
@@ -531,7 +595,7 @@ RecordingReader::Next RecordingReader::next() {
         return Next::kKeyframe;
       }
       case rec::Body::Footer:
-        if (!pending_.empty()) {
+        if (has_pending()) {
           why = "the footer follows " + pending_messages() + " without its tick record";
           break;
         }

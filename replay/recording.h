@@ -37,7 +37,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 5;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles
+inline constexpr uint16_t kRecordingFormat = 6;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window)
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
 /// not record the messages it handed over), so its ticks read with none; format 4 is format 5
 /// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
@@ -72,13 +72,28 @@ struct RecordingHeader {
   /// Keyframes follow ticks that are multiples of it (0: none; a bot's recording has none).
   uint32_t keyframe_interval = 0;
   uint32_t character_id = 0;  ///< a bot's own character
+  /// Format 6 (empty or 0 before): the game the server ran (empty: none), the ticks between its
+  /// snapshots and its rewind window in ticks: what replaying the game's decisions needs.
+  std::string game;
+  uint32_t snapshot_interval = 0;
+  uint32_t rewind_window = 0;
 };
+
+/// A connect token's user data, at most (proto::kMaxUserData, which replay/ cannot include;
+/// server/recorder.cpp checks it).
+inline constexpr std::size_t kMaxRecordedUserData = 256;
 
 /// A character and its state (a join going into a tick, or a keyframe's state after one).
 struct JoinEntry {
   /// The character's id (the server's).
   uint32_t id = 0;
   CharacterState state;  ///< going into the tick
+};
+/// What the game was told of a character that joined (format 6): its connect token's client id and
+/// user data.
+struct PlayerEntry {
+  uint64_t client_id = 0;
+  std::vector<uint8_t> user_data;  ///< at most kMaxRecordedUserData bytes
 };
 /// The input a character consumed in a tick.
 struct InputEntry {
@@ -92,10 +107,11 @@ struct InputEntry {
 };
 /// A message the game was handed at the start of a tick (ServerCore's message handler).
 struct MessageEntry {
-  /// The sender's character id.
+  /// The sender's character id (TickData::sent: the recipient's).
   uint32_t client = 0;
   bool reliable = true;        ///< its channel: reliable, else unreliable
   std::vector<uint8_t> bytes;  ///< 1 .. kMaxRecordedMessage bytes
+  uint8_t result = 0;          ///< TickData::sent: the send's verdict (proto::SendError)
 };
 /// A character's state checksum after a tick.
 struct ChecksumEntry {
@@ -111,6 +127,8 @@ struct TickData {
   std::vector<JoinEntry> joins;
   /// Characters that left before this tick.
   std::vector<uint32_t> leaves;
+  /// Format 6: one per join, in its order, when a game was told of them; else empty.
+  std::vector<PlayerEntry> players;
   /// One per character simulated in this tick.
   std::vector<InputEntry> inputs;
   /// One per character simulated, after this tick.
@@ -121,6 +139,9 @@ struct TickData {
   /// The game's commands applied before this tick's steps, in the order applied (after the joins and
   /// leaves: a command may name a character that left, and then does nothing). Empty before format 5.
   std::vector<GameCommand> commands;
+  /// What the game sent since the steps of the tick before (its after_tick, then this tick's joins,
+  /// leaves and messages), in the order sent, each to one client. Empty before format 6.
+  std::vector<MessageEntry> sent;
 };
 /// Every character's full state after a tick: where re-simulation may start.
 struct KeyframeData {
@@ -173,7 +194,7 @@ class RecordingWriter {
  private:
   void write_record(flatbuffers::FlatBufferBuilder& fbb);
   bool check_messages(const TickData& tick);
-  void write_messages(uint32_t tick, std::span<const MessageEntry> messages);
+  void write_messages(uint32_t tick, std::span<const MessageEntry> messages, bool sent);
   std::FILE* file_ = nullptr;
   uint16_t format_ = kRecordingFormat;  // the header's: format 3 carries no messages
   std::string path_;
@@ -245,8 +266,9 @@ class RecordingReader {
   TickData tick_;
   KeyframeData keyframe_;
   bool finished_ = false;
-  // Messages read for tick messages_tick_, whose Tick record has not come yet (empty: none).
-  std::vector<MessageEntry> pending_;
+  // Messages (and sent ones) read for tick messages_tick_, whose Tick record has not come yet.
+  std::vector<MessageEntry> pending_, pending_sent_;
+  bool has_pending() const { return !pending_.empty() || !pending_sent_.empty(); }
   uint32_t messages_tick_ = 0;
   uint64_t messages_offset_ = 0;  // the byte offset of the first of them
   // "the messages of tick T (from byte B)", for errors about the pending ones.

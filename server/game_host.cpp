@@ -1,5 +1,7 @@
 #include "server/game_host.h"
 
+#include "replay/recording.h"
+
 #include "shared/det_math.h"
 
 #include <algorithm>
@@ -238,13 +240,31 @@ void GameHost::overlap(uint32_t viewer, double view_tick, const Vec3& center, do
 std::optional<Vec3> GameHost::position_at(uint32_t id, uint32_t tick) const { return rewind_.exact_at(id, tick); }
 
 proto::SendError GameHost::send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
-  return send_(id, channel, bytes);
+  const proto::SendError result = send_(id, channel, bytes);
+  // Kept for the recording, whatever became of it: a replay of the game gives it the same verdicts.
+  if (!bytes.empty() && bytes.size() <= replay::kMaxRecordedMessage) {
+    sent_heads_.push_back({id, channel == proto::Channel::kReliable, uint8_t(result), sent_bytes_.size(), bytes.size()});
+    sent_bytes_.insert(sent_bytes_.end(), bytes.begin(), bytes.end());
+  }
+  return result;
 }
 
 std::size_t GameHost::broadcast(proto::Channel channel, std::span<const uint8_t> bytes) {
   std::size_t taken = 0;
-  for (std::size_t i = 0; i < roster_.size(); ++i) taken += send_(roster_[i].id, channel, bytes) == proto::SendError::kNone;
+  for (std::size_t i = 0; i < roster_.size(); ++i) taken += send(roster_[i].id, channel, bytes) == proto::SendError::kNone;
   return taken;
+}
+
+std::span<const SentRecord> GameHost::sent() {
+  sent_.clear();
+  for (const SentHead& h : sent_heads_)
+    sent_.push_back({h.to, h.reliable, h.result, std::span(sent_bytes_).subspan(h.offset, h.size)});
+  return sent_;
+}
+
+void GameHost::clear_sent() {
+  sent_heads_.clear();
+  sent_bytes_.clear();
 }
 
 }  // namespace foothold::server

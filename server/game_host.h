@@ -15,6 +15,7 @@
 #include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
+#include "server/tick_observer.h"
 #include "shared/game_command.h"
 
 namespace foothold::server {
@@ -51,6 +52,9 @@ class GameHost final : public GameControl {
   void apply_commands(uint32_t tick, const Remove& remove);
   /// The commands the last apply_commands() applied, in order.
   std::span<const GameCommand> applied() const { return applied_; }
+  /// What the game sent since the last clear_sent(), in order (for the recorder); valid until then.
+  std::span<const SentRecord> sent();
+  void clear_sent();
   /// After tick `simulation.tick()`'s steps: after_tick with every character's state and touches.
   void after_tick(const Simulation& simulation);
 
@@ -100,6 +104,16 @@ class GameHost final : public GameControl {
   MoverFrame movers_;
   bool movers_built_ = false;
   QueryScratch scratch_;
+  // The game's sends since clear_sent(): heads, and their bytes one after another.
+  struct SentHead {
+    uint32_t to;
+    bool reliable;
+    uint8_t result;
+    std::size_t offset, size;
+  };
+  std::vector<SentHead> sent_heads_;
+  std::vector<uint8_t> sent_bytes_;
+  std::vector<SentRecord> sent_;
 };
 
 }  // namespace foothold::server

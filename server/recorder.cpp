@@ -2,6 +2,7 @@
 
 #include "proto/message_channel.h"
 #include "proto/message_endpoint.h"
+#include "proto/token.h"
 
 namespace foothold::server {
 
@@ -9,6 +10,7 @@ namespace foothold::server {
 static_assert(proto::MessageLimits{}.max_message <= replay::kMaxRecordedMessage &&
                   proto::kMaxUnreliableMessage <= replay::kMaxRecordedMessage,
               "a message the server delivers must fit in a recording");
+static_assert(proto::kMaxUserData <= replay::kMaxRecordedUserData, "a token's user data must fit in a recording");
 
 replay::RecordingHeader server_recording_header(const std::string& world_name, const World& world,
                                                 const MoveSettings& settings, uint32_t start_tick,
@@ -27,11 +29,17 @@ replay::RecordingHeader server_recording_header(const std::string& world_name, c
 void ServerRecorder::on_tick(const TickRecord& r) {
   if (!writer_.is_open() || !writer_.ok()) return;
   tick_.tick = r.tick;
-  tick_.joins.clear();
   tick_.leaves.assign(r.leaves.begin(), r.leaves.end());
   tick_.inputs.clear();
   tick_.checksums.clear();
+  tick_.joins.clear();
   for (const auto& j : r.joins) tick_.joins.push_back({j.id, j.state});
+  // Who they are, when a game was told (a game-less server's recording stays as it was).
+  tick_.players.resize(record_players_ ? r.joins.size() : 0);
+  for (std::size_t i = 0; i < tick_.players.size(); ++i) {
+    tick_.players[i].client_id = r.joins[i].client_id;
+    tick_.players[i].user_data.assign(r.joins[i].user_data.begin(), r.joins[i].user_data.end());
+  }
   for (const auto& c : r.characters) {
     tick_.inputs.push_back({c.id, c.input, c.repeated, c.met_character});
     tick_.checksums.push_back({c.id, replay::state_checksum(c.state)});
@@ -44,6 +52,14 @@ void ServerRecorder::on_tick(const TickRecord& r) {
     m.client = r.messages[i].client;
     m.reliable = r.messages[i].reliable;
     m.bytes.assign(r.messages[i].bytes.begin(), r.messages[i].bytes.end());
+  }
+  tick_.sent.resize(r.sent.size());
+  for (std::size_t i = 0; i < r.sent.size(); ++i) {
+    replay::MessageEntry& m = tick_.sent[i];
+    m.client = r.sent[i].to;
+    m.reliable = r.sent[i].reliable;
+    m.result = r.sent[i].result;
+    m.bytes.assign(r.sent[i].bytes.begin(), r.sent[i].bytes.end());
   }
   writer_.write_tick(tick_);
   last_tick_ = r.tick;

@@ -25,8 +25,10 @@ class ServerRecorder final : public TickObserver {
  public:
   /// `writer` must be open (ticks are ignored otherwise). A keyframe (every character's full state)
   /// follows each tick that is a multiple of `keyframe_interval` (0: none).
-  ServerRecorder(replay::RecordingWriter& writer, uint32_t keyframe_interval)
-      : writer_(writer), keyframe_interval_(keyframe_interval) {}
+  /// With `players`, each join is recorded with what the game was told of it (a server running a
+  /// game: the game's replay needs it).
+  ServerRecorder(replay::RecordingWriter& writer, uint32_t keyframe_interval, bool players = false)
+      : writer_(writer), keyframe_interval_(keyframe_interval), record_players_(players) {}
 
   /// Writes one tick record (and a keyframe when one is due); does nothing once the writer has failed.
   void on_tick(const TickRecord& record) override;
@@ -37,6 +39,7 @@ class ServerRecorder final : public TickObserver {
  private:
   replay::RecordingWriter& writer_;
   uint32_t keyframe_interval_;
+  bool record_players_;
   uint32_t last_tick_ = 0;
   replay::TickData tick_;
   replay::KeyframeData keyframe_;

@@ -26,6 +26,9 @@ class RewindHistory {
   /// After tick `tick`: every character of `roster`, as it is now.
   void record(uint32_t tick, const Roster& roster);
 
+  /// Ticks kept (the window), and the snapshot interval it interpolates by.
+  uint32_t window() const { return window_; }
+  uint32_t snapshot_interval() const { return interval_; }
   /// The oldest and newest ticks held (both 0 before the first record()).
   uint32_t oldest() const { return oldest_; }
   uint32_t newest() const { return newest_; }

@@ -27,7 +27,8 @@ const Client* Roster::by_id(uint32_t id) const {
 
 uint32_t Roster::add(std::unique_ptr<Client> client) {
   client->id = next_id_++;
-  pending_joins_.push_back({client->id, client->character.state});
+  pending_joins_.push_back({client->id, client->character.state, client->session.client_id,
+                            {client->session.user_data.data(), client->session.user_data_size}});
   by_endpoint_[client->session.endpoint] = client.get();
   if (client->session.route != 0) by_route_[client->session.route] = client.get();
   clients_.push_back(std::move(client));

@@ -43,6 +43,9 @@ class Roster {
 
   /// The id the next add() gives (ids are never reused).
   uint32_t next_id() const { return next_id_; }
+  /// Makes the next add() give `id` when it is later than next_id() (a replay's recorded ids, whose
+  /// gaps are clients that came and went between two ticks).
+  void skip_ids_to(uint32_t id) { next_id_ = id > next_id_ ? id : next_id_; }
   /// Adds `client` with the id next_id() named (returned) at `client->session.endpoint`; its join is
   /// recorded for the next tick with its character's state.
   uint32_t add(std::unique_ptr<Client> client);

@@ -73,6 +73,8 @@ class ServerCore {
 
   /// The last tick simulated (0 before the first; the first is 1).
   uint32_t current_tick() const { return simulation_.tick(); }
+  /// Ticks of lag compensation's window (CoreConfig::rewind_window_ms at the tick rate).
+  uint32_t rewind_window_ticks() const { return rewind_.window(); }
   /// Sessions now.
   std::size_t client_count() const { return roster_.size(); }
   /// Every counter since construction.

@@ -19,6 +19,7 @@
 
 #include "proto/token.h"
 #include "replay/recording.h"
+#include "server/game_replay.h"
 #include "server/recorder.h"
 #include "server/server_config.h"
 #include "server/key_permissions.h"
@@ -75,7 +76,7 @@ const GameEntry* find_game(std::span<const GameEntry> games, const std::string& 
   return nullptr;
 }
 
-int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config) {
+int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, std::string& verify_path) {
   CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
   app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
              "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
@@ -147,6 +148,10 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
       by_default("seconds a session's messages may stand still before it is cut off", &ServerConfig::message_timeout));
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
                                          "results are the same for any number");
+  app.add_option("--verify-game", verify_path,
+                 "replay the game of a recording made with --record (its game, world and settings are the recording's) and "
+                 "check every command it gave and message it sent; print the outcome and exit (0 identical, 1 differs, 2 "
+                 "cannot be replayed)");
 
   try {
     app.parse(argc, argv);
@@ -254,6 +259,31 @@ std::shared_ptr<spdlog::logger> make_logger(const char* name, const std::string&
   return l;
 }
 
+// --verify-game FILE: the recording's game replayed (server/game_replay.h).
+int verify_game(const std::string& path, std::span<const GameEntry> games) {
+  replay::RecordingReader reader;
+  if (!reader.open(path)) return usage_errors({reader.error()});
+  const replay::RecordingHeader& h = reader.header();
+  if (h.format_version < 6 || h.game.empty() || h.game == "none")
+    return usage_errors({path + ": " + (h.format_version < 6 ? "recording format " + std::to_string(h.format_version) +
+                                                                   " does not say which game ran (format 6 does)"
+                                                             : std::string("no game ran in this recording"))});
+  const GameEntry* g = find_game(games, h.game);
+  if (!g) return usage_errors({path + ": its game '" + h.game + "' is not one this server knows: " + game_list(games)});
+  auto world = load_world(h.world);
+  if (!world.world) return usage_errors({path + ": its world: " + world.error});
+  const GameReplayResult r = replay_game(path, *world.world, g->make());
+  if (!r.error.empty() && r.difference.empty()) return usage_errors({r.error});
+  if (!r.difference.empty()) {
+    std::printf("game differs: %s\n", r.difference.c_str());
+    return 1;
+  }
+  std::printf("game verified: %s, %u ticks, %llu commands, %llu messages sent, %llu handed over: identical%s\n", h.game.c_str(),
+              r.ticks, (unsigned long long)r.commands, (unsigned long long)r.sends, (unsigned long long)r.messages,
+              r.truncated ? " (the recording is cut short: what it holds)" : "");
+  return 0;
+}
+
 }  // namespace
 
 namespace foothold::server {
@@ -262,7 +292,9 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   program_name = program;
   ServerConfig config;
   config.game = default_game;
-  if (const int exit = read_configuration(argc, argv, games, config); exit != kContinue) return exit;
+  std::string verify_path;
+  if (const int exit = read_configuration(argc, argv, games, config, verify_path); exit != kContinue) return exit;
+  if (!verify_path.empty()) return verify_game(verify_path, games);
   MoveSettings settings;
   int snapshot_interval = 0;
   if (const int exit = read_movement(config, settings, snapshot_interval); exit != kContinue) return exit;
@@ -309,13 +341,17 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   replay::RecordingWriter writer;
   std::unique_ptr<ServerRecorder> recorder;
   if (!config.record.empty()) {
-    const replay::RecordingHeader header =
+    replay::RecordingHeader header =
         server_recording_header(config.world, *world.world, settings, core.current_tick() + 1, uint32_t(settings.tick_rate) * 10);
+    // What replaying the game's decisions needs (--verify-game).
+    header.game = config.game;
+    header.snapshot_interval = uint32_t(snapshot_interval);
+    header.rewind_window = core.rewind_window_ticks();
     if (!writer.open(config.record, header)) {
       log->critical("{}", writer.error());
       return 1;
     }
-    recorder = std::make_unique<ServerRecorder>(writer, header.keyframe_interval);
+    recorder = std::make_unique<ServerRecorder>(writer, header.keyframe_interval, config.game != "none");
     core.set_observer(recorder.get());
     log->info("recording to {}", config.record);
   }

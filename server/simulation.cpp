@@ -32,7 +32,7 @@ void Simulation::offer_inputs(Client& c, std::span<const InputCmd> inputs, proto
 }
 
 void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages,
-                         std::span<const GameCommand> commands) {
+                         std::span<const GameCommand> commands, std::span<const SentRecord> sent) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
   // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
@@ -75,7 +75,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
   for (const CharacterTick& c : characters_) repeated += c.repeated;
   counters.add(Counter::kInputsRepeated, repeated);
   counters.add(Counter::kInputsConsumed, n - repeated);
-  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages, commands});
+  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages, commands, sent});
   joins_.clear();
   leaves_.clear();
 }

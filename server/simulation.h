@@ -41,10 +41,10 @@ class Simulation {
   void offer_inputs(Client& c, std::span<const InputCmd> inputs, proto::Nanos now, Counters& counters);
   /// Simulates tick tick() + 1: the roster's joins and leaves since the last tick, one input per
   /// client, every step; then tells `observer` (may be null).
-  /// `messages` are those the game was handed at the start of the tick and `commands` those applied
-  /// before its steps (for the observer).
+  /// `messages` are those the game was handed at the start of the tick, `commands` those applied
+  /// before its steps and `sent` what the game sent since the last steps (for the observer).
   void advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages = {},
-               std::span<const GameCommand> commands = {});
+               std::span<const GameCommand> commands = {}, std::span<const SentRecord> sent = {});
   /// What roster[index]'s character touched in the last tick (valid until the next advance(), and
   /// only while the roster is as that tick left it).
   std::span<const Touch> touches(std::size_t index) const { return runner_.touches(index); }

@@ -16,6 +16,11 @@ struct JoinRecord {
   uint32_t id = 0;
   /// Its state going into the tick: its spawn state.
   CharacterState state;
+  /// What the game was told of it (Joining): the connect token's client id and user data (the span
+  /// points into the client, which outlives the record: a client that leaves before the tick is
+  /// taken out of the joins).
+  uint64_t client_id = 0;
+  std::span<const uint8_t> user_data;
 };
 
 /// One character's part of a tick: the input the server consumed and the state after it.
@@ -38,6 +43,14 @@ struct MessageRecord {
   std::span<const uint8_t> bytes;
 };
 
+/// A message the game sent (GameControl::send, and broadcast's to each client), and the verdict.
+struct SentRecord {
+  uint32_t to = 0;       ///< the recipient's character id
+  bool reliable = true;  ///< its channel
+  uint8_t result = 0;    ///< proto::SendError
+  std::span<const uint8_t> bytes;
+};
+
 /// Everything that happened in one tick, in a defined order (ids ascending). The spans point into
 /// the server's working memory: they are valid only during TickObserver::on_tick().
 struct TickRecord {
@@ -50,6 +63,9 @@ struct TickRecord {
   /// The game's commands applied before this tick's steps, in the order applied (after the joins and
   /// leaves; a removal's leave is in the same tick's leaves).
   std::span<const GameCommand> commands;
+  /// What the game sent since the steps of the tick before (its after_tick, then the joins', leaves'
+  /// and messages' hooks before this tick), in the order sent.
+  std::span<const SentRecord> sent;
 };
 
 /// Told about every tick the server simulates (the recorder is one). ServerCore calls it on its own

@@ -21,6 +21,7 @@ namespace {
 
 const std::string kServer = FOOTHOLD_SERVER_BIN;
 const std::string kBot = FOOTHOLD_BOT_BIN;
+const std::string kReplay = FOOTHOLD_REPLAY_BIN;
 
 // The key=value pairs of the output's last line.
 std::map<std::string, std::string> summary(const std::string& output) {
@@ -100,9 +101,10 @@ TEST(TagLoopback, TheGamesAnnouncementsAreNoCorruptEchoes) {
 TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
   TempDir dir;
   std::string address;
-  auto server = start_server(kServer, dir, "server", {"--game", "hitscan"}, address);
+  auto server = start_server(kServer, dir, "server", {"--game", "hitscan", "--record", dir.file("match.rec")}, address);
   ASSERT_FALSE(address.empty()) << server->output();
   ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  uint64_t answered = 0;
   for (const std::string offset : {"0", "0.6"}) {
     const auto bots = run_command(kBot + " --server " + address + " --bots 6 --duration 5 --pattern shoot --aim-offset " +
                                   offset + " --seed " + std::to_string(test_seed(5)));
@@ -112,6 +114,7 @@ TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
     // Twice a second for the 3 s after the first and before the last, fired or held (nobody in sight).
     EXPECT_GE(shots + std::stoull(kv.at("hidden")), 6u * 6) << bots.output;
     EXPECT_GE(shots, 6u * 3) << bots.output;
+    answered += shots - std::stoull(kv.at("unanswered"));
     if (offset == "0") {
       EXPECT_EQ(hits, shots) << bots.output;
       EXPECT_EQ(kv.at("hit_rate"), "1.0000");
@@ -121,6 +124,22 @@ TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
   }
   server->signal(SIGINT);
   EXPECT_EQ(server->wait(5), 0) << server->output();
+  // The match's recording verifies, and its game replayed gives every verdict it gave.
+  const auto verify = run_command(kReplay + " verify " + dir.file("match.rec"));
+  EXPECT_EQ(verify.exit_code, 0) << verify.output;
+  const auto info = run_command(kReplay + " info " + dir.file("match.rec"));
+  EXPECT_NE(info.output.find("\ngame=hitscan snapshot_interval=1 rewind_window=15\n"), std::string::npos) << info.output;
+  const auto replayed = run_command(kServer + " --verify-game " + dir.file("match.rec"));
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
+  const std::regex line(R"(game verified: hitscan, (\d+) ticks, (\d+) commands, (\d+) messages sent, (\d+) handed over: identical)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(replayed.output, m, line)) << replayed.output;
+  EXPECT_GE(std::stoull(m[3].str()), answered) << "a verdict for every shot answered";
+  EXPECT_GE(std::stoull(m[4].str()), answered);
+  // What cannot be replayed exits 2 and says why.
+  const auto missing = run_command(kServer + " --verify-game " + dir.file("none.rec"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("none.rec"), std::string::npos) << missing.output;
 }
 
 }  // namespace

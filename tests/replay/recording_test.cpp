@@ -471,7 +471,7 @@ void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32
   replay::RecordingWriter writer;
   ASSERT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 0))) << writer.error();
   server::ServerRecorder recorder(writer, 0);
-  const std::vector<server::JoinRecord> joins = {{3, CharacterState{}}, {7, CharacterState{}}};
+  const std::vector<server::JoinRecord> joins = {{3, CharacterState{}, 0, {}}, {7, CharacterState{}, 0, {}}};
   for (uint32_t tick = 1; tick <= ticks; ++tick) {
     std::vector<server::CharacterTick> characters(2);
     characters[0].id = 3;
@@ -480,7 +480,7 @@ void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32
     std::vector<server::MessageRecord> messages;
     if (auto it = plan.find(tick); it != plan.end())
       for (const MessageEntry& m : it->second) messages.push_back({m.client, m.reliable, m.bytes});
-    recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages, {}});
+    recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages, {}, {}});
   }
   writer.close(recorder.last_tick());
   ASSERT_TRUE(writer.ok()) << writer.error();
@@ -614,7 +614,7 @@ TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickFor
   EXPECT_NE(verified.output.find("verified=1 "), std::string::npos) << verified.output;
   const auto info = run_command(replay_bin + " info " + dir.file("s.rec"));
   EXPECT_EQ(info.exit_code, 0) << info.output;
-  EXPECT_NE(info.output.find("format: 5; source: server\n"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("format: " + std::to_string(replay::kRecordingFormat) + "; source: server\n"), std::string::npos) << info.output;
   EXPECT_NE(info.output.find("ends: cleanly (footer present)\nmessages=" + std::to_string(count) + " message_bytes=" +
                              std::to_string(total) + " message_ticks=" + std::to_string(handed.size()) + "\n"),
             std::string::npos)
@@ -671,7 +671,7 @@ TEST(RecordingMessages, AFormat3RecordingStillReadsAndVerifies) {
     ASSERT_TRUE(w.open(dir.file("other.rec"), header));
     w.close(0);
     EXPECT_FALSE(replay::load_recording(dir.file("other.rec"), rec, err));
-    EXPECT_NE(err.find("recording format " + std::to_string(format) + " is not supported (3 to 5)"), std::string::npos) << err;
+    EXPECT_NE(err.find("recording format " + std::to_string(format) + " is not supported (3 to " + std::to_string(replay::kRecordingFormat) + ")"), std::string::npos) << err;
   }
 }
 

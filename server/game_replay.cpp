@@ -1,0 +1,210 @@
+#include "server/game_replay.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "replay/recording.h"
+#include "server/counters.h"
+#include "server/game_host.h"
+#include "server/rewind.h"
+#include "server/roster.h"
+#include "server/simulation.h"
+#include "shared/workers/worker_pool.h"
+
+namespace foothold::server {
+
+namespace {
+
+// A message's bytes for a person: as text when it is printable, else its size.
+std::string shown(std::span<const uint8_t> bytes) {
+  const bool text = std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b >= 0x20 && b < 0x7f; });
+  if (!text || bytes.size() > 120) return std::to_string(bytes.size()) + " bytes";
+  return "'" + std::string(bytes.begin(), bytes.end()) + "'";
+}
+
+std::string shown(const GameCommand& c) {
+  return std::string(to_string(c.kind)) + " of character " + std::to_string(c.character) + " (slot " + std::to_string(c.slot) +
+         ", value " + std::to_string(c.value) + ", vector " + std::to_string(c.vector.x) + "," + std::to_string(c.vector.y) + "," +
+         std::to_string(c.vector.z) + ")";
+}
+
+// One replay: the server's parts a game touches, fed from the recording.
+class Replayer {
+ public:
+  Replayer(const World& world, const replay::RecordingHeader& h, std::unique_ptr<Game> game)
+      : pool_(1),
+        simulation_(world, h.settings, pool_, 4096),
+        roster_(4096),
+        rewind_(h.rewind_window, std::max<uint32_t>(1, h.snapshot_interval), derive(h.settings)),
+        interval_(std::max<uint32_t>(1, h.snapshot_interval)),
+        host_(roster_, simulation_, counters_,
+              [this](uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) { return sent(id, channel, bytes); },
+              rewind_),
+        game_(std::move(game)) {}
+
+  // Record `t` (the tick after the last one replayed): the rest of the tick before, then this one.
+  void tick(const replay::TickData& t) {
+    expected_ = &t.sent;
+    next_send_ = 0;
+    if (game_) {
+      host_.install(std::move(game_));  // on_start's sends are the first tick's
+    } else {
+      host_.after_tick(simulation_);
+      // Then the tick's snapshots: every client in the roster is sent one every interval.
+      if (simulation_.tick() % interval_ == 0)
+        for (std::size_t i = 0; i < roster_.size(); ++i) roster_[i].view.newest_sent = simulation_.tick();
+    }
+    if (t.tick != simulation_.tick() + 1) return fail("tick " + std::to_string(t.tick) + " follows tick " + std::to_string(simulation_.tick()));
+    // The joins, as the server admitted them: the game told first, then the roster.
+    for (std::size_t i = 0; i < t.joins.size(); ++i) {
+      const replay::JoinEntry& j = t.joins[i];
+      auto c = std::make_unique<Client>();
+      c->session.endpoint = {asio::ip::address_v4(0x0a000000u | (j.id & 0xffffffu)), uint16_t(1 + (j.id >> 24))};
+      if (i < t.players.size()) {
+        c->session.client_id = t.players[i].client_id;
+        c->session.user_data_size = uint16_t(std::min(t.players[i].user_data.size(), c->session.user_data.size()));
+        std::copy_n(t.players[i].user_data.begin(), c->session.user_data_size, c->session.user_data.begin());
+      }
+      c->character.state = j.state;
+      host_.join({j.id, c->session.client_id, {c->session.user_data.data(), c->session.user_data_size}});
+      roster_.skip_ids_to(j.id);
+      roster_.add(std::move(c));
+    }
+    // The leaves the game's own removals did not cause, then the game told.
+    for (uint32_t id : t.leaves) {
+      const bool removed = std::any_of(t.commands.begin(), t.commands.end(), [&](const GameCommand& c) {
+        return c.kind == GameCommandKind::kRemove && c.character == id;
+      });
+      if (!removed) roster_.remove(id);
+    }
+    host_.leaves();
+    for (const replay::MessageEntry& m : t.messages) {
+      host_.message(m.client, m.reliable ? proto::Channel::kReliable : proto::Channel::kUnreliable, m.bytes);
+      ++result_.messages;
+    }
+    host_.apply_commands(t.tick, [this](Client& c) { roster_.remove(c.id); });
+    compare_commands(t);
+    if (next_send_ < t.sent.size() && result_.difference.empty())
+      fail("tick " + std::to_string(t.tick) + ": the recording has the game send " + shown(t.sent[next_send_].bytes) +
+           " to character " + std::to_string(t.sent[next_send_].client) + ", which the replay did not");
+    // The steps, with the recorded inputs.
+    for (const replay::InputEntry& in : t.inputs) {
+      Client* c = roster_.by_id(in.id);
+      if (!c) return fail("tick " + std::to_string(t.tick) + ": an input for character " + std::to_string(in.id) + ", who is not there");
+      const InputCmd cmd = in.input;
+      simulation_.offer_inputs(*c, std::span(&cmd, 1), 0, counters_);
+    }
+    simulation_.advance(roster_, counters_, nullptr, {}, host_.applied());
+    host_.clear_sent();
+    for (const replay::ChecksumEntry& e : t.checksums) {
+      const Client* c = roster_.by_id(e.id);
+      if ((!c || replay::state_checksum(c->character.state) != e.hash) && result_.difference.empty())
+        fail("tick " + std::to_string(t.tick) + ": character " + std::to_string(e.id) +
+             "'s state differs from the recording's (the movement, not the game, parted)");
+    }
+    rewind_.record(simulation_.tick(), roster_);
+    ++result_.ticks;
+  }
+
+  GameReplayResult& result() { return result_; }
+  bool failed() const { return !result_.difference.empty(); }
+
+ private:
+  void fail(const std::string& what) {
+    if (result_.difference.empty()) result_.difference = what;
+  }
+
+  // What the game sends now must be what it sent then; it gets the verdict it got then.
+  proto::SendError sent(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
+    if (bytes.empty()) return proto::SendError::kEmpty;
+    if (bytes.size() > replay::kMaxRecordedMessage) return proto::SendError::kTooLarge;
+    const std::string tick = "tick " + std::to_string(simulation_.tick() + 1);
+    if (next_send_ >= expected_->size()) {
+      fail(tick + ": the game sent " + shown(bytes) + " to character " + std::to_string(id) + ", which it did not in the recording");
+      return proto::SendError::kNone;
+    }
+    const replay::MessageEntry& want = (*expected_)[next_send_++];
+    ++result_.sends;
+    const bool reliable = channel == proto::Channel::kReliable;
+    if (want.client != id || want.reliable != reliable || !std::equal(want.bytes.begin(), want.bytes.end(), bytes.begin(), bytes.end()))
+      fail(tick + ": the game sent " + shown(bytes) + " to character " + std::to_string(id) + " where the recording has " +
+           shown(want.bytes) + " to character " + std::to_string(want.client) +
+           (want.reliable != reliable ? std::string(" on the other channel") : std::string()));
+    return proto::SendError(want.result);
+  }
+
+  void compare_commands(const replay::TickData& t) {
+    const auto got = host_.applied();
+    result_.commands += std::min(got.size(), t.commands.size());
+    for (std::size_t i = 0; i < std::max(got.size(), t.commands.size()); ++i) {
+      const std::string tick = "tick " + std::to_string(t.tick) + ": command " + std::to_string(i) + ": ";
+      if (i >= got.size()) return fail(tick + "the recording has " + shown(t.commands[i]) + ", which the replay did not give");
+      if (i >= t.commands.size()) return fail(tick + "the game gave " + shown(got[i]) + ", which it did not in the recording");
+      if (!(got[i] == t.commands[i])) return fail(tick + "the game gave " + shown(got[i]) + " where the recording has " + shown(t.commands[i]));
+    }
+  }
+
+  WorkerPool pool_;
+  Simulation simulation_;
+  Roster roster_;
+  Counters counters_;
+  RewindHistory rewind_;
+  uint32_t interval_;
+  GameHost host_;
+  std::unique_ptr<Game> game_;  // until the first tick installs it
+  const std::vector<replay::MessageEntry>* expected_ = nullptr;
+  std::size_t next_send_ = 0;
+  GameReplayResult result_;
+};
+
+}  // namespace
+
+GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game) {
+  GameReplayResult r;
+  replay::RecordingReader reader;
+  if (!reader.open(path)) {
+    r.error = reader.error();
+    return r;
+  }
+  const replay::RecordingHeader& h = reader.header();
+  if (h.source != "server") r.error = path + ": a " + h.source + "'s recording: the game runs in the server's";
+  else if (h.format_version < 6)
+    r.error = path + ": recording format " + std::to_string(h.format_version) +
+              " does not hold what the game sent (format 6 does): it can be verified, not its game replayed";
+  else if (h.start_tick != 1)
+    r.error = path + ": the recording starts at tick " + std::to_string(h.start_tick) +
+              ", not the server's first: the game's state before it cannot be known";
+  else if (world.hash() != h.world_hash)
+    r.error = path + ": recorded in another world than the one given (world hash differs)";
+  if (!r.error.empty()) return r;
+  std::optional<Replayer> replayer;
+  replayer.emplace(world, h, std::move(game));
+  while (!replayer->failed()) {
+    const auto next = reader.next();
+    if (next == replay::RecordingReader::Next::kTick) {
+      try {
+        replayer->tick(reader.tick());
+      } catch (const std::invalid_argument& e) {  // the game's schema
+        GameReplayResult out = replayer->result();
+        out.error = std::string("the game: ") + e.what();
+        return out;
+      }
+    } else if (next == replay::RecordingReader::Next::kKeyframe) {
+      continue;
+    } else {
+      if (next == replay::RecordingReader::Next::kCorrupt) {
+        GameReplayResult out = replayer->result();
+        out.error = reader.error();
+        return out;
+      }
+      replayer->result().truncated = next == replay::RecordingReader::Next::kTruncated;
+      break;
+    }
+  }
+  GameReplayResult out = replayer->result();
+  out.ok = out.difference.empty() && out.error.empty();
+  return out;
+}
+
+}  // namespace foothold::server

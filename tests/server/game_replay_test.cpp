@@ -1,0 +1,178 @@
+// Replaying a game's decisions (server/game_replay.h) from a server's recording: a hitscan match's
+// every verdict, command and attribute comes out the same; a game that decides otherwise is caught at
+// its first difference, by tick and by what it sent; a recording that cannot be replayed says why.
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "games/hitscan_game.h"
+#include "games/tag_game.h"
+#include "replay/recording.h"
+#include "server/game_replay.h"
+#include "server/recorder.h"
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+#include "support/test_seed.h"
+
+namespace foothold::test {
+namespace {
+
+constexpr proto::Nanos kS = proto::kSecond;
+
+std::string shot(uint64_t seq, uint32_t fire, double view, const Vec3& o, const Vec3& d) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "shot %llu %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g", static_cast<unsigned long long>(seq),
+                fire, view, o.x, o.y, o.z, d.x, d.y, d.z);
+  return buf;
+}
+
+// A hitscan match of three clients, recorded from the first tick: each shoots at the next one
+// twice a second as its client draws it (and some beside it), on an impaired network.
+std::string record_match(const std::string& name, int snapshot_interval) {
+  HarnessOptions o = with_clients(3);
+  o.pattern = bots::Pattern::kCircle;
+  o.seed = test_seed(39);
+  o.core.snapshot_interval = snapshot_interval;
+  o.core.rewind_window_ms = 250;
+  SimHarness h(arena_world(), o);
+  h.server().set_game(server::make_hitscan_game());
+  const std::string path = ::testing::TempDir() + "/" + name + ".rec";
+  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 60);
+  header.game = "hitscan";
+  header.snapshot_interval = uint32_t(snapshot_interval);
+  header.rewind_window = h.server().rewind_window_ticks();
+  replay::RecordingWriter writer;
+  EXPECT_TRUE(writer.open(path, header)) << writer.error();
+  server::ServerRecorder recorder(writer, 60, true);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(kS);
+  uint64_t seq = 0;
+  for (int round = 0; round < 8; ++round) {
+    for (int i = 0; i < 3; ++i) {
+      client::ClientSession& shooter = h.client(i);
+      const uint32_t target = h.client((i + 1) % 3).character_id();
+      const double view = shooter.view_tick(h.now());
+      const auto drawn = shooter.remotes().sample(target, view);
+      if (!drawn) continue;
+      const Vec3 me = to_position(shooter.predictor().latest_state().position);
+      const Vec3 aim = drawn->position + normalized_or_zero(cross(drawn->position - me, kUp)) * (round % 3 == 2 ? 0.6 : 0.0);
+      const std::string text = shot(++seq, shooter.predictor().latest_tick(), view, me, aim - me);
+      EXPECT_EQ(shooter.send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end())),
+                proto::SendError::kNone);
+    }
+    h.run_for(kS / 2);
+  }
+  h.client(2).disconnect();  // a leave inside the match
+  h.run_for(kS / 2);
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  EXPECT_TRUE(writer.ok()) << writer.error();
+  return path;
+}
+
+TEST(GameReplay, AHitscanMatchReplaysVerdictForVerdict) {
+  for (const int interval : {1, 2}) {
+    const std::string path = record_match("hitscan_match_" + std::to_string(interval), interval);
+    // What was recorded: the players the game was told of, and each verdict with its send's result.
+    replay::RecordingReader reader;
+    ASSERT_TRUE(reader.open(path)) << reader.error();
+    EXPECT_EQ(reader.header().game, "hitscan");
+    EXPECT_EQ(reader.header().snapshot_interval, uint32_t(interval));
+    EXPECT_EQ(reader.header().rewind_window, 15u);
+    std::size_t players = 0, hits = 0, misses = 0;
+    for (auto next = reader.next(); next == replay::RecordingReader::Next::kTick || next == replay::RecordingReader::Next::kKeyframe;
+         next = reader.next()) {
+      if (next == replay::RecordingReader::Next::kKeyframe) continue;
+      players += reader.tick().players.size();
+      EXPECT_TRUE(reader.tick().players.empty() || reader.tick().players.size() == reader.tick().joins.size());
+      for (const auto& m : reader.tick().sent) {
+        const std::string text(m.bytes.begin(), m.bytes.end());
+        hits += text.rfind("hit ", 0) == 0;
+        misses += text.rfind("miss ", 0) == 0;
+        EXPECT_EQ(m.result, uint8_t(proto::SendError::kNone));
+      }
+    }
+    EXPECT_EQ(players, 3u);
+    EXPECT_GT(hits, 8u);
+    EXPECT_GT(misses, 0u) << "the shots beside their targets";
+
+    const server::GameReplayResult r = server::replay_game(path, arena_world(), server::make_hitscan_game());
+    EXPECT_TRUE(r.ok) << r.error << r.difference;
+    EXPECT_EQ(r.difference, "");
+    EXPECT_EQ(r.sends, hits + misses);
+    EXPECT_GT(r.commands, 2 * hits) << "each hit sets hits and shots";
+    EXPECT_GE(r.messages, hits + misses);
+    EXPECT_FALSE(r.truncated);
+
+    // Another game on the same recording parts at once (tag sets its round at the first boundary).
+    const server::GameReplayResult other = server::replay_game(path, arena_world(), server::make_tag_game());
+    EXPECT_FALSE(other.ok);
+    EXPECT_EQ(other.difference.rfind("tick 1: command 0: the game gave ", 0), 0u) << other.difference;
+    std::remove(path.c_str());
+  }
+}
+
+// A game that decides by something the recording does not hold (here a count that the replay starts
+// again from another value) is caught where it first sends otherwise.
+struct Forgetful final : server::Game {
+  explicit Forgetful(int start) : n(start) {}
+  int n;
+  void on_message(server::GameControl& g, uint32_t id, proto::Channel, std::span<const uint8_t>) override {
+    const std::string text = "seen " + std::to_string(n++);
+    g.send(id, proto::Channel::kReliable, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+  }
+};
+
+TEST(GameReplay, AGameThatDecidesByWhatTheRecordingDoesNotHoldIsCaughtAtItsFirstDifference) {
+  HarnessOptions o = with_clients(1);
+  SimHarness h(arena_world(), o);
+  h.server().set_game(std::make_unique<Forgetful>(0));
+  const std::string path = ::testing::TempDir() + "/forgetful.rec";
+  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 0);
+  header.game = "forgetful";
+  header.snapshot_interval = 1;
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, header));
+  server::ServerRecorder recorder(writer, 0, true);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(kS / 2);
+  for (int i = 0; i < 3; ++i) {
+    const std::string text = "ping";
+    h.client(0).send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end()));
+    h.run_for(kS / 4);
+  }
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  const server::GameReplayResult same = server::replay_game(path, arena_world(), std::make_unique<Forgetful>(0));
+  EXPECT_TRUE(same.ok) << same.difference << same.error;
+  EXPECT_EQ(same.sends, 3u);
+  const server::GameReplayResult off = server::replay_game(path, arena_world(), std::make_unique<Forgetful>(5));
+  EXPECT_FALSE(off.ok);
+  EXPECT_NE(off.difference.find("the game sent 'seen 5' to character 1 where the recording has 'seen 0' to character 1"),
+            std::string::npos)
+      << off.difference;
+  std::remove(path.c_str());
+}
+
+TEST(GameReplay, ARecordingThatCannotBeReplayedSaysWhy) {
+  HarnessOptions o = with_clients(1);
+  const std::string path = ::testing::TempDir() + "/late_start.rec";
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), o.settings, 100, 0)));
+  writer.close(0);
+  auto r = server::replay_game(path, arena_world(), server::make_hitscan_game());
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("starts at tick 100"), std::string::npos) << r.error;
+  r = server::replay_game(::testing::TempDir() + "/no_such.rec", arena_world(), server::make_hitscan_game());
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("no_such.rec"), std::string::npos) << r.error;
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace foothold::test
