@@ -98,7 +98,7 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--bots", a.bots, "number of bots (default 1)");
   app.add_option("--duration", a.duration, "seconds to play before disconnecting (default 10)");
   app.add_option("--pattern", a.pattern_text,
-                 "wander (default), circle, jump, ride (onto the movers), tag (play a server's --game tag) or script:FILE");
+                 "wander (default), circle, jump, ride (onto the movers), tag (play a server's --game tag), shoot (a server's --game hitscan) or script:FILE");
   app.add_option("--connect-timeout", a.connect_timeout,
                  "seconds to keep trying to connect (default " + std::to_string(proto::kConnectTimeout / proto::kSecond) + ")");
   app.add_option("--seed", a.seed, "seed of the bots' choices (default 1)");
