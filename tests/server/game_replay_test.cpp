@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bots/shooter.h"
 #include "games/hitscan_game.h"
 #include "games/tag_game.h"
 #include "replay/recording.h"
@@ -21,13 +22,6 @@ namespace foothold::test {
 namespace {
 
 constexpr proto::Nanos kS = proto::kSecond;
-
-std::string shot(uint64_t seq, uint32_t fire, double view, const Vec3& o, const Vec3& d) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "shot %llu %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g", static_cast<unsigned long long>(seq),
-                fire, view, o.x, o.y, o.z, d.x, d.y, d.z);
-  return buf;
-}
 
 // A hitscan match of three clients, recorded from the first tick: each shoots at the next one
 // twice a second as its client draws it (and some beside it), on an impaired network.
@@ -60,7 +54,7 @@ std::string record_match(const std::string& name, int snapshot_interval) {
       if (!drawn) continue;
       const Vec3 me = to_position(shooter.predictor().latest_state().position);
       const Vec3 aim = drawn->position + normalized_or_zero(cross(drawn->position - me, kUp)) * (round % 3 == 2 ? 0.6 : 0.0);
-      const std::string text = shot(++seq, shooter.predictor().latest_tick(), view, me, aim - me);
+      const std::string text = bots::Shooter::shot_text(++seq, shooter.predictor().latest_tick(), view, me, aim - me);
       EXPECT_EQ(shooter.send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end())),
                 proto::SendError::kNone);
     }

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "bots/shooter.h"
 #include "games/hitscan_game.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -17,13 +18,6 @@ namespace foothold::test {
 namespace {
 
 constexpr proto::Nanos kS = proto::kSecond;
-
-std::string shot_text(uint64_t seq, uint32_t fire, double view, const Vec3& o, const Vec3& d) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "shot %llu %u %.17g %.17g %.17g %.17g %.17g %.17g %.17g", static_cast<unsigned long long>(seq),
-                fire, view, o.x, o.y, o.z, d.x, d.y, d.z);
-  return buf;
-}
 
 TEST(Hitscan, AShotWhereTheClientDrewTheTargetHitsItAndOneBesideItMisses) {
   HarnessOptions o = with_clients(2);
@@ -44,7 +38,7 @@ TEST(Hitscan, AShotWhereTheClientDrewTheTargetHitsItAndOneBesideItMisses) {
     const Vec3 to = drawn->position - me;
     const Vec3 across = normalized_or_zero(cross(to, kUp));
     const Vec3 aim = drawn->position + across * side;
-    const std::string text = garbage.empty() ? shot_text(seq, shooter.predictor().latest_tick(), view,
+    const std::string text = garbage.empty() ? bots::Shooter::shot_text(seq, shooter.predictor().latest_tick(), view,
                                                          me + Vec3{0, origin_error, 0}, aim - me)
                                              : garbage;
     EXPECT_EQ(shooter.send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end())),
