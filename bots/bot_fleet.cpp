@@ -92,6 +92,8 @@ struct BotFleet::Bot {
   std::unique_ptr<MessageChecker> messages;  // with a message load
   TagTally tag;                              // the tag game's announcements, taken before the checker sees them
   std::unique_ptr<Shooter> shooter;          // --pattern shoot
+  FrameWatch frames;                         // what it draws (FleetOptions::frame_rate)
+  proto::Nanos next_frame = 0;
   proto::ReceivedMessage received;           // every message taken goes through it (its buffer reused)
   bool finished = false;                     // said goodbye (its phase before that in final_phase)
 };
@@ -150,8 +152,17 @@ void BotFleet::on_timer() {
     }
     if (b.session->phase() == ClientSession::Phase::kIdle) b.session->start(now);
     exchange_messages(b, now);  // before the update, so that the messages due go in its datagrams
-    const proto::Nanos next = b.session->update(proto::steady_now(), *b.brain);
+    proto::Nanos next = b.session->update(proto::steady_now(), *b.brain);
     b.ever_connected |= b.session->phase() == ClientSession::Phase::kConnected;
+    if (options_.frame_rate > 0) {
+      // A frame drawn when one is due, at the moment it is drawn (as a game's loop would).
+      const proto::Nanos frame_period = proto::Nanos(double(proto::kSecond) / options_.frame_rate);
+      if (now >= b.next_frame) {
+        b.frames.frame(*b.session, proto::steady_now());
+        b.next_frame = std::max(b.next_frame + frame_period, now - frame_period);
+      }
+      next = std::min(next, b.next_frame);
+    }
     queue_.push({std::max(next, now + 100'000), b.index});
   }
   if (draining && finish_if_over(now)) return;  // the last echo is back: no need to wait for drain_end_
@@ -349,6 +360,7 @@ BotResult BotFleet::result_of(Bot& b) {
   r.message_stats = b.session->messages().stats();
   r.tag = b.tag;
   if (b.shooter) r.shots = b.shooter->counts();
+  r.frames = b.frames.counts();
   r.standing = tag_standing(*b.session);
   return r;
 }

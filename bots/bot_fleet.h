@@ -14,6 +14,7 @@
 #include "proto/endpoint.h"
 #include "proto/token.h"
 #include "bots/bot_brain.h"
+#include "bots/frame_watch.h"
 #include "bots/shooter.h"
 #include "client/session.h"
 #include "bots/impairment.h"
@@ -47,6 +48,9 @@ struct FleetOptions {
   Impairment impairment;        ///< applied to every bot's traffic, both directions
   /// Every bot's message load (none by default): numbered reliable messages, their echoes checked.
   MessageLoad messages;
+  /// Frames a second at which each bot draws its own character and the others, as a game would, and
+  /// measures their pops and stalls (bots/frame_watch.h); 0: none.
+  double frame_rate = 60;
 };
 
 /// One bot's outcome.
@@ -73,6 +77,8 @@ struct BotResult {
   TagTally tag;
   /// Its shots (--pattern shoot) and their verdicts.
   ShotCounts shots;
+  /// What its frames showed (FleetOptions::frame_rate).
+  FrameCounts frames;
   /// Its standing in the tag game at the end, from its session's attributes (kept after the goodbye).
   TagStanding standing;
 };

@@ -27,6 +27,11 @@
 //   misses=M refused=R unanswered=U hidden=W
 //                          the other verdicts; shots with no verdict by the end; shots not fired
 //                          because the nearest other was behind something, as the bot's client drew it
+//   pop_max_m=X pops_over_2cm=N remote_stalls=S remote_pop_max_m=Y frames=F
+//                          --frame-rate (default 60): the largest jump of the drawn own character
+//                          between two frames that its prediction does not explain, how many passed
+//                          2 cm; frames where another moving character was drawn standing still; the
+//                          others' largest such jump; the frames drawn, all bots together
 // With --pattern tag two more lines come just before it (so that it stays the last), each the key,
 // '=', then the rest of the line:
 //   last_scores=ROUND ID:SECONDS ...   the newest "scores" announcement any bot received (the highest
@@ -87,6 +92,7 @@ struct Args {
   int bots = 1;
   double duration = 10;
   double aim_offset = 0;
+  double frame_rate = 60;
   double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
@@ -111,6 +117,9 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--jitter", a.jitter_ms, "the delay varies by +- this many milliseconds (default 0)");
   app.add_option("--world", a.world_name, "the world the server runs: 'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   app.add_option("--settings", a.settings_path, "movement settings TOML (must match the server's)");
+  app.add_option("--frame-rate", a.frame_rate,
+                 "frames a second at which each bot draws its character and the others, as a game would, measuring "
+                 "pops and stalls (default 60; 0: none)");
   app.add_option("--aim-offset", a.aim_offset,
                  "--pattern shoot: metres beside the target each shot is aimed, across the line of fire (default 0)");
   app.add_option("--messages-per-second", a.messages_per_second_text,
@@ -180,6 +189,9 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
   if (!parse_pattern(a.pattern_text, options.pattern, err)) return fail(err);
   if (!(a.aim_offset >= -100 && a.aim_offset <= 100)) return fail("--aim-offset must be in [-100, 100] metres");
   options.aim_offset = a.aim_offset;
+  if (!(a.frame_rate == 0 || (a.frame_rate >= 1 && a.frame_rate <= 1000)))
+    return fail("--frame-rate must be 0 (none) or in [1, 1000] frames a second");
+  options.frame_rate = a.frame_rate;
   if (!(a.connect_timeout > 0 && a.connect_timeout <= 600)) return fail("--connect-timeout must be in (0, 600] seconds");
   options.session.connect_timeout = proto::Nanos(a.connect_timeout * 1e9);
   options.bots = a.bots;
@@ -221,6 +233,7 @@ struct Totals {
   uint64_t server_corrections = 0;     // corrections caused by a game command
   uint64_t tags_seen = 0;              // passes of "it" announced, counted once per bot that heard each
   ShotCounts shots;                    // --pattern shoot, every bot's
+  FrameCounts frames;                  // --frame-rate, every bot's
   std::string last_scores;             // the newest scores announcement heard, without "scores "
   uint32_t last_scores_round = 0;      // its round
   std::vector<TagStanding> standings;  // every connected bot's, at the end
@@ -231,6 +244,7 @@ struct Totals {
 void add_tag(const BotResult& b, Totals& t) {
   t.tags_seen += b.tag.tags_seen();
   t.shots += b.shots;
+  t.frames += b.frames;
   if (b.tag.last_scores_round() > t.last_scores_round) {
     t.last_scores_round = b.tag.last_scores_round();
     t.last_scores = b.tag.last_scores();
@@ -344,10 +358,13 @@ void print_summary(const Args& a, Totals& t, double seconds) {
   std::printf(" shots=%llu hits=%llu hit_rate=%.4f other_hits=%llu", (unsigned long long)t.shots.shots,
               (unsigned long long)t.shots.hits, t.shots.shots ? double(t.shots.hits) / double(t.shots.shots) : 0.0,
               (unsigned long long)t.shots.other_hits);
-  std::printf(" misses=%llu refused=%llu unanswered=%llu hidden=%llu\n", (unsigned long long)t.shots.misses,
+  std::printf(" misses=%llu refused=%llu unanswered=%llu hidden=%llu", (unsigned long long)t.shots.misses,
               (unsigned long long)t.shots.refused,
               (unsigned long long)(t.shots.shots - t.shots.hits - t.shots.other_hits - t.shots.misses - t.shots.refused),
               (unsigned long long)t.shots.hidden);
+  std::printf(" pop_max_m=%.4f pops_over_2cm=%llu remote_stalls=%llu remote_pop_max_m=%.4f frames=%llu\n", t.frames.pop_max_m,
+              (unsigned long long)t.frames.pops_over_2cm, (unsigned long long)t.frames.remote_stalls, t.frames.remote_pop_max_m,
+              (unsigned long long)t.frames.frames);
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

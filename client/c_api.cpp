@@ -151,6 +151,9 @@ void foothold_client_config_init(foothold_client_config* config) {
   config->message_queue_bytes = uint32_t(foothold::proto::MessageConfig{}.limits.queue_bytes);
   config->message_rate = foothold::proto::MessageConfig{}.rate;
   config->message_copies = foothold::proto::MessageConfig{}.limits.copies;
+  config->draw_extrapolate = 0;
+  config->draw_smoothing_s = foothold::client::DrawOptions{}.smoothing_s;
+  config->draw_snap_m = foothold::client::DrawOptions{}.snap_m;
 }
 
 foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out, char* error,
@@ -185,7 +188,22 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
       write_error(error, error_size, std::string("config.message_copies must be in [1, ") + std::to_string(foothold::proto::kMaxCopies) + "]");
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
+    if (config->draw_extrapolate != 0 && config->draw_extrapolate != 1) {
+      write_error(error, error_size, "config.draw_extrapolate must be 0 or 1");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
+    if (!(config->draw_smoothing_s >= 0 && config->draw_smoothing_s <= 2)) {
+      write_error(error, error_size, "config.draw_smoothing_s must be in [0, 2] seconds");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
+    if (!(config->draw_snap_m >= 0.01 && config->draw_snap_m <= 100)) {
+      write_error(error, error_size, "config.draw_snap_m must be in [0.01, 100] metres");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
     auto c = std::make_unique<foothold_client>();
+    c->options.draw.extrapolate = config->draw_extrapolate == 1;
+    c->options.draw.smoothing_s = config->draw_smoothing_s;
+    c->options.draw.snap_m = config->draw_snap_m;
     c->options.messages.limits.copies = uint8_t(config->message_copies);
     c->options.messages.limits.queue_bytes = config->message_queue_bytes;
     c->options.messages.rate = config->message_rate;
@@ -500,6 +518,25 @@ foothold_client_result foothold_client_receive_message(foothold_client* client, 
     std::memcpy(buffer, m.data(), m.size());
     if (channel) *channel = client->message.channel == foothold::proto::Channel::kReliable ? FOOTHOLD_CLIENT_RELIABLE : FOOTHOLD_CLIENT_UNRELIABLE;
     client->message_held = false;
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_draw_local(foothold_client* client, foothold_client_character* out, double error[3]) {
+  return guarded(client, [&] {
+    if (!out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    ClientSession& s = client->udp->session();
+    const auto d = s.draw_local(client->now_ns);
+    if (!d) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "no tick predicted yet");
+    const foothold::CharacterState& st = s.predictor().latest_state();
+    fill_character(*out, s.character_id(), d->position, d->velocity, st.ground, d->crouched, d->platform,
+                   uint32_t(d->tick));
+    if (error) {
+      error[0] = d->error.x;
+      error[1] = d->error.y;
+      error[2] = d->error.z;
+    }
     return FOOTHOLD_CLIENT_OK;
   });
 }

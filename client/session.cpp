@@ -41,6 +41,8 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   view_.reserve(proto::kMaxRemotes);
   changed_.reserve(proto::kMaxRemotes);
   view_ids_.reserve(proto::kMaxRemotes);
+  motion_.reserve(proto::kMaxRemotes);
+  drawing_.set_options(options.draw);
 }
 
 void ClientSession::send(std::span<const uint8_t> bytes) {
@@ -241,9 +243,12 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   const proto::Nanos rtt = std::max<proto::Nanos>(0, now - last_send_);
   const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
   if (on_connected) on_connected(character_id_);
+  drawing_.reset();
   for (int i = 0; i < lead; ++i) run_tick(nullptr);
   send_inputs(now);
   next_tick_ = now + period_;
+  // The ticks run at once are drawn as one moment: the first frame shows the newest.
+  drawing_.on_tick(predictor_.latest_tick(), now - period_, now);
 }
 
 void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> message) {
@@ -251,7 +256,7 @@ void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> m
   if (!h) return;
   last_snapshot_at_ = now;
   show_others(h->tick);
-  check_own_state(*h);
+  check_own_state(now, *h);
   forget_inputs_through(h->received_through);
   measure_round_trip(now, *h);
   // Clock steering: keep the slowest recent input `target_lead` ticks early.
@@ -355,12 +360,19 @@ void ClientSession::show_others(uint32_t tick) {
   predictor_.set_others(others_, character_id_, tick, motion_);
 }
 
-void ClientSession::check_own_state(const proto::SnapshotHeader& h) {
+void ClientSession::check_own_state(proto::Nanos now, const proto::SnapshotHeader& h) {
   // The server's word, or its digest when it expects our prediction to match.
   if (h.has_own_state) {
     ++stats_.snapshots_with_state;
     want_state_ = false;
+    // The drawn pose keeps what was drawn: the correction is taken in over the smoothing time.
+    const std::optional<DrawnPose> before = drawing_.predicted(predictor_, now);
     const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask, h.server_mask);
+    // Restarted from the server's state past every tick predicted: its tick is drawn from now on.
+    if (r.outcome == Predictor::Outcome::kAhead) drawing_.on_tick(predictor_.latest_tick(), now - period_, next_tick_);
+    if ((r.outcome == Predictor::Outcome::kCorrected || r.outcome == Predictor::Outcome::kAhead) && before)
+      if (const std::optional<DrawnPose> after = drawing_.predicted(predictor_, now))
+        drawing_.corrected(after->position - before->position);
     if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
     return;
   }
@@ -523,9 +535,14 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
         run_tick(&source);
         send_inputs(now);
         send_messages(now);
+        const proto::Nanos due = next_tick_;
         next_tick_ += proto::Nanos(double(period_) * steering_.period_scale());
+        drawing_.on_tick(predictor_.latest_tick(), due, next_tick_);
       }
-      if (now - next_tick_ > 4 * period_) next_tick_ = now;  // too far behind: resume from now
+      if (now - next_tick_ > 4 * period_) {
+        next_tick_ = now;  // too far behind: resume from now
+        drawing_.on_next(next_tick_);
+      }
       return next_tick_;
     }
     default:

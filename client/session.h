@@ -21,6 +21,7 @@
 #include "proto/secure.h"
 #include "proto/token.h"
 #include "client/clock_steering.h"
+#include "client/drawing.h"
 #include "shared/interpolation.h"
 #include "shared/predictor.h"
 #include "shared/settings.h"
@@ -53,6 +54,8 @@ struct SessionOptions {
   int target_lead = ClockSteering::kDefaultTargetLead;  ///< ticks by which the slowest recent input should still be early at the server
   /// Messages: the send queue (limits.queue_bytes), the byte rate to the server, the no-progress time-out.
   proto::MessageConfig messages;
+  /// How the own character is drawn (draw_local).
+  DrawOptions draw;
 };
 
 /// Single-threaded; every call takes `now` from one clock (nanoseconds). Not to be copied or moved:
@@ -118,6 +121,8 @@ class ClientSession {
 
   /// The current phase.
   Phase phase() const { return phase_; }
+  /// The movement settings it predicts with.
+  const MoveSettings& settings() const { return settings_; }
   /// True once the session has ended: rejected, failed, timed out or disconnected.
   bool finished() const { return phase_ >= Phase::kRejected; }
   /// The server's id for this client's character (0 before the Accept).
@@ -142,6 +147,14 @@ class ClientSession {
   /// at most a snapshot interval). What a game attaches to a shot, for the server's lag
   /// compensation (GameControl::ray); 0 before the first snapshot.
   double view_tick(proto::Nanos now) const;
+  /// The own character as a game draws it at `now` (client/drawing.h): between predicted ticks,
+  /// corrections smoothed; nothing before the first tick. Frames in time order; allocates nothing.
+  std::optional<DrawnPose> draw_local(proto::Nanos now) { return drawing_.draw(predictor_, now); }
+  /// The same without smoothing: where the prediction alone has it at `now`.
+  std::optional<DrawnPose> predicted_local(proto::Nanos now) const { return drawing_.predicted(predictor_, now); }
+  /// How it draws (SessionOptions::draw to begin with).
+  void set_draw_options(const DrawOptions& o) { drawing_.set_options(o); }
+  const LocalDrawing& drawing() const { return drawing_; }
   /// This session's keys (valid from the Accept on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
   const proto::SessionKeys& session_keys() const { return keys_; }
@@ -212,8 +225,9 @@ class ClientSession {
   std::optional<proto::SnapshotHeader> take_snapshot(std::span<const uint8_t> message);
   // The others as snapshot `tick` shows them: to the interpolator and to the predictor.
   void show_others(uint32_t tick);
-  // Our own character: the server's state reconciled with our prediction, or its digest compared.
-  void check_own_state(const proto::SnapshotHeader& h);
+  // Our own character: the server's state reconciled with our prediction (the drawing told of a
+  // correction at `now`), or its digest compared.
+  void check_own_state(proto::Nanos now, const proto::SnapshotHeader& h);
   // The server has every input up to `received_through`: those are not sent again.
   void forget_inputs_through(uint32_t received_through);
   // The round trip of the newest input the snapshot says the server had.
@@ -253,6 +267,7 @@ class ClientSession {
   Predictor predictor_;
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
+  LocalDrawing drawing_{world_, derived_};
   std::vector<FixedVec3> motion_;       // per other: its motion per tick, as the predictor carries it on
   proto::Nanos period_ = 0;
   proto::Nanos next_tick_ = 0;

@@ -75,6 +75,12 @@ class Predictor {
   uint32_t latest_tick() const { return latest_; }
   /// The state after latest_tick().
   const CharacterState& latest_state() const { return at(latest_).state; }
+  /// The state after `tick` as now predicted (the server's, for the tick given to reset()), or null
+  /// when the history does not hold it.
+  const CharacterState* state(uint32_t tick) const {
+    if (tick > latest_ || int32_t(tick - start_) < 0 || latest_ - tick >= kHistory) return nullptr;
+    return &at(tick).state;
+  }
   /// The newest tick the server has confirmed (its state is the base of every prediction since).
   /// When predictions would run kHistory ticks past it, predict() moves it up to the oldest tick still
   /// kept, which the server has not confirmed.

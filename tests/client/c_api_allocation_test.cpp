@@ -45,13 +45,16 @@ TEST(ClientApiAllocation, PerFrameCallsAllocateNothingOnceConnected) {
   size_t count = 0;
   std::vector<uint8_t> message(1024), outgoing(200, 7);
   uint64_t echoes = 0;
-  // One frame of everything a game calls: input, update, the characters, stats, the movers to draw.
+  // One frame of everything a game calls: input, update, the characters (and the own one as drawn),
+  // stats, the movers to draw.
   const auto frame = [&](int f) {
     for (foothold_client* c : clients) {
       foothold_client_set_input(c, f % 120 < 60 ? 1.0 : -1.0, 0.5, f % 90 == 0 ? FOOTHOLD_CLIENT_BUTTON_JUMP : 0u);
       foothold_client_update(c, wall_seconds());
       if (foothold_client_get_status(c) != FOOTHOLD_CLIENT_CONNECTED) continue;
       foothold_client_local_character(c, &me);
+      double error[3];
+      foothold_client_draw_local(c, &me, error);
       foothold_client_remote_characters(c, others, 16, &count);
       foothold_client_get_stats(c, &stats);
       foothold_client_mover_triangles(c, 0, movers, mover_vertices.data(), nullptr);

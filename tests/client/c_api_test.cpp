@@ -9,6 +9,10 @@
 #include <string>
 #include <thread>
 
+#include <functional>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "proto/token.h"
@@ -109,6 +113,20 @@ TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
   config.message_rate = 0;
   EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_NE(std::string(error).find("message_rate"), std::string::npos) << error;
+  foothold_client_config_init(&config);
+  EXPECT_EQ(config.draw_extrapolate, 0);
+  EXPECT_EQ(config.draw_smoothing_s, 0.1);
+  EXPECT_EQ(config.draw_snap_m, 1.0);
+  for (const auto& [field, set] : std::vector<std::pair<std::string, std::function<void(foothold_client_config&)>>>{
+           {"draw_extrapolate must be 0 or 1", [](foothold_client_config& k) { k.draw_extrapolate = 2; }},
+           {"draw_smoothing_s must be in [0, 2]", [](foothold_client_config& k) { k.draw_smoothing_s = -0.1; }},
+           {"draw_smoothing_s must be in [0, 2]", [](foothold_client_config& k) { k.draw_smoothing_s = std::nan(""); }},
+           {"draw_snap_m must be in [0.01, 100]", [](foothold_client_config& k) { k.draw_snap_m = 0; }}}) {
+    foothold_client_config_init(&config);
+    set(config);
+    EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+    EXPECT_NE(std::string(error).find(field), std::string::npos) << error;
+  }
   foothold_client_config_init(&config);
   EXPECT_EQ(config.message_copies, 1u);
   for (const uint32_t copies : {0u, 5u}) {

@@ -113,6 +113,12 @@ typedef struct foothold_client_config {
    *  datagram apart: for messages worth little a round trip late (a shot the server judges against
    *  its rewind window), so that one lost datagram costs a tick, not a retransmission time. */
   uint32_t message_copies;
+  /** How foothold_client_draw_local() draws: 0 (default) interpolates between the two predicted
+   *  ticks around the frame, a tick (16.7 ms at 60 Hz) behind the newest; 1 carries the newest tick on
+   *  by its velocity (no latency, a small pop wherever the motion turns). */
+  int32_t draw_extrapolate;
+  double draw_smoothing_s;     /**< a correction is taken in with this time constant (default 0.1, 0..2; 0: at once) */
+  double draw_snap_m;          /**< a correction larger than this snaps (a teleport, a respawn): default 1, 0.01..100 metres */
 } foothold_client_config;
 
 /** A character, as the game draws it. */
@@ -273,6 +279,18 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_receive_message(footh
  * connected. Allocates nothing.
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_view_tick(const foothold_client* client, double* tick);
+
+/**
+ * This client's own character as a game draws it at the time of the last foothold_client_update()
+ * (the frame's): interpolated between the predicted ticks around that moment (or extrapolated, as
+ * config.draw_extrapolate says), with any correction taken in smoothly (config.draw_smoothing_s,
+ * at most 1.5 m/s, never through a wall) unless larger than config.draw_snap_m. Call once per frame,
+ * after the update; `tick` in `out` is the whole tick drawn from. `error` (may be NULL) receives the
+ * correction still being taken in (drawn minus predicted, metres): what a net graph shows.
+ * ERROR_STATE when not connected. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_draw_local(foothold_client* client, foothold_client_character* out,
+                                                                      double error[3]);
 
 /** Whose replicated attribute (foothold_client_attribute): the game's integers, declared by the server's game. */
 typedef enum foothold_client_attribute_scope {
