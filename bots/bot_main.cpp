@@ -93,6 +93,7 @@ struct Args {
   double duration = 10;
   double aim_offset = 0;
   double frame_rate = 60;
+  double smoothing = client::DrawOptions{}.smoothing_s;
   double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
@@ -120,6 +121,8 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--frame-rate", a.frame_rate,
                  "frames a second at which each bot draws its character and the others, as a game would, measuring "
                  "pops and stalls (default 60; 0: none)");
+  app.add_option("--smoothing", a.smoothing,
+                 "seconds over which a drawn correction is taken in (default 0.1; 0: shown at once), for --frame-rate");
   app.add_option("--aim-offset", a.aim_offset,
                  "--pattern shoot: metres beside the target each shot is aimed, across the line of fire (default 0)");
   app.add_option("--messages-per-second", a.messages_per_second_text,
@@ -192,6 +195,8 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
   if (!(a.frame_rate == 0 || (a.frame_rate >= 1 && a.frame_rate <= 1000)))
     return fail("--frame-rate must be 0 (none) or in [1, 1000] frames a second");
   options.frame_rate = a.frame_rate;
+  if (!(a.smoothing >= 0 && a.smoothing <= 2)) return fail("--smoothing must be in [0, 2] seconds");
+  options.session.draw.smoothing_s = a.smoothing;
   if (!(a.connect_timeout > 0 && a.connect_timeout <= 600)) return fail("--connect-timeout must be in (0, 600] seconds");
   options.session.connect_timeout = proto::Nanos(a.connect_timeout * 1e9);
   options.bots = a.bots;

@@ -142,5 +142,29 @@ TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
   EXPECT_NE(missing.output.find("none.rec"), std::string::npos) << missing.output;
 }
 
+// --frame-rate: every bot draws its character and the others at that rate, as a game would; the
+// summary's last keys say what the frames showed.
+TEST(DrawLoopback, BotsDrawAtTheirFrameRateAndSayWhatTheFramesShowed) {
+  TempDir dir;
+  std::string address;
+  auto server = start_server(kServer, dir, "server", {}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 3 --duration 3 --frame-rate 144 --seed " +
+                                std::to_string(test_seed(37)));
+  ASSERT_EQ(bots.exit_code, 0) << bots.output;
+  const auto kv = summary(bots.output);
+  for (const char* key : {"pop_max_m", "pops_over_2cm", "remote_stalls", "remote_pop_max_m", "frames"})
+    EXPECT_EQ(kv.count(key), 1u) << key << "\n" << bots.output;
+  // 3 bots, 144 frames a second while connected (most of 3 s).
+  EXPECT_GT(std::stoull(kv.at("frames")), 3u * 144 * 2) << bots.output;
+  EXPECT_LT(std::stoull(kv.at("frames")), 3u * 144 * 4) << bots.output;
+  const auto none = run_command(kBot + " --server " + address + " --bots 1 --duration 1 --frame-rate 0");
+  ASSERT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_EQ(summary(none.output).at("frames"), "0") << none.output;
+  server->signal(SIGINT);
+  EXPECT_EQ(server->wait(5), 0) << server->output();
+}
+
 }  // namespace
 }  // namespace foothold::test

@@ -301,7 +301,8 @@ TEST(Loopback, BadUsageExitsWithCodeTwo) {
   for (const std::string& args : std::vector<std::string>{"", "--server nowhere", "--server no-such-host.invalid:7777", "--server 127.0.0.1:99999", "--server 127.0.0.1:7 --bots 0",
                                  "--server 127.0.0.1:7 --pattern dance", "--server 127.0.0.1:7 --duration -1",
                                  "--server 127.0.0.1:7 --settings /nonexistent.toml", "--probe x",
-                                 "--server 127.0.0.1:7 --key-file /nonexistent.key"}) {
+                                 "--server 127.0.0.1:7 --key-file /nonexistent.key", "--server 127.0.0.1:7 --frame-rate -1",
+                                 "--server 127.0.0.1:7 --frame-rate 5000", "--server 127.0.0.1:7 --smoothing 3"}) {
     const auto r = run_command(kBot + " " + args);
     EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
     EXPECT_NE(r.output.find("foothold-bot"), std::string::npos) << args << "\n" << r.output;
