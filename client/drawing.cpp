@@ -73,8 +73,14 @@ void LocalDrawing::corrected(const Vec3& moved) {
     ++snaps_;
     return;
   }
-  // What was drawn stays drawn: the offset takes up what the prediction moved.
+  // What was drawn stays drawn: the offset takes up what the prediction moved; but never more than
+  // snap_m of it (corrections that pile up faster than they are taken in snap too).
   error_ = error_ - moved;
+  if (length_sq(error_) > options_.snap_m * options_.snap_m) {
+    error_ = {};
+    ++snaps_;
+    return;
+  }
   ++smoothed_;
 }
 

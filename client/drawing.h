@@ -42,8 +42,8 @@ struct DrawOptions {
   double smoothing_s = 0.1;  ///< a correction is taken in with this time constant, seconds (0: at once)
   double snap_m = 1.0;       ///< a correction larger than this, metres, snaps
   /// The smoothing releases at most this speed of error, metres per second (0: no bound): a large
-  /// correction is taken in at walking pace rather than in one lurch (1.5 m/s: 1 cm a frame at 144 Hz).
-  double max_release_mps = 1.5;
+  /// correction is taken in at about walking pace rather than in one lurch (2.5 m/s: 1.7 cm a frame at 144 Hz).
+  double max_release_mps = 2.5;
 };
 
 /// A character as drawn.
@@ -73,7 +73,7 @@ class LocalDrawing {
   /// for measuring pops. Nothing before the first tick.
   std::optional<DrawnPose> predicted(const Predictor& p, proto::Nanos now) const;
   /// A correction moved the predicted pose at `now` by `moved` (after minus before): taken in over
-  /// the smoothing time, or snapped when larger than snap_m.
+  /// the smoothing time, or snapped when it, or the error it leaves, is larger than snap_m.
   void corrected(const Vec3& moved);
   /// The pose to draw at `now` (frames in order: the smoothing decays from the last call's time).
   std::optional<DrawnPose> draw(const Predictor& p, proto::Nanos now);

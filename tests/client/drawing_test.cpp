@@ -84,7 +84,7 @@ TEST(Drawing, ACorrectionIsTakenInNoFasterThanItsBoundAndALargeOneSnaps) {
   ASSERT_TRUE(last);
   // A correction moved the prediction 0.5 m along +X (the session says so; here the prediction
   // stays, so the drawing is 0.5 m behind it): what is drawn keeps its place, then follows at most
-  // 1.5 m/s.
+  // max_release_mps.
   w.drawing.corrected({0.5, 0, 0});
   auto d = w.drawing.draw(w.p, now);
   EXPECT_NEAR(d->position.x, last->position.x - 0.5, 1e-12);
@@ -95,17 +95,22 @@ TEST(Drawing, ACorrectionIsTakenInNoFasterThanItsBoundAndALargeOneSnaps) {
     w.run_until(now);
     const auto next = w.drawing.draw(w.p, now);
     const double step = std::abs(next->error.x - d->error.x);
-    EXPECT_LE(step, 1.5 / 144 + 1e-9) << "frame " << f;
+    EXPECT_LE(step, w.drawing.options().max_release_mps / 144 + 1e-9) << "frame " << f;
     released += step;
     d = next;
   }
   EXPECT_NEAR(released, 0.5 - std::abs(d->error.x), 1e-9);
   EXPECT_LT(std::abs(d->error.x), 0.01) << "a second takes in half a metre";
   EXPECT_EQ(w.drawing.smoothed(), 1u);
+  // Corrections that pile up past snap_m snap too: the drawing never strays that far.
+  w.drawing.corrected({0.6, 0, 0});
+  w.drawing.corrected({0.6, 0, 0});
+  EXPECT_EQ(w.drawing.snaps(), 1u);
+  EXPECT_EQ(w.drawing.draw(w.p, now)->error.x, 0);
   // A 3 m teleport snaps: drawn where the prediction is, at once.
   w.drawing.corrected({3, 0, 0});
   const auto snapped = w.drawing.draw(w.p, now);
-  EXPECT_EQ(w.drawing.snaps(), 1u);
+  EXPECT_EQ(w.drawing.snaps(), 2u);
   EXPECT_EQ(snapped->error.x, 0);
   // Smoothing off: every correction shows at once.
   client::DrawOptions off;
