@@ -366,6 +366,11 @@ TEST(Report, AlteredInputPartsAtThatTickAndNowhereElse) {
   EXPECT_EQ(html.find("/*@"), std::string::npos) << "every placeholder replaced";
   EXPECT_NE(html.find(parted), std::string::npos);
   EXPECT_NE(html.find("REVISION"), std::string::npos) << "three.js is inlined";
+  // With its notice (MIT: the notice travels with every copy), before the script that holds it.
+  const std::size_t notice = html.find("Copyright (c) 2010-2017 three.js authors"), script = html.find("<script id=\"threeJs\">");
+  ASSERT_NE(notice, std::string::npos) << "three.js's notice is in the report";
+  EXPECT_LT(notice, script);
+  EXPECT_NE(html.find("Permission is hereby granted, free of charge", notice), std::string::npos);
   // (three.js names XML namespaces by URL, so URLs as such are no sign of a fetch; loading markup is.)
   for (const char* remote : {"<script src", "<link", "<img", "@import"})
     EXPECT_EQ(html.find(remote), std::string::npos) << remote << ": the page must fetch nothing";
