@@ -242,7 +242,7 @@ std::optional<Vec3> GameHost::position_at(uint32_t id, uint32_t tick) const { re
 proto::SendError GameHost::send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
   const proto::SendError result = send_(id, channel, bytes);
   // Kept for the recording, whatever became of it: a replay of the game gives it the same verdicts.
-  if (!bytes.empty() && bytes.size() <= replay::kMaxRecordedMessage) {
+  if (keep_sent_ && !bytes.empty() && bytes.size() <= replay::kMaxRecordedMessage) {
     sent_heads_.push_back({id, channel == proto::Channel::kReliable, uint8_t(result), sent_bytes_.size(), bytes.size()});
     sent_bytes_.insert(sent_bytes_.end(), bytes.begin(), bytes.end());
   }

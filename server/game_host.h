@@ -52,6 +52,9 @@ class GameHost final : public GameControl {
   void apply_commands(uint32_t tick, const Remove& remove);
   /// The commands the last apply_commands() applied, in order.
   std::span<const GameCommand> applied() const { return applied_; }
+  /// Keep what the game sends for sent() (a recorder is watching); off by default: a server that
+  /// records nothing copies nothing.
+  void keep_sent(bool on) { keep_sent_ = on; }
   /// What the game sent since the last clear_sent(), in order (for the recorder); valid until then.
   std::span<const SentRecord> sent();
   void clear_sent();
@@ -111,6 +114,7 @@ class GameHost final : public GameControl {
     uint8_t result;
     std::size_t offset, size;
   };
+  bool keep_sent_ = false;
   std::vector<SentHead> sent_heads_;
   std::vector<uint8_t> sent_bytes_;
   std::vector<SentRecord> sent_;

@@ -1,7 +1,6 @@
 #include "server/game_replay.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <optional>
 
 #include "replay/recording.h"

@@ -102,7 +102,10 @@ class ServerCore {
 
   /// The recorder, if any (not owned: it must outlive the core, or be unset with nullptr). It is
   /// called from tick().
-  void set_observer(TickObserver* observer) { observer_ = observer; }
+  void set_observer(TickObserver* observer) {
+    observer_ = observer;
+    game_.keep_sent(observer != nullptr);
+  }
 
   /// A client's character state, for tests (nullptr when there is no such character). The pointer
   /// stays valid while that client stays connected; the state changes at each tick.
