@@ -37,25 +37,32 @@ void FrameWatch::frame(client::ClientSession& session, proto::Nanos now) {
     last_at_ = now;
   }
   // The others, where the session draws them this frame.
-  const double view = session.view_tick(now);
-  const double tick_s = 1.0 / session.settings().tick_rate;
-  for (const OtherCharacter& o : session.others()) {
-    const auto s = session.remotes().sample(o.id, view);
-    if (!s) continue;
-    // Its drawn velocity: the slope of what is drawn around this moment.
-    const auto ahead = session.remotes().sample(o.id, view + 0.01);
-    const Vec3 velocity = ahead ? (ahead->position - s->position) * (1 / (0.01 * tick_s)) : Vec3{};
-    const FixedVec3 m = session.remotes().motion(o.id, session.stats().server_tick, 64);
-    const double moving = std::sqrt(double(m.x) * m.x + double(m.z) * m.z) / kPositionScale / tick_s;
-    const auto it = remotes_.find(o.id);
+  if (drawn_remotes_.size() < session.others().size()) drawn_remotes_.resize(session.others().size());
+  const std::size_t n = std::min(session.draw_remotes(now, drawn_remotes_), drawn_remotes_.size());
+  const client::RemoteFrame f = session.remote_frame(now);
+  const double rate = session.settings().tick_rate;
+  std::size_t k = 0;  // the session's others and the drawn ones are both in id order
+  for (std::size_t i = 0; i < n; ++i) {
+    const client::DrawnRemote& d = drawn_remotes_[i];
+    while (k < f.others.size() && f.others[k].id < d.id) ++k;
+    if (k == f.others.size()) break;
+    // How fast the server moved it around the moment drawn, as the snapshots show: the segment
+    // drawn from, or past the newest one, the motion of the newest two.
+    const auto truth = session.remote_drawing().raw(f, f.others[k], f.view);
+    Vec3 moving = truth ? truth->velocity : Vec3{};
+    if (truth && truth->extrapolated) moving = to_position(f.samples.motion(d.id, f.newest_snapshot, f.max_gap)) * rate;
+    // Measured where a game stands its model: the feet (a crouch lowers the centre, not the feet).
+    const Vec3 feet = d.position + Vec3{0, d.crouched ? session.derived_settings().crouch_drop : 0, 0};
+    const auto it = remotes_.find(d.id);
     if (it != remotes_.end()) {
       const double dt = double(now - it->second.at) / double(proto::kSecond);
-      const Vec3 moved = s->position - it->second.drawn;
-      if (moving > 0.5 && length_sq(moved) == 0) ++counts_.remote_stalls;
-      const double pop = std::sqrt(length_sq(moved - velocity * dt));
+      const Vec3 moved = feet - it->second.drawn;
+      if (std::sqrt(length_sq(moving)) > 0.5 && length_sq(moved) == 0) ++counts_.remote_stalls;
+      // What its drawn velocity, in the frame before and this one, explains.
+      const double pop = std::sqrt(length_sq(moved - (it->second.velocity + d.velocity) * (0.5 * dt)));
       counts_.remote_pop_max_m = std::max(counts_.remote_pop_max_m, pop);
     }
-    remotes_[o.id] = {s->position, now};
+    remotes_[d.id] = {feet, d.velocity, now};
   }
 }
 

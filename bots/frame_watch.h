@@ -5,12 +5,15 @@
 // - a pop: the drawn local position's jump from one frame to the next less what the client's own
 //   current prediction of its motion between those two frame times explains (a correction shown at
 //   once pops by its full size, a smoothed one by what the smoothing releases that frame);
-// - a remote stall: a frame in which another character that was moving at more than 0.5 m/s (as its
-//   newest snapshots show it) is drawn where it was drawn the frame before;
-// - a remote pop: the same as a pop, for the others, against their drawn velocity.
+// - a remote stall: a frame in which another character that the server moved at more than 0.5 m/s
+//   around the moment drawn (as the snapshots show it: the two around that moment, or past the
+//   newest, the newest two) is drawn where it was drawn the frame before;
+// - a remote pop: the same as a pop, for the others: the drawn jump less what the drawn velocity
+//   explains (the mean of this frame's and the last's, times the time between them).
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "client/session.h"
 
@@ -34,7 +37,7 @@ class FrameWatch {
 
  private:
   struct Remote {
-    Vec3 drawn;
+    Vec3 drawn, velocity;  // drawn: the feet
     proto::Nanos at = 0;
   };
   FrameCounts counts_;
@@ -42,6 +45,7 @@ class FrameWatch {
   Vec3 last_drawn_;
   proto::Nanos last_at_ = 0;
   std::map<uint32_t, Remote> remotes_;  // the others as last drawn, by id
+  std::vector<client::DrawnRemote> drawn_remotes_;  // this frame's
 };
 
 }  // namespace foothold::bots

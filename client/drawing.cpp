@@ -10,8 +10,6 @@ void LocalDrawing::reset() {
   latest_ = 0;
   next_ = 0;
   error_ = {};
-  error_at_ = 0;
-  drawn_ = false;
 }
 
 void LocalDrawing::on_tick(uint32_t tick, proto::Nanos at, proto::Nanos next) {
@@ -67,50 +65,23 @@ std::optional<DrawnPose> LocalDrawing::predicted(const Predictor& p, proto::Nano
 }
 
 void LocalDrawing::corrected(const Vec3& moved) {
-  if (!drawn_) return;  // nothing drawn yet: nothing to hide
-  if (length_sq(moved) > options_.snap_m * options_.snap_m) {
-    error_ = {};
+  if (!error_.started()) return;  // nothing drawn yet: nothing to hide
+  if (error_.corrected(moved, options_.smoothing())) {
+    ++smoothed_;
+  } else {
     ++snaps_;
-    return;
   }
-  // What was drawn stays drawn: the offset takes up what the prediction moved; but never more than
-  // snap_m of it (corrections that pile up faster than they are taken in snap too).
-  error_ = error_ - moved;
-  if (length_sq(error_) > options_.snap_m * options_.snap_m) {
-    error_ = {};
-    ++snaps_;
-    return;
-  }
-  ++smoothed_;
 }
 
 std::optional<DrawnPose> LocalDrawing::draw(const Predictor& p, proto::Nanos now) {
   std::optional<DrawnPose> d = predicted(p, now);
   if (!d) return d;
-  if (options_.smoothing_s <= 0) {
-    error_ = {};
-  } else if (drawn_ && now > error_at_) {
-    const double dt = double(now - error_at_) / double(proto::kSecond);
-    const Vec3 decayed = error_ * std::exp(-dt / options_.smoothing_s);
-    // At most max_release_mps of it released in this frame.
-    const double released = std::sqrt(length_sq(error_ - decayed)), cap = options_.max_release_mps * dt;
-    error_ = options_.max_release_mps > 0 && released > cap ? error_ + (decayed - error_) * (cap / released) : decayed;
-  }
-  error_at_ = std::max(error_at_, now);
-  drawn_ = true;
-  Vec3 offset = error_;
-  const double len = std::sqrt(length_sq(offset));
-  if (len > 1e-6) {
-    // Never drawn through a wall: cut where a ray from the predicted centre along the offset meets
-    // the world, less the capsule's radius.
-    const RayHit hit = cast_ray(world_, nullptr, {}, d->position, offset, len + settings_.radius, 0, scratch_);
-    if (hit.kind != RayHit::Kind::kNone) {
-      const double room = std::max(0.0, hit.distance - settings_.radius);
-      if (room < len) offset = offset * (room / len);
-    }
-  }
-  d->position = d->position + offset;
-  d->error = offset;
+  error_.decay(now, options_.smoothing());
+  // Never drawn through a wall: cut where a ray from the predicted centre along the offset meets
+  // the world, less the capsule's radius.
+  error_.cut(world_, d->position, settings_.radius, scratch_);
+  d->position = d->position + error_.error();
+  d->error = error_.error();
   return d;
 }
 

@@ -9,16 +9,14 @@
 //   times, and one tick behind the newest prediction (16.7 ms at 60 Hz): the price of never guessing.
 //   Extrapolated (DrawOptions::extrapolate): the newest tick carried on by its velocity for the time
 //   since it ran: no latency, a small pop wherever the motion turns.
-// - Corrections smoothed: a correction changes the prediction at once (it stays exact), but what it
-//   moves the drawn pose by is kept as an offset that decays exponentially (time constant
-//   DrawOptions::smoothing_s), and never faster than DrawOptions::max_release_mps. Exponential, not
-//   linear: the error shrinks by the same fraction every frame, whatever the frame rate, so a second
-//   correction during the first just adds to what is left; the speed bound keeps a large one from
-//   lurching in its first frames. A correction larger than DrawOptions::snap_m (a teleport, a
-//   respawn) snaps instead.
+// - Corrections smoothed (client/error_smoothing.h): a correction changes the prediction at once
+//   (it stays exact), but what it moves the drawn pose by is kept as an offset that decays
+//   exponentially (DrawOptions::smoothing_s) and never faster than DrawOptions::max_release_mps. A
+//   correction larger than DrawOptions::snap_m (a teleport, a respawn) snaps instead.
 // - Never through a wall: the offset is cut where a ray from the predicted centre along it meets the
 //   world, less the capsule's radius, so a character sliding along a wall it was corrected away from
-//   is drawn on its side of it.
+//   is drawn on its side of it. The cut is kept (the error left is what was drawn), so the drawn
+//   pose never swings back out once the wall is passed.
 // - Movers carry it with no lag: the offset is added to where the prediction has the character now,
 //   and the prediction rides the mover.
 //
@@ -28,6 +26,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "client/error_smoothing.h"
 #include "proto/clock.h"
 #include "shared/predictor.h"
 #include "shared/ray_query.h"
@@ -36,14 +35,22 @@
 
 namespace foothold::client {
 
-/// How the client draws (ClientSession::draw_local).
+/// How the client draws (ClientSession::draw_local, draw_remotes).
 struct DrawOptions {
   bool extrapolate = false;  ///< the local character: the newest tick carried on, not interpolated a tick back
   double smoothing_s = 0.1;  ///< a correction is taken in with this time constant, seconds (0: at once)
-  double snap_m = 1.0;       ///< a correction larger than this, metres, snaps
+  /// A correction larger than this, metres, snaps (a teleport, a respawn); so does the error left
+  /// when corrections pile up past it. 2 m: a push in a crowd, or a landing mispredicted, is far
+  /// less (Unreal's character movement smooths up to 2.56 m by default).
+  double snap_m = 2.0;
   /// The smoothing releases at most this speed of error, metres per second (0: no bound): a large
-  /// correction is taken in at about walking pace rather than in one lurch (2.5 m/s: 1.7 cm a frame at 144 Hz).
-  double max_release_mps = 2.5;
+  /// correction is taken in at walking pace rather than in one lurch (2 m/s: 1.4 cm a frame at 144 Hz).
+  double max_release_mps = 2.0;
+  /// The others: how long past their newest snapshot they are carried on by their motion when the
+  /// next is late, seconds (0: held at once); then held until it comes.
+  double remote_extrapolate_s = 0.1;
+  /// The smoothing of the local character, for the others too (where extrapolation guessed wrong).
+  SmoothingOptions smoothing() const { return {smoothing_s, snap_m, max_release_mps}; }
 };
 
 /// A character as drawn.
@@ -72,8 +79,11 @@ class LocalDrawing {
   /// The pose the prediction alone gives at `now` (no smoothing): for the correction bookkeeping and
   /// for measuring pops. Nothing before the first tick.
   std::optional<DrawnPose> predicted(const Predictor& p, proto::Nanos now) const;
-  /// A correction moved the predicted pose at `now` by `moved` (after minus before): taken in over
-  /// the smoothing time, or snapped when it, or the error it leaves, is larger than snap_m.
+  /// The moment the last frame was drawn at (0 before any): a correction is measured there
+  /// (predicted() before and after it), so what that frame showed stays where it was.
+  proto::Nanos drawn_at() const { return error_.started() ? error_.at() : 0; }
+  /// A correction moved the predicted pose at drawn_at() by `moved` (after minus before): taken in
+  /// over the smoothing time, or snapped when it, or the error it leaves, is larger than snap_m.
   void corrected(const Vec3& moved);
   /// The pose to draw at `now` (frames in order: the smoothing decays from the last call's time).
   std::optional<DrawnPose> draw(const Predictor& p, proto::Nanos now);
@@ -95,9 +105,7 @@ class LocalDrawing {
   std::array<TickTime, kTimes> times_{};
   uint32_t latest_ = 0;
   proto::Nanos next_ = 0;
-  Vec3 error_;
-  proto::Nanos error_at_ = 0;
-  bool drawn_ = false;
+  ErrorSmoothing error_;
   uint64_t snaps_ = 0, smoothed_ = 0;
   mutable QueryScratch scratch_;
 };

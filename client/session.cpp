@@ -43,6 +43,7 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   view_ids_.reserve(proto::kMaxRemotes);
   motion_.reserve(proto::kMaxRemotes);
   drawing_.set_options(options.draw);
+  remote_drawing_.set_options(options.draw);
 }
 
 void ClientSession::send(std::span<const uint8_t> bytes) {
@@ -244,6 +245,8 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   const int lead = int((rtt + period_ - 1) / period_) + options_.target_lead + 1;
   if (on_connected) on_connected(character_id_);
   drawing_.reset();
+  remote_drawing_.reset();
+  view_clock_.reset(period_, snapshot_interval_);
   for (int i = 0; i < lead; ++i) run_tick(nullptr);
   send_inputs(now);
   next_tick_ = now + period_;
@@ -254,7 +257,7 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
 void ClientSession::handle_snapshot(proto::Nanos now, std::span<const uint8_t> message) {
   const std::optional<proto::SnapshotHeader> h = take_snapshot(message);
   if (!h) return;
-  last_snapshot_at_ = now;
+  view_clock_.on_snapshot(h->tick, now, stats_.loss);
   show_others(h->tick);
   check_own_state(now, *h);
   forget_inputs_through(h->received_through);
@@ -312,8 +315,20 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
 
 double ClientSession::view_tick(proto::Nanos now) const {
   if (acked_snapshot_ == 0) return 0;
-  const double since = std::min(double(snapshot_interval_), double(now - last_snapshot_at_) / double(period_));
-  return double(last_snapshot_) - interpolation_delay_ticks() + std::max(0.0, since);
+  return view_clock_.at(now);
+}
+
+uint32_t ClientSession::stale_ticks() const {
+  return std::max<uint32_t>(1, proto::kMaxStalenessMs * uint32_t(settings_.tick_rate) / 1000);
+}
+
+RemoteFrame ClientSession::remote_frame(proto::Nanos now) const {
+  return RemoteFrame{remotes_, others_, last_snapshot_, stale_ticks(), view_tick(now), now};
+}
+
+std::size_t ClientSession::draw_remotes(proto::Nanos now, std::span<DrawnRemote> out) {
+  if (acked_snapshot_ == 0) return 0;
+  return remote_drawing_.draw(remote_frame(now), out);
 }
 
 int32_t ClientSession::attribute(int index) const {
@@ -338,7 +353,7 @@ int ClientSession::match_attribute_index(std::string_view name) const { return i
 void ClientSession::show_others(uint32_t tick) {
   // A sample for each one this snapshot sent. One left out for longer than the server ever leaves
   // out a character that moves stood still until then.
-  const uint32_t stale_ticks = std::max<uint32_t>(1, proto::kMaxStalenessMs * uint32_t(settings_.tick_rate) / 1000);
+  const uint32_t stale = stale_ticks();
   view_ids_.clear();
   others_.clear();
   for (const proto::RemoteState& r : view_) {
@@ -347,8 +362,8 @@ void ClientSession::show_others(uint32_t tick) {
     const FixedVec3 p{int32_t(uint32_t(r.x) << shift), int32_t(uint32_t(r.y) << shift), int32_t(uint32_t(r.z) << shift)};
     others_.push_back({r.id, p, r.crouched, r.platform});
     if (std::binary_search(changed_.begin(), changed_.end(), r.id)) {
-      remotes_.hold_until(r.id, tick - stale_ticks);
-      remotes_.add(r.id, tick, p, GroundKind(r.ground));
+      remotes_.hold_until(r.id, tick - stale);
+      remotes_.add(r.id, tick, p, GroundKind(r.ground), r.crouched);
     }
   }
   remotes_.retain(view_ids_);
@@ -356,7 +371,7 @@ void ClientSession::show_others(uint32_t tick) {
   // carried on by the motion its last two samples show while we step ahead of the snapshot: we meet
   // them where they will be, not where they were a round trip ago.
   motion_.clear();
-  for (const OtherCharacter& o : others_) motion_.push_back(remotes_.motion(o.id, tick, stale_ticks));
+  for (const OtherCharacter& o : others_) motion_.push_back(remotes_.motion(o.id, tick, stale));
   predictor_.set_others(others_, character_id_, tick, motion_);
 }
 
@@ -365,13 +380,17 @@ void ClientSession::check_own_state(proto::Nanos now, const proto::SnapshotHeade
   if (h.has_own_state) {
     ++stats_.snapshots_with_state;
     want_state_ = false;
-    // The drawn pose keeps what was drawn: the correction is taken in over the smoothing time.
-    const std::optional<DrawnPose> before = drawing_.predicted(predictor_, now);
+    // The drawn pose keeps what was drawn: the correction is taken in over the smoothing time. It is
+    // measured at the last frame's moment: that is what a player saw, and what the next frame's
+    // pose moves on from (measured now, a correction that also turned the character would show the
+    // turn since that frame as a jump).
+    const proto::Nanos seen = drawing_.drawn_at() != 0 ? drawing_.drawn_at() : now;
+    const std::optional<DrawnPose> before = drawing_.predicted(predictor_, seen);
     const auto r = predictor_.reconcile(h.tick, h.own, h.repeated_mask, h.interaction_mask, h.server_mask);
     // Restarted from the server's state past every tick predicted: its tick is drawn from now on.
     if (r.outcome == Predictor::Outcome::kAhead) drawing_.on_tick(predictor_.latest_tick(), now - period_, next_tick_);
     if ((r.outcome == Predictor::Outcome::kCorrected || r.outcome == Predictor::Outcome::kAhead) && before)
-      if (const std::optional<DrawnPose> after = drawing_.predicted(predictor_, now))
+      if (const std::optional<DrawnPose> after = drawing_.predicted(predictor_, seen))
         drawing_.corrected(after->position - before->position);
     if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
     return;
@@ -530,6 +549,7 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
         end_for_messages(v);
         return now + proto::kSecond;
       }
+      view_clock_.advance(now);
       // Run the ticks that are due, catching up at most a few at once.
       for (int i = 0; i < 4 && now >= next_tick_; ++i) {
         run_tick(&source);

@@ -22,6 +22,8 @@
 #include "proto/token.h"
 #include "client/clock_steering.h"
 #include "client/drawing.h"
+#include "client/remote_drawing.h"
+#include "client/view_clock.h"
 #include "shared/interpolation.h"
 #include "shared/predictor.h"
 #include "shared/settings.h"
@@ -123,6 +125,8 @@ class ClientSession {
   Phase phase() const { return phase_; }
   /// The movement settings it predicts with.
   const MoveSettings& settings() const { return settings_; }
+  /// The same as the step reads them (derive()).
+  const DerivedSettings& derived_settings() const { return derived_; }
   /// True once the session has ended: rejected, failed, timed out or disconnected.
   bool finished() const { return phase_ >= Phase::kRejected; }
   /// The server's id for this client's character (0 before the Accept).
@@ -139,21 +143,34 @@ class ClientSession {
   std::span<const OtherCharacter> others() const { return others_; }
   /// Ticks between the server's snapshots (from the Accept; 1 before it).
   uint32_t snapshot_interval() const { return snapshot_interval_; }
-  /// How far behind the newest snapshot to show the others, in ticks: two snapshot intervals, so
-  /// that the next snapshot has usually arrived before it is needed (interpolation, never extrapolation).
-  double interpolation_delay_ticks() const { return 2.0 * snapshot_interval_; }
+  /// How far behind the newest tick the fastest path brings the others are shown, in ticks: what
+  /// the view clock is steered to (client/view_clock.h), from the jitter and loss measured. Two
+  /// snapshot intervals before the first snapshot.
+  double interpolation_delay_ticks() const { return view_clock_.delay_ticks(); }
   /// The moment, in fractional server ticks, at which the other characters are drawn at `now`: the
-  /// interpolation delay behind the newest snapshot, advancing with the clock since it arrived (by
-  /// at most a snapshot interval). What a game attaches to a shot, for the server's lag
-  /// compensation (GameControl::ray); 0 before the first snapshot.
+  /// view clock, which runs with real time that far behind (continuous; it runs up to 10% fast or
+  /// slow to follow the delay). What a game attaches to a shot, for the server's lag compensation
+  /// (GameControl::ray); 0 before the first snapshot.
   double view_tick(proto::Nanos now) const;
+  const ViewClock& view_clock() const { return view_clock_; }
+  /// The others as a game draws them at `now` (client/remote_drawing.h): at the view tick, carried on
+  /// for a while past their newest snapshot when the next is late, wrong guesses taken in smoothly.
+  /// The first out.size() into `out`, in id order; returns how many there are. Frames in time order;
+  /// allocates nothing once as many characters have been seen.
+  std::size_t draw_remotes(proto::Nanos now, std::span<DrawnRemote> out);
+  /// What draw_remotes draws from at `now` (for measuring, with remote_drawing().raw()).
+  RemoteFrame remote_frame(proto::Nanos now) const;
+  const RemoteDrawing& remote_drawing() const { return remote_drawing_; }
   /// The own character as a game draws it at `now` (client/drawing.h): between predicted ticks,
   /// corrections smoothed; nothing before the first tick. Frames in time order; allocates nothing.
   std::optional<DrawnPose> draw_local(proto::Nanos now) { return drawing_.draw(predictor_, now); }
   /// The same without smoothing: where the prediction alone has it at `now`.
   std::optional<DrawnPose> predicted_local(proto::Nanos now) const { return drawing_.predicted(predictor_, now); }
   /// How it draws (SessionOptions::draw to begin with).
-  void set_draw_options(const DrawOptions& o) { drawing_.set_options(o); }
+  void set_draw_options(const DrawOptions& o) {
+    drawing_.set_options(o);
+    remote_drawing_.set_options(o);
+  }
   const LocalDrawing& drawing() const { return drawing_; }
   /// This session's keys (valid from the Accept on), for tools that speak the protocol by hand
   /// (the fuzz targets). Secret: never log them.
@@ -223,6 +240,9 @@ class ClientSession {
   // A snapshot newer than the last, read against its base, its view kept as a later one's base and
   // its gap counted as loss; nothing (and a count) when it is stale or cannot be read.
   std::optional<proto::SnapshotHeader> take_snapshot(std::span<const uint8_t> message);
+  // Snapshots further apart than this say nothing of a character's motion: the server leaves out a
+  // character that moves for no longer (proto::kMaxStalenessMs).
+  uint32_t stale_ticks() const;
   // The others as snapshot `tick` shows them: to the interpolator and to the predictor.
   void show_others(uint32_t tick);
   // Our own character: the server's state reconciled with our prediction (the drawing told of a
@@ -268,12 +288,13 @@ class ClientSession {
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
   LocalDrawing drawing_{world_, derived_};
+  RemoteDrawing remote_drawing_{world_, derived_};
+  ViewClock view_clock_;
   std::vector<FixedVec3> motion_;       // per other: its motion per tick, as the predictor carries it on
   proto::Nanos period_ = 0;
   proto::Nanos next_tick_ = 0;
   ClockSteering steering_;
   uint32_t last_snapshot_ = 0;     // the newest snapshot's tick (the Accept's before any)
-  proto::Nanos last_snapshot_at_ = 0;  // when it arrived
   uint32_t acked_snapshot_ = 0;    // the newest snapshot decoded, whose view we hold (0: none)
   uint32_t snapshot_interval_ = 1;
   bool want_state_ = false;        // a digest did not match: ask for the full state

@@ -4,13 +4,13 @@
 
 namespace foothold {
 
-void RemoteInterpolator::add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground) {
+void RemoteInterpolator::add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground, bool crouched) {
   Track& t = tracks_[id];
   // Keep tick order; a late (reordered) sample is slotted in, a duplicate tick replaced.
   int pos = t.count;
   while (pos > 0 && t.points[size_t(pos - 1)].tick > tick) --pos;
   if (pos > 0 && t.points[size_t(pos - 1)].tick == tick) {
-    t.points[size_t(pos - 1)] = {tick, position, ground};
+    t.points[size_t(pos - 1)] = {tick, position, ground, crouched};
     return;
   }
   if (t.count == kSamples) {
@@ -20,27 +20,53 @@ void RemoteInterpolator::add(uint32_t id, uint32_t tick, const FixedVec3& positi
     --pos;
   }
   for (int i = t.count; i > pos; --i) t.points[size_t(i)] = t.points[size_t(i - 1)];
-  t.points[size_t(pos)] = {tick, position, ground};
+  t.points[size_t(pos)] = {tick, position, ground, crouched};
   ++t.count;
 }
 
-std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id, double tick) const {
+std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id, double tick, double crouch_drop,
+                                                                    bool cubic) const {
   const auto it = tracks_.find(id);
   if (it == tracks_.end() || it->second.count == 0) return std::nullopt;
   const Track& t = it->second;
   const Point& first = t.points[0];
   const Point& last = t.points[size_t(t.count - 1)];
-  if (tick <= first.tick) return Sample{to_position(first.position), first.ground};
-  if (tick >= last.tick) return Sample{to_position(last.position), last.ground};
+  if (tick <= first.tick) return Sample{to_position(first.position), first.ground, {}, first.crouched};
+  if (tick >= last.tick) return Sample{to_position(last.position), last.ground, {}, last.crouched};
+  // Where a standing capsule with the same feet would have its centre (the centre itself where
+  // standing): what is interpolated, so a crouch is no motion.
+  const auto standing = [&](int i) {
+    const Point& p = t.points[size_t(i)];
+    return to_position(p.position) + Vec3{0, p.crouched ? crouch_drop : 0, 0};
+  };
   for (int i = 1; i < t.count; ++i) {
     const Point& b = t.points[size_t(i)];
     if (b.tick < tick) continue;
     const Point& a = t.points[size_t(i - 1)];
-    const double f = (tick - a.tick) / double(b.tick - a.tick);
-    const Vec3 pa = to_position(a.position), pb = to_position(b.position);
-    return Sample{pa + (pb - pa) * f, f < 0.5 ? a.ground : b.ground};
+    const double h = double(b.tick - a.tick);
+    const double f = (tick - a.tick) / h;
+    const Point& near = f < 0.5 ? a : b;
+    const Vec3 pa = standing(i - 1), pb = standing(i);
+    const Vec3 drop{0, near.crouched ? crouch_drop : 0, 0};
+    if (!cubic) return Sample{pa + (pb - pa) * f - drop, near.ground, (pb - pa) * (1.0 / h), near.crouched};
+    // Cubic Hermite: the motion at each sample is the slope across its two neighbours (the
+    // segment's own at the ends of the track), so the drawn velocity changes smoothly at samples.
+    const auto slope = [&](int from, int to) {
+      return (standing(to) - standing(from)) * (1.0 / double(t.points[size_t(to)].tick - t.points[size_t(from)].tick));
+    };
+    const Vec3 ma = slope(i >= 2 ? i - 2 : i - 1, i) * h, mb = slope(i - 1, i + 1 < t.count ? i + 1 : i) * h;
+    const double f2 = f * f, f3 = f2 * f;
+    const Vec3 p = pa * (2 * f3 - 3 * f2 + 1) + ma * (f3 - 2 * f2 + f) + pb * (-2 * f3 + 3 * f2) + mb * (f3 - f2);
+    const Vec3 v = pa * (6 * f2 - 6 * f) + ma * (3 * f2 - 4 * f + 1) + pb * (-6 * f2 + 6 * f) + mb * (3 * f2 - 2 * f);
+    return Sample{p - drop, near.ground, v * (1.0 / h), near.crouched};
   }
-  return Sample{to_position(last.position), last.ground};
+  return Sample{to_position(last.position), last.ground, {}, last.crouched};
+}
+
+std::optional<uint32_t> RemoteInterpolator::newest_tick(uint32_t id) const {
+  const auto it = tracks_.find(id);
+  if (it == tracks_.end() || it->second.count == 0) return std::nullopt;
+  return it->second.points[size_t(it->second.count - 1)].tick;
 }
 
 FixedVec3 RemoteInterpolator::motion(uint32_t id, uint32_t tick, uint32_t max_gap) const {

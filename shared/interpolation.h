@@ -21,16 +21,29 @@ class RemoteInterpolator {
   /// Records where character `id` was after server tick `tick`: `position` is its capsule centre,
   /// 1/1024 m. A late sample is slotted in by tick, a repeated tick replaces the old sample, and one
   /// older than every kept sample of a full track is dropped.
-  void add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground);
+  /// `crouched`: its posture then.
+  void add(uint32_t id, uint32_t tick, const FixedVec3& position, GroundKind ground, bool crouched = false);
 
   /// A character at one moment.
   struct Sample {
     Vec3 position;       ///< capsule centre, metres
     GroundKind ground = GroundKind::kNone;  ///< the ground kind of the nearer of the two samples
+    Vec3 motion;         ///< metres per tick between the two samples around it (zero where held)
+    bool crouched = false;  ///< the posture of the nearer of the two samples
   };
   /// Character `id` at the (fractional) server tick `tick`: interpolated between the samples around
   /// it; held at the nearest sample outside them (no extrapolation). Nothing for an unknown id.
-  std::optional<Sample> sample(uint32_t id, double tick) const;
+  /// `crouch_drop`: how far a crouch lowers the capsule's centre (its feet stay): where the two
+  /// samples' postures differ, their feet are interpolated, not their centres, so a crouch is drawn
+  /// as the capsule's shape changing, not as a fall (0: centres, as the server's rewind does).
+  /// `cubic`: a cubic Hermite curve through the samples instead of straight lines, its motion at
+  /// each sample the slope across that sample's neighbours, so the velocity drawn has no corners (a
+  /// push in a crowd moves a character 0.3 m in a tick; drawn as a line its velocity jumps there).
+  /// It passes through every sample; between them it may stray from the lines by a few centimetres.
+  std::optional<Sample> sample(uint32_t id, double tick, double crouch_drop = 0, bool cubic = false) const;
+
+  /// The tick of character `id`'s newest sample; nothing for an unknown id.
+  std::optional<uint32_t> newest_tick(uint32_t id) const;
 
   /// Character `id`'s motion per tick (raw 1/1024 m) as its two newest samples show it, across the
   /// ground (y is 0), rounded toward zero: what a predictor carries it on by (Predictor::set_others).
@@ -56,6 +69,7 @@ class RemoteInterpolator {
     uint32_t tick = 0;
     FixedVec3 position;
     GroundKind ground = GroundKind::kNone;
+    bool crouched = false;
   };
   struct Track {
     std::array<Point, kSamples> points{};

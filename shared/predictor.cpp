@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "shared/animation.h"
 #include "shared/character_contacts.h"
 #include "shared/fixed_point.h"
 
@@ -27,10 +28,22 @@ void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) const
   const int64_t horizon = int64_t(kOthersHorizonMs) * settings_.tick_rate / 1000;
   const int64_t ahead = std::clamp<int64_t>(int64_t(tick) - 1 - int64_t(seen_tick_), 0, horizon);
   if (ahead == 0) return;
+  const auto& movers = world_.movers();
+  const uint32_t to_tick = seen_tick_ + uint32_t(ahead);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (out[i].platform != 0) continue;  // a mover carries it (the step does)
-    const FixedVec3& m = motion_[i];
     FixedVec3& p = out[i].position;
+    const uint16_t platform = out[i].platform;
+    if (platform != 0 && platform <= movers.size()) {
+      // One standing on a mover rides it: from where the mover had it at the snapshot's tick to
+      // where the mover is at the end of tick - 1 (the step carries it through tick itself). Its
+      // own steps aboard are a jostle, no line: they are not carried on.
+      const auto& chain = movers[platform - 1u].chain;
+      const Pose from = chain_pose(chain, seen_tick_, settings_.tick_rate);
+      const Pose to = chain_pose(chain, to_tick, settings_.tick_rate);
+      p = published_position(quantize_position(apply(to, apply(inverse(from), to_position(p)))));
+      continue;
+    }
+    const FixedVec3& m = motion_[i];
     p = published_position({int32_t(p.x + m.x * ahead), int32_t(p.y + m.y * ahead), int32_t(p.z + m.z * ahead)});
   }
 }

@@ -116,7 +116,7 @@ TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
   foothold_client_config_init(&config);
   EXPECT_EQ(config.draw_extrapolate, 0);
   EXPECT_EQ(config.draw_smoothing_s, 0.1);
-  EXPECT_EQ(config.draw_snap_m, 1.0);
+  EXPECT_EQ(config.draw_snap_m, 2.0);
   for (const auto& [field, set] : std::vector<std::pair<std::string, std::function<void(foothold_client_config&)>>>{
            {"draw_extrapolate must be 0 or 1", [](foothold_client_config& k) { k.draw_extrapolate = 2; }},
            {"draw_smoothing_s must be in [0, 2]", [](foothold_client_config& k) { k.draw_smoothing_s = -0.1; }},

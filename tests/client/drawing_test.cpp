@@ -103,8 +103,10 @@ TEST(Drawing, ACorrectionIsTakenInNoFasterThanItsBoundAndALargeOneSnaps) {
   EXPECT_LT(std::abs(d->error.x), 0.01) << "a second takes in half a metre";
   EXPECT_EQ(w.drawing.smoothed(), 1u);
   // Corrections that pile up past snap_m snap too: the drawing never strays that far.
-  w.drawing.corrected({0.6, 0, 0});
-  w.drawing.corrected({0.6, 0, 0});
+  const double most = w.drawing.options().snap_m;
+  w.drawing.corrected({0.6 * most, 0, 0});
+  EXPECT_EQ(w.drawing.snaps(), 0u);
+  w.drawing.corrected({0.6 * most, 0, 0});
   EXPECT_EQ(w.drawing.snaps(), 1u);
   EXPECT_EQ(w.drawing.draw(w.p, now)->error.x, 0);
   // A 3 m teleport snaps: drawn where the prediction is, at once.

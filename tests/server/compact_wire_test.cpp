@@ -181,7 +181,9 @@ TEST(CompactWire, SlowerSnapshotRatesPlayCleanly) {
     h.run_for(3 * kS);
     expect_clean_play(h, 4);
     EXPECT_EQ(h.client(0).snapshot_interval(), uint32_t(interval));
-    EXPECT_EQ(h.client(0).interpolation_delay_ticks(), 2.0 * interval) << "the interpolation buffer follows the rate";
+    // The interpolation buffer follows the rate: one snapshot gap, and on this clean network
+    // (no jitter, no loss) no more than the quarter tick of margin.
+    EXPECT_EQ(h.client(0).interpolation_delay_ticks(), interval + 0.25) << "the interpolation buffer follows the rate";
     EXPECT_EQ(h.client(0).others().size(), 3u);
   }
 }

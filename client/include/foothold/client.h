@@ -118,7 +118,7 @@ typedef struct foothold_client_config {
    *  by its velocity (no latency, a small pop wherever the motion turns). */
   int32_t draw_extrapolate;
   double draw_smoothing_s;     /**< a correction is taken in with this time constant (default 0.1, 0..2; 0: at once) */
-  double draw_snap_m;          /**< a correction larger than this snaps (a teleport, a respawn): default 1, 0.01..100 metres */
+  double draw_snap_m;          /**< a correction larger than this snaps (a teleport, a respawn): default 2, 0.01..100 metres */
 } foothold_client_config;
 
 /** A character, as the game draws it. */

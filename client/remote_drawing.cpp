@@ -1,0 +1,99 @@
+#include "client/remote_drawing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "shared/animation.h"
+
+namespace foothold::client {
+
+std::optional<DrawnRemote> RemoteDrawing::raw(const RemoteFrame& f, const OtherCharacter& o, double view) const {
+  const auto s = f.samples.sample(o.id, view, settings_.crouch_drop, true);
+  if (!s) return std::nullopt;
+  DrawnRemote d;
+  d.id = o.id;
+  d.position = s->position;
+  d.ground = s->ground;
+  d.crouched = s->crouched;
+  d.platform = o.platform;
+  const double rate = double(settings_.tick_rate);
+  d.velocity = s->motion * rate;
+  const auto newest = f.samples.newest_tick(o.id);
+  if (!newest || view <= double(*newest)) return d;
+  // Past its newest sample: held, unless that sample is the newest snapshot's (then the next is
+  // late, and it is carried on, for a while).
+  d.velocity = {};
+  if (*newest != f.newest_snapshot) return d;
+  d.extrapolated = true;
+  const double limit = options_.remote_extrapolate_s * rate;
+  const double ahead = std::min(view - double(*newest), limit);
+  if (ahead <= 0) return d;
+  const bool carrying = view - double(*newest) < limit;  // still moving, not yet held
+  const FixedVec3 m = f.samples.motion(o.id, *newest, f.max_gap);
+  const auto& movers = world_.movers();
+  if (o.platform != 0 && o.platform <= movers.size()) {
+    // A mover carries it: from where the mover had it at its newest sample, between the two whole
+    // ticks around the moment; and its own steps aboard (its motion less the mover's) on top.
+    const auto& chain = movers[o.platform - 1u].chain;
+    const Pose from = chain_pose(chain, *newest, settings_.tick_rate);
+    const Vec3 local = apply(inverse(from), d.position);
+    const Vec3 last_step = d.position - apply(chain_pose(chain, *newest - 1, settings_.tick_rate), local);
+    const Vec3 own = horizontal(to_position(m) - last_step);
+    const uint32_t whole = *newest + uint32_t(ahead);
+    const double frac = ahead - std::floor(ahead);
+    const Vec3 a = apply(chain_pose(chain, whole, settings_.tick_rate), local);
+    const Vec3 b = apply(chain_pose(chain, whole + 1, settings_.tick_rate), local);
+    d.position = a + (b - a) * frac + own * ahead;
+    if (carrying) d.velocity = (b - a + own) * rate;
+    return d;
+  }
+  const Vec3 step = to_position(m);
+  const double len = std::sqrt(length_sq(step)) * ahead;
+  if (len <= 0) return d;
+  // Never through a wall: cut where a ray along the motion meets the world, less the radius.
+  double room = len;
+  const RayHit hit = cast_ray(world_, nullptr, {}, d.position, step, len + settings_.radius, 0, scratch_);
+  if (hit.kind != RayHit::Kind::kNone) room = std::max(0.0, std::min(len, hit.distance - settings_.radius));
+  d.position = d.position + step * (room / std::sqrt(length_sq(step)));
+  if (carrying && room == len) d.velocity = step * rate;
+  return d;
+}
+
+Vec3 RemoteDrawing::feet(const DrawnRemote& d) const {
+  return d.position + Vec3{0, d.crouched ? settings_.crouch_drop : 0, 0};
+}
+
+std::size_t RemoteDrawing::draw(const RemoteFrame& f, std::span<DrawnRemote> out) {
+  const SmoothingOptions smoothing = options_.smoothing();
+  next_.clear();
+  std::size_t n = 0, old = 0;
+  for (const OtherCharacter& o : f.others) {
+    std::optional<DrawnRemote> d = raw(f, o, f.view);
+    if (!d) continue;
+    while (old < states_.size() && states_[old].id < o.id) ++old;
+    State st;
+    st.id = o.id;
+    if (old < states_.size() && states_[old].id == o.id) {
+      st.error = states_[old].error;
+      // What the newest word says of the moment drawn last frame, against what was drawn then: a
+      // guess taken back (or a late sample slotted in) is taken in, not jumped.
+      if (const auto again = raw(f, o, states_[old].view)) {
+        const Vec3 moved = feet(*again) - states_[old].feet;
+        if (length_sq(moved) > 0) (st.error.corrected(moved, smoothing) ? smoothed_ : snaps_)++;
+      }
+    }
+    st.error.decay(f.now, smoothing);
+    st.error.cut(world_, d->position, settings_.radius, scratch_);
+    st.view = f.view;
+    st.feet = feet(*d);
+    next_.push_back(st);
+    d->error = st.error.error();
+    d->position = d->position + d->error;
+    if (n < out.size()) out[n] = *d;
+    ++n;
+  }
+  states_.swap(next_);
+  return n;
+}
+
+}  // namespace foothold::client

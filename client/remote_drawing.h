@@ -1,0 +1,87 @@
+#pragma once
+// What a game draws of the other characters at any frame time (#37). They are drawn at the view
+// clock's moment (client/view_clock.h), between the snapshots around it. When the snapshot after
+// that moment is late (jitter, a loss the delay did not cover), they are not held, to stop and then
+// jump: each is carried on past its newest snapshot by the motion its last two snapshots show (one
+// standing on a mover by the mover, as every client can pose it at any tick), for at most
+// DrawOptions::remote_extrapolate_s (100 ms), and held after that. Carried across the ground only,
+// and never through a wall (cut where a ray along the motion meets the world, less the radius).
+//
+// When the late snapshot comes and says the guess was wrong, the drawn pose does not jump back: what
+// the new word moves the pose drawn last frame by is taken in as the own character's corrections are
+// (client/error_smoothing.h). One that only interpolates never guesses, so is never corrected.
+//
+// Only one whose newest snapshot is the newest received is carried on: one that a newer snapshot
+// left out did not move (the server sends what changed), and is held.
+//
+// Drawing decides nothing (the server never sees it): its arithmetic may use libm.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "client/drawing.h"
+#include "shared/character_contacts.h"
+#include "shared/interpolation.h"
+
+namespace foothold::client {
+
+/// Another character as drawn.
+struct DrawnRemote {
+  uint32_t id = 0;
+  Vec3 position;        ///< capsule centre, metres
+  Vec3 velocity;        ///< metres per second, as drawn (zero where held)
+  GroundKind ground = GroundKind::kNone;
+  bool crouched = false;
+  uint16_t platform = 0;  ///< the mover it stands on (index + 1; 0: none), as its newest snapshot says
+  bool extrapolated = false;  ///< carried on past its newest snapshot (or held, once that ran out)
+  Vec3 error;           ///< a wrong guess still being taken in (drawn minus snapshots), metres
+};
+
+/// What one frame draws from.
+struct RemoteFrame {
+  const RemoteInterpolator& samples;
+  std::span<const OtherCharacter> others;  ///< the newest snapshot's others, sorted by id
+  uint32_t newest_snapshot = 0;            ///< the newest snapshot's tick
+  uint32_t max_gap = 1;                    ///< snapshots further apart than this say nothing of motion
+  double view = 0;                         ///< the view clock's tick now
+  proto::Nanos now = 0;
+};
+
+class RemoteDrawing {
+ public:
+  RemoteDrawing(const World& world, const DerivedSettings& settings) : world_(world), settings_(settings) {}
+  void set_options(const DrawOptions& o) { options_ = o; }
+  void reset() { states_.clear(); }
+
+  /// Draws every other character of the frame, in id order: the first out.size() into `out`;
+  /// returns how many there are. Frames in time order; allocates only when more characters are
+  /// seen than ever before.
+  std::size_t draw(const RemoteFrame& f, std::span<DrawnRemote> out);
+  /// One of them at `view` from what has been received, not smoothed (for measuring); nothing for
+  /// an unknown id.
+  std::optional<DrawnRemote> raw(const RemoteFrame& f, const OtherCharacter& o, double view) const;
+
+  /// Guesses taken back smoothly, and snapped, so far.
+  uint64_t smoothed() const { return smoothed_; }
+  uint64_t snaps() const { return snaps_; }
+
+ private:
+  // Where a standing capsule with the same feet has its centre: what a correction is measured on.
+  Vec3 feet(const DrawnRemote& d) const;
+  struct State {
+    uint32_t id = 0;
+    double view = 0;  // the moment last drawn
+    Vec3 feet;        // the raw pose drawn then, as feet() (a crouch is no correction)
+    ErrorSmoothing error;
+  };
+  const World& world_;
+  const DerivedSettings& settings_;
+  DrawOptions options_;
+  std::vector<State> states_, next_;  // by id
+  uint64_t smoothed_ = 0, snaps_ = 0;
+  mutable QueryScratch scratch_;
+};
+
+}  // namespace foothold::client
