@@ -12,6 +12,7 @@
 #include <new>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "proto/token.h"
 #include "client/udp_client.h"
@@ -57,6 +58,8 @@ struct foothold_client {
   proto::Nanos newest_arrival = 0;
   foothold::MoverFrame movers;
   bool movers_built = false;
+  // The others as drawn this frame (grows with the most ever seen, never per frame).
+  std::vector<foothold::client::DrawnRemote> drawn;
   // A message taken from the session that did not fit the caller's buffer: kept for the next call.
   foothold::proto::ReceivedMessage message;
   bool message_held = false;
@@ -154,6 +157,7 @@ void foothold_client_config_init(foothold_client_config* config) {
   config->draw_extrapolate = 0;
   config->draw_smoothing_s = foothold::client::DrawOptions{}.smoothing_s;
   config->draw_snap_m = foothold::client::DrawOptions{}.snap_m;
+  config->draw_remote_extrapolate_s = foothold::client::DrawOptions{}.remote_extrapolate_s;
 }
 
 foothold_client_result foothold_client_create(const foothold_client_config* config, foothold_client** out, char* error,
@@ -200,8 +204,13 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
       write_error(error, error_size, "config.draw_snap_m must be in [0.01, 100] metres");
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
+    if (!(config->draw_remote_extrapolate_s >= 0 && config->draw_remote_extrapolate_s <= 1)) {
+      write_error(error, error_size, "config.draw_remote_extrapolate_s must be in [0, 1] seconds");
+      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
+    }
     auto c = std::make_unique<foothold_client>();
     c->options.draw.extrapolate = config->draw_extrapolate == 1;
+    c->options.draw.remote_extrapolate_s = config->draw_remote_extrapolate_s;
     c->options.draw.smoothing_s = config->draw_smoothing_s;
     c->options.draw.snap_m = config->draw_snap_m;
     c->options.messages.limits.copies = uint8_t(config->message_copies);
@@ -537,6 +546,26 @@ foothold_client_result foothold_client_draw_local(foothold_client* client, footh
       error[1] = d->error.y;
       error[2] = d->error.z;
     }
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_draw_remotes(foothold_client* client, foothold_client_character* out,
+                                                   size_t capacity, size_t* count) {
+  return guarded(client, [&] {
+    if (!count) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "count is null");
+    *count = 0;
+    if (capacity > 0 && !out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null with a capacity");
+    if (!connected(client)) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    ClientSession& s = client->udp->session();
+    if (client->drawn.size() < s.others().size()) client->drawn.resize(s.others().size());
+    const size_t n = s.draw_remotes(client->now_ns, client->drawn);
+    const uint32_t tick = uint32_t(std::max(0.0, s.view_tick(client->now_ns)));
+    for (size_t i = 0; i < n && i < capacity && i < client->drawn.size(); ++i) {
+      const auto& d = client->drawn[i];
+      fill_character(out[i], d.id, d.position, d.velocity, d.ground, d.crouched, d.platform, tick);
+    }
+    *count = n;
     return FOOTHOLD_CLIENT_OK;
   });
 }

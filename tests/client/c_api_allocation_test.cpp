@@ -56,6 +56,7 @@ TEST(ClientApiAllocation, PerFrameCallsAllocateNothingOnceConnected) {
       double error[3];
       foothold_client_draw_local(c, &me, error);
       foothold_client_remote_characters(c, others, 16, &count);
+      foothold_client_draw_remotes(c, others, 16, &count);
       foothold_client_get_stats(c, &stats);
       foothold_client_mover_triangles(c, 0, movers, mover_vertices.data(), nullptr);
       // A message each way on each channel, every frame: sent, echoed, received.
@@ -75,6 +76,8 @@ TEST(ClientApiAllocation, PerFrameCallsAllocateNothingOnceConnected) {
   while (wall_seconds() < warm_until) frame(f++);
   for (foothold_client* c : clients) ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED) << foothold_client_last_error(c);
   ASSERT_EQ(foothold_client_remote_characters(clients[0], others, 16, &count), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(count, 1u);
+  ASSERT_EQ(foothold_client_draw_remotes(clients[0], others, 16, &count), FOOTHOLD_CLIENT_OK);
   ASSERT_EQ(count, 1u);
 
   const uint64_t echoes_before = echoes;

@@ -70,6 +70,7 @@ TEST(ClientApi, NullHandlesAreRefusedNeverDereferenced) {
   EXPECT_EQ(foothold_client_set_input(nullptr, 0, 0, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_local_character(nullptr, &ch), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_remote_characters(nullptr, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_EQ(foothold_client_draw_remotes(nullptr, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_get_stats(nullptr, &stats), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_world_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_mover_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
@@ -117,11 +118,14 @@ TEST(ClientApi, CreateRefusesBadConfigsAndNamesTheProblem) {
   EXPECT_EQ(config.draw_extrapolate, 0);
   EXPECT_EQ(config.draw_smoothing_s, 0.1);
   EXPECT_EQ(config.draw_snap_m, 2.0);
+  EXPECT_EQ(config.draw_remote_extrapolate_s, 0.1);
   for (const auto& [field, set] : std::vector<std::pair<std::string, std::function<void(foothold_client_config&)>>>{
            {"draw_extrapolate must be 0 or 1", [](foothold_client_config& k) { k.draw_extrapolate = 2; }},
            {"draw_smoothing_s must be in [0, 2]", [](foothold_client_config& k) { k.draw_smoothing_s = -0.1; }},
            {"draw_smoothing_s must be in [0, 2]", [](foothold_client_config& k) { k.draw_smoothing_s = std::nan(""); }},
-           {"draw_snap_m must be in [0.01, 100]", [](foothold_client_config& k) { k.draw_snap_m = 0; }}}) {
+           {"draw_snap_m must be in [0.01, 100]", [](foothold_client_config& k) { k.draw_snap_m = 0; }},
+           {"draw_remote_extrapolate_s must be in [0, 1]", [](foothold_client_config& k) { k.draw_remote_extrapolate_s = 1.5; }},
+           {"draw_remote_extrapolate_s must be in [0, 1]", [](foothold_client_config& k) { k.draw_remote_extrapolate_s = std::nan(""); }}}) {
     foothold_client_config_init(&config);
     set(config);
     EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
@@ -166,6 +170,11 @@ TEST(ClientApi, CallsBeforeConnectSayNotConnected) {
   size_t count = 9;
   EXPECT_EQ(foothold_client_remote_characters(c, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_STATE);
   EXPECT_EQ(count, 0u);
+  count = 9;
+  EXPECT_EQ(foothold_client_draw_remotes(c, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(count, 0u);
+  EXPECT_EQ(foothold_client_draw_remotes(c, nullptr, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT) << "out is null with a capacity";
+  EXPECT_EQ(foothold_client_draw_remotes(c, &ch, 1, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_update(c, 1.0), FOOTHOLD_CLIENT_OK) << "updating before connect does nothing";
   foothold_client_stats stats;
   ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);

@@ -119,6 +119,10 @@ typedef struct foothold_client_config {
   int32_t draw_extrapolate;
   double draw_smoothing_s;     /**< a correction is taken in with this time constant (default 0.1, 0..2; 0: at once) */
   double draw_snap_m;          /**< a correction larger than this snaps (a teleport, a respawn): default 2, 0.01..100 metres */
+  /** How long foothold_client_draw_remotes() carries another character on past its newest snapshot
+   *  when the next is late, by the motion its last two showed (default 0.1, 0..1 seconds; 0: held at
+   *  once); held after that until the snapshot comes. */
+  double draw_remote_extrapolate_s;
 } foothold_client_config;
 
 /** A character, as the game draws it. */
@@ -211,8 +215,9 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_local_character(footh
                                                                            foothold_client_character* out);
 
 /**
- * The other characters, interpolated at the client's render time (two snapshot intervals behind the
- * newest snapshot, so the buffer follows the server's snapshot rate), sorted by id. *count is how many there are; the first min(*count, capacity) are written
+ * The other characters, interpolated in straight lines at the view tick (foothold_client_view_tick),
+ * as the server's lag compensation reconstructs them, never carried on past the newest snapshot;
+ * foothold_client_draw_remotes() is what to draw. Sorted by id. *count is how many there are; the first min(*count, capacity) are written
  * to `out` (so *count > capacity says the list was cut). `out` may be NULL when `capacity` is 0, to
  * learn the count. ERROR_STATE before connected.
  */
@@ -291,6 +296,21 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_view_tick(const footh
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_draw_local(foothold_client* client, foothold_client_character* out,
                                                                       double error[3]);
+
+/**
+ * The other characters as a game draws them at the time of the last foothold_client_update(), sorted
+ * by id: at the view tick (foothold_client_view_tick: behind the newest snapshot by a delay that
+ * follows the jitter and loss measured, on a clock that never jumps), on a smooth curve through the
+ * snapshots; carried on for at most config.draw_remote_extrapolate_s past the newest when the next
+ * is late, then held; a wrong guess taken back smoothly as the own character's corrections are.
+ * *count is how many there are; the first min(*count, capacity) are written to `out`. `tick` in
+ * each is the whole view tick. Call once per frame, after the update (it keeps what it drew, to
+ * take the next snapshot in smoothly). ERROR_STATE when not connected. Allocates nothing once as
+ * many characters have been seen.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_draw_remotes(foothold_client* client,
+                                                                        foothold_client_character* out,
+                                                                        size_t capacity, size_t* count);
 
 /** Whose replicated attribute (foothold_client_attribute): the game's integers, declared by the server's game. */
 typedef enum foothold_client_attribute_scope {

@@ -1,0 +1,83 @@
+// #37's targets on the simulated network, where frames fall exactly at their times whatever the
+// machine's load: 16 clients riding the arena's movers at about 100 ms round trip, 10 ms jitter and
+// 5% loss, each drawing itself and the others at 144 frames a second as a game would
+// (bots::FrameWatch, the measure foothold-bot --frame-rate reports). No drawn pop of the own
+// character over 2 cm, no frame in which a moving character stands still, no pop of another over 5 cm.
+
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "bots/frame_watch.h"
+#include "bots/impairment.h"
+#include "shared/arena.h"
+#include "support/scenario_support.h"
+#include "support/sim_harness.h"
+
+namespace foothold::test {
+namespace {
+
+constexpr proto::Nanos kS = proto::kSecond;
+constexpr proto::Nanos kMs = proto::kSecond / 1000;
+
+struct Ride {
+  bots::FrameCounts counts;
+  uint64_t compared = 0, corrections = 0, interactions = 0, unexplained = 0;
+};
+
+Ride ride(const client::DrawOptions& draw, int seconds) {
+  HarnessOptions o;
+  o.clients = 16;
+  o.pattern = bots::Pattern::kRide;
+  SimHarness h(arena_world(), o);
+  bots::Impairment bad;
+  bad.loss = 0.05;
+  bad.latency = 50 * kMs;
+  bad.jitter = 10 * kMs;
+  h.network().set_impairment(bad);
+  for (int i = 0; i < o.clients; ++i) h.client(i).set_draw_options(draw);
+  h.start_all();
+  std::vector<bots::FrameWatch> watch(size_t(o.clients));
+  const proto::Nanos frame = kS / 144;
+  for (proto::Nanos t = 0; t < seconds * kS; t += frame) {
+    h.run_for(frame);
+    for (int i = 0; i < o.clients; ++i) watch[size_t(i)].frame(h.client(i), h.now());
+  }
+  Ride r;
+  for (int i = 0; i < o.clients; ++i) {
+    r.counts += watch[size_t(i)].counts();
+    const auto& p = h.client(i).predictor().counters();
+    r.compared += h.client(i).stats().compared;
+    r.corrections += p.corrections;
+    r.interactions += p.interactions;
+    r.unexplained += p.unexplained;
+  }
+  std::printf("frames=%llu pop_max_m=%.4f pops_over_2cm=%llu remote_stalls=%llu remote_pop_max_m=%.4f compared=%llu "
+              "corrections=%llu interactions=%llu\n",
+              (unsigned long long)r.counts.frames, r.counts.pop_max_m, (unsigned long long)r.counts.pops_over_2cm,
+              (unsigned long long)r.counts.remote_stalls, r.counts.remote_pop_max_m, (unsigned long long)r.compared,
+              (unsigned long long)r.corrections, (unsigned long long)r.interactions);
+  return r;
+}
+
+TEST(DrawingTargets, RidingInACrowdOnABadNetworkDrawsWithoutPopsOrStalls) {
+  const Ride r = ride(client::DrawOptions{}, 10);
+  EXPECT_GT(r.counts.frames, 16u * 144 * 8) << "every client drew most of the time";
+  EXPECT_GT(r.corrections, 100u) << "the crowd corrects the predictions: there is something to smooth";
+  EXPECT_EQ(r.unexplained, 0u);
+  EXPECT_LE(r.counts.pop_max_m, 0.02);
+  EXPECT_EQ(r.counts.pops_over_2cm, 0u);
+  EXPECT_EQ(r.counts.remote_stalls, 0u);
+  EXPECT_LE(r.counts.remote_pop_max_m, 0.05);
+}
+
+TEST(DrawingTargets, WithSmoothingOffTheSameCorrectionsPop) {
+  client::DrawOptions off;
+  off.smoothing_s = 0;
+  const Ride r = ride(off, 5);
+  EXPECT_GT(r.counts.pop_max_m, 0.05) << "a correction shown at once jumps by its size";
+  EXPECT_GT(r.counts.pops_over_2cm, 10u);
+}
+
+}  // namespace
+}  // namespace foothold::test
