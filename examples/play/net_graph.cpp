@@ -1,5 +1,7 @@
 #include "net_graph.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
@@ -14,7 +16,7 @@ namespace play {
 
 namespace {
 
-constexpr int kLines = 10;
+constexpr int kLines = 11;
 constexpr int kColumns = 38;        // characters: the panel's width
 constexpr int kGraphHeight = 24;    // font pixels
 constexpr int kPadding = 4;         // font pixels
@@ -66,10 +68,18 @@ void NetGraph::sample(const foothold_client_stats& stats, foothold_client_status
   in_per_second_ = stats.bytes_in >= mark_in_ ? double(stats.bytes_in - mark_in_) / elapsed : 0;
   out_per_second_ = stats.bytes_out >= mark_out_ ? double(stats.bytes_out - mark_out_) / elapsed : 0;
   fps_ = double(frames_ - mark_frames_) / elapsed;
+  error_peak_m_ = error_window_peak_m_;
+  error_window_peak_m_ = 0;
   mark_time_ = now;
   mark_in_ = stats.bytes_in;
   mark_out_ = stats.bytes_out;
   mark_frames_ = frames_;
+}
+
+void NetGraph::sample_drawing(const double error[3], double view_tick) {
+  error_m_ = std::sqrt(error[0] * error[0] + error[1] * error[1] + error[2] * error[2]);
+  error_window_peak_m_ = std::max(error_window_peak_m_, error_m_);
+  view_behind_ = stats_.server_tick > 0 ? double(stats_.server_tick) - view_tick : 0;
 }
 
 void NetGraph::sample_attributes(const foothold_client* client) {
@@ -119,13 +129,14 @@ void NetGraph::draw(int width, int height) const {
   std::snprintf(text[3], sizeof text[3], " input %" PRIu64 " interact %" PRIu64 " server %" PRIu64 " unexpl %" PRIu64,
                 stats_.corrections_input, stats_.corrections_interaction, stats_.corrections_server,
                 stats_.corrections_unexplained);
-  std::snprintf(text[4], sizeof text[4], "bytes/s in %.0f out %.0f", in_per_second_, out_per_second_);
-  std::snprintf(text[5], sizeof text[5], "input buffer %d ticks", int(stats_.input_lead_ticks));
-  std::snprintf(text[6], sizeof text[6], "server tick %u", unsigned(stats_.server_tick));
-  std::snprintf(text[7], sizeof text[7], "remotes %u", unsigned(stats_.remote_count));
+  std::snprintf(text[4], sizeof text[4], "smoothing %.1f cm, 1 s peak %.1f", error_m_ * 100, error_peak_m_ * 100);
+  std::snprintf(text[5], sizeof text[5], "bytes/s in %.0f out %.0f", in_per_second_, out_per_second_);
+  std::snprintf(text[6], sizeof text[6], "input buffer %d ticks", int(stats_.input_lead_ticks));
+  std::snprintf(text[7], sizeof text[7], "server tick %u, view -%.1f", unsigned(stats_.server_tick), view_behind_);
+  std::snprintf(text[8], sizeof text[8], "remotes %u", unsigned(stats_.remote_count));
   // The game's attributes, cut to the panel's width.
-  std::snprintf(text[8], sizeof text[8], "%.*s", kColumns, mine_.empty() ? "mine: -" : mine_.c_str());
-  std::snprintf(text[9], sizeof text[9], "%.*s", kColumns, match_.empty() ? "match: -" : match_.c_str());
+  std::snprintf(text[9], sizeof text[9], "%.*s", kColumns, mine_.empty() ? "mine: -" : mine_.c_str());
+  std::snprintf(text[10], sizeof text[10], "%.*s", kColumns, match_.empty() ? "match: -" : match_.c_str());
   for (int i = 0; i < kLines; ++i) {
     // Unexplained corrections are a determinism bug: that line, and a failed status, stand out.
     const bool warn = (i == 0 && bad) || (i == 3 && stats_.corrections_unexplained > 0);

@@ -1,6 +1,7 @@
 #pragma once
 // The net graph: a panel in the top-left corner with the connection's numbers (status, round trip,
-// corrections by kind, bytes per second, input buffer, server tick, remote count) and a bar graph
+// corrections by kind, the drawn error the smoothing is taking in and the others' view delay,
+// bytes per second, input buffer, server tick, remote count) and a bar graph
 // of the round trip over the last kRttHistory frames.
 
 #include <array>
@@ -21,6 +22,9 @@ class NetGraph {
   /// Records the game's replicated attributes (the local character's and the match's) by name, as
   /// "name=value" lines; nothing when the server's game declared none.
   void sample_attributes(const foothold_client* client);
+  /// Records the own character's drawn error this frame (drawn minus predicted, metres: what
+  /// foothold_client_draw_local's smoothing is still taking in) and the view tick the others are drawn at.
+  void sample_drawing(const double error[3], double view_tick);
   /// Draws the panel over whatever is on screen, in a pixel-exact 2D projection of the viewport.
   void draw(int width, int height) const;
 
@@ -36,6 +40,10 @@ class NetGraph {
   // Frames per second, counted the same way.
   uint64_t frames_ = 0, mark_frames_ = 0;
   double fps_ = 0;
+  // The drawn error now and its largest over the last second, metres; how far behind the newest
+  // snapshot the others are drawn, ticks.
+  double error_m_ = 0, error_peak_m_ = 0, error_window_peak_m_ = 0;
+  double view_behind_ = 0;
   // The attributes' lines: the local character's, the match's.
   std::string mine_, match_;
 };

@@ -52,24 +52,29 @@ foothold_client_status Session::advance(const FrameInput& input, double now) {
 }
 
 void Session::read_characters(size_t remote_hint) {
-  if (foothold_client_local_character(client_, &local_) == FOOTHOLD_CLIENT_OK) has_local_ = true;
-  else errors_.report("foothold_client_local_character", foothold_client_last_error(client_));
-  // Room for every remote first (storage that only ever grows), then the characters. The count comes
-  // from a capacity-0 call, as the header documents; the stats' remote_count (the newest snapshot's)
-  // can be larger while a character has no sample to draw yet, so room is made for either.
-  size_t total = 0;
-  if (foothold_client_remote_characters(client_, nullptr, 0, &total) != FOOTHOLD_CLIENT_OK) {
-    errors_.report("foothold_client_remote_characters", foothold_client_last_error(client_));
-    remote_count_ = 0;
-    return;
+  // As a game draws them at this frame's time: the own character between its predicted ticks with
+  // corrections smoothed, the others on the view clock.
+  double error[3] = {0, 0, 0};
+  if (foothold_client_draw_local(client_, &local_, error) == FOOTHOLD_CLIENT_OK) {
+    has_local_ = true;
+    double view = 0;
+    if (foothold_client_view_tick(client_, &view) != FOOTHOLD_CLIENT_OK)
+      errors_.report("foothold_client_view_tick", foothold_client_last_error(client_));
+    net_graph_.sample_drawing(error, view);
+  } else {
+    errors_.report("foothold_client_draw_local", foothold_client_last_error(client_));
   }
-  if (const size_t needed = std::max(total, remote_hint); needed > remotes_.size()) remotes_.resize(needed);
+  // Room for every remote (storage that only ever grows): the stats' remote_count is the newest
+  // snapshot's; a count beyond the room (one appeared since) grows it for the next frame. Drawn
+  // once a frame: the drawing keeps what it drew, to take the next snapshot in smoothly.
+  if (remote_hint > remotes_.size()) remotes_.resize(remote_hint);
   size_t count = 0;
-  if (foothold_client_remote_characters(client_, remotes_.data(), remotes_.size(), &count) != FOOTHOLD_CLIENT_OK) {
-    errors_.report("foothold_client_remote_characters", foothold_client_last_error(client_));
+  if (foothold_client_draw_remotes(client_, remotes_.data(), remotes_.size(), &count) != FOOTHOLD_CLIENT_OK) {
+    errors_.report("foothold_client_draw_remotes", foothold_client_last_error(client_));
     count = 0;
   }
   remote_count_ = std::min(count, remotes_.size());
+  if (count > remotes_.size()) remotes_.resize(count);
 }
 
 Vec3d Session::local_position() const { return {local_.position[0], local_.position[1], local_.position[2]}; }
