@@ -2,6 +2,7 @@
 
 #include "proto/network_tuning.h"
 #include "proto/untrusted_text.h"
+#include "shared/animation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -371,7 +372,21 @@ void ClientSession::show_others(uint32_t tick) {
   // carried on by the motion its last two samples show while we step ahead of the snapshot: we meet
   // them where they will be, not where they were a round trip ago.
   motion_.clear();
-  for (const OtherCharacter& o : others_) motion_.push_back(remotes_.motion(o.id, tick, stale));
+  const auto& movers = world_.movers();
+  for (const OtherCharacter& o : others_) {
+    FixedVec3 m = remotes_.motion(o.id, tick, stale);
+    if (o.platform != 0 && o.platform <= movers.size() && (m.x != 0 || m.z != 0)) {
+      // One on a mover: its own steps across the deck, less what the mover moved it in the last tick
+      // (the predictor carries it by the mover).
+      const auto& chain = movers[o.platform - 1u].chain;
+      const Vec3 p = to_position(o.position);
+      const Vec3 before = apply(chain_pose(chain, tick - 1, settings_.tick_rate),
+                                apply(inverse(chain_pose(chain, tick, settings_.tick_rate)), p));
+      const FixedVec3 carried = quantize_position(p - before);
+      m = {m.x - carried.x, 0, m.z - carried.z};
+    }
+    motion_.push_back(m);
+  }
   predictor_.set_others(others_, character_id_, tick, motion_);
 }
 

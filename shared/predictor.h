@@ -41,8 +41,9 @@ class Predictor {
   /// them after tick t - 1. Across the ground only (a jump is no line; the motion's y is ignored),
   /// and bounded: each axis of the motion to the walk speed, at most kOthersHorizonMs of it, then
   /// held; one standing on a mover rides it, from where the mover had it at `seen_tick` to where it
-  /// is at the end of t - 1 (movers are posed at any tick from the world alone), its own steps aboard
-  /// left out (a jostle is no line). A guess: when it is wrong the prediction is corrected
+  /// is at the end of t - 1 (movers are posed at any tick from the world alone), its motion (then its
+  /// steps across the deck: ClientSession takes the mover's part out) on top. A guess: when it is
+  /// wrong the prediction is corrected
   /// and the correction is still an interaction (the step met someone). A pure function of what the
   /// client received, so a replay of the same snapshots predicts the same.
   void set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick = 0,

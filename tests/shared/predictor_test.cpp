@@ -261,11 +261,12 @@ TEST(Predictor, OthersAreCarriedOnByTheirMotionAcrossTheGroundBoundedAndOnAMover
   EXPECT_EQ(seen[0].position, published_position({at.x + 48, at.y, at.z - 36}));
   EXPECT_EQ(seen[1].position, published_position({at.x + 4 * bound, at.y, at.z - 4 * bound}));
   // On a mover: carried by it from the snapshot's tick to the end of tick 104 (the step carries it
-  // through 105), its own motion left out (a jostle aboard is no line).
+  // through 105), and its own motion across the deck on top.
   ASSERT_FALSE(arena_world().movers().empty());
   const auto& chain = arena_world().movers()[0].chain;
   const Vec3 carried = apply(chain_pose(chain, 104, f.s.tick_rate), apply(inverse(chain_pose(chain, 100, f.s.tick_rate)), to_position(at)));
-  EXPECT_EQ(seen[2].position, published_position(quantize_position(carried)));
+  const FixedVec3 c = quantize_position(carried);
+  EXPECT_EQ(seen[2].position, published_position({c.x + 48, c.y, c.z + 48}));
   EXPECT_NE(seen[2].position, at) << "the arena's first mover moves between ticks 100 and 104";
   const uint32_t horizon = Predictor::kOthersHorizonMs * uint32_t(f.s.tick_rate) / 1000;
   f.p.others_at(101 + horizon, seen);
