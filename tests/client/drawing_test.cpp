@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "client/drawing.h"
+#include "shared/animation.h"
 #include "shared/arena.h"
 #include "shared/predictor.h"
 #include "support/scenario_support.h"
@@ -135,6 +136,49 @@ TEST(Drawing, SmoothingNeverDrawsTheCharacterThroughAWall) {
   const auto d = w.drawing.draw(w.p, now);
   EXPECT_LE(d->position.x, arena::kUprightWallX - radius + 1e-9) << "drawn inside the wall";
   EXPECT_LT(std::abs(d->error.x), 0.6) << "the offset was cut";
+}
+
+// Riding a mover through a correction: the offset is added to where the prediction has the
+// character now, and the prediction rides the mover, so the drawn character moves with the mover
+// every frame (no smoothing lag behind it) while the offset alone decays.
+TEST(Drawing, AMoverCarriesTheDrawnCharacterThroughACorrectionWithoutLag) {
+  const World& world = arena_world();
+  ASSERT_FALSE(world.movers().empty());
+  const auto& mover = world.movers()[0];
+  Vec3 lo = mover.local[0].lo, hi = mover.local[0].hi;
+  for (const auto& t : mover.local) {
+    lo = {std::min(lo.x, t.lo.x), std::min(lo.y, t.lo.y), std::min(lo.z, t.lo.z)};
+    hi = {std::max(hi.x, t.hi.x), std::max(hi.y, t.hi.y), std::max(hi.z, t.hi.z)};
+  }
+  // Dropped onto the middle of its deck from just above, then standing still.
+  const Vec3 deck = apply(chain_pose(mover.chain, 1, 60), Vec3{(lo.x + hi.x) / 2, hi.y, (lo.z + hi.z) / 2});
+  Walker w(deck + Vec3{0, rest_height() + 0.05, 0}, 0, 0);
+  proto::Nanos now = kS;
+  w.run_until(now);
+  ASSERT_EQ(w.p.latest_state().platform, 1) << "aboard the mover";
+  const proto::Nanos frame = kS / 144;
+  ASSERT_TRUE(w.drawing.draw(w.p, now));
+  // The prediction moved 0.3 m (as the session would say; here it stays, so the drawing is 0.3 m
+  // behind it from this moment).
+  w.drawing.corrected({0.3, 0, 0});
+  auto last = w.drawing.draw(w.p, now);
+  EXPECT_NEAR(last->error.x, -0.3, 1e-12);
+  double carried = 0;
+  for (int f = 0; f < 144; ++f) {
+    now += frame;
+    w.run_until(now);
+    const auto d = w.drawing.draw(w.p, now);
+    const auto p = w.drawing.predicted(w.p, now), p0 = w.drawing.predicted(w.p, now - frame);
+    ASSERT_TRUE(d && p && p0);
+    EXPECT_EQ(d->position, p->position + d->error) << "drawn: the prediction now, plus the offset";
+    // The frame's motion is the mover's (the prediction's) plus what the offset released.
+    const Vec3 moved = d->position - last->position, rode = p->position - p0->position;
+    EXPECT_LE(std::sqrt(length_sq(moved - rode)), w.drawing.options().max_release_mps / 144 + 1e-9) << "frame " << f;
+    carried += std::sqrt(length_sq(rode));
+    last = d;
+  }
+  EXPECT_GT(carried, 0.1) << "the mover carried it in that second";
+  EXPECT_LT(std::sqrt(length_sq(last->error)), 0.01) << "and the correction was taken in";
 }
 
 }  // namespace
