@@ -11,6 +11,7 @@
 #include <asio/post.hpp>
 #include <asio/steady_timer.hpp>
 
+#include "client/input_latch.h"
 #include "replay/recording.h"
 #include "shared/formats/trace.h"
 
@@ -285,7 +286,9 @@ std::string BotFleet::add_bots(proto::Nanos start) {
     // default), about a round trip and a retransmission time: it goes three times, a tick apart.
     if (options_.pattern.pattern == Pattern::kShoot) session_options.messages.limits.copies = 3;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, session_options);
-    bot->brain = make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get());
+    // Through the latch a game's frames go through (every press kept until a tick uses it).
+    bot->brain = std::make_unique<client::LatchedSource>(
+        make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get()));
     // Shots spread over the half second, bot by bot.
     if (options_.pattern.pattern == Pattern::kShoot)
       bot->shooter = std::make_unique<Shooter>(world_, settings_, options_.aim_offset, start + proto::kSecond + proto::Nanos(i) * proto::kSecond / 2 /

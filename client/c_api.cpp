@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "proto/token.h"
+#include "client/input_latch.h"
 #include "client/udp_client.h"
 #include "shared/fixed_point.h"
 #include "shared/formats/settings_file.h"
@@ -24,17 +25,10 @@
 
 namespace {
 
-using foothold::InputCmd;
 using foothold::client::ClientSession;
 namespace proto = foothold::proto;
 
 // The input a game set last, held for every tick until it sets another.
-class HeldInput final : public foothold::client::InputSource {
- public:
-  InputCmd next(uint32_t, const foothold::CharacterState&) override { return command; }
-  InputCmd command;
-};
-
 }  // namespace
 
 struct foothold_client {
@@ -44,7 +38,7 @@ struct foothold_client {
   bool have_server = false;
   foothold::proto::TokenAddress server;
   std::unique_ptr<foothold::client::UdpClient> udp;
-  HeldInput input;
+  foothold::client::InputLatch input;  // every press kept until a tick has used it
   // The last failed call's message: mutable, since the getters that take a const client report too.
   mutable std::string error;
   std::string ended;   // why the session ended, once it has
@@ -274,7 +268,9 @@ const char* foothold_client_last_error(const foothold_client* client) {
 
 foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token, size_t token_size) {
   return guarded(client, [&] {
-    if (client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "already connecting or connected: create another client");
+    // A session that ended (rejected, timed out, disconnected) leaves the handle free for another.
+    if (client->udp && !client->udp->session().finished())
+      return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "already connecting or connected: disconnect first");
     if (!token) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "token is null");
     foothold::proto::ConnectToken parsed;
     std::string err;
@@ -295,6 +291,11 @@ foothold_client_result foothold_client_connect(foothold_client* client, const ui
     auto udp = std::make_unique<foothold::client::UdpClient>(*client->world, client->settings, parsed, server, client->options);
     if (!udp->ok()) return fail(client, FOOTHOLD_CLIENT_ERROR_NETWORK, udp->error());
     client->udp = std::move(udp);
+    client->input.reset();
+    client->ended.clear();
+    client->newest_snapshot = 0;
+    client->newest_arrival = 0;
+    client->message_held = false;
     return FOOTHOLD_CLIENT_OK;
   });
 }
@@ -340,7 +341,7 @@ foothold_client_result foothold_client_set_input(foothold_client* client, double
   return guarded(client, [&] {
     if (!std::isfinite(move_x) || !std::isfinite(move_z))
       return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "move_x and move_z must be finite");
-    client->input.command = foothold::encode_move(move_x, move_z, uint8_t(buttons & foothold::kKnownButtons), 0);
+    client->input.set(move_x, move_z, uint8_t(buttons & foothold::kKnownButtons));
     return FOOTHOLD_CLIENT_OK;
   });
 }

@@ -464,6 +464,62 @@ TEST_F(ClientApiOnLoopback, ATokenSealedWithAnotherKeyFailsSayingWhatToCheck) {
   foothold_client_destroy(c);
 }
 
+// Every press counts, from a real frame loop: at 30 and 144 frames a second, jump held for exactly
+// one frame every 0.7 s jumps every time (before the latch, a frame with no tick in it lost the
+// press: at 144 Hz more often than not).
+TEST_F(ClientApiOnLoopback, AJumpPressedForOneFrameJumpsEveryTime) {
+  for (const int rate : {30, 144}) {
+    foothold_client* c = make_client();
+    ASSERT_NE(c, nullptr);
+    ASSERT_TRUE(connect_bytes(c, mint_for(address_, 40 + uint64_t(rate)))) << foothold_client_last_error(c);
+    run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+    ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED) << foothold_client_last_error(c);
+    const int presses = 4, every = int(0.7 * rate);
+    int jumps = 0;
+    double last_vy = 0;
+    const double start = wall_seconds();
+    for (int f = 0; f < rate + presses * every; ++f) {  // a second to land, then the presses
+      const bool press = f >= rate && (f - rate) % every == every / 2;
+      ASSERT_EQ(foothold_client_set_input(c, 0, 0, press ? FOOTHOLD_CLIENT_BUTTON_JUMP : 0), FOOTHOLD_CLIENT_OK);
+      ASSERT_EQ(foothold_client_update(c, wall_seconds()), FOOTHOLD_CLIENT_OK) << foothold_client_last_error(c);
+      foothold_client_character me;
+      ASSERT_EQ(foothold_client_local_character(c, &me), FOOTHOLD_CLIENT_OK);
+      if (f >= rate && last_vy <= 1 && me.velocity[1] > 1) ++jumps;  // the take-off
+      last_vy = me.velocity[1];
+      // The next frame's time on the wall clock (frames do not drift with sleep's lateness).
+      const double next = start + double(f + 1) / rate;
+      if (next > wall_seconds()) std::this_thread::sleep_for(std::chrono::duration<double>(next - wall_seconds()));
+    }
+    EXPECT_EQ(jumps, presses) << rate << " Hz";
+    foothold_client_destroy(c);
+  }
+}
+
+// After any end the handle takes a new token: disconnected, it connects again and plays.
+TEST_F(ClientApiOnLoopback, AHandleConnectsAgainAfterItsSessionEnds) {
+  foothold_client* c = make_client();
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(connect_bytes(c, mint_for(address_, 60))) << foothold_client_last_error(c);
+  run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+  ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED);
+  EXPECT_FALSE(connect_bytes(c, mint_for(address_, 61))) << "connected: a second connect is refused";
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("already connecting or connected"), std::string::npos);
+  ASSERT_EQ(foothold_client_disconnect(c), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(foothold_client_update(c, wall_seconds()), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_DISCONNECTED);
+  ASSERT_TRUE(connect_bytes(c, mint_for(address_, 61))) << foothold_client_last_error(c);
+  run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+  EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED) << foothold_client_last_error(c);
+  uint64_t before = 0;
+  foothold_client_stats stats;
+  ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
+  before = stats.snapshots;
+  run_frames(c, 1, [] { return false; });
+  ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
+  EXPECT_GT(stats.snapshots, before + 20) << "the new session plays";
+  foothold_client_destroy(c);
+}
+
 // The C example, as its header says: walks for the seconds asked and prints the summary line.
 TEST_F(ClientApiOnLoopback, TheCExampleConnectsWalksAndPrintsItsSummary) {
   std::string error;

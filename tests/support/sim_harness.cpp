@@ -6,6 +6,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "client/input_latch.h"
+
 namespace foothold::test {
 
 SimHarness::SimHarness(const World& world, const HarnessOptions& options)
@@ -61,7 +63,7 @@ void SimHarness::make_client(int i) {
                                                                : std::span<const uint8_t>()));
   bots::PatternSpec spec;
   spec.pattern = options_.pattern;
-  c.brain = bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_);
+  c.brain = std::make_unique<client::LatchedSource>(bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_));
   client::ClientSession* s = c.session.get();
   net_.attach(client_endpoint(i), [s](proto::Nanos t, const proto::Endpoint& from, std::span<const uint8_t> b) {
     if (from == server_endpoint()) s->on_datagram(t, b);

@@ -200,9 +200,12 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_connect_token_file(fo
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_update(foothold_client* client, double now_seconds);
 
 /**
- * The input for the ticks to come, until set again: `move_x`, `move_z` are the wished direction in
- * world axes, each in [-1, 1] (longer vectors count as unit length); `buttons` are
- * FOOTHOLD_CLIENT_BUTTON_* bits (others are ignored). Non-finite values are refused.
+ * The player's input now, for the ticks to come until set again: `move_x`, `move_z` are the wished
+ * direction in world axes, each in [-1, 1] (longer vectors count as unit length; the ticks take the
+ * latest); `buttons` are FOOTHOLD_CLIENT_BUTTON_* bits held now (others are ignored). Every press
+ * counts: a button's changes are kept until ticks have used them, one tick each, so a press and
+ * release inside one frame in which no tick runs still jumps once, and a press held across ticks
+ * jumps once. Call it once a frame, before foothold_client_update(). Non-finite values are refused.
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_set_input(foothold_client* client, double move_x, double move_z,
                                                                      uint32_t buttons);
