@@ -286,6 +286,7 @@ std::string BotFleet::add_bots(proto::Nanos start) {
     // default), about a round trip and a retransmission time: it goes three times, a tick apart.
     if (options_.pattern.pattern == Pattern::kShoot) session_options.messages.limits.copies = 3;
     bot->session = std::make_unique<ClientSession>(world_, settings_, *bot->impaired, token, session_options);
+    bot->session->set_server_name(proto::to_string(options_.server));
     // Through the latch a game's frames go through (every press kept until a tick uses it).
     bot->brain = std::make_unique<client::LatchedSource>(
         make_brain(options_.pattern, options_.seed, uint32_t(i), settings_.tick_rate, &world_, bot->session.get()));

@@ -42,6 +42,8 @@ struct foothold_client {
   // The last failed call's message: mutable, since the getters that take a const client report too.
   mutable std::string error;
   std::string ended;   // why the session ended, once it has
+  foothold::client::EndReason end = foothold::client::EndReason::kNone;  // and its code
+  uint64_t token_expires = 0;  // the current token's expiry, UNIX seconds
   bool clock_started = false;
   double last_now = 0;
   // The application's clock, as the session's nanoseconds: `origin` is the first update's time.
@@ -60,6 +62,18 @@ struct foothold_client {
 };
 
 namespace {
+
+// Once the session has ended: why, for code and for people (kept until the next connect).
+void note_end(foothold_client* client) {
+  const ClientSession& session = client->udp->session();
+  if (!session.finished() || !client->ended.empty()) return;
+  client->end = session.end_reason();
+  // Silence to a token that has run out by now: the server drops expired tokens unanswered.
+  if (client->end == foothold::client::EndReason::kNoAnswer && client->token_expires <= uint64_t(std::time(nullptr)))
+    client->end = foothold::client::EndReason::kTokenExpired;
+  client->ended = std::string(foothold::client::to_string(session.phase())) + ": " + session.reason_text();
+  if (client->end == foothold::client::EndReason::kTokenExpired) client->ended += " (the token has expired: mint a new one)";
+}
 
 foothold_client_result fail(const foothold_client* c, foothold_client_result r, std::string message) {
   if (c) c->error = std::move(message);
@@ -266,6 +280,14 @@ const char* foothold_client_last_error(const foothold_client* client) {
   return client->error.empty() ? client->ended.c_str() : client->error.c_str();
 }
 
+int32_t foothold_client_end_reason(const foothold_client* client) { return client ? int32_t(client->end) : 0; }
+
+const char* foothold_client_end_name(int32_t reason) {
+  if (reason < 0 || reason >= foothold::client::kEndReasons) return "unknown";
+  // The names are string literals: their data() is NUL-terminated.
+  return foothold::client::to_string(foothold::client::EndReason(reason)).data();
+}
+
 foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token, size_t token_size) {
   return guarded(client, [&] {
     // A session that ended (rejected, timed out, disconnected) leaves the handle free for another.
@@ -293,6 +315,8 @@ foothold_client_result foothold_client_connect(foothold_client* client, const ui
     client->udp = std::move(udp);
     client->input.reset();
     client->ended.clear();
+    client->end = foothold::client::EndReason::kNone;
+    client->token_expires = parsed.expires_unix;
     client->newest_snapshot = 0;
     client->newest_arrival = 0;
     client->message_held = false;
@@ -323,16 +347,14 @@ foothold_client_result foothold_client_update(foothold_client* client, double no
     client->last_now = now_seconds;
     // Nanoseconds from the first update; a day of play is 8.6e13, far inside int64.
     client->now_ns = proto::Nanos((now_seconds - client->origin) * 1e9);
-    if (!client->udp) return FOOTHOLD_CLIENT_OK;  // nothing to run before connect
+    if (!client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected: call foothold_client_connect first");
     client->udp->poll(client->now_ns, client->input);
     const auto& stats = client->udp->session().stats();
     if (stats.server_tick != client->newest_snapshot) {
       client->newest_snapshot = stats.server_tick;
       client->newest_arrival = client->now_ns;
     }
-    const auto phase = client->udp->session().phase();
-    if (phase >= ClientSession::Phase::kRejected && client->ended.empty())
-      client->ended = std::string(foothold::client::to_string(phase)) + ": " + client->udp->session().reason_text();
+    note_end(client);
     return FOOTHOLD_CLIENT_OK;
   });
 }
@@ -341,6 +363,7 @@ foothold_client_result foothold_client_set_input(foothold_client* client, double
   return guarded(client, [&] {
     if (!std::isfinite(move_x) || !std::isfinite(move_z))
       return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "move_x and move_z must be finite");
+    if (!client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected: call foothold_client_connect first");
     client->input.set(move_x, move_z, uint8_t(buttons & foothold::kKnownButtons));
     return FOOTHOLD_CLIENT_OK;
   });
@@ -617,7 +640,10 @@ const char* foothold_client_attribute_name(const foothold_client* client, int32_
 
 foothold_client_result foothold_client_disconnect(foothold_client* client) {
   return guarded(client, [&] {
-    if (client->udp) client->udp->session().disconnect();
+    if (client->udp) {
+      client->udp->session().disconnect();
+      note_end(client);
+    }
     return FOOTHOLD_CLIENT_OK;
   });
 }

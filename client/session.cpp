@@ -87,6 +87,7 @@ void ClientSession::disconnect() {
   if (!finished()) {
     phase_ = Phase::kDisconnected;
     reason_text_ = "client quit";
+    end_reason_ = EndReason::kClientQuit;
   }
 }
 
@@ -165,6 +166,7 @@ void ClientSession::on_sealed(proto::Nanos now, std::span<const uint8_t> bytes) 
     }
     phase_ = Phase::kRejected;
     reject_reason_ = reason;
+    end_reason_ = end_reason_for(reason);
     reason_text_ = r->message() ? proto::printable(r->message()->string_view(), proto::kMaxRejectMessage) : "";
     return;
   }
@@ -201,6 +203,7 @@ void ClientSession::on_session(proto::Nanos now, std::span<const uint8_t> bytes)
       return;
     case proto::fb::Body::Disconnect: {
       phase_ = Phase::kDisconnected;
+      end_reason_ = end_reason_for(p.body_as_Disconnect()->reason());
       const char* name = proto::fb::EnumNameDisconnectReason(p.body_as_Disconnect()->reason());
       reason_text_ = std::string("server: ") + (name && *name ? name : "unknown reason");
       return;
@@ -528,6 +531,7 @@ void ClientSession::end_for_messages(proto::Violation v) {
   send_session(writer_.disconnect(timeout ? proto::fb::DisconnectReason::MessageTimeout
                                           : proto::fb::DisconnectReason::MessageViolation));
   phase_ = Phase::kDisconnected;
+  end_reason_ = EndReason::kMessages;
   reason_text_ = std::string("messages: the server's ") + (timeout ? "stood still (" : "broke the rules (") +
                  std::string(proto::to_string(v)) + ")";
 }
@@ -538,9 +542,19 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
     case Phase::kConnecting:
       if (now - phase_started_ > options_.connect_timeout) {
         // The server stays silent to tokens it cannot open or that have expired: say what to check.
-        reason_text_ = phase_ == Phase::kRequesting
-                           ? "no answer to the connect request (is the token expired, or sealed with another key?)"
-                           : "no answer to connect";
+        if (phase_ == Phase::kRequesting && unreachable_ > 0) {
+          end_reason_ = EndReason::kNoServer;
+          reason_text_ = "nothing listens at " + server_name_ +
+                         " (its port refused the connect request): is the server running, at that address?";
+        } else if (phase_ == Phase::kRequesting) {
+          end_reason_ = EndReason::kNoAnswer;
+          reason_text_ = "no answer from " + server_name_ +
+                         " to the connect request: is a server running there and reachable, and is the token "
+                         "neither expired nor sealed with another key?";
+        } else {
+          end_reason_ = EndReason::kHandshakeTimeout;
+          reason_text_ = "no answer from " + server_name_ + " to connect (it answered the request, then went silent)";
+        }
         if (!hint_.empty()) reason_text_ += "; " + hint_;
         phase_ = Phase::kFailed;
         return now + proto::kSecond;
@@ -557,7 +571,9 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
     case Phase::kConnected: {
       if (now - last_heard_ > options_.server_timeout) {
         phase_ = Phase::kTimedOut;
-        reason_text_ = "no word from the server";
+        end_reason_ = EndReason::kTimedOut;
+        reason_text_ = "no word from " + server_name_ + " for " +
+                       std::to_string((now - last_heard_) / proto::kSecond) + " s";
         return now + proto::kSecond;
       }
       if (const proto::Violation v = messages_.check(now); v != proto::Violation::kNone) {

@@ -22,6 +22,7 @@
 #include "proto/token.h"
 #include "client/clock_steering.h"
 #include "client/drawing.h"
+#include "client/end_reason.h"
 #include "client/remote_drawing.h"
 #include "client/view_clock.h"
 #include "shared/interpolation.h"
@@ -135,6 +136,14 @@ class ClientSession {
   proto::fb::RejectReason reject_reason() const { return reject_reason_; }
   /// Why the session ended, for people (the server's message when rejected); empty while it runs.
   const std::string& reason_text() const { return reason_text_; }
+  /// Why the session ended, for code (client/end_reason.h); kNone while it runs.
+  EndReason end_reason() const { return end_reason_; }
+  /// The address the session talks to, as people write it: named in the reasons it gives.
+  void set_server_name(std::string name) { server_name_ = std::move(name); }
+  /// The driver saw the server's address refuse a datagram (an ICMP port unreachable: nothing
+  /// listens there). Said in the reason if the handshake then times out; nothing else changes
+  /// (anyone can send such a message).
+  void on_unreachable() { ++unreachable_; }
   /// The prediction of this client's own character; its ticks are the server's.
   const Predictor& predictor() const { return predictor_; }
   /// The other characters, by snapshot tick; positions in 1/1024 m (received at 1/256 m).
@@ -282,6 +291,9 @@ class ClientSession {
   std::vector<uint8_t> cookie_;
   proto::fb::RejectReason reject_reason_ = proto::fb::RejectReason::Unknown;
   std::string reason_text_;
+  EndReason end_reason_ = EndReason::kNone;
+  std::string server_name_ = "the server";
+  uint64_t unreachable_ = 0;  // refusals seen (on_unreachable)
 
   uint32_t character_id_ = 0;
   Predictor predictor_;

@@ -56,6 +56,7 @@ UdpClient::UdpClient(const World& world, const MoveSettings& settings, const pro
   }
   sink_ = std::make_unique<Sink>(socket_->socket);
   session_ = std::make_unique<ClientSession>(world, settings, *sink_, token, options);
+  session_->set_server_name(proto::to_string(to));
 }
 
 UdpClient::~UdpClient() = default;
@@ -66,7 +67,13 @@ proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
     asio::error_code error;
     const std::size_t n = socket_->socket.receive(asio::buffer(socket_->buffer, sizeof socket_->buffer), 0, error);
     if (error == asio::error::would_block || error == asio::error::try_again) break;
-    if (error) continue;  // e.g. an ICMP "port unreachable" reported on this receive: not a datagram
+    if (error == asio::error::connection_refused) {
+      // An ICMP "port unreachable" reported on this receive: nothing listens there (said if the
+      // handshake then times out).
+      session_->on_unreachable();
+      continue;
+    }
+    if (error) continue;  // not a datagram
     session_->on_datagram(now, std::span<const uint8_t>(socket_->buffer, n));
   }
   return session_->update(now, source);

@@ -4,6 +4,7 @@
 #include "foothold/client.h"
 
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <ctime>
 #include <string>
@@ -175,7 +176,10 @@ TEST(ClientApi, CallsBeforeConnectSayNotConnected) {
   EXPECT_EQ(count, 0u);
   EXPECT_EQ(foothold_client_draw_remotes(c, nullptr, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT) << "out is null with a capacity";
   EXPECT_EQ(foothold_client_draw_remotes(c, &ch, 1, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
-  EXPECT_EQ(foothold_client_update(c, 1.0), FOOTHOLD_CLIENT_OK) << "updating before connect does nothing";
+  EXPECT_EQ(foothold_client_update(c, 1.0), FOOTHOLD_CLIENT_ERROR_STATE) << "nothing to run before connect";
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("not connected"), std::string::npos);
+  EXPECT_EQ(foothold_client_set_input(c, 0, 1, 0), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_NONE);
   foothold_client_stats stats;
   ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
   EXPECT_EQ(stats.struct_size, sizeof stats);
@@ -250,8 +254,8 @@ TEST(ClientApi, BadTokensAndBadInputAreRefused) {
 
   EXPECT_EQ(foothold_client_set_input(c, std::nan(""), 0, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_set_input(c, 0, INFINITY, 0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
-  EXPECT_EQ(foothold_client_set_input(c, 5, -5, 0xffffffffu), FOOTHOLD_CLIENT_OK) << "long vectors and unknown bits are fine";
-  EXPECT_EQ(foothold_client_update(c, 10.0), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(foothold_client_set_input(c, 5, -5, 0xffffffffu), FOOTHOLD_CLIENT_ERROR_STATE) << "not connected yet";
+  EXPECT_EQ(foothold_client_update(c, 10.0), FOOTHOLD_CLIENT_ERROR_STATE) << "not connected yet";
   EXPECT_EQ(foothold_client_update(c, 9.0), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("backwards"), std::string::npos);
   EXPECT_EQ(foothold_client_update(c, std::nan("")), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
@@ -262,6 +266,7 @@ TEST(ClientApi, BadTokensAndBadInputAreRefused) {
                                 error));
   EXPECT_TRUE(connect_bytes(c, fresh)) << foothold_client_last_error(c);
   EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTING);
+  EXPECT_EQ(foothold_client_set_input(c, 5, -5, 0xffffffffu), FOOTHOLD_CLIENT_OK) << "long vectors and unknown bits are fine";
   EXPECT_FALSE(connect_bytes(c, fresh));
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("already"), std::string::npos);
   foothold_client_destroy(c);
@@ -449,6 +454,8 @@ TEST_F(ClientApiOnLoopback, AnotherWorldIsRejectedWithTheReason) {
   EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_REJECTED);
   foothold_client_update(c, wall_seconds());
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("world"), std::string::npos) << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_WORLD_MISMATCH);
+  EXPECT_STREQ(foothold_client_end_name(foothold_client_end_reason(c)), "world_mismatch");
   foothold_client_destroy(c);
 }
 
@@ -461,7 +468,80 @@ TEST_F(ClientApiOnLoopback, ATokenSealedWithAnotherKeyFailsSayingWhatToCheck) {
   // The reason stays readable after calls that succeed.
   EXPECT_EQ(foothold_client_set_input(c, 0, 0, 0), FOOTHOLD_CLIENT_OK);
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("token"), std::string::npos) << foothold_client_last_error(c);
+  EXPECT_NE(std::string(foothold_client_last_error(c)).find("no answer from " + address_), std::string::npos)
+      << "names the address tried: " << foothold_client_last_error(c);
+  EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_NO_ANSWER);
   foothold_client_destroy(c);
+}
+
+// Why a session ended, as a code, for each way it ends that a test can bring about on loopback
+// (the others: ClientEnd.EveryRejectAndDisconnectReasonHasItsCode).
+TEST_F(ClientApiOnLoopback, EverySessionEndHasItsCode) {
+  // Nothing listening: the port refuses, and the reason says so, naming the address.
+  {
+    const std::string nobody = "127.0.0.1:" + std::to_string(free_udp_port());
+    foothold_client* c = make_client("arena", 1);
+    ASSERT_TRUE(connect_bytes(c, mint_for(nobody, 70)));
+    run_frames(c, 4, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+    EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_FAILED);
+    EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_NO_SERVER) << foothold_client_last_error(c);
+    EXPECT_NE(std::string(foothold_client_last_error(c)).find("nothing listens at " + nobody), std::string::npos)
+        << foothold_client_last_error(c);
+    foothold_client_destroy(c);
+  }
+  // A token that ran out while the server stayed silent to it.
+  {
+    foothold_client* c = make_client("arena", 2);
+    ASSERT_TRUE(connect_bytes(c, mint_for(address_, 71, 1, proto::generate_key())));
+    run_frames(c, 5, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+    EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_TOKEN_EXPIRED) << foothold_client_last_error(c);
+    EXPECT_NE(std::string(foothold_client_last_error(c)).find("expired"), std::string::npos) << foothold_client_last_error(c);
+    foothold_client_destroy(c);
+  }
+  // The client quits.
+  {
+    foothold_client* c = make_client();
+    ASSERT_TRUE(connect_bytes(c, mint_for(address_, 72)));
+    run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+    ASSERT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_NONE);
+    ASSERT_EQ(foothold_client_disconnect(c), FOOTHOLD_CLIENT_OK);
+    EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_CLIENT_QUIT);
+    foothold_client_destroy(c);
+  }
+  // The server stops answering (stopped, not gone): timed out, naming the address.
+  {
+    foothold_client_config config;
+    foothold_client_config_init(&config);
+    config.server_timeout_s = 1;
+    foothold_client* c = nullptr;
+    char error[256] = "";
+    ASSERT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_OK) << error;
+    ASSERT_TRUE(connect_bytes(c, mint_for(address_, 73)));
+    run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+    ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED);
+    server_->signal(SIGSTOP);
+    run_frames(c, 4, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+    server_->signal(SIGCONT);
+    EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_TIMED_OUT);
+    EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_TIMED_OUT);
+    EXPECT_NE(std::string(foothold_client_last_error(c)).find("no word from " + address_), std::string::npos)
+        << foothold_client_last_error(c);
+    foothold_client_destroy(c);
+  }
+  // The server shuts down: it says so to everyone connected.
+  {
+    foothold_client* c = make_client();
+    ASSERT_TRUE(connect_bytes(c, mint_for(address_, 74)));
+    run_frames(c, 5, [&] { return foothold_client_get_status(c) == FOOTHOLD_CLIENT_CONNECTED; });
+    ASSERT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_CONNECTED);
+    server_->signal(SIGINT);
+    run_frames(c, 4, [&] { return foothold_client_get_status(c) >= FOOTHOLD_CLIENT_REJECTED; });
+    EXPECT_EQ(foothold_client_get_status(c), FOOTHOLD_CLIENT_DISCONNECTED);
+    EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_SERVER_SHUTDOWN) << foothold_client_last_error(c);
+    foothold_client_destroy(c);
+  }
+  EXPECT_STREQ(foothold_client_end_name(-1), "unknown");
+  EXPECT_STREQ(foothold_client_end_name(FOOTHOLD_CLIENT_END_MESSAGES + 1), "unknown");
 }
 
 // Every press counts, from a real frame loop: at 30 and 144 frames a second, jump held for exactly

@@ -86,6 +86,28 @@ typedef enum foothold_client_status {
   FOOTHOLD_CLIENT_DISCONNECTED = 6  /**< the client or the server ended the session */
 } foothold_client_status;
 
+/** Why a session ended (foothold_client_end_reason), for code; foothold_client_last_error says it for people. */
+typedef enum foothold_client_end {
+  FOOTHOLD_CLIENT_END_NONE = 0,               /**< still running, or never started */
+  FOOTHOLD_CLIENT_END_CLIENT_QUIT = 1,        /**< foothold_client_disconnect() */
+  FOOTHOLD_CLIENT_END_NO_SERVER = 2,          /**< nothing listens at the address (its port refused the connect request) */
+  FOOTHOLD_CLIENT_END_NO_ANSWER = 3,          /**< no answer: no server there, a firewall, or a token it cannot open (sealed with another key) */
+  FOOTHOLD_CLIENT_END_TOKEN_EXPIRED = 4,      /**< no answer, and the token has expired by this machine's clock: mint a new one */
+  FOOTHOLD_CLIENT_END_HANDSHAKE_TIMEOUT = 5,  /**< the server answered the request, then went silent before accepting */
+  FOOTHOLD_CLIENT_END_TIMED_OUT = 6,          /**< connected, then no word from the server for config.server_timeout_s */
+  FOOTHOLD_CLIENT_END_VERSION_MISMATCH = 7,   /**< the server speaks another protocol version: update one of them */
+  FOOTHOLD_CLIENT_END_WORLD_MISMATCH = 8,     /**< the server runs another world */
+  FOOTHOLD_CLIENT_END_SETTINGS_MISMATCH = 9,  /**< the server moves characters with other settings */
+  FOOTHOLD_CLIENT_END_SERVER_FULL = 10,       /**< the server, or the players from this address, are at their limit */
+  FOOTHOLD_CLIENT_END_SERVER_SHUTDOWN = 11,   /**< the server is shutting down */
+  FOOTHOLD_CLIENT_END_KICKED = 12,            /**< the server's game removed the character */
+  FOOTHOLD_CLIENT_END_REPLACED = 13,          /**< the same player connected again from this address */
+  FOOTHOLD_CLIENT_END_CLIENT_ID_IN_USE = 14,  /**< the token's client id is playing from another address */
+  FOOTHOLD_CLIENT_END_WRONG_SERVER = 15,      /**< the token does not name the address the server was reached at */
+  FOOTHOLD_CLIENT_END_REJECTED = 16,          /**< refused for another reason (last_error has the server's message) */
+  FOOTHOLD_CLIENT_END_MESSAGES = 17           /**< the message layer broke (either side), or stood still */
+} foothold_client_end;
+
 /** The ground a character stands on. */
 typedef enum foothold_client_ground {
   FOOTHOLD_CLIENT_GROUND_NONE = 0,     /**< airborne */
@@ -185,7 +207,19 @@ FOOTHOLD_CLIENT_API void foothold_client_destroy(foothold_client* client);
  */
 FOOTHOLD_CLIENT_API const char* foothold_client_last_error(const foothold_client* client);
 
-/** Starts connecting with a connect token's bytes (the file `foothold-token issue` writes). Once per client. */
+/**
+ * Why the session ended: a foothold_client_end (FOOTHOLD_CLIENT_END_NONE while it runs, before
+ * connect, and for NULL). Stays until the next connect.
+ */
+FOOTHOLD_CLIENT_API int32_t foothold_client_end_reason(const foothold_client* client);
+
+/** A foothold_client_end's name ("no_server", "timed_out", ...); "unknown" for another value. */
+FOOTHOLD_CLIENT_API const char* foothold_client_end_name(int32_t reason);
+
+/**
+ * Starts connecting with a connect token's bytes (the file `foothold-token issue` writes). Once a
+ * session has ended, the same client connects again with a new token; while one runs, ERROR_STATE.
+ */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_connect(foothold_client* client, const uint8_t* token,
                                                                    size_t token_size);
 
@@ -195,7 +229,9 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_connect_token_file(fo
 /**
  * Runs the client up to `now_seconds`, the application's monotonic clock in seconds (any origin,
  * never decreasing): receives what arrived, runs the fixed ticks that are due with the current input,
- * sends. Call it every frame. A clock that goes backwards is refused (ERROR_ARGUMENT).
+ * sends. Call it every frame. A clock that goes backwards is refused (ERROR_ARGUMENT); before the
+ * first connect, ERROR_STATE (there is nothing to run). After a session ends it still succeeds, so
+ * messages that arrived before the end can be read.
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_update(foothold_client* client, double now_seconds);
 
@@ -205,7 +241,8 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_update(foothold_clien
  * latest); `buttons` are FOOTHOLD_CLIENT_BUTTON_* bits held now (others are ignored). Every press
  * counts: a button's changes are kept until ticks have used them, one tick each, so a press and
  * release inside one frame in which no tick runs still jumps once, and a press held across ticks
- * jumps once. Call it once a frame, before foothold_client_update(). Non-finite values are refused.
+ * jumps once. Call it once a frame, before foothold_client_update(). Non-finite values are refused
+ * (ERROR_ARGUMENT); before the first connect, ERROR_STATE.
  */
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_set_input(foothold_client* client, double move_x, double move_z,
                                                                      uint32_t buttons);
