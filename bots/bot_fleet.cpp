@@ -31,7 +31,7 @@ void send_on(asio::ip::udp::socket& socket, std::span<const uint8_t> bytes) {
 // The sink a bot's session sends through: straight to the socket, or held back by the impairment.
 class BotFleet::ImpairedSink final : public client::ServerSink {
  public:
-  ImpairedSink(BotFleet& fleet, uint32_t bot, asio::ip::udp::socket& out, const Impairment& imp, uint64_t seed)
+  ImpairedSink(BotFleet& fleet, uint32_t bot, asio::ip::udp::socket& out, const client::Impairment& imp, uint64_t seed)
       : fleet_(fleet), bot_(bot), out_(out), impairer_(imp, seed) {}
   void send(std::span<const uint8_t> bytes) override {
     if (!impairer_.impairment().active()) {
@@ -45,7 +45,7 @@ class BotFleet::ImpairedSink final : public client::ServerSink {
   BotFleet& fleet_;
   uint32_t bot_;
   asio::ip::udp::socket& out_;
-  Impairer impairer_;
+  client::Impairer impairer_;
 };
 
 struct BotFleet::Bot {
@@ -76,7 +76,7 @@ struct BotFleet::Bot {
   uint32_t index = 0;
   asio::ip::udp::socket socket;
   std::unique_ptr<ImpairedSink> impaired;          // what the session sends through
-  std::unique_ptr<Impairer> incoming;              // what happens to datagrams on their way in
+  std::unique_ptr<client::Impairer> incoming;             // what happens to datagrams on their way in
   std::unique_ptr<ClientSession> session;
   std::unique_ptr<client::InputSource> brain;
   std::unique_ptr<std::ofstream> trace_file;
@@ -194,7 +194,7 @@ void BotFleet::exchange_messages(Bot& b, proto::Nanos now) {
   });
 }
 
-void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer) {
+void BotFleet::impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, client::Impairer& impairer) {
   proto::Nanos delays[2];
   const int copies = impairer.decide(delays);
   const proto::Nanos now = proto::steady_now();
@@ -275,7 +275,7 @@ std::string BotFleet::add_bots(proto::Nanos start) {
     // Each bot's two directions get their own reproducible generators.
     const uint64_t imp_seed = options_.seed * 0x9e3779b97f4a7c15ull + uint64_t(i) * 2;
     bot->impaired = std::make_unique<ImpairedSink>(*this, uint32_t(i), bot->socket, options_.impairment, imp_seed);
-    bot->incoming = std::make_unique<Impairer>(options_.impairment, imp_seed + 1);
+    bot->incoming = std::make_unique<client::Impairer>(options_.impairment, imp_seed + 1);
     proto::ConnectToken token;
     std::string token_error;
     if (!proto::mint_token(options_.key, proto::random_u64(), std::span(&server_address, 1), unix_now, lifetime, token,

@@ -17,7 +17,7 @@
 #include "bots/frame_watch.h"
 #include "bots/shooter.h"
 #include "client/session.h"
-#include "bots/impairment.h"
+#include "client/impairment.h"
 #include "bots/message_checker.h"
 #include "bots/tag_brain.h"
 #include "bots/tag_messages.h"
@@ -45,7 +45,7 @@ struct FleetOptions {
   std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
   /// Every bot's session options.
   client::SessionOptions session;
-  Impairment impairment;        ///< applied to every bot's traffic, both directions
+  client::Impairment impairment;  ///< applied to every bot's traffic, both directions
   /// Every bot's message load (none by default): numbered reliable messages, their echoes checked.
   MessageLoad messages;
   /// Frames a second at which each bot draws its own character and the others, as a game would, and
@@ -132,7 +132,7 @@ class BotFleet {
   void play();                               // until on_timer() stops the io_context
   BotResult result_of(Bot& bot);
   std::string close_outputs(Bot& bot);
-  void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, Impairer& impairer);
+  void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, client::Impairer& impairer);
   void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);
   void on_timer();

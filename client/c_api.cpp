@@ -4,7 +4,12 @@
 
 #include "foothold/client.h"
 
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string_view>
 #include <cstring>
 #include <ctime>
 #include <exception>
@@ -15,6 +20,7 @@
 #include <vector>
 
 #include "proto/token.h"
+#include "client/impairment.h"
 #include "client/input_latch.h"
 #include "client/udp_client.h"
 #include "shared/fixed_point.h"
@@ -43,6 +49,7 @@ struct foothold_client {
   mutable std::string error;
   std::string ended;   // why the session ended, once it has
   foothold::client::EndReason end = foothold::client::EndReason::kNone;  // and its code
+  foothold::client::Impairment conditioner;  // the network conditioner (off: nothing set)
   uint64_t token_expires = 0;  // the current token's expiry, UNIX seconds
   bool clock_started = false;
   double last_now = 0;
@@ -62,6 +69,113 @@ struct foothold_client {
 };
 
 namespace {
+
+// The conditioner's five values, by their names: probabilities in [0, 1], times in [0, 10000] ms.
+bool conditioner_from(std::initializer_list<std::pair<const char*, double>> values, foothold::client::Impairment& out,
+                      std::string& error) {
+  out = {};
+  for (const auto& [name, value] : values) {
+    const std::string_view key = name;
+    const bool time = key.ends_with("_ms");
+    if (!(value >= 0 && value <= (time ? 10000 : 1))) {
+      error = std::string(name) + (time ? " must be in [0, 10000] ms" : " must be a probability in [0, 1]");
+      return false;
+    }
+    if (key.ends_with("loss")) out.loss = value;
+    if (key.ends_with("duplicate")) out.duplicate = value;
+    if (key.ends_with("reorder")) out.reorder = value;
+    if (key.ends_with("latency_ms")) out.latency = proto::Nanos(value * 1e6);
+    if (key.ends_with("jitter_ms")) out.jitter = proto::Nanos(value * 1e6);
+  }
+  return true;
+}
+
+// "loss=0.05,latency_ms=50,...": each key at most once, the others 0.
+bool parse_conditioner(std::string_view text, foothold::client::Impairment& out, std::string& error) {
+  static constexpr std::array<const char*, 5> kKeys = {"loss", "duplicate", "reorder", "latency_ms", "jitter_ms"};
+  std::array<double, 5> values{};
+  std::array<bool, 5> seen{};
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string_view key = item.substr(0, eq);
+    std::size_t k = 0;
+    while (k < kKeys.size() && key != kKeys[k]) ++k;
+    if (eq == std::string_view::npos || k == kKeys.size()) {
+      error = "'" + std::string(item) + "' is not KEY=VALUE with KEY one of loss, duplicate, reorder, latency_ms, jitter_ms";
+      return false;
+    }
+    if (seen[k]) {
+      error = std::string(kKeys[k]) + " is given twice";
+      return false;
+    }
+    seen[k] = true;
+    const std::string value(item.substr(eq + 1));
+    char* end = nullptr;
+    values[k] = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(values[k])) {
+      error = std::string(kKeys[k]) + "='" + value + "' is not a number";
+      return false;
+    }
+  }
+  return conditioner_from({{kKeys[0], values[0]}, {kKeys[1], values[1]}, {kKeys[2], values[2]}, {kKeys[3], values[3]},
+                           {kKeys[4], values[4]}},
+                          out, error);
+}
+
+// The config's values, each in its range: the first that is not, named, into `error`.
+bool check_config(const foothold_client_config& config, std::string& error) {
+  // A timeout must be a positive number of seconds a clock can count (at most a day).
+  for (const auto& [name, value] : {std::pair{"connect_timeout_s", config.connect_timeout_s},
+                                    std::pair{"server_timeout_s", config.server_timeout_s}}) {
+    if (!(value > 0 && value <= 86400)) {
+      error = std::string("config.") + name + " must be in (0, 86400] seconds";
+      return false;
+    }
+  }
+  const auto refuse = [&error](std::string why) {
+    error = "config." + std::move(why);
+    return false;
+  };
+  if (config.message_queue_bytes < 65536 || config.message_queue_bytes > 16777216)
+    return refuse("message_queue_bytes must be in [65536, 16777216]");
+  if (config.message_rate < 1024 || config.message_rate > 10000000)
+    return refuse("message_rate must be in [1024, 10000000] bytes a second");
+  if (config.message_copies < 1 || config.message_copies > foothold::proto::kMaxCopies)
+    return refuse("message_copies must be in [1, " + std::to_string(foothold::proto::kMaxCopies) + "]");
+  if (config.draw_extrapolate != 0 && config.draw_extrapolate != 1) return refuse("draw_extrapolate must be 0 or 1");
+  if (!(config.draw_smoothing_s >= 0 && config.draw_smoothing_s <= 2))
+    return refuse("draw_smoothing_s must be in [0, 2] seconds");
+  if (!(config.draw_snap_m >= 0.01 && config.draw_snap_m <= 100)) return refuse("draw_snap_m must be in [0.01, 100] metres");
+  if (!(config.draw_remote_extrapolate_s >= 0 && config.draw_remote_extrapolate_s <= 1))
+    return refuse("draw_remote_extrapolate_s must be in [0, 1] seconds");
+  return true;
+}
+
+// The network conditioner: from FOOTHOLD_CLIENT_CONDITIONER when set, else the config; `origin`
+// says which (for the warning it prints).
+bool conditioner_for(const foothold_client_config& config, foothold::client::Impairment& out, std::string& origin,
+                     std::string& error) {
+  if (const char* env = std::getenv("FOOTHOLD_CLIENT_CONDITIONER")) {
+    origin = "FOOTHOLD_CLIENT_CONDITIONER";
+    if (parse_conditioner(env, out, error)) return true;
+    error = "FOOTHOLD_CLIENT_CONDITIONER: " + error;
+    return false;
+  }
+  origin = "config.condition_*";
+  if (conditioner_from({{"condition_loss", config.condition_loss},
+                        {"condition_duplicate", config.condition_duplicate},
+                        {"condition_reorder", config.condition_reorder},
+                        {"condition_latency_ms", config.condition_latency_ms},
+                        {"condition_jitter_ms", config.condition_jitter_ms}},
+                       out, error))
+    return true;
+  error = "config." + error;
+  return false;
+}
 
 // Once the session has ended: why, for code and for people (kept until the next connect).
 void note_end(foothold_client* client) {
@@ -180,43 +294,27 @@ foothold_client_result foothold_client_create(const foothold_client_config* conf
       write_error(error, error_size, "config.struct_size is not sizeof(foothold_client_config): call foothold_client_config_init first");
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
-    // A timeout must be a positive number of seconds a clock can count (at most a day).
-    for (const auto& [name, value] : {std::pair{"connect_timeout_s", config->connect_timeout_s},
-                                      std::pair{"server_timeout_s", config->server_timeout_s}}) {
-      if (!(value > 0 && value <= 86400)) {
-        write_error(error, error_size, std::string("config.") + name + " must be in (0, 86400] seconds");
-        return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-      }
-    }
-    if (config->message_queue_bytes < 65536 || config->message_queue_bytes > 16777216) {
-      write_error(error, error_size, "config.message_queue_bytes must be in [65536, 16777216]");
+    std::string bad;
+    if (!check_config(*config, bad)) {
+      write_error(error, error_size, bad);
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
-    if (config->message_rate < 1024 || config->message_rate > 10000000) {
-      write_error(error, error_size, "config.message_rate must be in [1024, 10000000] bytes a second");
-      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-    }
-    if (config->message_copies < 1 || config->message_copies > foothold::proto::kMaxCopies) {
-      write_error(error, error_size, std::string("config.message_copies must be in [1, ") + std::to_string(foothold::proto::kMaxCopies) + "]");
-      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-    }
-    if (config->draw_extrapolate != 0 && config->draw_extrapolate != 1) {
-      write_error(error, error_size, "config.draw_extrapolate must be 0 or 1");
-      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-    }
-    if (!(config->draw_smoothing_s >= 0 && config->draw_smoothing_s <= 2)) {
-      write_error(error, error_size, "config.draw_smoothing_s must be in [0, 2] seconds");
-      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-    }
-    if (!(config->draw_snap_m >= 0.01 && config->draw_snap_m <= 100)) {
-      write_error(error, error_size, "config.draw_snap_m must be in [0.01, 100] metres");
-      return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
-    }
-    if (!(config->draw_remote_extrapolate_s >= 0 && config->draw_remote_extrapolate_s <= 1)) {
-      write_error(error, error_size, "config.draw_remote_extrapolate_s must be in [0, 1] seconds");
+    foothold::client::Impairment conditioner;
+    std::string origin;
+    if (!conditioner_for(*config, conditioner, origin, bad)) {
+      write_error(error, error_size, bad);
       return FOOTHOLD_CLIENT_ERROR_ARGUMENT;
     }
     auto c = std::make_unique<foothold_client>();
+    c->conditioner = conditioner;
+    if (conditioner.active()) {
+      // Loudly: a conditioner left on by mistake looks exactly like a bad network.
+      std::fprintf(stderr,
+                   "foothold-client: NETWORK CONDITIONER ON (from %s): loss %.1f%%, duplicate %.1f%%, reorder %.1f%%, "
+                   "latency %.0f ms +- %.0f ms each way; for testing only\n",
+                   origin.c_str(), conditioner.loss * 100, conditioner.duplicate * 100, conditioner.reorder * 100,
+                   double(conditioner.latency) / 1e6, double(conditioner.jitter) / 1e6);
+    }
     c->options.draw.extrapolate = config->draw_extrapolate == 1;
     c->options.draw.remote_extrapolate_s = config->draw_remote_extrapolate_s;
     c->options.draw.smoothing_s = config->draw_smoothing_s;
@@ -313,6 +411,7 @@ foothold_client_result foothold_client_connect(foothold_client* client, const ui
     auto udp = std::make_unique<foothold::client::UdpClient>(*client->world, client->settings, parsed, server, client->options);
     if (!udp->ok()) return fail(client, FOOTHOLD_CLIENT_ERROR_NETWORK, udp->error());
     client->udp = std::move(udp);
+    client->udp->set_conditioner(client->conditioner, parsed.client_id ^ 0x636f6e646974696full);
     client->input.reset();
     client->ended.clear();
     client->end = foothold::client::EndReason::kNone;

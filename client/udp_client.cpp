@@ -1,5 +1,17 @@
 #include "client/udp_client.h"
 
+#include <algorithm>
+#include <functional>
+#include <queue>
+#include <vector>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include <sys/socket.h>
+#include <sys/types.h>
+
 #include <asio/io_context.hpp>
 #include <asio/ip/udp.hpp>
 
@@ -27,18 +39,52 @@ struct UdpClient::Socket {
   alignas(8) uint8_t buffer[2048];
 };
 
-// Sends on the connected socket. A datagram the kernel refuses (a full buffer) is lost, as the
-// network may lose it: the session's redundancy covers it.
+namespace {
+void send_on(asio::ip::udp::socket& socket, std::span<const uint8_t> bytes) {
+  asio::error_code ignored;
+  socket.send(asio::buffer(bytes.data(), bytes.size()), 0, ignored);
+}
+}  // namespace
+
+// Datagrams the conditioner holds, each way, until they are due.
+struct UdpClient::Conditioner {
+  Conditioner(const Impairment& impairment, uint64_t seed) : impairer(impairment, seed) {}
+  struct Flight {
+    proto::Nanos due = 0;
+    uint64_t order = 0;  // ties leave in the order they came
+    bool outgoing = false;
+    std::vector<uint8_t> bytes;
+    bool operator>(const Flight& o) const { return due != o.due ? due > o.due : order > o.order; }
+  };
+  void hold(proto::Nanos at, bool outgoing, std::span<const uint8_t> bytes) {
+    proto::Nanos delays[2];
+    const int copies = impairer.decide(delays);
+    for (int i = 0; i < copies; ++i)
+      flights.push({at + delays[i], order++, outgoing, std::vector<uint8_t>(bytes.begin(), bytes.end())});
+  }
+  Impairer impairer;
+  std::priority_queue<Flight, std::vector<Flight>, std::greater<Flight>> flights;
+  uint64_t order = 0;
+  proto::Nanos now = 0;  // the poll under way: when what the session sends leaves it
+};
+
+// Sends on the connected socket, or hands the datagram to the conditioner. A datagram the kernel
+// refuses (a full buffer) is lost, as the network may lose it: the session's redundancy covers it.
 class UdpClient::Sink final : public ServerSink {
  public:
-  explicit Sink(asio::ip::udp::socket& socket) : socket_(socket) {}
+  Sink(asio::ip::udp::socket& socket, std::unique_ptr<Conditioner>& conditioner)
+      : socket_(socket), conditioner_(conditioner) {}
   void send(std::span<const uint8_t> bytes) override {
-    asio::error_code ignored;
-    socket_.send(asio::buffer(bytes.data(), bytes.size()), 0, ignored);
+    if (conditioner_) {
+      conditioner_->hold(conditioner_->now, true, bytes);
+      return;
+    }
+    send_on(socket_, bytes);
   }
 
  private:
   asio::ip::udp::socket& socket_;
+  std::unique_ptr<Conditioner>& conditioner_;
 };
 
 UdpClient::UdpClient(const World& world, const MoveSettings& settings, const proto::ConnectToken& token,
@@ -50,33 +96,86 @@ UdpClient::UdpClient(const World& world, const MoveSettings& settings, const pro
   if (!ec) socket_->socket.bind(proto::Endpoint(to.protocol(), 0), ec);
   if (!ec) socket_->socket.connect(to, ec);
   if (!ec) socket_->socket.non_blocking(true, ec);
+  // Receive time stamps (SO_TIMESTAMPNS): the round trip as the network sees it, not the frame loop.
+  const int on = 1;
+  if (!ec && ::setsockopt(socket_->socket.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0)
+    ec = asio::error_code(errno, asio::system_category());
   if (ec) {
     error_ = "cannot open a UDP socket to " + proto::to_string(to) + ": " + ec.message();
     return;
   }
-  sink_ = std::make_unique<Sink>(socket_->socket);
+  sink_ = std::make_unique<Sink>(socket_->socket, conditioner_);
   session_ = std::make_unique<ClientSession>(world, settings, *sink_, token, options);
   session_->set_server_name(proto::to_string(to));
 }
 
 UdpClient::~UdpClient() = default;
 
+void UdpClient::set_conditioner(const Impairment& impairment, uint64_t seed) {
+  conditioner_ = impairment.active() ? std::make_unique<Conditioner>(impairment, seed) : nullptr;
+}
+
+void UdpClient::release_due(proto::Nanos now) {
+  while (conditioner_ && !conditioner_->flights.empty() && conditioner_->flights.top().due <= now) {
+    Conditioner::Flight f = conditioner_->flights.top();
+    conditioner_->flights.pop();
+    if (f.outgoing) {
+      send_on(socket_->socket, f.bytes);
+    } else {
+      // Delivered when it was due, as the network would have brought it (not before the last poll).
+      session_->on_datagram(std::max(f.due, last_poll_), f.bytes);
+    }
+  }
+}
+
 proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
+  if (conditioner_) conditioner_->now = now;
   if (session_->phase() == ClientSession::Phase::kIdle) session_->start(now);
+  // The kernel's clock now, to place each datagram's receive time stamp on the session's clock.
+  timespec real_now{};
+  clock_gettime(CLOCK_REALTIME, &real_now);
+  const int fd = socket_->socket.native_handle();
   for (int i = 0; i < 256; ++i) {
-    asio::error_code error;
-    const std::size_t n = socket_->socket.receive(asio::buffer(socket_->buffer, sizeof socket_->buffer), 0, error);
-    if (error == asio::error::would_block || error == asio::error::try_again) break;
-    if (error == asio::error::connection_refused) {
+    iovec io{socket_->buffer, sizeof socket_->buffer};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
+    msghdr msg{};
+    msg.msg_iov = &io;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd, &msg, MSG_DONTWAIT);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (n < 0 && errno == ECONNREFUSED) {
       // An ICMP "port unreachable" reported on this receive: nothing listens there (said if the
       // handshake then times out).
       session_->on_unreachable();
       continue;
     }
-    if (error) continue;  // not a datagram
-    session_->on_datagram(now, std::span<const uint8_t>(socket_->buffer, n));
+    if (n < 0) continue;  // not a datagram
+    // When it arrived: the kernel's stamp, as long before this poll as it is before the kernel's
+    // clock now (never before the last poll, so the session's times stay in order). A frame loop
+    // polls up to a frame late: measured at the poll, every round trip would carry that.
+    proto::Nanos arrived = now;
+    for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+      timespec stamp{};
+      std::memcpy(&stamp, CMSG_DATA(c), sizeof stamp);
+      const proto::Nanos age = (real_now.tv_sec - stamp.tv_sec) * proto::kSecond + (real_now.tv_nsec - stamp.tv_nsec);
+      arrived = std::max(last_poll_, now - std::clamp<proto::Nanos>(age, 0, proto::kSecond));
+    }
+    const std::span<const uint8_t> bytes(socket_->buffer, std::size_t(n));
+    if (conditioner_) {
+      conditioner_->hold(arrived, false, bytes);
+    } else {
+      session_->on_datagram(arrived, bytes);
+    }
   }
-  return session_->update(now, source);
+  release_due(now);
+  last_poll_ = now;
+  const proto::Nanos next = session_->update(now, source);
+  release_due(now);  // what the update sent with no delay due
+  if (conditioner_ && !conditioner_->flights.empty()) return std::min(next, conditioner_->flights.top().due);
+  return next;
 }
 
 }  // namespace foothold::client

@@ -8,6 +8,7 @@
 
 #include "proto/clock.h"
 #include "proto/token.h"
+#include "client/impairment.h"
 #include "client/session.h"
 
 namespace foothold::client {
@@ -33,13 +34,20 @@ class UdpClient {
   UdpClient(const UdpClient&) = delete;
   UdpClient& operator=(const UdpClient&) = delete;
 
+  /// Puts a network conditioner between the session and the socket (client/impairment.h): every
+  /// datagram either way is lost, duplicated, held back or delayed as `impairment` says, from a
+  /// generator seeded with `seed`. For testing a game on a bad network on a good one; off when
+  /// nothing is set. Copies the datagrams it holds (it allocates while on).
+  void set_conditioner(const Impairment& impairment, uint64_t seed);
+
   /// True when the socket opened.
   bool ok() const { return error_.empty(); }
   /// Why the socket could not be opened.
   const std::string& error() const { return error_; }
 
-  /// Receives every datagram waiting (at most 256), then runs the session's due work with `source`;
-  /// returns when the session next wants to run. Starts the session on the first call. Allocates
+  /// Receives every datagram waiting (at most 256), each at the moment the kernel stamped its
+  /// arrival (placed on the session's clock; not before the last poll), then runs the session's due
+  /// work with `source`; returns when the session next wants to run. Starts the session on the first call. Allocates
   /// nothing once connected.
   proto::Nanos poll(proto::Nanos now, InputSource& source);
   /// The session (its phase, prediction, remotes, stats).
@@ -50,8 +58,13 @@ class UdpClient {
  private:
   struct Socket;
   class Sink;
+  struct Conditioner;
+  // Releases the conditioner's datagrams due by `now`: to the socket, or to the session.
+  void release_due(proto::Nanos now);
   std::string error_;
   std::unique_ptr<Socket> socket_;
+  std::unique_ptr<Conditioner> conditioner_;  // null when off
+  proto::Nanos last_poll_ = 0;                // the session's clock at the last poll
   std::unique_ptr<Sink> sink_;
   std::unique_ptr<ClientSession> session_;
 };

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cmath>
 #include <ctime>
 #include <string>
@@ -598,6 +599,61 @@ TEST_F(ClientApiOnLoopback, AHandleConnectsAgainAfterItsSessionEnds) {
   ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
   EXPECT_GT(stats.snapshots, before + 20) << "the new session plays";
   foothold_client_destroy(c);
+}
+
+// The network conditioner: a game's own client on a bad network, against a real server on a good
+// one: set in the config, or by the environment variable (which then wins); refused when out of range.
+TEST_F(ClientApiOnLoopback, TheNetworkConditionerDelaysAndLosesWhatItIsToldTo) {
+  foothold_client_config config;
+  char error[256] = "";
+  foothold_client* c = nullptr;
+  foothold_client_config_init(&config);
+  config.condition_loss = 1.5;
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("config.condition_loss must be a probability in [0, 1]"), std::string::npos) << error;
+  config.condition_loss = 0;
+  config.condition_jitter_ms = -1;
+  EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(error).find("condition_jitter_ms must be in [0, 10000] ms"), std::string::npos) << error;
+  for (const char* bad : {"loss=2", "latency=50", "loss=0.1,loss=0.2", "jitter_ms=ten"}) {
+    ::setenv("FOOTHOLD_CLIENT_CONDITIONER", bad, 1);
+    foothold_client_config_init(&config);
+    EXPECT_EQ(foothold_client_create(&config, &c, error, sizeof error), FOOTHOLD_CLIENT_ERROR_ARGUMENT) << bad;
+    EXPECT_NE(std::string(error).find("FOOTHOLD_CLIENT_CONDITIONER: "), std::string::npos) << error;
+  }
+  ::unsetenv("FOOTHOLD_CLIENT_CONDITIONER");
+
+  // 20% loss and 40 ms each way from the config; 40 ms each way from the environment.
+  const auto play = [&](const foothold_client_config& k, uint64_t id) {
+    foothold_client* client = nullptr;
+    EXPECT_EQ(foothold_client_create(&k, &client, error, sizeof error), FOOTHOLD_CLIENT_OK) << error;
+    EXPECT_TRUE(connect_bytes(client, mint_for(address_, id)));
+    run_frames(client, 5, [&] { return foothold_client_get_status(client) == FOOTHOLD_CLIENT_CONNECTED; });
+    EXPECT_EQ(foothold_client_get_status(client), FOOTHOLD_CLIENT_CONNECTED) << foothold_client_last_error(client);
+    run_frames(client, 2, [] { return false; }, 1.0);
+    foothold_client_stats stats;
+    EXPECT_EQ(foothold_client_get_stats(client, &stats), FOOTHOLD_CLIENT_OK);
+    foothold_client_destroy(client);
+    return stats;
+  };
+  foothold_client_config_init(&config);
+  config.condition_loss = 0.2;
+  config.condition_latency_ms = 40;
+  const foothold_client_stats lossy = play(config, 80);
+  EXPECT_GE(lossy.rtt_ms_smoothed, 75) << "two 40 ms legs";
+  EXPECT_LT(double(lossy.snapshots), 0.9 * double(lossy.ticks)) << "a fifth of the snapshots lost";
+  EXPECT_EQ(lossy.corrections_unexplained, 0u);
+  ::setenv("FOOTHOLD_CLIENT_CONDITIONER", "latency_ms=40", 1);
+  foothold_client_config_init(&config);
+  config.condition_loss = 0.2;  // the environment takes the place of the config
+  const foothold_client_stats delayed = play(config, 81);
+  ::unsetenv("FOOTHOLD_CLIENT_CONDITIONER");
+  EXPECT_GE(delayed.rtt_ms_smoothed, 75);
+  EXPECT_GT(double(delayed.snapshots), 0.9 * double(delayed.ticks)) << "no loss from the environment's setting";
+  // And off by default: loopback's round trip.
+  foothold_client_config_init(&config);
+  const foothold_client_stats clean = play(config, 82);
+  EXPECT_LT(clean.rtt_ms_smoothed, 40);
 }
 
 // The C example, as its header says: walks for the seconds asked and prints the summary line.

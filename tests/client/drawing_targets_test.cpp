@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "bots/frame_watch.h"
-#include "bots/impairment.h"
+#include "client/impairment.h"
 #include "shared/arena.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -30,7 +30,7 @@ Ride ride(const client::DrawOptions& draw, int seconds) {
   o.clients = 16;
   o.pattern = bots::Pattern::kRide;
   SimHarness h(arena_world(), o);
-  bots::Impairment bad;
+  client::Impairment bad;
   bad.loss = 0.05;
   bad.latency = 50 * kMs;
   bad.jitter = 10 * kMs;

@@ -84,7 +84,7 @@ TEST(ClientSession, ConnectedItNoticesASilentServerAndCanLeave) {
   EXPECT_EQ(h.client(1).phase(), ClientSession::Phase::kDisconnected);
   EXPECT_EQ(h.server().client_count(), 1u);
   // The network to client 0 goes dead: after server_timeout it says so.
-  bots::Impairment dead;
+  client::Impairment dead;
   dead.loss = 1.0;
   h.network().set_impairment(dead);
   h.run_for(11 * proto::kSecond);

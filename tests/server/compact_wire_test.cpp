@@ -152,7 +152,7 @@ TEST(CompactWire, ALongRoundTripStillFindsItsBase) {
   o.core.snapshot_budget = proto::kMinSnapshotBudget;
   o.core.client_timeout = 30 * kS;
   SimHarness h(arena_world(), o);
-  bots::Impairment slow;
+  client::Impairment slow;
   slow.latency = 400 * kMs;
   h.network().set_impairment(slow);
   h.start_all();
@@ -192,7 +192,7 @@ TEST(CompactWire, AnImpairedNetworkStaysExplainedWithFewerBytes) {
   HarnessOptions o;
   o.clients = 8;
   SimHarness h(arena_world(), o);
-  bots::Impairment bad;
+  client::Impairment bad;
   bad.loss = 0.1;
   bad.duplicate = 0.02;
   bad.reorder = 0.05;

@@ -452,7 +452,7 @@ TEST(Security, ImpairedSessionsStillPlayWithoutUnexplainedCorrections) {
   // Loss, duplicates and reordering: the replay window drops the duplicates and takes the reordered
   // once; predictions still agree with the server.
   SimHarness h(arena_world(), with_clients(4));
-  bots::Impairment imp;
+  client::Impairment imp;
   imp.loss = 0.1;
   imp.duplicate = 0.05;
   imp.reorder = 0.1;

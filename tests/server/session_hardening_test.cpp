@@ -161,7 +161,7 @@ TEST(SessionHardening, ARejectEarnedByAnAttackersConnectDoesNotEndTheVictimsHand
   HarnessOptions o = with_clients(0);
   o.clients = 1;
   SimHarness h(arena_world(), o);
-  bots::Impairment slow;
+  client::Impairment slow;
   slow.latency = 20 * kMs;
   h.network().set_impairment(slow);
   const proto::Endpoint victim = SimHarness::client_endpoint(0), attacker(asio::ip::make_address("10.66.0.2"), 4000);
@@ -205,7 +205,7 @@ TEST(SessionHardening, AFloodOfVersionHintsDoesNotSlowJoins) {
   HarnessOptions o = with_clients(0);
   o.clients = 20;
   SimHarness h(arena_world(), o);
-  bots::Impairment path;
+  client::Impairment path;
   path.latency = 10 * kMs;  // a 20 ms round trip: a join takes two, about 40 ms
   h.network().set_impairment(path);
   proto::PacketWriter w;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "proto/endpoint.h"
-#include "bots/impairment.h"
+#include "client/impairment.h"
 #include "client/session.h"
 
 namespace foothold::test {
@@ -50,7 +50,7 @@ class SimNetwork {
   void set_tap(Tap tap) { tap_ = std::move(tap); }
 
   /// Impairs every datagram from now on (both directions); restarts the generator from the seed.
-  void set_impairment(const bots::Impairment& impairment) { impairer_ = bots::Impairer(impairment, seed_); }
+  void set_impairment(const client::Impairment& impairment) { impairer_ = client::Impairer(impairment, seed_); }
 
   /// The virtual time at which sends happen (nanoseconds).
   void set_now(proto::Nanos now) { now_ = now; }
@@ -84,7 +84,7 @@ class SimNetwork {
   void send(const proto::Endpoint& from, const proto::Endpoint& to, std::span<const uint8_t> bytes);
 
   uint64_t seed_;
-  bots::Impairer impairer_;
+  client::Impairer impairer_;
   Tap tap_;
   proto::Nanos now_ = 0;
   uint64_t order_ = 0;

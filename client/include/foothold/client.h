@@ -42,8 +42,11 @@
 extern "C" {
 #endif
 
+/* Platforms: Linux on x86-64 and arm64, built and tested there (the same ticks bit for bit on both).
+ * Windows is not supported yet: nothing builds or tests the library there, so the header says so
+ * rather than export macros no one has tried. */
 #if defined(_WIN32)
-#define FOOTHOLD_CLIENT_API
+#error "foothold/client.h: Windows is not supported yet (Linux on x86-64 and arm64 is)"
 #else
 #define FOOTHOLD_CLIENT_API __attribute__((visibility("default")))
 #endif
@@ -145,6 +148,18 @@ typedef struct foothold_client_config {
    *  when the next is late, by the motion its last two showed (default 0.1, 0..1 seconds; 0: held at
    *  once); held after that until the snapshot comes. */
   double draw_remote_extrapolate_s;
+  /** A network conditioner between the client and its socket, for testing a game on a bad network
+   *  (all 0, the default: off). Every datagram either way is lost with probability condition_loss,
+   *  arrives twice with condition_duplicate, is held back behind later ones with condition_reorder
+   *  (each 0..1), and is delayed condition_latency_ms one way, varying by +- condition_jitter_ms
+   *  (each 0..10000). The environment variable FOOTHOLD_CLIENT_CONDITIONER, when set, takes the
+   *  place of all five: "loss=0.05,duplicate=0,reorder=0.01,latency_ms=50,jitter_ms=10" (any of the
+   *  keys; the others 0). When on, foothold_client_create says so on stderr. */
+  double condition_loss;
+  double condition_duplicate;
+  double condition_reorder;
+  double condition_latency_ms;
+  double condition_jitter_ms;
 } foothold_client_config;
 
 /** A character, as the game draws it. */
@@ -161,7 +176,7 @@ typedef struct foothold_client_character {
 /** What the connection has seen. Counters are totals since connect. */
 typedef struct foothold_client_stats {
   uint32_t struct_size;          /**< sizeof(foothold_client_stats), set by foothold_client_get_stats */
-  double rtt_ms;                 /**< the latest round trip; -1 before the first */
+  double rtt_ms;                 /**< the latest round trip: an input sent to the kernel's receive stamp of the snapshot echoing it, less the server's hold (the network's, not the frame loop's); -1 before the first */
   double rtt_ms_smoothed;        /**< the round trip, smoothed (1/8 per sample); -1 before the first */
   double connect_ms;             /**< from the first update after connect to the one that took the server's accept, on the application's clock; -1 until connected */
   uint64_t ticks;                /**< ticks predicted */

@@ -1,13 +1,14 @@
 #pragma once
 // Network impairment: loss, duplication, reordering, latency and jitter, seeded and reproducible.
-// The bots' real UDP transport and the tests' simulated network both use it.
+// The bots' real UDP transport, a client's network conditioner and the tests' simulated network
+// all use it.
 
 #include <cstdint>
 #include <string>
 
 #include "proto/endpoint.h"
 
-namespace foothold::bots {
+namespace foothold::client {
 
 /// How the network mistreats datagrams; all zero: a perfect network.
 struct Impairment {
@@ -43,4 +44,4 @@ class Impairer {
   uint64_t state_;
 };
 
-}  // namespace foothold::bots
+}  // namespace foothold::client

@@ -31,7 +31,7 @@ TEST(Impairment, LossDuplicationReorderingAndJitterCauseOnlyExplainedCorrections
   server::ServerRecorder recorder(writer, 600);
   h.server().set_observer(&recorder);
 
-  bots::Impairment bad;
+  client::Impairment bad;
   bad.loss = 0.10;
   bad.duplicate = 0.02;
   bad.reorder = 0.05;
@@ -91,7 +91,7 @@ TEST(Impairment, SameSeedSameRun) {
     o.clients = 3;
     o.seed = seed;
     SimHarness h(arena_world(), o);
-    bots::Impairment bad;
+    client::Impairment bad;
     bad.loss = 0.2;
     bad.reorder = 0.1;
     bad.jitter = 10 * proto::kMillisecond;
@@ -113,7 +113,7 @@ TEST(Impairment, SameSeedSameRun) {
 
 // The impairer on its own: rates close to what was asked, delays within their bounds, seeds repeat.
 TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
-  bots::Impairment imp;
+  client::Impairment imp;
   imp.loss = 0.2;
   imp.duplicate = 0.1;
   imp.reorder = 0.05;
@@ -121,7 +121,7 @@ TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
   imp.jitter = 10 * proto::kMillisecond;
   ASSERT_EQ(imp.validate(), "");
   const uint64_t seed = test_seed(77);
-  bots::Impairer a(imp, seed), b(imp, seed);
+  client::Impairer a(imp, seed), b(imp, seed);
   int lost = 0, doubled = 0, late = 0;
   constexpr int kN = 20000;
   for (int i = 0; i < kN; ++i) {
@@ -144,7 +144,7 @@ TEST(Impairer, LossDuplicationAndDelaysFollowTheSettings) {
 }
 
 TEST(Impairer, BadSettingsNameTheirFlag) {
-  bots::Impairment imp;
+  client::Impairment imp;
   imp.loss = 1.5;
   EXPECT_NE(imp.validate().find("--loss"), std::string::npos);
   imp = {};
@@ -153,7 +153,7 @@ TEST(Impairer, BadSettingsNameTheirFlag) {
   imp = {};
   imp.jitter = 11 * proto::kSecond;
   EXPECT_NE(imp.validate().find("--jitter"), std::string::npos);
-  EXPECT_FALSE(bots::Impairment{}.active());
+  EXPECT_FALSE(client::Impairment{}.active());
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
-#include "bots/impairment.h"
+#include "client/impairment.h"
 
 #include <algorithm>
 
-namespace foothold::bots {
+namespace foothold::client {
 
 std::string Impairment::validate() const {
   auto prob = [](double p) { return p >= 0 && p <= 1; };
@@ -41,4 +41,4 @@ int Impairer::decide(proto::Nanos delays[2]) {
   return 1;
 }
 
-}  // namespace foothold::bots
+}  // namespace foothold::client
