@@ -44,8 +44,9 @@ struct DrawOptions {
   /// less (Unreal's character movement smooths up to 2.56 m by default).
   double snap_m = 2.0;
   /// The smoothing releases at most this speed of error, metres per second (0: no bound): a large
-  /// correction is taken in at walking pace rather than in one lurch (2 m/s: 1.4 cm a frame at 144 Hz).
-  double max_release_mps = 2.0;
+  /// correction is taken in at an amble rather than in one lurch (1.5 m/s: 1 cm a frame at 144 Hz, so
+  /// a frame half again as late as it should be still pops less than 2 cm; 0.3 m in a fifth of a second).
+  double max_release_mps = 1.5;
   /// The others: how long past their newest snapshot they are carried on by their motion when the
   /// next is late, seconds (0: held at once); then held until it comes.
   double remote_extrapolate_s = 0.1;

@@ -19,7 +19,7 @@ namespace foothold::client {
 struct SmoothingOptions {
   double smoothing_s = 0.1;       ///< time constant, seconds (0: at once)
   double snap_m = 2.0;            ///< a correction, or the error it leaves, larger than this snaps
-  double max_release_mps = 2.0;   ///< at most this speed of error released (0: no bound)
+  double max_release_mps = 1.5;   ///< at most this speed of error released (0: no bound)
 };
 
 class ErrorSmoothing {

@@ -344,7 +344,7 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_view_tick(const footh
  * This client's own character as a game draws it at the time of the last foothold_client_update()
  * (the frame's): interpolated between the predicted ticks around that moment (or extrapolated, as
  * config.draw_extrapolate says), with any correction taken in smoothly (config.draw_smoothing_s,
- * at most 2.5 m/s, never through a wall) unless larger than config.draw_snap_m. Call once per frame,
+ * at most 1.5 m/s, never through a wall) unless larger than config.draw_snap_m. Call once per frame,
  * after the update; `tick` in `out` is the whole tick drawn from. `error` (may be NULL) receives the
  * correction still being taken in (drawn minus predicted, metres): what a net graph shows.
  * ERROR_STATE when not connected. Allocates nothing.
