@@ -56,9 +56,6 @@ struct foothold_client {
   // The application's clock, as the session's nanoseconds: `origin` is the first update's time.
   double origin = 0;
   proto::Nanos now_ns = 0;
-  // When the newest snapshot arrived (for the remotes' render time).
-  uint32_t newest_snapshot = 0;
-  proto::Nanos newest_arrival = 0;
   foothold::MoverFrame movers;
   bool movers_built = false;
   // The others as drawn this frame (grows with the most ever seen, never per frame).
@@ -416,8 +413,6 @@ foothold_client_result foothold_client_connect(foothold_client* client, const ui
     client->ended.clear();
     client->end = foothold::client::EndReason::kNone;
     client->token_expires = parsed.expires_unix;
-    client->newest_snapshot = 0;
-    client->newest_arrival = 0;
     client->message_held = false;
     return FOOTHOLD_CLIENT_OK;
   });
@@ -448,11 +443,6 @@ foothold_client_result foothold_client_update(foothold_client* client, double no
     client->now_ns = proto::Nanos((now_seconds - client->origin) * 1e9);
     if (!client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "not connected: call foothold_client_connect first");
     client->udp->poll(client->now_ns, client->input);
-    const auto& stats = client->udp->session().stats();
-    if (stats.server_tick != client->newest_snapshot) {
-      client->newest_snapshot = stats.server_tick;
-      client->newest_arrival = client->now_ns;
-    }
     note_end(client);
     return FOOTHOLD_CLIENT_OK;
   });
@@ -517,7 +507,7 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
       const auto before = s.remotes().sample(o.id, render - 1);
       const foothold::Vec3 velocity = before ? (now->position - before->position) * double(client->settings.tick_rate)
                                              : foothold::Vec3{};
-      fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, client->newest_snapshot);
+      fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, s.stats().server_tick);
       ++n;
     }
     *count = n;
