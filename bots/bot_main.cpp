@@ -66,6 +66,7 @@
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 #include "shared/formats/settings_file.h"
+#include "version/version.h"
 
 namespace {
 
@@ -395,9 +396,11 @@ int main(int argc, char** argv) {
   CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
   Args args;
   add_options(app, args);
+  app.set_version_flag("--version", version_line("foothold-bot"), "print the version and exit");
+
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -259,7 +259,8 @@ foothold_client_result copy_triangles(const foothold_client* c, size_t total, si
 
 extern "C" {
 
-const char* foothold_client_version(void) { return "0.1.0"; }
+// The project's version (CMakeLists.txt), given by the build: one source for every version.
+const char* foothold_client_version(void) { return FOOTHOLD_PROJECT_VERSION; }
 
 void foothold_client_config_init(foothold_client_config* config) {
   if (!config) return;

@@ -25,6 +25,7 @@
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 #include "shared/formats/settings_file.h"
+#include "version/version.h"
 
 namespace {
 
@@ -494,11 +495,11 @@ int main(int argc, char** argv) {
     const auto known = app.get_subcommands([&](const CLI::App* sub) { return sub->get_name() == argv[1]; });
     if (known.empty()) return usage_error(std::string("unknown command '") + argv[1] + "' (see --help)");
   }
+  app.set_version_flag("--version", version_line("foothold-replay"), "print the version and exit");
+
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

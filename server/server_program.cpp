@@ -30,6 +30,7 @@
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 #include "shared/formats/settings_file.h"
+#include "version/version.h"
 
 namespace {
 
@@ -153,9 +154,11 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
                  "check every command it gave and message it sent; print the outcome and exit (0 identical, 1 differs, 2 "
                  "cannot be replayed)");
 
+  app.set_version_flag("--version", version_line(program_name), "print the version and exit");
+
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -25,6 +25,7 @@
 #include <asio/ip/address.hpp>
 
 #include "proto/token.h"
+#include "version/version.h"
 
 namespace {
 
@@ -274,9 +275,11 @@ int main(int argc, char** argv) {
   inspect_cmd->add_option("--token", token_file, "a token file")->required();
   inspect_cmd->add_option("--key-file", inspect_key, "the server's private key");
 
+  app.set_version_flag("--version", version_line("foothold-token"), "print the version and exit");
+
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return fail(kExitUsage, std::string(e.what()) + " (run with --help for usage)");

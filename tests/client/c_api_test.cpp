@@ -721,14 +721,15 @@ TEST(ClientApiTag, TheGamesAttributesReadByNameAndIndex) {
   foothold_client_character me{};
   ASSERT_EQ(foothold_client_local_character(c, &me), FOOTHOLD_CLIENT_OK);
   EXPECT_EQ(uint32_t(it), me.id) << "alone, it is it";
-  // The view tick a shot carries: two snapshot intervals behind the newest snapshot, plus the time
-  // since it arrived (at most one interval).
+  // The view tick a shot carries (client/view_clock.h): on loopback's clean network, a snapshot
+  // interval and a quarter behind the newest tick the network brings by now, so behind the newest
+  // snapshot received, by less than the interval, the margin and a tick of steering.
   double view = -1;
   ASSERT_EQ(foothold_client_view_tick(c, &view), FOOTHOLD_CLIENT_OK);
   foothold_client_stats now{};
   ASSERT_EQ(foothold_client_get_stats(c, &now), FOOTHOLD_CLIENT_OK);
-  EXPECT_GE(view, double(now.server_tick) - 2);
-  EXPECT_LE(view, double(now.server_tick) - 1);
+  EXPECT_GE(view, double(now.server_tick) - 3);
+  EXPECT_LE(view, double(now.server_tick));
   EXPECT_EQ(foothold_client_view_tick(c, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_GE(seconds, 2);
   EXPECT_STREQ(foothold_client_attribute_name(c, FOOTHOLD_CLIENT_ATTRIBUTE_MATCH, 1), "round");

@@ -1,0 +1,47 @@
+// One version (#40): every program answers --version with "NAME VERSION (protocol P, recording R,
+// git DESCRIBE)" and exits 0, and the version is the CMake project's everywhere: the programs, the
+// C API's foothold_client_version() and its header's macros, the version library.
+
+#include <regex>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "foothold/client.h"
+#include "proto/codec.h"
+#include "replay/recording.h"
+#include "support/process.h"
+#include "version/version.h"
+
+namespace foothold::test {
+namespace {
+
+TEST(Version, EveryProgramSaysItsVersionTheProtocolsTheRecordingsAndTheTreesAndExitsZero) {
+  const std::string version = FOOTHOLD_PROJECT_VERSION_FOR_TESTS;
+  for (const auto& [name, path] : std::vector<std::pair<std::string, std::string>>{
+           {"foothold-server", FOOTHOLD_SERVER_BIN},
+           {"foothold-token", FOOTHOLD_TOKEN_BIN},
+           {"foothold-bot", FOOTHOLD_BOT_BIN},
+           {"foothold-replay", FOOTHOLD_REPLAY_BIN}}) {
+    const auto r = run_command(path + " --version");
+    EXPECT_EQ(r.exit_code, 0) << name << ": " << r.output;
+    const std::regex line("^" + name + " " + std::regex_replace(version, std::regex("\\."), "\\.") + " \\(protocol " +
+                          std::to_string(proto::kProtocolVersion) + ", recording " +
+                          std::to_string(replay::kRecordingFormat) + ", git [^ )]+\\)\n$");
+    EXPECT_TRUE(std::regex_match(r.output, line)) << name << " said: " << r.output;
+  }
+}
+
+TEST(Version, TheProjectsVersionIsTheCApisAndTheLibrarys) {
+  const std::string version = FOOTHOLD_PROJECT_VERSION_FOR_TESTS;
+  EXPECT_EQ(std::string(foothold_client_version()), version);
+  EXPECT_EQ(std::to_string(FOOTHOLD_CLIENT_VERSION_MAJOR) + "." + std::to_string(FOOTHOLD_CLIENT_VERSION_MINOR) + "." +
+                std::to_string(FOOTHOLD_CLIENT_VERSION_PATCH),
+            version)
+      << "client.h's macros";
+  EXPECT_EQ(std::string(foothold::version()), version);
+  EXPECT_FALSE(foothold::git_describe().empty());
+}
+
+}  // namespace
+}  // namespace foothold::test
