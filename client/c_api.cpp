@@ -67,29 +67,33 @@ struct foothold_client {
 
 namespace {
 
-// The conditioner's five values, by their names: probabilities in [0, 1], times in [0, 10000] ms.
-bool conditioner_from(std::initializer_list<std::pair<const char*, double>> values, foothold::client::Impairment& out,
+// The conditioner's five keys, in the order of Impairment's fields they set.
+constexpr std::array<const char*, 5> kConditionerKeys = {"loss", "duplicate", "reorder", "latency_ms", "jitter_ms"};
+
+// The conditioner's five values, in kConditionerKeys' order: probabilities in [0, 1], times in
+// [0, 10000] ms. A value out of range is named as `prefix` + its key.
+bool conditioner_from(const std::array<double, 5>& values, std::string_view prefix, foothold::client::Impairment& out,
                       std::string& error) {
-  out = {};
-  for (const auto& [name, value] : values) {
-    const std::string_view key = name;
-    const bool time = key.ends_with("_ms");
-    if (!(value >= 0 && value <= (time ? 10000 : 1))) {
-      error = std::string(name) + (time ? " must be in [0, 10000] ms" : " must be a probability in [0, 1]");
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    const bool time = k >= 3;
+    if (!(values[k] >= 0 && values[k] <= (time ? 10000 : 1))) {
+      error = std::string(prefix) + kConditionerKeys[k] +
+              (time ? " must be in [0, 10000] ms" : " must be a probability in [0, 1]");
       return false;
     }
-    if (key.ends_with("loss")) out.loss = value;
-    if (key.ends_with("duplicate")) out.duplicate = value;
-    if (key.ends_with("reorder")) out.reorder = value;
-    if (key.ends_with("latency_ms")) out.latency = proto::Nanos(value * 1e6);
-    if (key.ends_with("jitter_ms")) out.jitter = proto::Nanos(value * 1e6);
   }
+  out = {};
+  out.loss = values[0];
+  out.duplicate = values[1];
+  out.reorder = values[2];
+  out.latency = proto::Nanos(values[3] * 1e6);
+  out.jitter = proto::Nanos(values[4] * 1e6);
   return true;
 }
 
 // "loss=0.05,latency_ms=50,...": each key at most once, the others 0.
 bool parse_conditioner(std::string_view text, foothold::client::Impairment& out, std::string& error) {
-  static constexpr std::array<const char*, 5> kKeys = {"loss", "duplicate", "reorder", "latency_ms", "jitter_ms"};
+  const auto& kKeys = kConditionerKeys;
   std::array<double, 5> values{};
   std::array<bool, 5> seen{};
   while (!text.empty()) {
@@ -118,9 +122,7 @@ bool parse_conditioner(std::string_view text, foothold::client::Impairment& out,
       return false;
     }
   }
-  return conditioner_from({{kKeys[0], values[0]}, {kKeys[1], values[1]}, {kKeys[2], values[2]}, {kKeys[3], values[3]},
-                           {kKeys[4], values[4]}},
-                          out, error);
+  return conditioner_from(values, "", out, error);
 }
 
 // The config's values, each in its range: the first that is not, named, into `error`.
@@ -163,12 +165,9 @@ bool conditioner_for(const foothold_client_config& config, foothold::client::Imp
     return false;
   }
   origin = "config.condition_*";
-  if (conditioner_from({{"condition_loss", config.condition_loss},
-                        {"condition_duplicate", config.condition_duplicate},
-                        {"condition_reorder", config.condition_reorder},
-                        {"condition_latency_ms", config.condition_latency_ms},
-                        {"condition_jitter_ms", config.condition_jitter_ms}},
-                       out, error))
+  if (conditioner_from({config.condition_loss, config.condition_duplicate, config.condition_reorder,
+                        config.condition_latency_ms, config.condition_jitter_ms},
+                       "condition_", out, error))
     return true;
   error = "config." + error;
   return false;

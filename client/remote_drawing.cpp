@@ -35,14 +35,13 @@ std::optional<DrawnRemote> RemoteDrawing::raw(const RemoteFrame& f, const OtherC
     // A mover carries it: from where the mover had it at its newest sample, between the two whole
     // ticks around the moment; and its own steps aboard (its motion less the mover's) on top.
     const auto& chain = movers[o.platform - 1u].chain;
-    const Pose from = chain_pose(chain, *newest, settings_.tick_rate);
-    const Vec3 local = apply(inverse(from), d.position);
-    const Vec3 last_step = d.position - apply(chain_pose(chain, *newest - 1, settings_.tick_rate), local);
+    const int rate_hz = settings_.tick_rate;
+    const Vec3 last_step = d.position - carry(chain, *newest, *newest - 1, rate_hz, d.position);
     const Vec3 own = horizontal(to_position(m) - last_step);
     const uint32_t whole = *newest + uint32_t(ahead);
     const double frac = ahead - std::floor(ahead);
-    const Vec3 a = apply(chain_pose(chain, whole, settings_.tick_rate), local);
-    const Vec3 b = apply(chain_pose(chain, whole + 1, settings_.tick_rate), local);
+    const Vec3 a = carry(chain, *newest, whole, rate_hz, d.position);
+    const Vec3 b = carry(chain, *newest, whole + 1, rate_hz, d.position);
     d.position = a + (b - a) * frac + own * ahead;
     if (carrying) d.velocity = (b - a + own) * rate;
     return d;

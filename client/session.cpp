@@ -381,10 +381,8 @@ void ClientSession::show_others(uint32_t tick) {
     if (o.platform != 0 && o.platform <= movers.size() && (m.x != 0 || m.z != 0)) {
       // One on a mover: its own steps across the deck, less what the mover moved it in the last tick
       // (the predictor carries it by the mover).
-      const auto& chain = movers[o.platform - 1u].chain;
       const Vec3 p = to_position(o.position);
-      const Vec3 before = apply(chain_pose(chain, tick - 1, settings_.tick_rate),
-                                apply(inverse(chain_pose(chain, tick, settings_.tick_rate)), p));
+      const Vec3 before = carry(movers[o.platform - 1u].chain, tick, tick - 1, settings_.tick_rate, p);
       const FixedVec3 carried = quantize_position(p - before);
       m = {m.x - carried.x, 0, m.z - carried.z};
     }

@@ -161,7 +161,6 @@ class ClientSession {
   /// slow to follow the delay). What a game attaches to a shot, for the server's lag compensation
   /// (GameControl::ray); 0 before the first snapshot.
   double view_tick(proto::Nanos now) const;
-  const ViewClock& view_clock() const { return view_clock_; }
   /// The others as a game draws them at `now` (client/remote_drawing.h): at the view tick, carried on
   /// for a while past their newest snapshot when the next is late, wrong guesses taken in smoothly.
   /// The first out.size() into `out`, in id order; returns how many there are. Frames in time order;

@@ -172,4 +172,8 @@ Pose chain_pose(const std::vector<Link>& chain, uint32_t tick, int tick_rate) {
   return p;
 }
 
+Vec3 carry(const std::vector<Link>& chain, uint32_t from_tick, uint32_t to_tick, int tick_rate, const Vec3& point) {
+  return apply(chain_pose(chain, to_tick, tick_rate), apply(inverse(chain_pose(chain, from_tick, tick_rate)), point));
+}
+
 }  // namespace foothold

@@ -78,4 +78,8 @@ Pose link_pose(const Link& link, double seconds);
 /// seconds after tick 0, when every animation started (movement.md §15.1).
 Pose chain_pose(const std::vector<Link>& chain, uint32_t tick, int tick_rate);
 
+/// Where a point riding the chain's mover is at the end of `to_tick` if it was at `point` at the end
+/// of `from_tick`: apply(chain_pose(to), apply(inverse(chain_pose(from)), point)).
+Vec3 carry(const std::vector<Link>& chain, uint32_t from_tick, uint32_t to_tick, int tick_rate, const Vec3& point);
+
 }  // namespace foothold

@@ -37,10 +37,8 @@ void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) const
       // One standing on a mover rides it: from where the mover had it at the snapshot's tick to
       // where the mover is at the end of tick - 1 (the step carries it through tick itself); its
       // own steps across the deck (its motion, for one aboard) on top.
-      const auto& chain = movers[platform - 1u].chain;
-      const Pose from = chain_pose(chain, seen_tick_, settings_.tick_rate);
-      const Pose to = chain_pose(chain, to_tick, settings_.tick_rate);
-      p = quantize_position(apply(to, apply(inverse(from), to_position(p))));
+      p = quantize_position(
+          carry(movers[platform - 1u].chain, seen_tick_, to_tick, settings_.tick_rate, to_position(p)));
     }
     const FixedVec3& m = motion_[i];
     p = published_position({int32_t(p.x + m.x * ahead), int32_t(p.y + m.y * ahead), int32_t(p.z + m.z * ahead)});
