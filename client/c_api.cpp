@@ -220,8 +220,9 @@ bool connected(const foothold_client* c) {
 
 void fill_character(foothold_client_character& out, uint32_t id, const foothold::Vec3& position,
                     const foothold::Vec3& velocity, foothold::GroundKind ground, bool crouched, uint32_t platform,
-                    uint32_t tick) {
+                    uint32_t tick, uint64_t client_id) {
   out.id = id;
+  out.client_id = client_id;
   out.position[0] = position.x;
   out.position[1] = position.y;
   out.position[2] = position.z;
@@ -480,7 +481,7 @@ foothold_client_result foothold_client_local_character(foothold_client* client, 
     const ClientSession& s = client->udp->session();
     const foothold::CharacterState& st = s.predictor().latest_state();
     fill_character(*out, s.character_id(), foothold::to_position(st.position), foothold::to_velocity(st.velocity),
-                   st.ground, st.crouched, st.platform, s.predictor().latest_tick());
+                   st.ground, st.crouched, st.platform, s.predictor().latest_tick(), s.client_id());
     return FOOTHOLD_CLIENT_OK;
   });
 }
@@ -507,7 +508,8 @@ foothold_client_result foothold_client_remote_characters(foothold_client* client
       const auto before = s.remotes().sample(o.id, render - 1);
       const foothold::Vec3 velocity = before ? (now->position - before->position) * double(client->settings.tick_rate)
                                              : foothold::Vec3{};
-      fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, s.stats().server_tick);
+      fill_character(out[n], o.id, now->position, velocity, now->ground, o.crouched, o.platform, s.stats().server_tick,
+                     s.client_id_of(o.id));
       ++n;
     }
     *count = n;
@@ -653,7 +655,7 @@ foothold_client_result foothold_client_draw_local(foothold_client* client, footh
     if (!d) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "no tick predicted yet");
     const foothold::CharacterState& st = s.predictor().latest_state();
     fill_character(*out, s.character_id(), d->position, d->velocity, st.ground, d->crouched, d->platform,
-                   uint32_t(d->tick));
+                   uint32_t(d->tick), s.client_id());
     if (error) {
       error[0] = d->error.x;
       error[1] = d->error.y;
@@ -676,9 +678,24 @@ foothold_client_result foothold_client_draw_remotes(foothold_client* client, foo
     const uint32_t tick = uint32_t(std::max(0.0, s.view_tick(client->now_ns)));
     for (size_t i = 0; i < n && i < capacity && i < client->drawn.size(); ++i) {
       const auto& d = client->drawn[i];
-      fill_character(out[i], d.id, d.position, d.velocity, d.ground, d.crouched, d.platform, tick);
+      fill_character(out[i], d.id, d.position, d.velocity, d.ground, d.crouched, d.platform, tick, s.client_id_of(d.id));
     }
     *count = n;
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
+foothold_client_result foothold_client_poll_event(foothold_client* client, foothold_client_event* out) {
+  return guarded(client, [&] {
+    if (!out) return fail(client, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "out is null");
+    *out = foothold_client_event{};
+    if (!client->udp) return fail(client, FOOTHOLD_CLIENT_ERROR_STATE, "never connected");
+    foothold::client::ViewEvent e;
+    if (!client->udp->session().take_view_event(e)) return FOOTHOLD_CLIENT_OK;
+    out->kind = int32_t(e.kind);
+    out->character_id = e.character_id;
+    out->client_id = e.client_id;
+    out->tick = e.tick;
     return FOOTHOLD_CLIENT_OK;
   });
 }

@@ -226,6 +226,7 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   route_ = a.route();
   server_has_ = a.tick();
   character_id_ = a.character_id();
+  client_id_ = a.client_id();
   phase_ = Phase::kConnected;
   stats_.connect_ms = double(now - phase_started_) / 1e6;
   last_heard_ = now;
@@ -294,7 +295,9 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
     }
     base = &r.view;
   }
-  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_) !=
+  base_ids_.clear();
+  for (const proto::RemoteState& b : *base) base_ids_.push_back(b.id);
+  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_, &gone_) !=
       proto::SnapshotError::kNone) {
     ++stats_.dropped;
     return std::nullopt;
@@ -315,6 +318,40 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   acked_snapshot_ = h.tick;
   ++stats_.snapshots;
   return h;
+}
+
+void ClientSession::keep_unsaid(uint32_t tick, uint32_t stale) {
+  // The characters shown: the snapshot's view, and those shown before that it says nothing of. A
+  // snapshot built on an older base than the one that added a character (its acknowledgement was
+  // on the way, or the budget had no room for it again) lacks it without removing it: the server
+  // removes only what the base holds. Such a one stays as last seen, for at most the staleness time
+  // (a server that could, would have sent it by then).
+  merged_.clear();
+  merged_seen_.clear();
+  std::size_t s = 0;
+  for (const proto::RemoteState& r : view_) {
+    for (; s < shown_.size() && shown_[s].id < r.id; ++s) keep_if_unsaid(s, tick, stale);
+    if (s < shown_.size() && shown_[s].id == r.id) ++s;
+    merged_.push_back(r);
+    merged_seen_.push_back(tick);
+  }
+  for (; s < shown_.size(); ++s) keep_if_unsaid(s, tick, stale);
+  view_events_.update(shown_, merged_, gone_, tick);
+  shown_.swap(merged_);
+  shown_seen_.swap(merged_seen_);
+}
+
+void ClientSession::keep_if_unsaid(std::size_t s, uint32_t tick, uint32_t stale) {
+  if (std::binary_search(base_ids_.begin(), base_ids_.end(), shown_[s].id)) return;  // the base held it: removed
+  if (tick - shown_seen_[s] > stale) return;
+  merged_.push_back(shown_[s]);
+  merged_seen_.push_back(shown_seen_[s]);
+}
+
+uint64_t ClientSession::client_id_of(uint32_t character_id) const {
+  const auto it = std::lower_bound(shown_.begin(), shown_.end(), character_id,
+                                   [](const proto::RemoteState& r, uint32_t id) { return r.id < id; });
+  return it != shown_.end() && it->id == character_id ? it->client_id : 0;
 }
 
 double ClientSession::view_tick(proto::Nanos now) const {
@@ -358,9 +395,10 @@ void ClientSession::show_others(uint32_t tick) {
   // A sample for each one this snapshot sent. One left out for longer than the server ever leaves
   // out a character that moves stood still until then.
   const uint32_t stale = stale_ticks();
+  keep_unsaid(tick, stale);
   view_ids_.clear();
   others_.clear();
-  for (const proto::RemoteState& r : view_) {
+  for (const proto::RemoteState& r : shown_) {
     view_ids_.push_back(r.id);
     const int shift = proto::kRemoteShift;
     const FixedVec3 p{int32_t(uint32_t(r.x) << shift), int32_t(uint32_t(r.y) << shift), int32_t(uint32_t(r.z) << shift)};

@@ -25,6 +25,7 @@
 #include "client/end_reason.h"
 #include "client/remote_drawing.h"
 #include "client/view_clock.h"
+#include "client/view_events.h"
 #include "shared/interpolation.h"
 #include "shared/predictor.h"
 #include "shared/settings.h"
@@ -132,6 +133,15 @@ class ClientSession {
   bool finished() const { return phase_ >= Phase::kRejected; }
   /// The server's id for this client's character (0 before the Accept).
   uint32_t character_id() const { return character_id_; }
+  /// The client id of this client's token, as the server's Accept says it (0 before it).
+  uint64_t client_id() const { return client_id_; }
+  /// The client id of the player whose character `character_id` the newest snapshot shows (0 for one
+  /// it does not show).
+  uint64_t client_id_of(uint32_t character_id) const;
+  /// The oldest change to the view (client/view_events.h) not taken yet, into `out`; false when none.
+  bool take_view_event(ViewEvent& out) { return view_events_.take(out); }
+  /// View events dropped because a game did not take them (ViewEvents::kCapacity were waiting).
+  uint64_t view_events_dropped() const { return view_events_.dropped(); }
   /// Why the server refused (meaningful in kRejected).
   proto::fb::RejectReason reject_reason() const { return reject_reason_; }
   /// Why the session ended, for people (the server's message when rejected); empty while it runs.
@@ -148,7 +158,8 @@ class ClientSession {
   const Predictor& predictor() const { return predictor_; }
   /// The other characters, by snapshot tick; positions in 1/1024 m (received at 1/256 m).
   const RemoteInterpolator& remotes() const { return remotes_; }
-  /// The other characters in the newest snapshot, sorted by id, as the step sees them.
+  /// The other characters shown, sorted by id, as the step sees them: the newest snapshot's, and
+  /// those it says nothing of for now (built on a base older than the one that added them).
   std::span<const OtherCharacter> others() const { return others_; }
   /// Ticks between the server's snapshots (from the Accept; 1 before it).
   uint32_t snapshot_interval() const { return snapshot_interval_; }
@@ -253,6 +264,9 @@ class ClientSession {
   uint32_t stale_ticks() const;
   // The others as snapshot `tick` shows them: to the interpolator and to the predictor.
   void show_others(uint32_t tick);
+  // shown_ becomes the newest view with what it leaves unsaid (keep_if_unsaid); the events said.
+  void keep_unsaid(uint32_t tick, uint32_t stale);
+  void keep_if_unsaid(std::size_t s, uint32_t tick, uint32_t stale);
   // Our own character: the server's state reconciled with our prediction (the drawing told of a
   // correction at `now`), or its digest compared.
   void check_own_state(proto::Nanos now, const proto::SnapshotHeader& h);
@@ -295,6 +309,7 @@ class ClientSession {
   uint64_t unreachable_ = 0;  // refusals seen (on_unreachable)
 
   uint32_t character_id_ = 0;
+  uint64_t client_id_ = 0;
   Predictor predictor_;
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them
@@ -320,7 +335,14 @@ class ClientSession {
   std::array<Received, proto::kBaseHistory> received_{};
   const proto::RemoteView no_base_;     // the base of a snapshot that names none
   proto::RemoteView view_;              // decoding scratch
+  // The characters shown (keep_unsaid): the newest snapshot's view and those it left unsaid, with
+  // their players' client ids, and the tick of the snapshot that last had each.
+  proto::RemoteView shown_, merged_;
+  std::vector<uint32_t> shown_seen_, merged_seen_;
   std::vector<uint32_t> changed_, view_ids_;
+  std::vector<uint32_t> gone_;          // the ids the snapshot being decoded says left the match
+  std::vector<uint32_t> base_ids_;      // the ids its base held (ascending)
+  ViewEvents view_events_;
   // When each input was first sent, by tick: its round trip when the server echoes it, and whether
   // it is overdue (plausibly lost) while unacknowledged.
   struct Sent {

@@ -19,6 +19,8 @@ constexpr int kDelayGroup = 4;     // echo delay in 100 us units
 constexpr int kPlatformGroup = 4;
 constexpr int kFirstIdGroup = 7;
 constexpr int kIdGapGroup = 4;
+constexpr int kClientIdLowGroup = 7;   // a client id's low 32 bits: small ids in a byte
+constexpr int kClientIdHighGroup = 3;  // and its high ones: mostly 0
 constexpr int kGroundBits = 3;
 constexpr uint32_t kDelayUnitUs = 100;
 constexpr uint32_t kMaxDelayUnits = 1u << 20;  // 105 s: any longer delay is reported as this
@@ -198,7 +200,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std
 }
 
 std::size_t change_bits(const RemoteState& base, const RemoteState* now) {
-  if (!now) return 1;
+  if (!now) return 2;  // removed, and why
   std::size_t bits = 1 + std::size_t(delta_bits(diff(now->x, base.x)) + delta_bits(diff(now->y, base.y)) +
                                      delta_bits(diff(now->z, base.z)));
   const bool same_posture = now->ground == base.ground && now->crouched == base.crouched && now->platform == base.platform;
@@ -206,7 +208,9 @@ std::size_t change_bits(const RemoteState& base, const RemoteState* now) {
 }
 
 std::size_t addition_bits(const RemoteState& now) {
-  return std::size_t(var_bits(now.id, kFirstIdGroup) + delta_bits(now.x) + delta_bits(now.y) + delta_bits(now.z)) +
+  return std::size_t(var_bits(now.id, kFirstIdGroup) + delta_bits(now.x) + delta_bits(now.y) + delta_bits(now.z) +
+                     var_bits(uint32_t(now.client_id), kClientIdLowGroup) +
+                     var_bits(uint32_t(now.client_id >> 32), kClientIdHighGroup)) +
          posture_bits(now);
 }
 
@@ -218,9 +222,9 @@ void SnapshotWriter::begin(const SnapshotHeader& h, const RemoteView& base, uint
   added_.clear();
 }
 
-void SnapshotWriter::change(std::size_t index, const RemoteState* now) {
+void SnapshotWriter::change(std::size_t index, const RemoteState* now, bool gone) {
   if (index >= changes_.size()) return;
-  changes_[index] = {true, now == nullptr, now ? *now : RemoteState{}};
+  changes_[index] = {true, now == nullptr, now == nullptr && gone, now ? *now : RemoteState{}};
 }
 
 void SnapshotWriter::add(const RemoteState& now) { added_.push_back(now); }
@@ -268,7 +272,10 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
         continue;
       }
       w.put_bool(c.removed);
-      if (c.removed) continue;
+      if (c.removed) {
+        w.put_bool(c.gone);
+        continue;
+      }
       w.put_delta(diff(c.now.x, b.x));
       w.put_delta(diff(c.now.y, b.y));
       w.put_delta(diff(c.now.z, b.z));
@@ -277,6 +284,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
       if (!same_posture) put_posture(w, c.now);
       view.push_back(c.now);
       view.back().id = b.id;
+      view.back().client_id = b.client_id;
     }
   }
   std::sort(added_.begin(), added_.end(), [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
@@ -292,6 +300,8 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
     w.put_delta(a.y);
     w.put_delta(a.z);
     put_posture(w, a);
+    w.put_var(uint32_t(a.client_id), kClientIdLowGroup);
+    w.put_var(uint32_t(a.client_id >> 32), kClientIdHighGroup);
   }
   // The view is the base's survivors (ascending id) merged with the additions (ascending id), from
   // the back so that it needs no other storage.
@@ -354,9 +364,11 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
 }
 
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
-                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed) {
+                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
+                            std::vector<uint32_t>* gone) {
   view.clear();
   changed.clear();
+  if (gone) gone->clear();
   BitReader r(message);
   bool has_base = false;
   if (const SnapshotError e = read_header(r, reference_tick, interval, h, has_base); e != SnapshotError::kNone) return e;
@@ -374,7 +386,10 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
         view.push_back(b);
         continue;
       }
-      if (r.get_bool()) continue;  // removed
+      if (r.get_bool()) {  // removed: out of view, or gone from the match
+        if (r.get_bool() && gone) gone->push_back(b.id);
+        continue;
+      }
       RemoteState s = b;
       const int64_t x = int64_t(b.x) + r.get_delta(), y = int64_t(b.y) + r.get_delta(), z = int64_t(b.z) + r.get_delta();
       if (!in_range(x) || !in_range(y) || !in_range(z)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
@@ -407,6 +422,8 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
     s.y = y;
     s.z = z;
     if (!get_posture(r, s)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+    const uint32_t low = r.get_var(kClientIdLowGroup);
+    s.client_id = uint64_t(r.get_var(kClientIdHighGroup)) << 32 | low;
     // A new character must be new: not one the view still holds.
     const auto it = std::lower_bound(view.begin(), view.begin() + long(kept), s.id,
                                      [](const RemoteState& v, uint32_t id) { return v.id < id; });

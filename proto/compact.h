@@ -36,8 +36,11 @@ struct RemoteState {
   uint8_t ground = 0;
   bool crouched = false;
   uint16_t platform = 0;
+  /// The client id of the player it is (from their connect token): sent when the character enters a
+  /// view, kept with it while it stays.
+  uint64_t client_id = 0;
   bool operator==(const RemoteState&) const = default;
-  /// The same position, posture, ground and platform (the id aside).
+  /// The same position, posture, ground and platform (the ids aside: they never change).
   bool same_as(const RemoteState& o) const {
     return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
   }
@@ -108,7 +111,8 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_inte
 /// -128 to 127, 23 for -32768 to 32767, 39 beyond), besides the section's fixed 6 (WIRE_FORMAT.md):
 /// what a server weighs when it chooses which changed attributes fit its budget.
 std::size_t attribute_bits(int32_t value);
-/// Bits of one change to a character of the base view: an update to `now` or (now == nullptr) its removal.
+/// Bits of one change to a character of the base view: an update to `now` or (now == nullptr) its
+/// removal (with its reason: out of view or gone from the match).
 std::size_t change_bits(const RemoteState& base, const RemoteState* now);
 /// Bits of a character new to the view, at most (its id costs less after another new one).
 std::size_t addition_bits(const RemoteState& now);
@@ -120,8 +124,9 @@ class SnapshotWriter {
   /// `base` is the view the client reconstructed from snapshot `h.base_tick` (empty when 0);
   /// `snapshot_interval` is the session's (ticks between snapshots; base offsets are counted in it).
   void begin(const SnapshotHeader& h, const RemoteView& base, uint32_t snapshot_interval);
-  /// Marks base entry `index` as changed to `now`, or removed (nullptr).
-  void change(std::size_t index, const RemoteState* now);
+  /// Marks base entry `index` as changed to `now`, or removed (nullptr): `gone` when its character
+  /// left the match, not only the view.
+  void change(std::size_t index, const RemoteState* now, bool gone = false);
   /// A character not in the base view.
   void add(const RemoteState& now);
   /// Writes the message into `out`; returns its bytes (empty when it does not fit), and the view the
@@ -135,6 +140,7 @@ class SnapshotWriter {
   struct Change {
     bool touched = false;
     bool removed = false;
+    bool gone = false;
     RemoteState now;
   };
   std::vector<Change> changes_;  // one per base entry
@@ -150,9 +156,11 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
                                    SnapshotHeader& h);
 /// Reads a whole snapshot against `base` (the view of snapshot h.base_tick; ignored when it is 0) and
 /// writes the view it describes into `view`. `changed` receives the ids sent in this snapshot (updated
-/// or added), ascending, for the interpolation's samples. Nothing is trusted: see the header comment.
+/// or added), ascending, for the interpolation's samples; `gone` (when given) the ids of the base
+/// removed because they left the match, ascending. Nothing is trusted: see the header comment.
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
-                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed);
+                            const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
+                            std::vector<uint32_t>* gone = nullptr);
 
 /// The client's inputs for a run of consecutive ticks ending at `newest_tick`, oldest first.
 struct InputsHeader {

@@ -375,7 +375,7 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
       token.server_to_client, salt, attempt,
       writer_.accept(id, simulation_.tick(), uint16_t(simulation_.settings().tick_rate),
                      uint16_t(config_.snapshot_interval), c->character.state, server_random, s.route,
-                     attribute_names_.character_attributes, attribute_names_.match_attributes),
+                     attribute_names_.character_attributes, attribute_names_.match_attributes, c->session.client_id),
       tx_);
   s.accept_datagram.assign(accept.begin(), accept.end());
   outbox_.send(from, accept, Traffic::kHandshake);

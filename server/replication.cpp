@@ -21,6 +21,7 @@ struct Replication::Worker {
     uint32_t id = 0;
     int32_t base_index = -1;  // in the base view; -1 for an addition
     bool removal = false;
+    bool gone = false;        // a removal of one that left the match
     uint32_t bits = 0;
     proto::RemoteState now;
   };
@@ -56,14 +57,15 @@ int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff)
 int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
-proto::RemoteState remote_state(uint32_t id, const CharacterState& s) {
+proto::RemoteState remote_state(uint32_t id, uint64_t client_id, const CharacterState& s) {
   return {id,
           s.position.x >> proto::kRemoteShift,
           s.position.y >> proto::kRemoteShift,
           s.position.z >> proto::kRemoteShift,
           uint8_t(s.ground),
           s.crouched,
-          s.platform};
+          s.platform,
+          client_id};
 }
 
 // How much a character that changed adds to its priority for one viewer for each tick the viewer
@@ -185,7 +187,8 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
   roster_version_ = roster.version();
   published_.clear();
   for (std::size_t i = 0; i < roster.size(); ++i)
-    published_.push_back({remote_state(roster[i].id, roster[i].character.state), roster[i].character.state.position});
+    published_.push_back({remote_state(roster[i].id, roster[i].session.client_id, roster[i].character.state),
+                          roster[i].character.state.position});
   // The interest grid is read by every worker: built first, here, when anyone may need it.
   if (roster.size() > kMaxOthers + 1) build_grid(roster);
   // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
@@ -293,6 +296,12 @@ void Replication::carry_attributes(Client& c, proto::SnapshotHeader& h, std::siz
   }
 }
 
+bool Replication::playing(uint32_t id) const {
+  const auto it = std::lower_bound(published_.begin(), published_.end(), id,
+                                   [](const Published& p, uint32_t v) { return p.remote.id < v; });
+  return it != published_.end() && it->remote.id == id;
+}
+
 void Replication::gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const {
   // A change for each character of the base view that moved (or a removal for one no longer of
   // interest), an addition for each one of interest the view lacks. The priority accumulates with
@@ -309,6 +318,7 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, Work
       Worker::Choice ch;
       ch.removal = true;
       ch.id = base_view[b].id;
+      ch.gone = !playing(ch.id);
       ch.base_index = int32_t(b);
       ch.bits = uint32_t(proto::change_bits(base_view[b], nullptr));
       ws.choices.push_back(ch);
@@ -369,7 +379,7 @@ void Replication::write_choices(std::size_t room, std::size_t view_size, Worker&
     if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
     room -= ch.bits;
     if (ch.removal) {
-      ws.snapshot.change(std::size_t(ch.base_index), nullptr);
+      ws.snapshot.change(std::size_t(ch.base_index), nullptr, ch.gone);
       --view_size;
       continue;
     }

@@ -69,6 +69,8 @@ class Replication {
   static constexpr std::size_t kSentHistory = proto::kBaseHistory;
 
   void build_grid(const Roster& roster);
+  /// Whether character `id` is in the match this tick (published_, in ascending id).
+  bool playing(uint32_t id) const;
   void select_others(const Roster& roster, std::size_t self, std::vector<uint32_t>& out,
                      std::vector<std::pair<int64_t, uint32_t>>& candidates) const;
   const SentSnapshot* delta_base(const Client& c) const;

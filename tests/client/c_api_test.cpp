@@ -74,6 +74,8 @@ TEST(ClientApi, NullHandlesAreRefusedNeverDereferenced) {
   EXPECT_EQ(foothold_client_remote_characters(nullptr, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_draw_remotes(nullptr, &ch, 1, &count), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_get_stats(nullptr, &stats), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  foothold_client_event event;
+  EXPECT_EQ(foothold_client_poll_event(nullptr, &event), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_world_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_mover_triangles(nullptr, 0, 1, v, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_capsule(nullptr, nullptr, nullptr, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
@@ -180,6 +182,11 @@ TEST(ClientApi, CallsBeforeConnectSayNotConnected) {
   EXPECT_EQ(foothold_client_update(c, 1.0), FOOTHOLD_CLIENT_ERROR_STATE) << "nothing to run before connect";
   EXPECT_NE(std::string(foothold_client_last_error(c)).find("not connected"), std::string::npos);
   EXPECT_EQ(foothold_client_set_input(c, 0, 1, 0), FOOTHOLD_CLIENT_ERROR_STATE);
+  foothold_client_event event;
+  event.kind = 7;
+  EXPECT_EQ(foothold_client_poll_event(c, &event), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(event.kind, FOOTHOLD_CLIENT_EVENT_NONE);
+  EXPECT_EQ(foothold_client_poll_event(c, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
   EXPECT_EQ(foothold_client_end_reason(c), FOOTHOLD_CLIENT_END_NONE);
   foothold_client_stats stats;
   ASSERT_EQ(foothold_client_get_stats(c, &stats), FOOTHOLD_CLIENT_OK);
@@ -350,8 +357,42 @@ TEST_F(ClientApiOnLoopback, TwoClientsConnectWalkAndSeeEachOther) {
   EXPECT_EQ(s.remote_count, 1u);
   EXPECT_GT(s.server_tick, 0u);
 
+  // Players named: each character carries the client id of its player's token, and b heard a come.
+  EXPECT_EQ(now_a.client_id, 1u);
+  EXPECT_EQ(now_b.client_id, 2u);
+  EXPECT_EQ(others[0].client_id, 1u);
+  ASSERT_EQ(foothold_client_draw_remotes(b, others, 8, &n), FOOTHOLD_CLIENT_OK);
+  ASSERT_EQ(n, 1u);
+  EXPECT_EQ(others[0].client_id, 1u);
+  std::vector<foothold_client_event> heard;
+  const auto hear = [&] {
+    foothold_client_event e;
+    for (;;) {
+      EXPECT_EQ(foothold_client_poll_event(b, &e), FOOTHOLD_CLIENT_OK);
+      if (e.kind == FOOTHOLD_CLIENT_EVENT_NONE) return;
+      heard.push_back(e);
+    }
+  };
+  hear();
+  ASSERT_EQ(heard.size(), 1u);
+  EXPECT_EQ(heard[0].kind, FOOTHOLD_CLIENT_EVENT_APPEARED);
+  EXPECT_EQ(heard[0].character_id, now_a.id);
+  EXPECT_EQ(heard[0].client_id, 1u);
+
   EXPECT_EQ(foothold_client_disconnect(a), FOOTHOLD_CLIENT_OK);
   EXPECT_EQ(foothold_client_get_status(a), FOOTHOLD_CLIENT_DISCONNECTED);
+  // b hears a leave the match (not merely its view).
+  const double quit_deadline = wall_seconds() + 3;
+  while (heard.size() < 2 && wall_seconds() < quit_deadline) {
+    ASSERT_EQ(foothold_client_update(b, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    hear();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_EQ(heard.size(), 2u);
+  EXPECT_EQ(heard[1].kind, FOOTHOLD_CLIENT_EVENT_LEFT_MATCH);
+  EXPECT_EQ(heard[1].character_id, now_a.id);
+  EXPECT_EQ(heard[1].client_id, 1u);
+  EXPECT_GT(heard[1].tick, heard[0].tick);
   foothold_client_destroy(a);
   foothold_client_destroy(b);
 }

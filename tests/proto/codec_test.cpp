@@ -164,10 +164,10 @@ TEST(Codec, RefusesOversizedTruncatedAndForeignDatagrams) {
   EXPECT_EQ(decode_aligned(copy(w.challenge({})), Direction::kToServer, Layer::kClear).error, DropReason::kWrongDirection);
   EXPECT_EQ(decode_aligned(hello, Direction::kToClient, Layer::kSealed).error, DropReason::kWrongDirection);
   // Another version decodes: the server answers it with VersionMismatch.
-  const auto v9 = copy(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder()).Union(), kProtocolId, 9));
-  const auto d = decode_aligned(v9, Direction::kToServer, Layer::kClear);
+  const auto next_version = copy(w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(w.builder()).Union(), kProtocolId, uint16_t(kProtocolVersion + 1)));
+  const auto d = decode_aligned(next_version, Direction::kToServer, Layer::kClear);
   ASSERT_TRUE(d.ok());
-  EXPECT_EQ(d.message.version, 9);
+  EXPECT_EQ(d.message.version, kProtocolVersion + 1);
 }
 
 TEST(Codec, UnknownUnionTagIsRefusedByOurRangeCheck) {

@@ -467,6 +467,49 @@ TEST(CompactSnapshot, ChangesRemovalsAndAdditionsRebuildTheWritersView) {
   EXPECT_TRUE(e != SnapshotError::kNone || wrong != w.view);
 }
 
+TEST(CompactSnapshot, AdditionsNameTheirPlayersAndRemovalsSayWhetherTheyLeftTheMatch) {
+  // The client ids ride with additions only (a small one in a dozen bits, any 64-bit one whole); a
+  // change keeps the base's; a removal says whether the character left the match.
+  RemoteView base = {remote(5, 0, 0, 0), remote(6, 10, 0, 0), remote(7, 20, 0, 0), remote(8, 30, 0, 0)};
+  for (RemoteState& b : base) b.client_id = 900 + b.id;
+  SnapshotHeader h;
+  h.tick = 100;
+  h.received_through = 100;
+  h.base_tick = 99;
+  RemoteState moved = base[0];
+  moved.x += 4;
+  moved.client_id = 0;  // a change carries no client id: the reader keeps the base's
+  SnapshotWriter w;
+  w.begin(h, base, 1);
+  w.change(0, &moved);
+  w.change(1, nullptr, true);   // left the match
+  w.change(2, nullptr, false);  // out of view
+  RemoteState small = remote(9, 0, 0, 0), large = remote(10, 0, 0, 0);
+  small.client_id = 3;
+  large.client_id = ~uint64_t(0);
+  w.add(small);
+  w.add(large);
+  std::array<uint8_t, 512> buffer{};
+  RemoteView written;
+  const auto bytes = w.finish(buffer, written);
+  ASSERT_FALSE(bytes.empty());
+  RemoteView view;
+  std::vector<uint32_t> changed, gone;
+  SnapshotHeader back;
+  ASSERT_EQ(read_snapshot(bytes, 100, 1, base, back, view, changed, &gone), SnapshotError::kNone);
+  EXPECT_EQ(view, written);
+  ASSERT_EQ(view.size(), 4u);
+  EXPECT_EQ(view[0].id, 5u);
+  EXPECT_EQ(view[0].client_id, 905u) << "kept from the base";
+  EXPECT_EQ(view[1].client_id, 908u);
+  EXPECT_EQ(view[2].client_id, 3u);
+  EXPECT_EQ(view[3].client_id, ~uint64_t(0));
+  EXPECT_EQ(gone, (std::vector<uint32_t>{6})) << "7 only went out of view";
+  // What the budget weighs: the small id costs 12 bits (8 and 4), the largest 84 (40 and 44).
+  EXPECT_EQ(addition_bits(large) - addition_bits(small), std::size_t(84 - 12));
+  EXPECT_EQ(change_bits(base[1], nullptr), 2u);
+}
+
 TEST(CompactSnapshot, SixteenMovingCharactersFitInAHundredBytes) {
   // The case: 16 characters each walking 6 ticks at 5 m/s since the acknowledged snapshot.
   RemoteView base;

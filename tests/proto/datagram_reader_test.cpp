@@ -247,11 +247,11 @@ TEST(DatagramReader, AClearRequestIsDecodedThenJudgedByItsWholeSize) {
   // Another version is read, not refused: the server answers it with a hint.
   fbb.Clear();
   const auto pad = fbb.CreateVector(std::vector<uint8_t>(kMinHandshakeDatagram, 0));
-  const auto v9 = copy(frame_clear(
-      w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(fbb, 0, 42, pad).Union(), kProtocolId, 9), out));
-  const PacketDatagram old = server.clear(v9);
-  ASSERT_TRUE(old.ok()) << to_string(old.drop);
-  EXPECT_EQ(old.message.version, 9);
+  const auto next_version = copy(frame_clear(
+      w.finish(proto::fb::Body::ConnectRequest, proto::fb::CreateConnectRequest(fbb, 0, 42, pad).Union(), kProtocolId, uint16_t(kProtocolVersion + 1)), out));
+  const PacketDatagram other = server.clear(next_version);
+  ASSERT_TRUE(other.ok()) << to_string(other.drop);
+  EXPECT_EQ(other.message.version, kProtocolVersion + 1);
 }
 
 TEST(DatagramReader, AClientTakesOnlyARejectInClearOfAnySize) {
@@ -298,12 +298,12 @@ TEST(DatagramReader, ASealedReplyOpensOnlyForItsSaltRequestAndKey) {
   // Authentic, but not what a client takes: refused by decode()'s reason, then by version.
   const auto request = copy(seal_reply(s2c, salt, mine, w.connect_request(kToken, 1), out));
   EXPECT_EQ(client.reply(s2c, salt, mine, request).drop, DatagramDrop::kWrongDirection);
-  const auto other_version = copy(seal_reply(s2c, salt, mine, crafted(proto::fb::Body::Disconnect, kProtocolId, 9), out));
+  const auto other_version = copy(seal_reply(s2c, salt, mine, crafted(proto::fb::Body::Disconnect, kProtocolId, uint16_t(kProtocolVersion + 1)), out));
   EXPECT_EQ(client.reply(s2c, salt, mine, other_version).drop, DatagramDrop::kWrongDirection)
       << "a Disconnect is not a reply, whatever its version";
   w.builder().Clear();
-  const auto v9 = copy(seal_reply(s2c, salt, mine, w.finish(proto::fb::Body::Challenge, proto::fb::CreateChallenge(w.builder()).Union(), kProtocolId, 9), out));
-  EXPECT_EQ(client.reply(s2c, salt, mine, v9).drop, DatagramDrop::kVersion);
+  const auto next_version = copy(seal_reply(s2c, salt, mine, w.finish(proto::fb::Body::Challenge, proto::fb::CreateChallenge(w.builder()).Union(), kProtocolId, uint16_t(kProtocolVersion + 1)), out));
+  EXPECT_EQ(client.reply(s2c, salt, mine, next_version).drop, DatagramDrop::kVersion);
 
   // A server never reads a sealed reply.
   DatagramReader server(Direction::kToServer);

@@ -156,7 +156,10 @@ TEST(CompactWire, ALongRoundTripStillFindsItsBase) {
   slow.latency = 400 * kMs;
   h.network().set_impairment(slow);
   h.start_all();
-  h.run_for(4 * kS);
+  // Seventeen joining at once fill their views over a few seconds: at this budget a snapshot has room
+  // for a few additions (each names its player), sent again until a round trip later they are in
+  // the base.
+  h.run_for(6 * kS);
   std::size_t smallest = 16;
   for (int k = 0; k < 20; ++k) {
     h.run_for(50 * kMs);

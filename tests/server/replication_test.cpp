@@ -2,6 +2,7 @@
 // client in roster order within the budget, its view the client's nearest characters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "proto/network_tuning.h"
@@ -16,6 +17,7 @@ void add_clients(ServerParts& p, int n) {
     auto c = std::make_unique<server::Client>();
     c->session.endpoint = {asio::ip::make_address("10.1.0.1"), uint16_t(1000 + i)};
     c->session.keys.send = proto::Key{uint8_t(i + 1)};
+    c->session.client_id = 7000 + uint64_t(i);
     c->character.state = spawn_state({-30 + 0.5 * i, 1.5, -40});
     p.replication.welcome(*c);
     p.roster.add(std::move(c));
@@ -79,6 +81,54 @@ TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNea
     std::vector<uint32_t> nearest = c.view.interest;
     for (const auto& r : view) EXPECT_TRUE(std::binary_search(nearest.begin(), nearest.end(), r.id - 1)) << r.id;
   }
+}
+
+// Client `index`'s snapshot among those sent (roster order), opened and read against `base`.
+proto::RemoteView read_view(ServerParts& p, std::size_t sent, std::size_t index, const proto::RemoteView& base,
+                            uint32_t tick, std::vector<uint32_t>& gone) {
+  const server::Client& c = p.roster[index];
+  proto::DatagramBuffer rx;
+  uint64_t sequence = 0;
+  std::span<const uint8_t> message;
+  EXPECT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[sent].second, rx, sequence,
+                                message),
+            proto::OpenError::kNone);
+  proto::SnapshotHeader h;
+  proto::RemoteView view;
+  std::vector<uint32_t> changed;
+  EXPECT_EQ(proto::read_snapshot(message, tick, 1, base, h, view, changed, &gone), proto::SnapshotError::kNone);
+  return view;
+}
+
+TEST(Replication, AdditionsNameThePlayerAndARemovalSaysWhetherItLeftTheMatchOrTheView) {
+  server::CoreConfig config;
+  config.snapshot_budget = 1200;
+  ServerParts p(config, 1);
+  constexpr int kClients = 60;  // more than a view holds: interest decides
+  add_clients(p, kClients);
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, 1, ServerParts::kStart, p.outbox, p.counters);
+  std::vector<uint32_t> gone;
+  const proto::RemoteView first = read_view(p, 0, 0, {}, 1, gone);
+  ASSERT_EQ(first.size(), server::Replication::kMaxOthers);
+  for (const proto::RemoteState& r : first)
+    EXPECT_EQ(r.client_id, p.roster.by_id(r.id)->session.client_id) << "character " << r.id;
+  server::Client& viewer = p.roster[0];
+  p.replication.acknowledge(viewer, {1, 1, false}, 1, p.counters);
+  // Character 6 (in view) leaves the match; character 11 (in view) walks far away.
+  const uint32_t leaver = 6, walker = 11;
+  ASSERT_TRUE(std::any_of(first.begin(), first.end(), [&](const auto& r) { return r.id == leaver; }));
+  ASSERT_TRUE(std::any_of(first.begin(), first.end(), [&](const auto& r) { return r.id == walker; }));
+  p.roster.by_id(walker)->character.state = spawn_state({400, 1.5, -40});
+  p.roster.remove(leaver);
+  const std::size_t before = p.sink.sent.size();
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, 2, ServerParts::kStart + proto::kSecond / 60, p.outbox,
+                               p.counters);
+  const proto::RemoteView second = read_view(p, before, 0, first, 2, gone);
+  EXPECT_EQ(gone, (std::vector<uint32_t>{leaver})) << "only the leaver left the match";
+  EXPECT_FALSE(std::any_of(second.begin(), second.end(), [&](const auto& r) { return r.id == walker; }))
+      << "the walker is out of view";
+  for (const proto::RemoteState& r : second)
+    EXPECT_EQ(r.client_id, p.roster.by_id(r.id)->session.client_id) << "character " << r.id;
 }
 
 }  // namespace

@@ -228,12 +228,12 @@ TEST(ServerCore, OtherProtocolVersionIsToldSoInClear) {
   SimHarness h(arena_world(), with_clients(0));
   RawClient raw(h, 5002, h.mint(1));
   proto::PacketWriter w;
-  // A version 9 request, padded like ours.
+  // A request of the next protocol version, padded like ours.
   auto& fbb = w.builder();
   fbb.Clear();
   const std::vector<uint8_t> pad(400, 0);
   const auto body = proto::fb::CreateConnectRequest(fbb, 0, 3, fbb.CreateVector(pad)).Union();
-  raw.send_clear(w.finish(proto::fb::Body::ConnectRequest, body, proto::kProtocolId, 9));
+  raw.send_clear(w.finish(proto::fb::Body::ConnectRequest, body, proto::kProtocolId, uint16_t(proto::kProtocolVersion + 1)));
   ASSERT_EQ(raw.received.size(), 1u);
   EXPECT_EQ(proto::layer_of(raw.received.back()), proto::Layer::kClear) << "it cannot read our seals";
   const auto* reject = raw.clear_reply();

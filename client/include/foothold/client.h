@@ -171,7 +171,24 @@ typedef struct foothold_client_character {
   int32_t crouched;      /**< 1 when crouched (the capsule is the settings' crouch_height tall) */
   uint32_t platform;     /**< the mover stood on, as index + 1; 0 for none */
   uint32_t tick;         /**< local: the predicted tick; remote: the newest snapshot tick it is drawn from */
+  uint64_t client_id;    /**< the player's client id, from their connect token (the game's name for them) */
 } foothold_client_character;
+
+/** A change to which characters this client sees (foothold_client_poll_event). */
+typedef enum foothold_client_event_kind {
+  FOOTHOLD_CLIENT_EVENT_NONE = 0,        /**< no event waiting */
+  FOOTHOLD_CLIENT_EVENT_APPEARED = 1,    /**< a character came into view: a player who joined, or one now within range */
+  FOOTHOLD_CLIENT_EVENT_LEFT_VIEW = 2,   /**< it went out of range; its player is still in the match */
+  FOOTHOLD_CLIENT_EVENT_LEFT_MATCH = 3   /**< its player left the match (quit, timed out, removed by the game) */
+} foothold_client_event_kind;
+
+/** One change to the view, naming the character and its player. */
+typedef struct foothold_client_event {
+  int32_t kind;           /**< a foothold_client_event_kind */
+  uint32_t character_id;  /**< the server's character id (as in foothold_client_character.id) */
+  uint64_t client_id;     /**< its player's client id, from their connect token */
+  uint32_t tick;          /**< the snapshot that showed the change */
+} foothold_client_event;
 
 /** What the connection has seen. Counters are totals since connect. */
 typedef struct foothold_client_stats {
@@ -366,6 +383,16 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_draw_local(foothold_c
 FOOTHOLD_CLIENT_API foothold_client_result foothold_client_draw_remotes(foothold_client* client,
                                                                         foothold_client_character* out,
                                                                         size_t capacity, size_t* count);
+
+/**
+ * Takes the oldest change to the view not taken yet into `out`: kind FOOTHOLD_CLIENT_EVENT_NONE when
+ * there is none. The server sends each client the characters of interest to it (the nearest, at
+ * most 48), so characters appear and leave as players join and quit and as they come within and go
+ * out of range; a leave says which. Events wait, in order, until taken (the oldest are dropped past
+ * 1024: poll every frame); a new connection starts with none. The own player's client id is in
+ * foothold_client_local_character's `client_id`. ERROR_STATE before the first connect. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_poll_event(foothold_client* client, foothold_client_event* out);
 
 /** Whose replicated attribute (foothold_client_attribute): the game's integers, declared by the server's game. */
 typedef enum foothold_client_attribute_scope {
