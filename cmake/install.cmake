@@ -3,9 +3,9 @@
 #
 #   <prefix>/include/foothold/client.h              the C API
 #   <prefix>/include/foothold/{shared,client,proto}/... the C++ API: simulation, formats, client, wire (proto)
-#   <prefix>/lib/libfoothold-client.so.0.1.0        the client, shared (soname libfoothold-client.so.0)
+#   <prefix>/lib/libfoothold-client.so.0.1.0        the client, shared (soname libfoothold-client.so.0): the C API, self-contained
 #   <prefix>/lib/libfoothold-{client,sim,formats,proto}.a  the same, static, one archive per target
-#   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client | sim | server)
+#   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client | client_static | sim | server)
 #   <prefix>/lib/pkgconfig/foothold-client.pc       pkg-config --cflags --libs foothold-client
 #   <prefix>/include/foothold/server/{game,server_program}.h  the game API and the server program
 #   <prefix>/lib/libfoothold-{server,replay,workers,version}.a  the server, for a game's own server (Foothold::server)
@@ -27,7 +27,12 @@ install(FILES ${PROJECT_BINARY_DIR}/proto/include/proto/foothold_generated.h DES
 install(FILES ${PROJECT_SOURCE_DIR}/server/game.h ${PROJECT_SOURCE_DIR}/server/server_program.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/server)
 
-install(TARGETS foothold_client_shared foothold_client foothold_sim foothold_formats foothold_proto foothold_determinism
+# The shared library in a set of its own: Foothold::client needs nothing else installed.
+install(TARGETS foothold_client_shared
+        EXPORT FootholdClientTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT FootholdClientTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir})
+install(TARGETS foothold_client foothold_sim foothold_formats foothold_proto foothold_determinism
                 foothold_bullet_collision
         EXPORT FootholdTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}

@@ -18,7 +18,7 @@
  * Exit 0 when it connected, 1 when it never did (the line then says connected=0), 2 for bad usage.
  * Built against an installed SDK:
  *
- *   cc main.c $(pkg-config --cflags --libs foothold-client)
+ *   cc main.c $(pkg-config --cflags --libs foothold-client) -lm     (libm: this program's own sqrt)
  */
 #define _POSIX_C_SOURCE 200809L
 

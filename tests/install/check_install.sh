@@ -2,18 +2,21 @@
 # InstallAndConsume: `cmake --install` of a build tree, then a game's builds out of tree against the
 # installed prefix, the way the README tells a user to:
 #   1. the layout: the C header, the shared library with its soname, the static archives, the CMake
-#      package and the pkg-config module; the shared library needs no spdlog, fmt or server code;
+#      package and the pkg-config module; the shared library needs libc, libm and libstdc++ only,
+#      exports exactly client.h's functions, and holds no server code;
 #   2. CMake: find_package(Foothold COMPONENTS client), a C program on Foothold::client and a C++ one
 #      on Foothold::client_static (tests/install/consumer), built and run;
 #   3. the server component: examples/tag_server (the tag game's own server) configured with
 #      find_package(Foothold COMPONENTS server) and built;
 #   4. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
-#      foothold-client)` and run on loopback against that out-of-tree tag-server.
+#      foothold-client) -lm` and run on loopback against that out-of-tree tag-server.
 #
-#   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN
+#   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED
+# (SELF_CONTAINED: ON, the library must need libc, libm and libstdc++ only; OFF, a build configured
+# with -DFOOTHOLD_SELF_CONTAINED_CLIENT=OFF, whose library links Debian's.)
 set -euo pipefail
-[ $# -eq 3 ] || { echo "usage: $0 BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN" >&2; exit 2; }
-build=$1 server_bin=$2 token_bin=$3
+[ $# -eq 4 ] || { echo "usage: $0 BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED" >&2; exit 2; }
+build=$1 server_bin=$2 token_bin=$3 self_contained=$4
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$source_dir/tests/support/wait_ready.sh"
@@ -40,22 +43,30 @@ done
 [ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
 for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
          libfoothold-server.a libfoothold-replay.a libfoothold-workers.a \
-         cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake pkgconfig/foothold-client.pc; do
+         cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake cmake/Foothold/FootholdClientTargets.cmake \
+         pkgconfig/foothold-client.pc; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
 done
 [ "$(readlink "$libdir/libfoothold-client.so.0")" = libfoothold-client.so.0.1.0 ] || fail "libfoothold-client.so.0 is no link to 0.1.0"
 soname=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "SONAME" {print $2}')
 [ "$soname" = libfoothold-client.so.0 ] || fail "the soname is '$soname', not libfoothold-client.so.0"
 needed=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
-if [[ $needed == *spdlog* || $needed == *fmt* ]]; then fail "the client library needs $needed"; fi
+# Self-contained: libc, libm and libstdc++ only (and the dynamic loader, which is libc's).
+for lib in $needed; do
+  [ "$self_contained" = ON ] || break
+  [[ $lib =~ ^(libc\.so\.6|libm\.so\.6|libstdc\+\+\.so\.6|ld-linux[-a-z0-9_]*\.so\.[0-9]+)$ ]] ||
+    fail "the client library needs $lib (only libc, libm and libstdc++ may be)"
+done
+# It exports the C API, every function client.h declares, and nothing else.
 # (Into a variable first: `| grep -q` would stop reading early, and nm's SIGPIPE would fail under pipefail.)
-exported=$(nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0")
-grep -q ' T foothold_client_create$' <<<"$exported" ||
-  fail "foothold_client_create is not exported"
+exported=$(nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort)
+declared=$(grep '^FOOTHOLD_CLIENT_API' "$prefix/include/foothold/client.h" | grep -oE 'foothold_client_[a-z_]+\(' | tr -d '(' | sort)
+[ "$(wc -l <<<"$declared")" -ge 30 ] || fail "read only $(wc -l <<<"$declared") functions from client.h"
+[ "$exported" = "$declared" ] || fail "the exports are not client.h's functions: $(diff <(echo "$declared") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
 symbols=$(nm -C "$libdir/libfoothold-client.so.0.1.0")
 if grep -q 'foothold::server::' <<<"$symbols"; then fail "server code is in the client library"; fi
 if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the client's CMake targets link spdlog or CLI11"; fi
-echo "layout: ok (soname $soname; needs: $needed)"
+echo "layout: ok (soname $soname; needs: $needed; exports the $(wc -l <<<"$exported") functions of client.h)"
 
 # 2. CMake, out of tree.
 cmake -S "$source_dir/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" >"$work/consumer.log" 2>&1 ||
@@ -74,7 +85,8 @@ printf 'cmake_minimum_required(VERSION 3.25)\nproject(nocomp NONE)\nfind_package
 if cmake -S "$work/nocomp" -B "$work/nocomp/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/nocomp.log" 2>&1; then
   fail "find_package(Foothold COMPONENTS editor) succeeded"
 fi
-grep -q "no component 'editor' (components: client, sim, server)" "$work/nocomp.log" ||
+# (CMake wraps the message: its words are compared, not its lines.)
+tr -s ' \n' '  ' <"$work/nocomp.log" | grep -q "no component 'editor' (components: client, client_static, sim, server)" ||
   { cat "$work/nocomp.log" >&2; fail "the refusal does not name the component"; }
 echo "cmake package: refuses COMPONENTS editor by name"
 
@@ -90,7 +102,10 @@ echo "cmake consumer (server component): tag-server built"
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 cp "$source_dir/examples/c_client/main.c" "$work/main.c"
 # shellcheck disable=SC2046  # pkg-config's words are meant to split
-(cd "$work" && cc main.c $(pkg-config --cflags --libs foothold-client) -o c_client) || fail "cc main.c \$(pkg-config ...)"
+(cd "$work" && cc main.c $(pkg-config --cflags --libs foothold-client) -lm -o c_client) || fail "cc main.c \$(pkg-config ...)"
+cflags=$(pkg-config --cflags foothold-client)
+cflags=${cflags% }  # pkg-config ends its line with a space
+[[ $cflags =~ ^-I[^[:space:]]+$ ]] || fail "pkg-config --cflags says '$cflags': nothing but the include path may reach a game"
 "$token_bin" keygen --out "$work/server.key" >/dev/null
 start_server "$work/tag/tag-server" "$work" --key-file "$work/server.key" || fail "tag-server did not start"
 "$token_bin" issue --key-file "$work/server.key" --server "$address" --client-id 1 --out "$work/player.token" >/dev/null
