@@ -4,8 +4,9 @@
 #   1. the layout: the C header, the shared library with its soname, the static archives, the CMake
 #      package and the pkg-config module; the shared library needs libc, libm and libstdc++ only,
 #      exports exactly client.h's functions, and holds no server code;
-#   2. CMake: find_package(Foothold COMPONENTS client), a C program on Foothold::client and a C++ one
-#      on Foothold::client_static (tests/install/consumer), built and run;
+#   2. CMake: find_package(Foothold COMPONENTS client client_static), a C program on Foothold::client
+#      and a C++ one on Foothold::client_static (tests/install/consumer), and a C-only project's C
+#      program on Foothold::client_static (tests/install/consumer_c_only), built and run;
 #   3. the server component: examples/tag_server (the tag game's own server) configured with
 #      find_package(Foothold COMPONENTS server) and built;
 #   4. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
@@ -77,6 +78,11 @@ out=$(LD_LIBRARY_PATH="$libdir" "$work/consumer/consumer_c") || fail "consumer_c
 echo "cmake consumer (C, shared): $out"
 out=$("$work/consumer/consumer_cpp") || fail "consumer_cpp: $out"
 echo "cmake consumer (C++, static): $out"
+cmake -S "$source_dir/tests/install/consumer_c_only" -B "$work/c_only" -DCMAKE_PREFIX_PATH="$prefix" >"$work/c_only.log" 2>&1 &&
+  cmake --build "$work/c_only" -j2 >>"$work/c_only.log" 2>&1 || { cat "$work/c_only.log" >&2; fail "building the C-only consumer on client_static"; }
+out=$("$work/c_only/consumer_c_static") || fail "consumer_c_static: $out"
+[[ $out == *"bad_token=4"* ]] || fail "consumer_c_static printed '$out'"
+echo "cmake consumer (C only, static): $out"
 
 # A component the package does not have is refused by name.
 mkdir -p "$work/nocomp"
