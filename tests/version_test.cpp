@@ -22,7 +22,11 @@ TEST(Version, EveryProgramSaysItsVersionTheProtocolsTheRecordingsAndTheTreesAndE
            {"foothold-server", FOOTHOLD_SERVER_BIN},
            {"foothold-token", FOOTHOLD_TOKEN_BIN},
            {"foothold-bot", FOOTHOLD_BOT_BIN},
-           {"foothold-replay", FOOTHOLD_REPLAY_BIN}}) {
+           {"foothold-replay", FOOTHOLD_REPLAY_BIN},
+#ifdef FOOTHOLD_PLAY_BIN
+           {"foothold-play", FOOTHOLD_PLAY_BIN},
+#endif
+       }) {
     const auto r = run_command(path + " --version");
     EXPECT_EQ(r.exit_code, 0) << name << ": " << r.output;
     const std::regex line("^" + name + " " + std::regex_replace(version, std::regex("\\."), "\\.") + " \\(protocol " +

@@ -32,6 +32,7 @@
 #include "scene.h"
 #include "sdl_window.h"
 #include "session.h"
+#include "version/version.h"
 
 namespace {
 
@@ -203,6 +204,10 @@ int main(int argc, char** argv) {
   const ParsedOptions parsed = parse_play_options(argc, argv);
   if (parsed.help) {
     std::fputs(play_usage(), stdout);
+    return 0;
+  }
+  if (parsed.version) {
+    std::printf("%s\n", foothold::version_line("foothold-play").c_str());
     return 0;
   }
   if (!parsed.error.empty()) return fail(kExitUsage, parsed.error + " (foothold-play --help for usage)");

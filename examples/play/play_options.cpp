@@ -85,6 +85,7 @@ const char* play_usage() {
   return "usage: foothold-play --token FILE [--world arena|PATH] [--settings FILE] [--server HOST:PORT]\n"
          "                     [--width W] [--height H] [--seconds S]\n"
          "       foothold-play --token FILE ... --record-frames DIR --script FILE [--frame-every N]\n"
+         "       foothold-play --version\n"
          "\n"
          "  --token FILE         connect token (foothold-token issue --out FILE)\n"
          "  --world arena|PATH   the world the server runs: arena (default), .obj, .gltf or .glb\n"
@@ -108,6 +109,10 @@ ParsedOptions parse_play_options(int argc, char** argv) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       out.help = true;
+      return out;
+    }
+    if (arg == "--version") {
+      out.version = true;
       return out;
     }
     std::string value;

@@ -30,6 +30,7 @@ struct PlayOptions {
 struct ParsedOptions {
   PlayOptions options;
   bool help = false;
+  bool version = false;  ///< --version: print the version line and exit 0
   std::string error;  ///< empty when the command line is usable
 };
 

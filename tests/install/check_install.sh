@@ -36,22 +36,27 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || { cat "$work
 libdir=$prefix/lib
 [ -d "$libdir" ] || libdir=$(dirname "$(find "$prefix" -name 'libfoothold-client.so' -print -quit)")
 
+version=$(awk -F= '$1 == "CMAKE_PROJECT_VERSION:STATIC" {print $2}' "$build/CMakeCache.txt")
+[[ $version =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "the build's project version is '$version'"
+
 # 1. The layout.
 for f in include/foothold/client.h include/foothold/shared/world.h include/foothold/client/session.h \
          include/foothold/proto/foothold_generated.h include/foothold/server/game.h include/foothold/server/server_program.h; do
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 [ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
-for f in libfoothold-client.so.0.1.0 libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
+for f in libfoothold-client.so.$version libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
          libfoothold-server.a libfoothold-replay.a libfoothold-workers.a \
          cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake cmake/Foothold/FootholdClientTargets.cmake \
          pkgconfig/foothold-client.pc; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
 done
-[ "$(readlink "$libdir/libfoothold-client.so.0")" = libfoothold-client.so.0.1.0 ] || fail "libfoothold-client.so.0 is no link to 0.1.0"
-soname=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "SONAME" {print $2}')
-[ "$soname" = libfoothold-client.so.0 ] || fail "the soname is '$soname', not libfoothold-client.so.0"
-needed=$(objdump -p "$libdir/libfoothold-client.so.0.1.0" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
+major=${version%%.*}
+[ "$(readlink "$libdir/libfoothold-client.so.$major")" = "libfoothold-client.so.$version" ] ||
+  fail "libfoothold-client.so.$major is no link to $version"
+soname=$(objdump -p "$libdir/libfoothold-client.so.$version" | awk '$1 == "SONAME" {print $2}')
+[ "$soname" = "libfoothold-client.so.$major" ] || fail "the soname is '$soname', not libfoothold-client.so.$major"
+needed=$(objdump -p "$libdir/libfoothold-client.so.$version" | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
 # Self-contained: libc, libm and libstdc++ only (and the dynamic loader, which is libc's).
 for lib in $needed; do
   [ "$self_contained" = ON ] || break
@@ -60,14 +65,20 @@ for lib in $needed; do
 done
 # It exports the C API, every function client.h declares, and nothing else.
 # (Into a variable first: `| grep -q` would stop reading early, and nm's SIGPIPE would fail under pipefail.)
-exported=$(nm -D --defined-only "$libdir/libfoothold-client.so.0.1.0" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort)
+exported=$(nm -D --defined-only "$libdir/libfoothold-client.so.$version" | awk '$2 != "A" {print $3}' | sed 's/@.*//' | sort)
 declared=$(grep '^FOOTHOLD_CLIENT_API' "$prefix/include/foothold/client.h" | grep -oE 'foothold_client_[a-z_]+\(' | tr -d '(' | sort)
 [ "$(wc -l <<<"$declared")" -ge 30 ] || fail "read only $(wc -l <<<"$declared") functions from client.h"
 [ "$exported" = "$declared" ] || fail "the exports are not client.h's functions: $(diff <(echo "$declared") <(echo "$exported") | grep '^[<>]' | tr '\n' ' ')"
-symbols=$(nm -C "$libdir/libfoothold-client.so.0.1.0")
+symbols=$(nm -C "$libdir/libfoothold-client.so.$version")
 if grep -q 'foothold::server::' <<<"$symbols"; then fail "server code is in the client library"; fi
 if grep -qi "spdlog\|CLI11" "$libdir"/cmake/Foothold/FootholdTargets*.cmake; then fail "the client's CMake targets link spdlog or CLI11"; fi
-echo "layout: ok (soname $soname; needs: $needed; exports the $(wc -l <<<"$exported") functions of client.h)"
+# One version (#40): the project's, in the library's file name (above), its soname's major, the CMake
+# package's version file, the pkg-config module and foothold_client_version() (the consumer prints it).
+grep -q "^set(PACKAGE_VERSION \"$version\")$" "$libdir/cmake/Foothold/FootholdConfigVersion.cmake" ||
+  fail "the CMake package's version is not $version"
+pc_version=$(PKG_CONFIG_PATH=$libdir/pkgconfig pkg-config --modversion foothold-client)
+[ "$pc_version" = "$version" ] || fail "pkg-config says version $pc_version, the project $version"
+echo "layout: ok (version $version everywhere; soname $soname; needs: $needed; exports the $(wc -l <<<"$exported") functions of client.h)"
 
 # 2. CMake, out of tree.
 cmake -S "$source_dir/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" >"$work/consumer.log" 2>&1 ||
@@ -75,6 +86,7 @@ cmake -S "$source_dir/tests/install/consumer" -B "$work/consumer" -DCMAKE_PREFIX
 cmake --build "$work/consumer" -j2 >>"$work/consumer.log" 2>&1 || { cat "$work/consumer.log" >&2; fail "building the CMake consumer"; }
 out=$(LD_LIBRARY_PATH="$libdir" "$work/consumer/consumer_c") || fail "consumer_c: $out"
 [[ $out == *"bad_token=4"* ]] || fail "consumer_c printed '$out'"
+[[ $out == "version=$version "* ]] || fail "foothold_client_version() is not $version: $out"
 echo "cmake consumer (C, shared): $out"
 out=$("$work/consumer/consumer_cpp") || fail "consumer_cpp: $out"
 echo "cmake consumer (C++, static): $out"
