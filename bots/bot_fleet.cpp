@@ -333,6 +333,7 @@ void BotFleet::open_outputs(Bot& b, uint32_t id) {
     h.settings_hash = settings_.hash();
     h.start_tick = b.session->predictor().latest_tick() + 1;
     h.character_id = id;
+    h.recorded_by = options_.recorded_by;
     b.joined_state = b.session->predictor().latest_state();
     b.recording = std::make_unique<replay::RecordingWriter>();
     if (!b.recording->open(options_.record_dir + "/bot-" + std::to_string(id) + ".rec", h)) error_ = b.recording->error();

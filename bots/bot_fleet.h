@@ -42,6 +42,7 @@ struct FleetOptions {
   uint64_t seed = 1;
   std::string trace_dir;        ///< write DIR/bot-<character id>.csv when not empty
   std::string record_dir;       ///< write DIR/bot-<character id>.rec (its input stream) when not empty
+  std::string recorded_by;      ///< the recordings' recorded_by: the program's version line
   std::string world_name = "arena";  ///< as given on the command line (goes into recordings)
   /// Every bot's session options.
   client::SessionOptions session;

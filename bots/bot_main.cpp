@@ -210,6 +210,7 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
   if (auto e = message_load(a, options.messages); !e.empty()) return fail(e);
   options.trace_dir = a.trace_dir;
   options.record_dir = a.record_dir;
+  options.recorded_by = foothold::version_line("foothold-bot");
   options.world_name = a.world_name;
   options.key = key;
   return c;

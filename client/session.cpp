@@ -592,6 +592,9 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
           reason_text_ = "no answer from " + server_name_ + " to connect (it answered the request, then went silent)";
         }
         if (!hint_.empty()) reason_text_ += "; " + hint_;
+        // A version hint is anyone's to forge, so it ended nothing; but a server that then never
+        // answered what we could authenticate most likely speaks another protocol, as it said.
+        if (phase_ == Phase::kRequesting && !hint_.empty()) end_reason_ = EndReason::kVersionMismatch;
         phase_ = Phase::kFailed;
         return now + proto::kSecond;
       }

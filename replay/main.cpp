@@ -21,6 +21,7 @@
 #include "replay/scenario.h"
 #include "shared/formats/gltf_loader.h"
 #include "shared/settings.h"
+#include "shared/simulation_version.h"
 #include "shared/formats/text_fields.h"
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
@@ -206,17 +207,35 @@ int verify_command(const ReplayOptions& o) {
               o.recording.c_str(), static_cast<unsigned long long>(rec.ticks), played, rec.characters.size(),
               static_cast<unsigned long long>(result.steps), result.seconds, result.seconds > 0 ? played / result.seconds : 0.0);
   if (!rec.problem.empty()) std::printf("note: %s; verified what came before\n", rec.problem.c_str());
+  // Which step made it (docs/compatibility.md): a mismatch under another step is that step's change.
+  const replay::RecordingHeader& h = rec.header;
+  const bool same_step = h.simulation_version == kSimulationVersion;
+  const std::string made_by =
+      h.format_version < 7 ? "an unknown simulation version (recording format " + std::to_string(h.format_version) + ")"
+                           : "simulation version " + std::to_string(h.simulation_version) +
+                                 (h.recorded_by.empty() ? "" : " (" + h.recorded_by + ")");
+  std::printf("recorded with %s; this build's simulation version is %u\n", made_by.c_str(), kSimulationVersion);
   if (!result.ok) {
     std::printf("MISMATCH: tick %u, character %u: recorded checksum %08x, re-simulated %08x (%llu mismatch(es) in all)\n",
                 result.first.tick, result.first.id, result.first.expected, result.first.actual,
                 static_cast<unsigned long long>(result.mismatches));
+    if (same_step) {
+      std::printf("cause: the same simulation version re-simulated otherwise: a desync (a determinism bug, or an "
+                  "altered file)\n");
+    } else {
+      std::printf("cause: the recording was made with %s, not this build's step (version %u): the step changed "
+                  "between them, so its results may differ; this is not a desync. Verify it with the build that "
+                  "recorded it\n",
+                  made_by.c_str(), kSimulationVersion);
+    }
   } else {
     std::printf("OK: every checksum matches\n");
   }
-  // The last line, for scripts: key=value fields that stay.
-  std::printf("verified=%d ticks=%llu characters=%zu steps=%llu mismatches=%llu\n", result.ok ? 1 : 0,
+  // The last line, for scripts: key=value fields that stay (new ones are appended).
+  std::printf("verified=%d ticks=%llu characters=%zu steps=%llu mismatches=%llu same_simulation=%d\n", result.ok ? 1 : 0,
               static_cast<unsigned long long>(rec.ticks), rec.characters.size(),
-              static_cast<unsigned long long>(result.steps), static_cast<unsigned long long>(result.mismatches));
+              static_cast<unsigned long long>(result.steps), static_cast<unsigned long long>(result.mismatches),
+              same_step ? 1 : 0);
   return result.ok ? 0 : 1;
 }
 

@@ -13,6 +13,16 @@ namespace foothold::replay {
 
 namespace {
 
+// A name from a file, as it may be printed: at most 200 characters, anything but printable ASCII
+// as '?' (a file is untrusted: no terminal control sequences reach a reader's screen).
+std::string printable(std::string text) {
+  if (text.size() > 200) text.resize(200);
+  for (char& c : text)
+    if (c < 0x20 || c > 0x7e) c = '?';
+  return text;
+}
+
+
 rec::State to_rec(const CharacterState& s) {
   return rec::State(rec::Vec3i(s.position.x, s.position.y, s.position.z), rec::Vec3i(s.velocity.x, s.velocity.y, s.velocity.z),
                     rec::Normal3s(s.floor_normal.x, s.floor_normal.y, s.floor_normal.z), static_cast<uint8_t>(s.ground),
@@ -106,7 +116,8 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
   const auto header = rec::CreateHeader(fbb, h.format_version, fbb.CreateString(h.source), fbb.CreateString(h.world),
                                         h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id,
                                         h.format_version >= 6 ? fbb.CreateString(h.game) : 0, h.snapshot_interval,
-                                        h.rewind_window);
+                                        h.rewind_window, h.format_version >= 7 ? h.simulation_version : 0,
+                                        h.format_version >= 7 ? fbb.CreateString(h.recorded_by) : 0);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -384,6 +395,8 @@ bool RecordingReader::read_header() {
   header_.game = h->game() ? h->game()->str() : "";
   header_.snapshot_interval = h->snapshot_interval();
   header_.rewind_window = h->rewind_window();
+  header_.simulation_version = h->simulation_version();
+  header_.recorded_by = h->recorded_by() ? printable(h->recorded_by()->str()) : "";
   if (const rec::Settings* s = h->settings()) {
     MoveSettings& m = header_.settings;
     m.tick_rate = s->tick_rate();

@@ -25,6 +25,7 @@
 #include "shared/game_command.h"
 #include "shared/input.h"
 #include "shared/settings.h"
+#include "shared/simulation_version.h"
 
 namespace foothold::rec {  // recording.fbs's tables (recording_generated.h), for the reader's private parts
 struct Record;
@@ -37,7 +38,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 6;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window)
+inline constexpr uint16_t kRecordingFormat = 7;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
 /// not record the messages it handed over), so its ticks read with none; format 4 is format 5
 /// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
@@ -77,6 +78,10 @@ struct RecordingHeader {
   std::string game;
   uint32_t snapshot_interval = 0;
   uint32_t rewind_window = 0;
+  /// Format 7 (0 and empty before: unknown): the simulation version of the build that recorded it
+  /// (shared/simulation_version.h) and that build's version line.
+  uint32_t simulation_version = kSimulationVersion;
+  std::string recorded_by;
 };
 
 /// A connect token's user data, at most (proto::kMaxUserData, which replay/ cannot include;

@@ -350,6 +350,7 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
     header.game = config.game;
     header.snapshot_interval = uint32_t(snapshot_interval);
     header.rewind_window = core.rewind_window_ticks();
+    header.recorded_by = version_line("foothold-server");
     if (!writer.open(config.record, header)) {
       log->critical("{}", writer.error());
       return 1;

@@ -182,6 +182,8 @@ TEST(ClientHandshake, APeersTextReachesNoTerminalAsItCame) {
     ASSERT_EQ(hs.session->phase(), ClientSession::Phase::kFailed);
     EXPECT_TRUE(printable_ascii(hs.session->reason_text())) << hs.session->reason_text();
     EXPECT_NE(hs.session->reason_text().find("unauthenticated"), std::string::npos);
+    EXPECT_EQ(hs.session->end_reason(), client::EndReason::kVersionMismatch)
+        << "no authenticated answer after the hint: the code says what the server said";
   }
 }
 

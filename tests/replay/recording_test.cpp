@@ -12,6 +12,7 @@
 #include "replay/crc32c.h"
 #include "replay/recording_generated.h"
 #include "shared/setting_keys.h"
+#include "shared/simulation_version.h"
 #include "replay/recording.h"
 #include "replay/report.h"
 #include "replay/resimulate.h"
@@ -806,9 +807,11 @@ struct RecordedGame {
   std::string path;
 };
 
-// Four clients for `seconds` under `game`, recorded (through `wrap` when given).
+// Four clients for `seconds` under `game`, recorded (through `wrap` when given, its header changed
+// by `header_change` when given).
 RecordedGame record_game(TempDir& dir, const std::string& name, std::unique_ptr<server::Game> game, double seconds,
-                         bots::Pattern pattern, const std::function<void(AlteringRecorder&, server::ServerCore&)>& wrap = {}) {
+                         bots::Pattern pattern, const std::function<void(AlteringRecorder&, server::ServerCore&)>& wrap = {},
+                         const std::function<void(replay::RecordingHeader&)>& header_change = {}) {
   HarnessOptions o;
   o.clients = 4;
   o.pattern = pattern;
@@ -816,7 +819,9 @@ RecordedGame record_game(TempDir& dir, const std::string& name, std::unique_ptr<
   replay::RecordingWriter writer;
   RecordedGame out;
   out.path = dir.file(name + ".rec");
-  EXPECT_TRUE(writer.open(out.path, server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
+  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 60);
+  if (header_change) header_change(header);
+  EXPECT_TRUE(writer.open(out.path, header));
   server::ServerRecorder recorder(writer, 60);
   AlteringRecorder altering(recorder);
   h.server().set_observer(&altering);
@@ -891,6 +896,63 @@ TEST(RecordingCommands, OneAlteredCommandPartsTheReplayAtItsTick) {
   const auto verified = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + altered.path);
   EXPECT_EQ(verified.exit_code, 1) << verified.output;
   EXPECT_NE(verified.output.find("MISMATCH: tick " + std::to_string(altered_tick) + ", character " + std::to_string(altered_id)), std::string::npos) << verified.output;
+  EXPECT_NE(verified.output.find("cause: the same simulation version re-simulated otherwise: a desync"), std::string::npos)
+      << verified.output;
+  EXPECT_NE(verified.output.find(" same_simulation=1\n"), std::string::npos) << verified.output;
+}
+
+// The compatibility policy (docs/compatibility.md): a recording keeps the simulation version that
+// made it, and verify names it. Under another step a mismatch is said to be the step's change, not a
+// desync; one that still matches says so too.
+TEST(RecordingCompatibility, VerifyNamesTheStepThatMadeARecordingWhenItIsNotThisBuilds) {
+  TempDir dir;
+  const auto older_step = [](replay::RecordingHeader& h) {
+    h.simulation_version = kSimulationVersion + 1;
+    h.recorded_by = "foothold-server 9.9.9 (protocol 99, recording 99, git \x1b[31mred)";
+  };
+  const RecordedGame other = record_game(dir, "other", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle,
+                                         {}, older_step);
+  EXPECT_EQ(other.rec.header.simulation_version, kSimulationVersion + 1);
+  EXPECT_EQ(other.rec.header.recorded_by, "foothold-server 9.9.9 (protocol 99, recording 99, git ?[31mred)")
+      << "read as printable text";
+  const auto matches = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + other.path);
+  EXPECT_EQ(matches.exit_code, 0) << matches.output;
+  const std::string named = "recorded with simulation version " + std::to_string(kSimulationVersion + 1) +
+                            " (foothold-server 9.9.9 (protocol 99, recording 99, git ?[31mred)); this build's "
+                            "simulation version is " + std::to_string(kSimulationVersion);
+  EXPECT_NE(matches.output.find(named), std::string::npos) << matches.output;
+  EXPECT_NE(matches.output.find(" same_simulation=0\n"), std::string::npos) << matches.output;
+
+  // The same file with one teleport moved by 1/1024 m: a mismatch, said to be the step's change.
+  const RecordedGame altered = record_game(dir, "altered", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle,
+                                           [&](AlteringRecorder& a, server::ServerCore&) {
+                                             a.alter_tick = 120;
+                                             a.alter = [&](std::vector<GameCommand>& commands) {
+                                               for (GameCommand& c : commands)
+                                                 if (c.kind == GameCommandKind::kTeleport) {
+                                                   c.vector.x += 1;
+                                                   return;
+                                                 }
+                                             };
+                                           },
+                                           older_step);
+  const auto differs = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + altered.path);
+  EXPECT_EQ(differs.exit_code, 1) << differs.output;
+  EXPECT_NE(differs.output.find("MISMATCH: tick 120"), std::string::npos) << differs.output;
+  EXPECT_NE(differs.output.find("not this build's step (version " + std::to_string(kSimulationVersion) +
+                                "): the step changed between them, so its results may differ; this is not a desync"),
+            std::string::npos)
+      << differs.output;
+  EXPECT_EQ(differs.output.find("a desync (a determinism bug"), std::string::npos) << differs.output;
+  // A recording of a format before 7 names no simulation version: said as unknown.
+  replay::RecordingWriter writer;
+  auto header = server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 60);
+  header.format_version = 6;
+  ASSERT_TRUE(writer.open(dir.file("v6.rec"), header));
+  writer.close(0);
+  const auto v6 = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + dir.file("v6.rec"));
+  EXPECT_NE(v6.output.find("recorded with an unknown simulation version (recording format 6)"), std::string::npos)
+      << v6.output;
 }
 
 // A client that never heard of a game's command (the same recording re-simulated without them)

@@ -225,21 +225,29 @@ TEST(ServerCore, MismatchedSettingsOrWorldAreRefusedWithAReason) {
 }
 
 TEST(ServerCore, OtherProtocolVersionIsToldSoInClear) {
+  // The compatibility policy (docs/compatibility.md): a server admits its own protocol version only;
+  // a client of the previous one (an old build) or of the next is told so, in clear, naming both.
   SimHarness h(arena_world(), with_clients(0));
-  RawClient raw(h, 5002, h.mint(1));
-  proto::PacketWriter w;
-  // A request of the next protocol version, padded like ours.
-  auto& fbb = w.builder();
-  fbb.Clear();
-  const std::vector<uint8_t> pad(400, 0);
-  const auto body = proto::fb::CreateConnectRequest(fbb, 0, 3, fbb.CreateVector(pad)).Union();
-  raw.send_clear(w.finish(proto::fb::Body::ConnectRequest, body, proto::kProtocolId, uint16_t(proto::kProtocolVersion + 1)));
-  ASSERT_EQ(raw.received.size(), 1u);
-  EXPECT_EQ(proto::layer_of(raw.received.back()), proto::Layer::kClear) << "it cannot read our seals";
-  const auto* reject = raw.clear_reply();
-  ASSERT_NE(reject, nullptr);
-  EXPECT_EQ(reject->body_as_Reject()->reason(), proto::fb::RejectReason::VersionMismatch);
-  EXPECT_EQ(h.server().counters().get(Counter::kDropVersion), 1u);
+  uint16_t port = 5002;
+  for (const uint16_t version : {uint16_t(proto::kProtocolVersion - 1), uint16_t(proto::kProtocolVersion + 1)}) {
+    RawClient raw(h, port++, h.mint(1));
+    proto::PacketWriter w;
+    // A request of that version, padded like ours.
+    auto& fbb = w.builder();
+    fbb.Clear();
+    const std::vector<uint8_t> pad(400, 0);
+    const auto body = proto::fb::CreateConnectRequest(fbb, 0, 3, fbb.CreateVector(pad)).Union();
+    raw.send_clear(w.finish(proto::fb::Body::ConnectRequest, body, proto::kProtocolId, version));
+    ASSERT_EQ(raw.received.size(), 1u) << "version " << version;
+    EXPECT_EQ(proto::layer_of(raw.received.back()), proto::Layer::kClear) << "it cannot read our seals";
+    const auto* reject = raw.clear_reply();
+    ASSERT_NE(reject, nullptr);
+    EXPECT_EQ(reject->body_as_Reject()->reason(), proto::fb::RejectReason::VersionMismatch);
+    const std::string message = reject->body_as_Reject()->message()->str();
+    EXPECT_NE(message.find("protocol version " + std::to_string(version)), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(proto::kProtocolVersion)), std::string::npos) << message;
+  }
+  EXPECT_EQ(h.server().counters().get(Counter::kDropVersion), 2u);
 }
 
 TEST(ServerCore, StatusProbeAnswersHoldersOfATokenSealed) {

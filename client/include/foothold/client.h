@@ -98,7 +98,7 @@ typedef enum foothold_client_end {
   FOOTHOLD_CLIENT_END_TOKEN_EXPIRED = 4,      /**< no answer, and the token has expired by this machine's clock: mint a new one */
   FOOTHOLD_CLIENT_END_HANDSHAKE_TIMEOUT = 5,  /**< the server answered the request, then went silent before accepting */
   FOOTHOLD_CLIENT_END_TIMED_OUT = 6,          /**< connected, then no word from the server for config.server_timeout_s */
-  FOOTHOLD_CLIENT_END_VERSION_MISMATCH = 7,   /**< the server speaks another protocol version: update one of them */
+  FOOTHOLD_CLIENT_END_VERSION_MISMATCH = 7,   /**< the server speaks another protocol version (it said so in clear, then answered nothing this client could open): update one of them */
   FOOTHOLD_CLIENT_END_WORLD_MISMATCH = 8,     /**< the server runs another world */
   FOOTHOLD_CLIENT_END_SETTINGS_MISMATCH = 9,  /**< the server moves characters with other settings */
   FOOTHOLD_CLIENT_END_SERVER_FULL = 10,       /**< the server, or the players from this address, are at their limit */
