@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Foothold image from a clean tree with Podman and runs it for real:
-#   build the image (docker/Dockerfile, exactly what a Docker user builds) -> without a key it
+#   build the image (docker/Dockerfile, exactly what a Docker user builds) -> its OCI labels say the
+#   project's version, the commit, the licence and the source -> without a key it
 #   refuses to start -> start the server container with its key as a secret and a recordings volume
 #   -> wait for its HEALTHCHECK to pass -> 8 bots from the host, minting tokens with the key, for
 #   10 s, zero unexplained corrections -> SIGTERM: exit code 0 within 5 s -> the recording on the
@@ -55,10 +56,22 @@ step base-image podman_ensure_base_image
 mkdir -p "$work/context"
 step clean-tree bash -c 'cd "$0" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C "$1" -xf -' \
   "$root" "$work/context"
+# Built as a release is (README, "Cutting a release"): the commit and the source named in its labels.
+revision=$(git -C "$root" rev-parse HEAD)
+source_url="file://$root"
 step image-build bash -c 'nice -n 10 podman build "${@:3}" -t "$0" -f "$1/docker/Dockerfile" "$1" >"$2" 2>&1 || { tail -30 "$2"; exit 1; }' \
-  "$image" "$work/context" "$work/build.log" "${PODMAN_BUILD_FLAGS[@]}"
+  "$image" "$work/context" "$work/build.log" "${PODMAN_BUILD_FLAGS[@]}" \
+  --build-arg FOOTHOLD_REVISION="$revision" --build-arg FOOTHOLD_SOURCE="$source_url"
 size=$(podman image inspect --format '{{.Size}}' "$image")
 echo "image size: $((size / 1000000)) MB"
+# The OCI labels: the project's version, the commit, the licence, the source.
+version=$(sed -n 's/^project(foothold VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
+for pair in "version=$version" "revision=$revision" "licenses=MIT" "source=$source_url"; do
+  name=${pair%%=*} want=${pair#*=}
+  got=$(podman image inspect --format "{{index .Labels \"org.opencontainers.image.$name\"}}" "$image")
+  echo "label org.opencontainers.image.$name=$got"
+  [ "$got" = "$want" ] || { echo "FAILED step labels: org.opencontainers.image.$name is '$got', not '$want'" >&2; exit 1; }
+done
 health=$(podman image inspect --format '{{json .HealthCheck}}' "$image")
 [ "$health" != "null" ] || { echo "FAILED step image-build: the image has no HEALTHCHECK" >&2; exit 1; }
 

@@ -4,7 +4,8 @@
 #     and every folder the top-level CMakeLists.txt always adds (add_subdirectory outside an if) is
 #     copied;
 #  2. the runtime stage installs the Debian package of every shared library the binaries link
-#     (ldd, resolved with dpkg -S), apart from those every Debian image has.
+#     (ldd, resolved with dpkg -S), apart from those every Debian image has;
+#  3. the OCI labels are there, the version's default the project's version.
 #   check_dockerfile.sh REPO_ROOT BINARY...
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 REPO_ROOT BINARY..." >&2; exit 2; }
@@ -57,6 +58,18 @@ if grep -qE '^COPY --from=[^ ]+ [^ ]*/build/' <<<"$logical"; then
   echo "check_dockerfile: the runtime stage copies from a build tree, not from the installed prefix" >&2
   status=1
 fi
+
+# The image's version label defaults to the project's version, the one source (#40).
+project_version=$(sed -n 's/^project(foothold VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt")
+label_default=$(sed -n 's/^ARG FOOTHOLD_VERSION=//p' "$dockerfile")
+if [ -z "$project_version" ] || [ "$label_default" != "$project_version" ]; then
+  echo "check_dockerfile: ARG FOOTHOLD_VERSION=$label_default is not the project's version '$project_version'" >&2
+  status=1
+fi
+for label in version revision source licenses; do
+  grep -q "org.opencontainers.image.$label=" "$dockerfile" ||
+    { echo "check_dockerfile: no org.opencontainers.image.$label label" >&2; status=1; }
+done
 
 # 2. Runtime packages: the apt-get install list of the last stage.
 runtime=$(awk '/^FROM /{stage=$0; buf=""} {buf=buf"\n"$0} END{print buf}' <<<"$logical")
