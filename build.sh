@@ -2,6 +2,8 @@
 # Builds Foothold: ./build.sh [PRESET...]   (default: release)
 # Presets (CMakePresets.json): release, debug, asan, fuzz, dist (release binaries only), arm64 (a cross build
 # for the cross-arch test; needs ./setup.sh --test). Build trees go to build/PRESET.
+# ./build.sh deb builds dist and packages it (CPack, cmake/packaging.cmake): build/deb/foothold-server_*.deb,
+# libfoothold-client0_*.deb and libfoothold-dev_*.deb, for `apt-get install ./build/deb/*.deb`.
 # Installs missing build dependencies first (./setup.sh). Safe to run again: only what changed is rebuilt.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -11,7 +13,16 @@ presets=("$@")
 for preset in "${presets[@]}"; do
   case "$preset" in
     release | debug | asan | fuzz | dist | arm64) ;;
-    *) echo "build.sh: unknown preset '$preset' (release, debug, asan, fuzz, dist, arm64)" >&2; exit 2 ;;
+    deb)
+      echo "== build dist, packaged"
+      cmake --preset dist >/dev/null
+      cmake --build --preset dist
+      rm -rf build/deb
+      (cd build/dist && cpack -B "$PWD/../deb" >/dev/null)
+      rm -rf build/deb/_CPack_Packages
+      ls -1 build/deb/*.deb
+      continue ;;
+    *) echo "build.sh: unknown preset '$preset' (release, debug, asan, fuzz, dist, arm64, deb)" >&2; exit 2 ;;
   esac
   echo "== build $preset"
   cmake --preset "$preset" >/dev/null
