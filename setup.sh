@@ -17,17 +17,18 @@ build_packages=(
   libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
   libcli11-dev libtinyobjloader-dev libtinygltf-dev libtomlplusplus-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev libjs-three libstb-dev nlohmann-json3-dev dpkg-dev
+  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
 )
 # Debian source package: the binary package whose installed version names it.
 source_packages=(bullet:libbullet-dev libsodium:libsodium-dev)
 src_root=/usr/src/foothold
 test_packages=(
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev prometheus python3-jsonschema python3-yaml
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
   libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium
   libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
-  libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64
+  libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64 libcpp-httplib-dev:arm64
 )
 
 usage() { echo "usage: $0 [--test]" >&2; exit 2; }

@@ -27,6 +27,7 @@ const Key kKeys[] = {
     {"key_file", &ServerConfig::key_file},
     {"strict_key_permissions", &ServerConfig::strict_key_permissions},
     {"public_address", &ServerConfig::public_address},
+    {"metrics_address", &ServerConfig::metrics_address},
     {"max_clients_per_address", &ServerConfig::max_clients_per_address},
     {"port", &ServerConfig::port},
     {"max_clients", &ServerConfig::max_clients},

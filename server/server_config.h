@@ -26,6 +26,9 @@ struct ServerConfig {
   /// The addresses clients reach the server at, as tokens name them: "HOST:PORT[,HOST:PORT...]"; a
   /// host name is resolved once at start. Empty: the bound address (an unspecified bind needs it).
   std::string public_address;
+  /// "HOST:PORT" to serve /metrics (Prometheus), /healthz and /readyz on over HTTP (port 0: a free one,
+  /// logged); empty: off.
+  std::string metrics_address;
   int max_clients_per_address = CoreConfig{}.max_clients_per_address;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   /// Sessions at once.

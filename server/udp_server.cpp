@@ -227,12 +227,15 @@ void UdpServer::on_tick_timer() {
     const proto::Nanos cpu0 = thread_cpu_now();
     core_->tick(t0);
     sink_.flush();
-    window_.tick_us.push_back(double(steady_now() - t0) / 1000.0);
+    const proto::Nanos took = steady_now() - t0;
+    window_.tick_us.push_back(double(took) / 1000.0);
+    tick_histogram_.add(double(took) / 1e9);
     window_.cpu_us.push_back(double(thread_cpu_now() - cpu0) / 1000.0);
     next_tick_ += period_;
     ++ran;
     now = steady_now();
   }
+  if (ran > 0) publish_metrics(false);
   if (now - next_tick_ > period_) {
     // Still behind after catching up as far as allowed: give up on the missed slots.
     const proto::Nanos behind = now - next_tick_;
@@ -244,6 +247,7 @@ void UdpServer::on_tick_timer() {
   }
   if (stop_requested_) {
     stopped_ = true;
+    publish_metrics(true);
     core_->shutdown(steady_now());
     sink_.flush();
     sink_.drain();
@@ -257,6 +261,21 @@ void UdpServer::on_tick_timer() {
     return;
   }
   schedule_tick();
+}
+
+void UdpServer::publish_metrics(bool draining) {
+  if (!metrics_) return;
+  MetricsSnapshot m;
+  m.counters = core_->counters();
+  m.send_errors = sink_.errors();
+  m.clients = core_->client_count();
+  m.max_clients = max_clients_;
+  m.tick = core_->current_tick();
+  m.tick_rate = options_.tick_rate;
+  m.tick_duration = tick_histogram_;
+  m.ready = !draining;
+  m.draining = draining;
+  metrics_->publish(m, steady_now());
 }
 
 void UdpServer::log_stats() {

@@ -22,6 +22,7 @@
 #include <asio/steady_timer.hpp>
 #include <spdlog/logger.h>
 
+#include "server/metrics_server.h"
 #include "server/server_core.h"
 #include "shared/percentile.h"
 
@@ -122,6 +123,12 @@ class UdpServer {
   void run(ServerCore& core, const std::function<void()>& on_stopped = {});
   /// Stops at the next tick boundary (thread-safe: posts to the io_context).
   void request_stop();
+  /// Publishes the state to `metrics` after every tick (null: none), with `max_clients` for the
+  /// gauge. Call before run(); `metrics` must outlive it.
+  void set_metrics(MetricsServer* metrics, std::size_t max_clients) {
+    metrics_ = metrics;
+    max_clients_ = max_clients;
+  }
 
   /// The stats line's figures since the previous line.
   struct Window {
@@ -138,6 +145,7 @@ class UdpServer {
   void on_tick_timer();
   void start_receive();
   void log_stats();
+  void publish_metrics(bool draining);
 
   asio::io_context& io_;
   Options options_;
@@ -157,6 +165,9 @@ class UdpServer {
   proto::Nanos window_start_ = 0;
   Counters last_counters_;
   proto::Nanos sender_cpu_mark_ = 0;
+  MetricsServer* metrics_ = nullptr;
+  std::size_t max_clients_ = 0;
+  TickHistogram tick_histogram_;  // every tick since the start, for /metrics
 };
 
 }  // namespace foothold::server
