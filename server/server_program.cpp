@@ -96,8 +96,7 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
                                            "without one the server uses the public development key and serves loopback only");
   opt("public-address", &ServerConfig::public_address,
       "HOST:PORT[,HOST:PORT...] clients reach the server at, as tokens name it (default: the bound address)");
-  opt("metrics-address", &ServerConfig::metrics_address,
-      "HOST:PORT to serve /metrics (Prometheus), /healthz and /readyz on over HTTP (default: off)");
+  opt("metrics-address", &ServerConfig::metrics_address, "HOST:PORT to serve /metrics, /healthz and /readyz on (HTTP; default off)");
   opt("max-clients-per-address", &ServerConfig::max_clients_per_address,
       by_default("sessions one IP address may hold", &ServerConfig::max_clients_per_address));
   opt("port", &ServerConfig::port, by_default("UDP port", &ServerConfig::port));
@@ -252,6 +251,26 @@ int metrics_endpoint(const ServerConfig& config, std::string& host, int& port) {
   return kContinue;
 }
 
+// --metrics-address: the endpoints, fed by `udp` after every tick (`out` stays null when it is not
+// given). They answer once the world is loaded and the socket bound: ready from the first tick.
+int start_metrics(const ServerConfig& config, int tick_rate, UdpServer& udp, spdlog::logger& log,
+                  std::unique_ptr<MetricsServer>& out) {
+  std::string host;
+  int port = -1;
+  if (const int exit = metrics_endpoint(config, host, port); exit != kContinue || port < 0) return exit;
+  std::string error;
+  // A tick that has not ended for a second (60 periods at 60 Hz), or ten periods if longer, is hung.
+  const proto::Nanos stall_after = std::max<proto::Nanos>(proto::kSecond, 10 * proto::kSecond / tick_rate);
+  out = MetricsServer::start(host, port, stall_after, error);
+  if (!out) {
+    log.critical("{}", error);
+    return 1;
+  }
+  udp.set_metrics(out.get(), std::size_t(config.max_clients));
+  log.info("metrics: http://{}:{}/metrics, /healthz, /readyz", host, out->port());
+  return kContinue;
+}
+
 // Once bound: the port taken when it was 0, and loopback at our port, for tools on this host (the
 // container's health check). The core honours loopback addresses only for senders on loopback.
 void local_addresses(const ServerConfig& config, const proto::Endpoint& bind, const proto::Endpoint& bound,
@@ -340,10 +359,6 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   std::vector<proto::TokenAddress> addresses;
   if (const int exit = token_addresses(config, bind, addresses); exit != kContinue) return exit;
 
-  std::string metrics_host;
-  int metrics_port = -1;
-  if (const int exit = metrics_endpoint(config, metrics_host, metrics_port); exit != kContinue) return exit;
-
   asio::io_context io;
   std::unique_ptr<UdpServer> udp;
   try {
@@ -397,20 +412,8 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
             program_name, proto::to_string(udp->local_endpoint()), config.world, world.world->triangle_count(), world.world->hash(),
             settings.tick_rate, settings.hash(), config.max_clients, snapshot_interval, config.snapshot_budget,
             core_config.threads, config.game);
-  // The probes answer once the world is loaded and the socket bound: ready from the first tick.
   std::unique_ptr<MetricsServer> metrics;
-  if (metrics_port >= 0) {
-    std::string error;
-    // A tick that has not ended for a second (60 periods at 60 Hz), or ten periods if longer, is hung.
-    const proto::Nanos stall_after = std::max<proto::Nanos>(proto::kSecond, 10 * proto::kSecond / settings.tick_rate);
-    metrics = MetricsServer::start(metrics_host, metrics_port, stall_after, error);
-    if (!metrics) {
-      log->critical("{}", error);
-      return 1;
-    }
-    udp->set_metrics(metrics.get(), std::size_t(config.max_clients));
-    log->info("metrics: http://{}:{}/metrics, /healthz, /readyz", metrics_host, metrics->port());
-  }
+  if (const int exit = start_metrics(config, settings.tick_rate, *udp, *log, metrics); exit != kContinue) return exit;
   if (!config.ready_file.empty() && !write_ready_file(config.ready_file, udp->local_endpoint())) {
     log->critical("cannot write the ready file {}", config.ready_file);
     return 1;
