@@ -18,7 +18,6 @@ namespace foothold::test {
 namespace {
 
 constexpr proto::Nanos kS = proto::kSecond;
-constexpr proto::Nanos kMs = proto::kSecond / 1000;
 
 struct Ride {
   bots::FrameCounts counts;
@@ -30,11 +29,7 @@ Ride ride(const client::DrawOptions& draw, int seconds) {
   o.clients = 16;
   o.pattern = bots::Pattern::kRide;
   SimHarness h(arena_world(), o);
-  client::Impairment bad;
-  bad.loss = 0.05;
-  bad.latency = 50 * kMs;
-  bad.jitter = 10 * kMs;
-  h.network().set_impairment(bad);
+  h.network().set_impairment(bad_network());
   for (int i = 0; i < o.clients; ++i) h.client(i).set_draw_options(draw);
   h.start_all();
   std::vector<bots::FrameWatch> watch(size_t(o.clients));

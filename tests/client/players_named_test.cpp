@@ -19,7 +19,6 @@ namespace foothold::test {
 namespace {
 
 constexpr proto::Nanos kS = proto::kSecond;
-constexpr proto::Nanos kMs = proto::kSecond / 1000;
 using Kind = client::ViewEvent::Kind;
 
 TEST(PlayersNamed, EachClientNamesEveryPlayerItSeesAndHearsOfTheOneWhoLeft) {
@@ -27,11 +26,7 @@ TEST(PlayersNamed, EachClientNamesEveryPlayerItSeesAndHearsOfTheOneWhoLeft) {
   o.clients = 16;
   o.pattern = bots::Pattern::kRide;
   SimHarness h(arena_world(), o);
-  client::Impairment bad;
-  bad.loss = 0.05;
-  bad.latency = 50 * kMs;
-  bad.jitter = 10 * kMs;
-  h.network().set_impairment(bad);
+  h.network().set_impairment(bad_network());
   h.start_all();
   // Every client's events, taken as a game would, every 1/60 s.
   std::vector<std::vector<client::ViewEvent>> events(16);

@@ -868,27 +868,33 @@ struct MovingGame final : server::Game {
   }
 };
 
+// A wrap for record_game: the first teleport of tick 120 moved by 1/1024 m in the file; its
+// character into `*altered_id` when given.
+std::function<void(AlteringRecorder&, server::ServerCore&)> move_a_teleport_at_120(uint32_t* altered_id = nullptr) {
+  return [altered_id](AlteringRecorder& a, server::ServerCore&) {
+    a.alter_tick = 120;
+    a.alter = [altered_id](std::vector<GameCommand>& commands) {
+      for (GameCommand& c : commands)
+        if (c.kind == GameCommandKind::kTeleport) {
+          c.vector.x += 1;
+          if (altered_id) *altered_id = c.character;
+          return;
+        }
+    };
+  };
+}
+
 TEST(RecordingCommands, OneAlteredCommandPartsTheReplayAtItsTick) {
   TempDir dir;
   const RecordedGame honest = record_game(dir, "honest", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle);
   ASSERT_GT(honest.rec.command_count, 20u);
   EXPECT_TRUE(replay::resimulate(honest.rec, arena_world(), {}).ok);
   // The same session with one teleport, at tick 120, moved by 1/1024 m in the file.
-  uint32_t altered_tick = 0, altered_id = 0;
+  const uint32_t altered_tick = 120;
+  uint32_t altered_id = 0;
   const RecordedGame altered = record_game(dir, "altered", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle,
-                                           [&](AlteringRecorder& a, server::ServerCore&) {
-                                             a.alter_tick = 120;
-                                             a.alter = [&](std::vector<GameCommand>& commands) {
-                                               for (GameCommand& c : commands)
-                                                 if (c.kind == GameCommandKind::kTeleport) {
-                                                   c.vector.x += 1;
-                                                   altered_tick = 120;
-                                                   altered_id = c.character;
-                                                   return;
-                                                 }
-                                             };
-                                           });
-  ASSERT_EQ(altered_tick, 120u) << "no teleport at tick 120 to alter (character 1 is teleported at ticks 40k)";
+                                           move_a_teleport_at_120(&altered_id));
+  ASSERT_NE(altered_id, 0u) << "no teleport at tick 120 to alter (character 1 is teleported at ticks 40k)";
   const auto result = replay::resimulate(altered.rec, arena_world(), {});
   EXPECT_FALSE(result.ok);
   EXPECT_EQ(result.first.tick, altered_tick);
@@ -925,17 +931,7 @@ TEST(RecordingCompatibility, VerifyNamesTheStepThatMadeARecordingWhenItIsNotThis
 
   // The same file with one teleport moved by 1/1024 m: a mismatch, said to be the step's change.
   const RecordedGame altered = record_game(dir, "altered", std::make_unique<MovingGame>(), 3, bots::Pattern::kCircle,
-                                           [&](AlteringRecorder& a, server::ServerCore&) {
-                                             a.alter_tick = 120;
-                                             a.alter = [&](std::vector<GameCommand>& commands) {
-                                               for (GameCommand& c : commands)
-                                                 if (c.kind == GameCommandKind::kTeleport) {
-                                                   c.vector.x += 1;
-                                                   return;
-                                                 }
-                                             };
-                                           },
-                                           older_step);
+                                           move_a_teleport_at_120(), older_step);
   const auto differs = run_command(std::string(FOOTHOLD_REPLAY_BIN) + " verify " + altered.path);
   EXPECT_EQ(differs.exit_code, 1) << differs.output;
   EXPECT_NE(differs.output.find("MISMATCH: tick 120"), std::string::npos) << differs.output;

@@ -29,6 +29,15 @@ inline HarnessOptions with_clients(int clients) {
   return o;
 }
 
+/// #37's bad network: 50 ms each way (about 100 ms round trip), 10 ms of jitter, 5% loss.
+inline client::Impairment bad_network() {
+  client::Impairment bad;
+  bad.loss = 0.05;
+  bad.latency = 50 * proto::kMillisecond;
+  bad.jitter = 10 * proto::kMillisecond;
+  return bad;
+}
+
 class SimHarness {
  public:
   SimHarness(const World& world, const HarnessOptions& options);
