@@ -37,6 +37,9 @@ std::unique_ptr<MetricsServer> MetricsServer::start(const std::string& host, int
     const int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
+  // Two workers: a scrape and a probe at once is all this endpoint ever sees (httplib's default is
+  // one thread per core and at least eight).
+  http.new_task_queue = [] { return new httplib::ThreadPool(2); };
   http.Get("/healthz", probe(&MetricsServer::health));
   http.Get("/readyz", probe(&MetricsServer::readiness));
   m->port_ = port == 0 ? http.bind_to_any_port(host) : (http.bind_to_port(host, port) ? port : -1);
