@@ -139,9 +139,16 @@ bool Admission::open_token(proto::Nanos now, const proto::Endpoint& from, const 
   }
   names_us = false;
   const bool from_loopback = is_loopback(from);
-  for (const auto& a : config_.addresses)
-    if (out.servers.contains(a) && (from_loopback || !proto::from_token_address(a).address().is_loopback())) names_us = true;
+  for (const std::vector<proto::TokenAddress>* list : std::initializer_list<const std::vector<proto::TokenAddress>*>{&config_.addresses, &learnt_addresses_})
+    for (const auto& a : *list)
+      if (out.servers.contains(a) && (from_loopback || !proto::from_token_address(a).address().is_loopback())) names_us = true;
   return true;
+}
+
+void Admission::add_address(const proto::TokenAddress& address) {
+  if (std::find(config_.addresses.begin(), config_.addresses.end(), address) != config_.addresses.end()) return;
+  if (std::find(learnt_addresses_.begin(), learnt_addresses_.end(), address) != learnt_addresses_.end()) return;
+  learnt_addresses_.push_back(address);
 }
 
 bool Admission::admit_request(proto::Nanos now, const proto::Endpoint& from, const flatbuffers::Vector<uint8_t>* sealed,

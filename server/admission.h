@@ -49,6 +49,9 @@ class Admission {
   void on_clear_datagram(proto::Nanos now, const proto::Endpoint& from, std::span<const uint8_t> bytes);
   /// Later Connects are refused with Reject(ShuttingDown).
   void shut() { shutting_down_ = true; }
+  /// Tokens naming `address` are ours from now on, beside CoreConfig::addresses: where clients reach
+  /// us once the fleet says (a GameServer's status address and port, learnt after start).
+  void add_address(const proto::TokenAddress& address);
   /// UNIX time at `now`, in seconds, as token times are judged.
   uint64_t unix_time(proto::Nanos now) const;
 
@@ -111,6 +114,7 @@ class Admission {
   proto::DatagramReader reader_{proto::Direction::kToServer};
   proto::DatagramBuffer tx_;  // the reply being sealed
   bool shutting_down_ = false;
+  std::vector<proto::TokenAddress> learnt_addresses_;  // add_address()'s
   std::function<void(Client&)> join_hook_;
   GameSchema attribute_names_;
 };

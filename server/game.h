@@ -8,7 +8,9 @@
 //
 //   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
 //                                               character steps from the next tick on
-//   at the start of tick T, before its steps:   on_leave for each character gone since tick T-1,
+//   at the start of tick T, before its steps:   on_allocated, once, when the fleet has allocated
+//                                               the server since tick T-1 (Agones); then
+//                                               on_leave for each character gone since tick T-1,
 //                                               ascending id; then on_message for each message that
 //                                               arrived, ascending sender id, each sender's reliable
 //                                               ones first, each channel in order; then every command
@@ -27,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "proto/message_endpoint.h"
@@ -47,6 +50,14 @@ struct GameSchema {
 };
 /// Most attributes per character, and per match.
 inline constexpr int kMaxGameAttributes = 16;
+
+/// The fleet's allocation of this server to a match (Agones: its GameServer became Allocated): the
+/// GameServer's labels and annotations then, each sorted by key. Where a backend says what the match
+/// is (a game mode, a map, a match id) through a GameServerAllocation's metadata.
+struct Allocation {
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<std::pair<std::string, std::string>> annotations;
+};
 
 /// A client whose Connect was just accepted.
 struct Joining {
@@ -126,6 +137,9 @@ class GameControl {
   virtual proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) = 0;
   /// Queues a message to every client; returns how many took it.
   virtual std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) = 0;
+  /// The match is over: after this tick the server drains (every client told, the recording
+  /// closed), tells the fleet (Agones: Shutdown) and its program exits 0.
+  virtual void end_match() = 0;
 
  protected:
   ~GameControl() = default;
@@ -142,6 +156,9 @@ class Game {
   /// A client joins. Returns where its character starts (metres, the capsule centre), or nothing for
   /// the server's own spawn spot (clear of the others).
   virtual std::optional<Vec3> on_join(GameControl&, const Joining&) { return std::nullopt; }
+  /// The fleet allocated this server to a match (once at most; never without a fleet): at the start
+  /// of the next tick, before the leaves.
+  virtual void on_allocated(GameControl&, const Allocation&) {}
   /// A character left (it quit, timed out, was replaced or removed): at the start of the next tick.
   virtual void on_leave(GameControl&, uint32_t /*id*/) {}
   /// A message from character `id`'s client.

@@ -58,6 +58,12 @@ std::optional<Vec3> GameHost::join(const Joining& joining) {
   return spawn;
 }
 
+void GameHost::allocated() {
+  if (!allocation_) return;
+  if (game_) game_->on_allocated(*this, *allocation_);
+  allocation_.reset();
+}
+
 void GameHost::leaves() {
   roster_.take_departures(gone_);
   if (!game_) return;

@@ -43,8 +43,14 @@ class GameHost final : public GameControl {
 
   /// A Connect accepted: the game's spawn point, if it chooses one.
   std::optional<Vec3> join(const Joining& joining);
+  /// The fleet's allocation, handed to the game at the start of the next tick (allocated()).
+  void allocate(Allocation allocation) { allocation_ = std::move(allocation); }
+  /// The start of a tick: on_allocated when allocate() was called since the last one.
+  void allocated();
   /// The start of a tick: on_leave for every character gone since the last one.
   void leaves();
+  /// The game called end_match().
+  bool match_over() const { return match_over_; }
   /// A message from character `id`'s client (false without a game: not delivered).
   bool message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes);
   /// The boundary before tick `tick`: applies every command given since the last one, in order
@@ -84,6 +90,7 @@ class GameHost final : public GameControl {
   uint32_t newest_snapshot(uint32_t id) const override;
   proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) override;
   std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) override;
+  void end_match() override { match_over_ = true; }
 
  private:
   bool give(uint32_t id, const GameCommand& command);
@@ -99,6 +106,8 @@ class GameHost final : public GameControl {
   GameMatch match_;
   std::vector<GameCommand> pending_, applied_;
   std::vector<uint32_t> gone_;
+  std::optional<Allocation> allocation_;  // allocate()'s, until the next tick starts
+  bool match_over_ = false;
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;

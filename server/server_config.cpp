@@ -12,6 +12,8 @@
 #include <asio/ip/address.hpp>
 #include <toml++/toml.h>
 
+#include "proto/endpoint.h"
+
 
 namespace foothold::server {
 
@@ -28,6 +30,10 @@ const Key kKeys[] = {
     {"strict_key_permissions", &ServerConfig::strict_key_permissions},
     {"public_address", &ServerConfig::public_address},
     {"metrics_address", &ServerConfig::metrics_address},
+    {"agones", &ServerConfig::agones},
+    {"agones_health_interval", &ServerConfig::agones_health_interval},
+    {"idle_shutdown", &ServerConfig::idle_shutdown},
+    {"drain_seconds", &ServerConfig::drain_seconds},
     {"max_clients_per_address", &ServerConfig::max_clients_per_address},
     {"port", &ServerConfig::port},
     {"max_clients", &ServerConfig::max_clients},
@@ -151,6 +157,15 @@ std::vector<std::string> ServerConfig::validate() const {
     e.push_back("bind = '" + bind + "' is not loopback: without key_file (--key-file) the server uses the public "
                 "development key and serves 127.0.0.1 or ::1 only");
   }
+  if (!metrics_address.empty()) {
+    std::string error;
+    proto::parse_endpoint(metrics_address, error);
+    if (!error.empty())
+      e.push_back("metrics_address: '" + metrics_address + "' is not HOST:PORT (" + error + "; an IPv6 host in brackets)");
+  }
+  range(e, "agones_health_interval", agones_health_interval, 0.1, 60);
+  range(e, "idle_shutdown", idle_shutdown, 0, 86400);
+  range(e, "drain_seconds", drain_seconds, 1, 600);
   range(e, "max_clients_per_address", max_clients_per_address, 1, 4096);
   range(e, "port", port, 0, 65535);
   range(e, "max_clients", max_clients, 1, 4096);

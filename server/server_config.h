@@ -29,6 +29,15 @@ struct ServerConfig {
   /// "HOST:PORT" to serve /metrics (Prometheus), /healthz and /readyz on over HTTP (port 0: a free one,
   /// logged); empty: off.
   std::string metrics_address;
+  /// Run as an Agones game server (docs/fleet.md): Ready once listening, Health, the players Counter,
+  /// the allocation for the game, Shutdown at the end. Also on whenever AGONES_SDK_HTTP_PORT is set.
+  bool agones = false;
+  /// Seconds between Agones Health pings [0.1, 60]; none while the tick loop stalls.
+  double agones_health_interval = 2;
+  /// Seconds an allocated server may go without a client before it ends the match [0, 86400]; 0: never.
+  double idle_shutdown = 60;
+  /// Seconds a drain (SIGTERM, the match's end) may take, Agones' Shutdown included [1, 600].
+  double drain_seconds = 10;
   int max_clients_per_address = CoreConfig{}.max_clients_per_address;   ///< sessions one IP address may hold [1, 4096]; loopback senders have no cap
   int port = 7777;                   ///< UDP port [0, 65535]; 0 takes any free port (logged at start)
   /// Sessions at once.

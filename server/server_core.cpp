@@ -249,6 +249,7 @@ void ServerCore::tick(proto::Nanos now) {
   delivered_offsets_.clear();
   delivered_bytes_.clear();
   // The game's part of the boundary (server/game.h has the order): leaves, messages, commands.
+  game_.allocated();
   game_.leaves();
   deliver_messages(now);
   game_.apply_commands(simulation_.tick() + 1, [this](Client& c) { end_session(c, proto::fb::DisconnectReason::Removed); });
@@ -264,8 +265,11 @@ void ServerCore::tick(proto::Nanos now) {
 
 void ServerCore::shutdown(proto::Nanos) {
   admission_.shut();
-  for (std::size_t i = 0; i < roster_.size(); ++i)
-    outbox_.send_session(roster_[i].session, writer_.disconnect(proto::fb::DisconnectReason::ServerShutdown));
+  // Several copies, each sealed anew, as netcode.io sends its disconnects: one lost datagram must not
+  // leave a client waiting out its timeout for a server that is gone.
+  for (int copy = 0; copy < kShutdownCopies; ++copy)
+    for (std::size_t i = 0; i < roster_.size(); ++i)
+      outbox_.send_session(roster_[i].session, writer_.disconnect(proto::fb::DisconnectReason::ServerShutdown));
   while (roster_.size() > 0) roster_.remove(roster_[roster_.size() - 1].id);
 }
 

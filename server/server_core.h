@@ -67,9 +67,19 @@ class ServerCore {
   /// per client, every step, the observer) and, every snapshot_interval ticks, sends snapshots.
   void tick(proto::Nanos now);
 
-  /// Tells every client the server is going away (Disconnect(ServerShutdown)) and forgets them.
+  /// Copies of the Disconnect shutdown() sends each client.
+  static constexpr int kShutdownCopies = 3;
+  /// Tells every client the server is going away (Disconnect(ServerShutdown), kShutdownCopies
+  /// times) and forgets them.
   /// Later connects are refused with Reject(ShuttingDown). `now` is unused.
   void shutdown(proto::Nanos now);
+
+  /// The fleet allocated the server (Agones): the game's on_allocated at the start of the next tick.
+  void allocated(Allocation allocation) { game_.allocate(std::move(allocation)); }
+  /// The game ended the match (GameControl::end_match): the program drains and exits.
+  bool match_over() const { return game_.match_over(); }
+  /// Tokens naming `address` are ours from now on (the fleet's word on where clients reach us).
+  void add_token_address(const proto::TokenAddress& address) { admission_.add_address(address); }
 
   /// The last tick simulated (0 before the first; the first is 1).
   uint32_t current_tick() const { return simulation_.tick(); }

@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 #include <asio/io_context.hpp>
+#include <asio/post.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -26,6 +27,9 @@
 #include "server/key_permissions.h"
 #include "server/server_core.h"
 #include "server/server_program.h"
+#include "server/agones_agent.h"
+#include "fleet/agones_sdk.h"
+#include "proto/endpoint.h"
 #include "server/udp_server.h"
 #include "shared/settings.h"
 #include "shared/world.h"
@@ -78,17 +82,18 @@ const GameEntry* find_game(std::span<const GameEntry> games, const std::string& 
   return nullptr;
 }
 
-int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, std::string& verify_path) {
-  CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
-  app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
-             "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
-  std::string config_path;
-  app.add_option("--config", config_path, "TOML file with any of the keys below (e.g. port = 7777)");
+// A flag given on the command line, and how it sets a configuration.
+using GivenFlags = std::vector<std::pair<CLI::Option*, std::function<void(ServerConfig&)>>>;
 
-  ServerConfig flags;
-  std::vector<std::pair<CLI::Option*, std::function<void(ServerConfig&)>>> given;
+// Every --KEY of ServerConfig, into `flags`; `given` says which were given and how each applies.
+void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std::span<const GameEntry> games,
+                     const ServerConfig& config) {
   auto opt = [&](const char* name, auto ServerConfig::*field, const std::string& help) {
     CLI::Option* o = app.add_option(std::string("--") + name, flags.*field, help);
+    given.push_back({o, [field, &flags](ServerConfig& c) { c.*field = flags.*field; }});
+  };
+  auto flag = [&](const char* name, bool ServerConfig::*field, const std::string& help) {
+    CLI::Option* o = app.add_flag(std::string("--") + name, flags.*field, help);
     given.push_back({o, [field, &flags](ServerConfig& c) { c.*field = flags.*field; }});
   };
   opt("bind", &ServerConfig::bind, "address to listen on (default 0.0.0.0 with a key file, else 127.0.0.1; :: for IPv6 and IPv4)");
@@ -130,12 +135,9 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
                  &ServerConfig::token_max_ahead));
   opt("clock-skew", &ServerConfig::clock_skew,
       by_default("seconds the token minter's clock may run ahead of the server's", &ServerConfig::clock_skew));
-  {
-    CLI::Option* o = app.add_flag("--strict-key-permissions", flags.strict_key_permissions,
-                                  "refuse to start when the key file is readable by group or others (outside a secrets "
-                                  "mount); without it that is a warning");
-    given.push_back({o, [&flags](ServerConfig& c) { c.strict_key_permissions = flags.strict_key_permissions; }});
-  }
+  flag("strict-key-permissions", &ServerConfig::strict_key_permissions,
+       "refuse to start when the key file is readable by group or others (outside a secrets mount); without it that is a "
+       "warning");
   opt("source-rate", &ServerConfig::source_rate, by_default("handshake datagrams/s one address may send", &ServerConfig::source_rate));
   opt("prefix-rate", &ServerConfig::prefix_rate, by_default("handshake datagrams/s one /24 or /64 may send", &ServerConfig::prefix_rate));
   opt("record", &ServerConfig::record, "record the input stream to this file");
@@ -151,6 +153,26 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
       by_default("seconds a session's messages may stand still before it is cut off", &ServerConfig::message_timeout));
   opt("threads", &ServerConfig::threads, "threads for the characters' steps and snapshots (default: the machine's cores); "
                                          "results are the same for any number");
+  flag("agones", &ServerConfig::agones,
+       "run as an Agones game server through the SDK sidecar (on whenever AGONES_SDK_HTTP_PORT is set; docs/fleet.md)");
+  opt("agones-health-interval", &ServerConfig::agones_health_interval,
+      by_default("seconds between Agones health pings, withheld while the tick loop stalls", &ServerConfig::agones_health_interval));
+  opt("idle-shutdown", &ServerConfig::idle_shutdown,
+      by_default("seconds an allocated server waits without a client before it ends the match (0: never)",
+                 &ServerConfig::idle_shutdown));
+  opt("drain-seconds", &ServerConfig::drain_seconds,
+      by_default("seconds the drain after SIGTERM or the match's end may take", &ServerConfig::drain_seconds));
+}
+
+int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, std::string& verify_path) {
+  CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
+  app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
+             "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
+  std::string config_path;
+  app.add_option("--config", config_path, "TOML file with any of the keys below (e.g. port = 7777)");
+  ServerConfig flags;
+  GivenFlags given;
+  declare_options(app, flags, given, games, config);
   app.add_option("--verify-game", verify_path,
                  "replay the game of a recording made with --record (its game, world and settings are the recording's) and "
                  "check every command it gave and message it sent; print the outcome and exit (0 identical, 1 differs, 2 "
@@ -212,7 +234,8 @@ int read_key(const ServerConfig& config, spdlog::logger& log, proto::Key& key) {
 
 // The addresses tokens must name, as far as they are known before binding. A host name is resolved
 // once, here: tokens hold addresses.
-int token_addresses(const ServerConfig& config, const proto::Endpoint& bind, std::vector<proto::TokenAddress>& addresses) {
+int token_addresses(const ServerConfig& config, const proto::Endpoint& bind, bool agones,
+                    std::vector<proto::TokenAddress>& addresses) {
   if (!config.public_address.empty()) {
     std::stringstream list(config.public_address);
     std::string item;
@@ -224,7 +247,7 @@ int token_addresses(const ServerConfig& config, const proto::Endpoint& bind, std
                              (error.empty() ? "" : " (" + error + ")")});
       addresses.push_back(proto::to_token_address(e));
     }
-  } else if (bind.address().is_unspecified()) {
+  } else if (bind.address().is_unspecified() && !agones) {  // under Agones the GameServer's status names it
     return usage_errors({"bind " + config.effective_bind() + " listens on every address, so the server cannot tell which one "
                          "clients reach it at: set public_address (--public-address HOST:PORT), the address its tokens name"});
   } else if (config.port != 0) {
@@ -233,42 +256,71 @@ int token_addresses(const ServerConfig& config, const proto::Endpoint& bind, std
   return kContinue;
 }
 
-// --metrics-address HOST:PORT (a host name, an IPv4 address, or an IPv6 one in brackets), or none.
-int metrics_endpoint(const ServerConfig& config, std::string& host, int& port) {
-  port = -1;
-  if (config.metrics_address.empty()) return kContinue;
-  const std::string& a = config.metrics_address;
-  const std::size_t colon = a.rfind(':');
-  const std::string port_text = colon == std::string::npos ? "" : a.substr(colon + 1);
-  host = colon == std::string::npos ? "" : a.substr(0, colon);
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  int p = -1;
-  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), p);
-  if (host.empty() || port_text.empty() || ec != std::errc() || end != port_text.data() + port_text.size() || p < 0 ||
-      p > 65535)
-    return usage_errors({"metrics_address: '" + a + "' is not HOST:PORT (port 0 to 65535; an IPv6 host in brackets)"});
-  port = p;
-  return kContinue;
-}
+// A tick that has not ended for a second (60 periods at 60 Hz), or ten periods if longer, is hung:
+// /healthz fails and Agones health is withheld.
+proto::Nanos stall_after(int tick_rate) { return std::max<proto::Nanos>(proto::kSecond, 10 * proto::kSecond / tick_rate); }
 
 // --metrics-address: the endpoints, fed by `udp` after every tick (`out` stays null when it is not
 // given). They answer once the world is loaded and the socket bound: ready from the first tick.
 int start_metrics(const ServerConfig& config, int tick_rate, UdpServer& udp, spdlog::logger& log,
                   std::unique_ptr<MetricsServer>& out) {
-  std::string host;
-  int port = -1;
-  if (const int exit = metrics_endpoint(config, host, port); exit != kContinue || port < 0) return exit;
+  if (config.metrics_address.empty()) return kContinue;
   std::string error;
-  // A tick that has not ended for a second (60 periods at 60 Hz), or ten periods if longer, is hung.
-  const proto::Nanos stall_after = std::max<proto::Nanos>(proto::kSecond, 10 * proto::kSecond / tick_rate);
-  out = MetricsServer::start(host, port, stall_after, error);
+  const proto::Endpoint at = proto::parse_endpoint(config.metrics_address, error);  // validated: resolves
+  if (!error.empty()) return usage_errors({"metrics_address: " + error});
+  out = MetricsServer::start(at.address().to_string(), at.port(), stall_after(tick_rate), error);
   if (!out) {
     log.critical("{}", error);
     return 1;
   }
   udp.set_metrics(out.get(), std::size_t(config.max_clients));
-  log.info("metrics: http://{}:{}/metrics, /healthz, /readyz", host, out->port());
+  log.info("metrics: http://{}/metrics, /healthz, /readyz", proto::to_string(proto::Endpoint(at.address(), uint16_t(out->port()))));
   return kContinue;
+}
+
+// The Agones SDK sidecar's port when the server runs under Agones (AGONES_SDK_HTTP_PORT, or --agones
+// with the default port), else 0.
+int agones_port(const ServerConfig& config, int& port) {
+  std::string error;
+  const std::optional<int> from_env = fleet::sdk_port_from_environment(error);
+  if (!error.empty()) return usage_errors({error});
+  port = from_env ? *from_env : config.agones ? fleet::kDefaultSdkHttpPort : 0;
+  return kContinue;
+}
+
+// Under Agones: the agent (server/agones_agent.h), started now that the world is loaded and the
+// socket bound. What it learns reaches the core on the io thread.
+std::unique_ptr<AgonesAgent> start_agones(const ServerConfig& config, int sdk_port, int tick_rate, asio::io_context& io,
+                                          UdpServer& udp, ServerCore& core, std::shared_ptr<spdlog::logger> log) {
+  if (sdk_port == 0) return nullptr;
+  AgonesOptions options;
+  options.port = sdk_port;
+  options.health_interval = proto::Nanos(config.agones_health_interval * double(proto::kSecond));
+  options.idle_shutdown = proto::Nanos(config.idle_shutdown * double(proto::kSecond));
+  options.stall_after = stall_after(tick_rate);
+  options.capacity = config.max_clients;
+  AgonesHooks hooks;
+  hooks.address = [&io, &core, log](const std::string& host, int port) {
+    // The status may name the node by a DNS name: tokens hold addresses, so resolve it (here, on
+    // the agent's thread, never the tick's).
+    std::string error;
+    const bool v6 = host.find(':') != std::string::npos;
+    const proto::Endpoint e = proto::parse_endpoint((v6 ? "[" + host + "]" : host) + ":" + std::to_string(port), error);
+    if (!error.empty()) {
+      log->error("agones: the GameServer's address {}:{} cannot be used: {}", host, port, error);
+      return;
+    }
+    log->info("agones: tokens may name {} (the GameServer's address)", proto::to_string(e));
+    asio::post(io, [&core, a = proto::to_token_address(e)] { core.add_token_address(a); });
+  };
+  hooks.allocated = [&io, &core](const fleet::GameServerInfo& gs) {
+    asio::post(io, [&core, a = Allocation{gs.labels, gs.annotations}]() mutable { core.allocated(std::move(a)); });
+  };
+  hooks.stop = [&udp](const std::string&) { udp.request_stop(); };
+  auto agent = std::make_unique<AgonesAgent>(options, std::move(log), std::move(hooks));
+  udp.set_agones(agent.get());
+  agent->start();
+  return agent;
 }
 
 // Once bound: the port taken when it was 0, and loopback at our port, for tools on this host (the
@@ -300,6 +352,28 @@ std::shared_ptr<spdlog::logger> make_logger(const char* name, const std::string&
   l->set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%n] [%l] %v");
   l->flush_on(spdlog::level::info);
   return l;
+}
+
+// --record: the input stream, with keyframes every 10 s of ticks, observed from the core's next tick.
+int start_recording(const ServerConfig& config, const World& world, const MoveSettings& settings, int snapshot_interval,
+                    ServerCore& core, replay::RecordingWriter& writer, std::unique_ptr<ServerRecorder>& recorder,
+                    spdlog::logger& log) {
+  if (config.record.empty()) return kContinue;
+  replay::RecordingHeader header =
+      server_recording_header(config.world, world, settings, core.current_tick() + 1, uint32_t(settings.tick_rate) * 10);
+  // What replaying the game's decisions needs (--verify-game).
+  header.game = config.game;
+  header.snapshot_interval = uint32_t(snapshot_interval);
+  header.rewind_window = core.rewind_window_ticks();
+  header.recorded_by = version_line("foothold-server");
+  if (!writer.open(config.record, header)) {
+    log.critical("{}", writer.error());
+    return 1;
+  }
+  recorder = std::make_unique<ServerRecorder>(writer, header.keyframe_interval, config.game != "none");
+  core.set_observer(recorder.get());
+  log.info("recording to {}", config.record);
+  return kContinue;
 }
 
 // --verify-game FILE: the recording's game replayed (server/game_replay.h).
@@ -357,7 +431,9 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
       endpoint_error);
   if (!endpoint_error.empty()) return usage_errors({endpoint_error});
   std::vector<proto::TokenAddress> addresses;
-  if (const int exit = token_addresses(config, bind, addresses); exit != kContinue) return exit;
+  int sdk_port = 0;
+  if (const int exit = agones_port(config, sdk_port); exit != kContinue) return exit;
+  if (const int exit = token_addresses(config, bind, sdk_port != 0, addresses); exit != kContinue) return exit;
 
   asio::io_context io;
   std::unique_ptr<UdpServer> udp;
@@ -380,25 +456,11 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
     }
   }
 
-  // Recording: the input stream, with keyframes every 10 s of ticks.
   replay::RecordingWriter writer;
   std::unique_ptr<ServerRecorder> recorder;
-  if (!config.record.empty()) {
-    replay::RecordingHeader header =
-        server_recording_header(config.world, *world.world, settings, core.current_tick() + 1, uint32_t(settings.tick_rate) * 10);
-    // What replaying the game's decisions needs (--verify-game).
-    header.game = config.game;
-    header.snapshot_interval = uint32_t(snapshot_interval);
-    header.rewind_window = core.rewind_window_ticks();
-    header.recorded_by = version_line("foothold-server");
-    if (!writer.open(config.record, header)) {
-      log->critical("{}", writer.error());
-      return 1;
-    }
-    recorder = std::make_unique<ServerRecorder>(writer, header.keyframe_interval, config.game != "none");
-    core.set_observer(recorder.get());
-    log->info("recording to {}", config.record);
-  }
+  if (const int exit = start_recording(config, *world.world, settings, snapshot_interval, core, writer, recorder, *log);
+      exit != kContinue)
+    return exit;
 
   if (config.key_file.empty()) {
     log->warn("no key file: connect tokens are sealed with the public development key, so this server serves loopback "
@@ -414,11 +476,14 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
             core_config.threads, config.game);
   std::unique_ptr<MetricsServer> metrics;
   if (const int exit = start_metrics(config, settings.tick_rate, *udp, *log, metrics); exit != kContinue) return exit;
+  const std::unique_ptr<AgonesAgent> agones = start_agones(config, sdk_port, settings.tick_rate, io, *udp, core, log);
   if (!config.ready_file.empty() && !write_ready_file(config.ready_file, udp->local_endpoint())) {
     log->critical("cannot write the ready file {}", config.ready_file);
     return 1;
   }
+  proto::Nanos drain_started = 0;
   udp->run(core, [&] {
+    drain_started = steady_now();
     if (recorder) {
       writer.close(recorder->last_tick());
       if (writer.ok()) {
@@ -429,6 +494,8 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
     }
     log->info("stopped at tick {}", core.current_tick());
   });
+  if (agones) agones->shutdown(drain_started + proto::Nanos(config.drain_seconds * double(proto::kSecond)));
+  log->info("drained in {:.0f} ms", double(steady_now() - drain_started) / 1e6);
   return (recorder && !writer.ok()) ? 1 : 0;
 }
 

@@ -235,7 +235,14 @@ void UdpServer::on_tick_timer() {
     ++ran;
     now = steady_now();
   }
-  if (ran > 0) publish_metrics(false);
+  if (ran > 0) {
+    publish_metrics(false);
+    if (agones_) agones_->publish(now, core_->client_count());
+    if (core_->match_over() && !stop_requested_) {
+      log_->info("the game ended the match: stopping");
+      stop_requested_ = true;
+    }
+  }
   if (now - next_tick_ > period_) {
     // Still behind after catching up as far as allowed: give up on the missed slots.
     const proto::Nanos behind = now - next_tick_;
@@ -275,6 +282,7 @@ void UdpServer::publish_metrics(bool draining) {
   m.tick_duration = tick_histogram_;
   m.ready = !draining;
   m.draining = draining;
+  if (agones_) m.agones_state = agones_->state();
   metrics_->publish(m, steady_now());
 }
 

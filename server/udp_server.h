@@ -3,8 +3,9 @@
 //
 // Ticks are scheduled at absolute times (start + k / tick_rate), so the tick clock does not drift.
 // A tick that starts late is caught up: up to max_catchup ticks run back to back; beyond that the
-// schedule slips (logged). SIGINT and SIGTERM stop the server at a tick boundary: clients are told,
-// the recorder is flushed, and run() returns.
+// schedule slips (logged). SIGINT and SIGTERM stop the server at a tick boundary, as does the game's
+// end_match(): the drain. New connects are refused, every client is told, the recorder is flushed,
+// and run() returns.
 
 #include <atomic>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include <asio/steady_timer.hpp>
 #include <spdlog/logger.h>
 
+#include "server/agones_agent.h"
 #include "server/metrics_server.h"
 #include "server/server_core.h"
 #include "shared/percentile.h"
@@ -130,6 +132,10 @@ class UdpServer {
     max_clients_ = max_clients;
   }
 
+  /// Tells `agent` of every tick (alive, and the clients) and puts its state in the metrics (null:
+  /// none). Call before run(); `agent` must outlive it.
+  void set_agones(AgonesAgent* agent) { agones_ = agent; }
+
   /// The stats line's figures since the previous line.
   struct Window {
     /// Unused: the stats line measures the window's length itself.
@@ -167,6 +173,7 @@ class UdpServer {
   proto::Nanos sender_cpu_mark_ = 0;
   MetricsServer* metrics_ = nullptr;
   std::size_t max_clients_ = 0;
+  AgonesAgent* agones_ = nullptr;
   TickHistogram tick_histogram_;  // every tick since the start, for /metrics
 };
 

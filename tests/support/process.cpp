@@ -80,8 +80,11 @@ std::string Spawned::output() const {
   return s.str();
 }
 
-int free_udp_port() {
-  const int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+int free_udp_port() { return free_port(SOCK_DGRAM); }
+int free_tcp_port() { return free_port(SOCK_STREAM); }
+
+int free_port(int type) {
+  const int fd = ::socket(AF_INET, type, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

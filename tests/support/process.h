@@ -40,6 +40,10 @@ class Spawned {
 
 /// A UDP port on 127.0.0.1 that was free a moment ago.
 int free_udp_port();
+/// A TCP port on 127.0.0.1 that was free a moment ago.
+int free_tcp_port();
+/// A port of socket type `type` (SOCK_DGRAM, SOCK_STREAM) on 127.0.0.1 that was free a moment ago.
+int free_port(int type);
 
 /// A fresh empty directory under the system's temporary directory, removed by the destructor.
 class TempDir {
