@@ -358,6 +358,7 @@ BotResult BotFleet::result_of(Bot& b) {
   r.phase = b.final_phase;
   r.connected = b.ever_connected;
   r.reason = b.session->reason_text();
+  r.end = b.session->end_reason();
   r.prediction = b.session->predictor().counters();
   r.stats = b.session->stats();
   r.rtt_ms = std::move(b.rtt_ms);

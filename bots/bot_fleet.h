@@ -64,6 +64,9 @@ struct BotResult {
   bool connected = false;                                    ///< reached kConnected at some point
   /// Why its session ended (ClientSession::reason_text(): "client quit" when it ran to the end).
   std::string reason;
+  /// The same as a code (client_quit when it ran to the end; server_shutdown when the server said
+  /// it was going away).
+  client::EndReason end = client::EndReason::kNone;
   /// Its prediction's matches and corrections.
   Predictor::Counters prediction;
   /// Its session's traffic figures.

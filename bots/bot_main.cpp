@@ -45,6 +45,7 @@
 // determinism bug), or the probe got no answer; 2 bad usage.
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -231,6 +232,7 @@ std::optional<MoveSettings> read_settings(const std::string& path) {
 // The bots' figures summed over the fleet.
 struct Totals {
   int connected = 0, failed = 0;
+  std::array<int, client::kEndReasons> ended{};  // bots by why their session ended
   uint64_t corrections = 0, unexplained = 0, interactions = 0, compared = 0, predicted = 0, bytes_in = 0, bytes_out = 0,
            snapshots = 0, packets_in = 0, packets_out = 0;
   double max_error = 0;
@@ -280,6 +282,7 @@ Totals add_up(const FleetResult& result) {
   Totals t;
   for (const auto& b : result.bots) {
     t.connected += b.connected;
+    ++t.ended[std::size_t(b.end)];
     if (!b.connected) {
       ++t.failed;
       std::fprintf(stderr, "foothold-bot: bot %u could not connect: %s (%s)\n", b.index, b.reason.c_str(),
@@ -369,9 +372,16 @@ void print_summary(const Args& a, Totals& t, double seconds) {
               (unsigned long long)t.shots.refused,
               (unsigned long long)(t.shots.shots - t.shots.hits - t.shots.other_hits - t.shots.misses - t.shots.refused),
               (unsigned long long)t.shots.hidden);
-  std::printf(" pop_max_m=%.4f pops_over_2cm=%llu remote_stalls=%llu remote_pop_max_m=%.4f frames=%llu\n", t.frames.pop_max_m,
+  std::printf(" pop_max_m=%.4f pops_over_2cm=%llu remote_stalls=%llu remote_pop_max_m=%.4f frames=%llu", t.frames.pop_max_m,
               (unsigned long long)t.frames.pops_over_2cm, (unsigned long long)t.frames.remote_stalls, t.frames.remote_pop_max_m,
               (unsigned long long)t.frames.frames);
+  // Why the sessions ended, REASON:BOTS in the codes' order (client/end_reason.h): client_quit when
+  // they ran their time, server_shutdown when the server drained.
+  std::string ended;
+  for (int r = 0; r < client::kEndReasons; ++r)
+    if (t.ended[std::size_t(r)] > 0)
+      ended += (ended.empty() ? "" : ",") + std::string(to_string(client::EndReason(r))) + ":" + std::to_string(t.ended[std::size_t(r)]);
+  std::printf(" ended=%s\n", ended.empty() ? "none" : ended.c_str());
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

@@ -49,6 +49,12 @@ struct LogGame final : server::Game {
   void on_leave(server::GameControl& g, uint32_t id) override {
     log.push_back("leave " + std::to_string(id) + " tick=" + std::to_string(g.tick()));
   }
+  void on_allocated(server::GameControl& g, const server::Allocation& a) override {
+    std::string line = "allocated tick=" + std::to_string(g.tick());
+    for (const auto& [k, v] : a.labels) line += " label:" + k + "=" + v;
+    for (const auto& [k, v] : a.annotations) line += " annotation:" + k + "=" + v;
+    log.push_back(line);
+  }
   void on_message(server::GameControl& g, uint32_t id, proto::Channel ch, std::span<const uint8_t> b) override {
     log.push_back("message " + std::to_string(id) + " tick=" + std::to_string(g.tick()) + " " +
                   (ch == proto::Channel::kReliable ? "reliable " : "unreliable ") + text(b));
@@ -259,6 +265,30 @@ CommandRun run_commands(int threads) {
   out.recording.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   std::remove(path.c_str());
   return out;
+}
+
+// The fleet's allocation (Agones: the program hands it over from the io thread) reaches the game once,
+// at the start of the next tick, before its steps; end_match is the program's to act on.
+TEST(GameApi, TheAllocationComesOnceAtTheStartOfTheNextTickAndEndMatchIsSeen) {
+  SimHarness h(arena_world(), with_clients(2));
+  auto game = std::make_unique<LogGame>();
+  LogGame& log = *game;
+  h.server().set_game(std::move(game));
+  h.start_all();
+  h.run_for(kS);
+  ASSERT_EQ(h.client(1).phase(), Phase::kConnected);
+  log.log.clear();
+  const uint32_t tick = h.server().current_tick();
+  h.server().allocated({{{"mode", "ctf"}}, {{"map", "arena"}, {"match", "m-1"}}});
+  EXPECT_TRUE(log.log.empty()) << "handed over before a tick started";
+  h.run_for(kS / 4);
+  ASSERT_GE(log.log.size(), 2u);
+  EXPECT_EQ(log.log[0], "allocated tick=" + std::to_string(tick) + " label:mode=ctf annotation:map=arena annotation:match=m-1");
+  EXPECT_EQ(log.log[1], "after tick=" + std::to_string(tick + 1));
+  EXPECT_EQ(std::count_if(log.log.begin(), log.log.end(), [](const std::string& l) { return l.rfind("allocated", 0) == 0; }), 1);
+  EXPECT_FALSE(h.server().match_over());
+  h.server().game_control().end_match();
+  EXPECT_TRUE(h.server().match_over());
 }
 
 TEST(GameApi, EveryCommandActsAtTheNextBoundaryTheSameOnOneThreadAndOnFour) {

@@ -1,0 +1,232 @@
+#!/usr/bin/env bash
+# foothold-server under Agones, end to end against the real SDK sidecar (v1.49.0, local mode) on
+# loopback (label quick-loopback; exit 77, skipped, when the sidecar is not there):
+#   1. the lifecycle: Ready after the server listens, health arriving, the players Counter's capacity
+#      = --max-clients, an allocation through the sidecar's own /allocate, bots joining with tokens
+#      for the GameServer's status address and port (a port of its own, forwarded to the server's as
+#      a node forwards a Dynamic port to the container's: a token naming it is taken only because the
+#      server learnt it from the GameServer), the Counter following them, idle shutdown once they
+#      left, Shutdown, exit 0;
+#   2. SIGTERM with bots playing and a recording: every bot told the server is going away, the
+#      recording verifies, Shutdown, exit 0 within --drain-seconds; the sidecar in its conformance
+#      mode (--test) with exactly the calls the server makes, and the calls counted from its log;
+#   3. the sidecar missing: the server serves anyway, says it retries, and stops cleanly.
+#   tests/server/agones_lifecycle.sh SERVER BOT TOKEN REPLAY SIDECAR
+set -euo pipefail
+[ $# -eq 5 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT FOOTHOLD_TOKEN FOOTHOLD_REPLAY AGONES_SDK_SERVER" >&2; exit 2; }
+server_bin=$1 bot_bin=$2 token_bin=$3 replay_bin=$4 sidecar_bin=$5
+if [ ! -x "$sidecar_bin" ]; then
+  echo "agones_lifecycle: SKIP: the Agones SDK sidecar is not at $sidecar_bin (../shared/agones/ beside the repository)"
+  exit 77
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/support/wait_ready.sh
+source "$here/../support/wait_ready.sh"
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "agones_lifecycle: FAIL $*" >&2; exit 1; }
+free_port() { python3 -c "import socket; s=socket.socket(socket.AF_INET, socket.$1); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"; }
+# A field of the GameServer record (state, players, capacity) from the sidecar on port $1.
+field() { python3 - "$1" "$2" <<'PY'
+import json, sys, urllib.request
+try:
+    gs = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/gameserver", timeout=2))
+except Exception:
+    print(""); sys.exit(0)
+st = gs.get("status", {})
+c = (st.get("counters") or {}).get("players") or {}
+print({"state": st.get("state", ""), "players": c.get("count", ""), "capacity": c.get("capacity", "")}[sys.argv[2]])
+PY
+}
+# until_field PORT FIELD VALUE SECONDS: waits for the record's FIELD to be VALUE.
+until_field() {
+  local n=$(( $4 * 20 ))
+  for _ in $(seq "$n"); do [ "$(field "$1" "$2")" = "$3" ] && return 0; sleep 0.05; done
+  return 1
+}
+# The GameServer record the sidecar starts from: status address $1, port $2.
+game_server() {
+  cat <<EOF
+apiVersion: agones.dev/v1
+kind: GameServer
+metadata:
+  name: foothold-test
+  labels: {mode: ctf}
+  annotations: {map: arena}
+spec:
+  ports: [{name: game, containerPort: 7777, protocol: UDP}]
+  counters:
+    players: {count: 0, capacity: 1}
+status:
+  state: Scheduled
+  address: $1
+  ports: [{name: game, port: $2}]
+  counters:
+    players: {count: 0, capacity: 1}
+EOF
+}
+# start_sidecar NAME ADDRESS PORT [ARGS...]: sets sidecar_port and sidecar_pid; its log is $work/NAME.log.
+start_sidecar() {
+  local name=$1 addr=$2 port=$3
+  shift 3
+  game_server "$addr" "$port" >"$work/$name.yaml"
+  sidecar_port=$(free_port SOCK_STREAM)
+  "$sidecar_bin" --local --address=127.0.0.1 --http-port "$sidecar_port" --grpc-port "$(free_port SOCK_STREAM)" \
+    --health-port "$(free_port SOCK_STREAM)" -f "$work/$name.yaml" "$@" >"$work/$name.log" 2>&1 &
+  sidecar_pid=$!
+  pids+=("$sidecar_pid")
+  for _ in $(seq 100); do [ -n "$(field "$sidecar_port" state)" ] && return 0; sleep 0.05; done
+  fail "the sidecar did not come up: $(tail -3 "$work/$name.log")"
+}
+# forward FROM_PORT TO_PORT: relays UDP on 127.0.0.1 from one port to the other and back, a socket per
+# sender, as a node forwards a GameServer's Dynamic port to its container's port. Sets forward_pid.
+forward() {
+  python3 - "$1" "$2" <<'PY' &
+import select, socket, sys
+front = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+front.bind(("127.0.0.1", int(sys.argv[1])))
+to = ("127.0.0.1", int(sys.argv[2]))
+by_peer, by_sock = {}, {}
+while True:
+    for s in select.select([front] + list(by_sock), [], [], 60)[0]:
+        data, peer = s.recvfrom(4096)
+        if s is front:
+            if peer not in by_peer:
+                b = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+                b.bind(("127.0.0.1", 0))
+                by_peer[peer], by_sock[b] = b, peer
+            by_peer[peer].sendto(data, to)
+        else:
+            front.sendto(data, by_sock[s])
+PY
+  forward_pid=$!
+  pids+=("$forward_pid")
+}
+# The set of SDK calls the sidecar's log shows, one name per line, sorted (what its --test mode keeps).
+calls() { python3 - "$1" <<'PY'
+import json, sys
+names = {"Getting GameServer details": "gameserver", "Ready request has been received!": "ready",
+         "Health Ping Received!": "health", "Connected to watch GameServer...": "watch",
+         "Updating Counter": "updatecounter", "Getting Counter": "getcounter",
+         "Shutdown request has been received!": "shutdown", "Allocate request has been received!": "allocate",
+         "Setting label": "setlabel", "Setting annotation": "setannotation", "Reserve request has been received!": "reserve"}
+quiet = {"Gameserver update received", "Reading GameServer configuration", "Health stream closed.",
+         "error sending gameserver", "Sending watched GameServer!", "File has been changed!"}
+seen = set()
+for line in open(sys.argv[1]):
+    try:
+        r = json.loads(line)
+    except ValueError:
+        continue
+    if "LocalSDKServer" not in r.get("source", ""):
+        continue
+    m = r.get("message", "")
+    if m in quiet:
+        continue
+    seen.add(names.get(m, "unknown:" + m))
+print("\n".join(sorted(seen)))
+PY
+}
+
+"$token_bin" keygen --out "$work/key" >/dev/null
+
+# --- 1. The lifecycle ------------------------------------------------------------------------------
+udp_port=$(free_port SOCK_DGRAM)
+node_port=$(free_port SOCK_DGRAM)
+forward "$node_port" "$udp_port"
+start_sidecar life 127.0.0.1 "$node_port"
+AGONES_SDK_HTTP_PORT=$sidecar_port "$server_bin" --bind 127.0.0.1 --port "$udp_port" --key-file "$work/key" --max-clients 8 \
+  --idle-shutdown 2 --agones-health-interval 0.25 --ready-file "$work/ready1" >"$work/server1.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+wait_ready "$work/ready1" "$server_pid" >/dev/null || fail "the server did not start: $(tail -5 "$work/server1.log")"
+until_field "$sidecar_port" state Ready 5 || fail "the GameServer is not Ready: $(field "$sidecar_port" state)"
+grep -q "listening on" "$work/server1.log" || fail "Ready came before the server listened"
+grep -q "tokens may name 127.0.0.1:$node_port (the GameServer's address)" "$work/server1.log" ||
+  fail "the server did not take the GameServer's address: $(grep agones "$work/server1.log")"
+until_field "$sidecar_port" capacity 8 5 || fail "the players Counter's capacity is $(field "$sidecar_port" capacity), not --max-clients 8"
+sleep 1
+pings=$(grep -c "Health Ping Received" "$work/life.log" || true)
+[ "$pings" -ge 2 ] || fail "$pings health pings in the first second at 0.25 s"
+python3 -c "import sys, urllib.request; urllib.request.urlopen(urllib.request.Request(f'http://127.0.0.1:{sys.argv[1]}/allocate', b'{}'), timeout=2)" \
+  "$sidecar_port" || fail "the sidecar's /allocate"
+until_field "$sidecar_port" state Allocated 5 || fail "not Allocated"
+"$bot_bin" --server "127.0.0.1:$node_port" --key-file "$work/key" --bots 3 --duration 3 --seed 5 >"$work/bots1.log" 2>&1 &
+bot_pid=$!
+pids+=("$bot_pid")
+until_field "$sidecar_port" players 3 5 || fail "the players Counter is $(field "$sidecar_port" players) with 3 bots playing"
+wait "$bot_pid" || fail "the bots failed: $(tail -3 "$work/bots1.log")"
+grep -q "connected=3 failed=0" "$work/bots1.log" || fail "the bots did not all connect: $(tail -2 "$work/bots1.log")"
+until_field "$sidecar_port" players 0 5 || fail "the players Counter is $(field "$sidecar_port" players) after the bots left"
+# Idle for 2 s: the match is over, Shutdown, exit 0.
+set +e
+for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+wait "$server_pid"; code=$?
+set -e
+[ "$code" -eq 0 ] || fail "the server exited $code after its idle shutdown: $(tail -5 "$work/server1.log")"
+grep -q "the match is over: allocated, and no client for" "$work/server1.log" || fail "no idle shutdown in the log"
+grep -q "allocated; labels: mode=ctf; annotations: map=arena" "$work/server1.log" || fail "the allocation's metadata is not in the log"
+[ "$(field "$sidecar_port" state)" = Shutdown ] || fail "the GameServer is $(field "$sidecar_port" state), not Shutdown"
+echo "lifecycle: Ready, $pings health pings in 1 s, Counter 0->3->0 (capacity 8), Allocated, idle shutdown, exit 0"
+
+# --- 2. SIGTERM with bots, in the sidecar's conformance mode ------------------------------------------
+expected=$(printf '%s\n' gameserver health ready shutdown updatecounter watch)
+udp_port=$(free_port SOCK_DGRAM)
+start_sidecar conformance 127.0.0.1 "$udp_port" "--test=$(paste -sd, <<<"$expected")" --timeout=60
+conformance_pid=$sidecar_pid
+AGONES_SDK_HTTP_PORT=$sidecar_port "$server_bin" --bind 127.0.0.1 --port "$udp_port" --key-file "$work/key" \
+  --record "$work/drain.rec" --drain-seconds 5 --agones-health-interval 0.5 --ready-file "$work/ready2" >"$work/server2.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+wait_ready "$work/ready2" "$server_pid" >/dev/null || fail "the server did not start: $(tail -5 "$work/server2.log")"
+"$bot_bin" --server "127.0.0.1:$udp_port" --key-file "$work/key" --bots 4 --duration 30 --seed 6 >"$work/bots2.log" 2>&1 &
+bot_pid=$!
+pids+=("$bot_pid")
+until_field "$sidecar_port" players 4 5 || fail "the players Counter is $(field "$sidecar_port" players) with 4 bots playing"
+sleep 0.5
+t0=$(date +%s%N)
+kill -TERM "$server_pid"
+set +e
+wait "$server_pid"; code=$?
+set -e
+drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$code" -eq 0 ] || fail "the server exited $code after SIGTERM: $(tail -5 "$work/server2.log")"
+[ "$drain_ms" -lt 5000 ] || fail "the drain took $drain_ms ms, over --drain-seconds 5"
+[ "$(field "$sidecar_port" state)" = Shutdown ] || fail "the GameServer is $(field "$sidecar_port" state) after the drain, not Shutdown"
+wait "$bot_pid" || fail "the bots failed: $(tail -3 "$work/bots2.log")"
+grep -q " ended=server_shutdown:4$" "$work/bots2.log" || fail "not every bot was told the server was going away: $(grep -o 'ended=.*' "$work/bots2.log")"
+"$replay_bin" verify "$work/drain.rec" >"$work/verify.log" 2>&1 || fail "the recording does not verify: $(tail -3 "$work/verify.log")"
+grep -q "mismatches=0" "$work/verify.log" || fail "the recording: $(tail -1 "$work/verify.log")"
+kill -TERM "$conformance_pid"
+set +e
+wait "$conformance_pid"; conformance_code=$?
+set -e
+[ "$conformance_code" -eq 0 ] || fail "the sidecar's conformance mode exited $conformance_code: $(tail -3 "$work/conformance.log")"
+seen=$(calls "$work/conformance.log")
+[ "$seen" = "$expected" ] || fail "the server made the calls [$(paste -sd' ' <<<"$seen")], not [$(paste -sd' ' <<<"$expected")]"
+echo "drain: SIGTERM to exit $drain_ms ms with 4 bots, every bot told (ended=server_shutdown:4), recording verified; calls: $(paste -sd' ' <<<"$seen")"
+
+# --- 3. No sidecar --------------------------------------------------------------------------------------
+AGONES_SDK_HTTP_PORT=$(free_port SOCK_STREAM) "$server_bin" --port 0 --drain-seconds 2 --ready-file "$work/ready3" \
+  >"$work/server3.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+address=$(wait_ready "$work/ready3" "$server_pid") || fail "without a sidecar the server did not start: $(tail -5 "$work/server3.log")"
+"$bot_bin" --server "$address" --bots 2 --duration 1.5 --seed 7 >"$work/bots3.log" 2>&1 || fail "bots against a server without its sidecar: $(tail -2 "$work/bots3.log")"
+grep -q "did not take Ready" "$work/server3.log" || fail "the server does not say it cannot reach the sidecar"
+grep -q "retrying in" "$work/server3.log" || fail "the server does not say it retries"
+t0=$(date +%s%N)
+kill -TERM "$server_pid"
+set +e
+wait "$server_pid"; code=$?
+set -e
+drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$code" -eq 0 ] || fail "without a sidecar the server exited $code: $(tail -5 "$work/server3.log")"
+[ "$drain_ms" -lt 2500 ] || fail "without a sidecar the drain took $drain_ms ms, over --drain-seconds 2"
+echo "no sidecar: served 2 bots, retried Ready with back-off, drained in $drain_ms ms, exit 0"
