@@ -13,6 +13,51 @@ namespace foothold::replay {
 
 namespace {
 
+// An allocation's key-value pairs as the record keeps them: key, value, key, value...
+std::vector<std::string> flattened(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : pairs) {
+    out.push_back(k);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// ...and back; empty, or why the record's list is not pairs.
+std::string paired(const flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>* list,
+                   std::vector<std::pair<std::string, std::string>>& out) {
+  if (!list) return {};
+  if (list->size() % 2 != 0) return "a key without its value";
+  if (list->size() / 2 > kMaxAllocationEntries) return std::to_string(list->size() / 2) + " entries (at most " + std::to_string(kMaxAllocationEntries) + ")";
+  for (uint32_t i = 0; i < list->size(); i += 2) {
+    const flatbuffers::String* k = list->Get(i);
+    const flatbuffers::String* v = list->Get(i + 1);
+    out.emplace_back(k ? k->str() : std::string(), v ? v->str() : std::string());
+  }
+  return {};
+}
+
+}  // namespace
+
+// What makes an allocation unrecordable (empty: nothing): too many entries, a key or value too long,
+// keys out of order or repeated.
+std::string allocation_problem(const AllocationEntry& a) {
+  for (const auto* list : {&a.labels, &a.annotations}) {
+    const char* what = list == &a.labels ? "labels" : "annotations";
+    if (list->size() > kMaxAllocationEntries)
+      return std::to_string(list->size()) + " " + what + " (at most " + std::to_string(kMaxAllocationEntries) + ")";
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const auto& [k, v] = (*list)[i];
+      if (k.size() > kMaxAllocationText || v.size() > kMaxAllocationText)
+        return std::string(what) + ": an entry over " + std::to_string(kMaxAllocationText) + " bytes";
+      if (i > 0 && !((*list)[i - 1].first < k)) return std::string(what) + " not sorted by key, or a key twice";
+    }
+  }
+  return {};
+}
+
+namespace {
+
 // A name from a file, as it may be printed: at most 200 characters, anything but printable ASCII
 // as '?' (a file is untrusted: no terminal control sequences reach a reader's screen).
 std::string printable(std::string text) {
@@ -160,6 +205,13 @@ bool RecordingWriter::check_messages(const TickData& t) {
              std::to_string(t.joins.size()) + " joins";
     return false;
   }
+  if (t.allocation && ok()) {
+    std::string why = format_ < 8 ? "a format " + std::to_string(format_) + " recording cannot carry it" : allocation_problem(*t.allocation);
+    if (!why.empty()) {
+      error_ = path_ + ": tick " + std::to_string(t.tick) + " has an allocation: " + why;
+      return false;
+    }
+  }
   for (const PlayerEntry& j : t.players)
     if (j.user_data.size() > kMaxRecordedUserData && ok()) {
       error_ = path_ + ": tick " + std::to_string(t.tick) + ": user data of " + std::to_string(j.user_data.size()) +
@@ -258,8 +310,14 @@ void RecordingWriter::write_tick(const TickData& t) {
     for (const auto& j : t.players) players.push_back(rec::CreatePlayer(fbb, uint32_t(j.client_id), uint32_t(j.client_id >> 32), fbb.CreateVector(j.user_data)));
     player_vec = fbb.CreateVector(players);
   }
+  // Format 8's allocation only in the tick that handed it over.
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> label_vec = 0, annotation_vec = 0;
+  if (t.allocation) {
+    label_vec = fbb.CreateVectorOfStrings(flattened(t.allocation->labels));
+    annotation_vec = fbb.CreateVectorOfStrings(flattened(t.allocation->annotations));
+  }
   const auto tick = rec::CreateTick(fbb, t.tick, fbb.CreateVectorOfStructs(joins), fbb.CreateVector(t.leaves), in_vec, sum_vec,
-                                    extra_vec, command_vec, player_vec);
+                                    extra_vec, command_vec, player_vec, t.allocation.has_value(), label_vec, annotation_vec);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Tick, tick.Union()), rec::RecordIdentifier());
   write_record(fbb);
   ++ticks_;
@@ -521,6 +579,15 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
   tick_.inputs.clear();
   tick_.checksums.clear();
   tick_.commands.clear();
+  tick_.allocation.reset();
+  if (t.allocated()) {
+    AllocationEntry a;
+    std::string why = paired(t.labels(), a.labels);
+    if (why.empty()) why = paired(t.annotations(), a.annotations);
+    if (why.empty()) why = allocation_problem(a);
+    if (!why.empty()) return "tick " + std::to_string(t.tick()) + ": its allocation: " + why;
+    tick_.allocation = std::move(a);
+  }
   if (t.joins())
     for (const rec::Join* j : *t.joins()) tick_.joins.push_back({j->id(), from_rec(j->state())});
   if (std::string why = apply_extras(t.join_extras(), tick_.joins.size(), tick_.joins); !why.empty())

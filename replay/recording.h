@@ -38,7 +38,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 7;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it
+inline constexpr uint16_t kRecordingFormat = 8;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it; 8: the fleet's allocation the game was handed
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
 /// not record the messages it handed over), so its ticks read with none; format 4 is format 5
 /// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
@@ -124,6 +124,19 @@ struct ChecksumEntry {
   uint32_t id = 0;
   uint32_t hash = 0;      ///< low 32 bits of CharacterState::hash() after the tick
 };
+/// The fleet's allocation as the game was handed it (server/game.h's Allocation): its GameServer's
+/// labels and annotations, each sorted by key. At most kMaxAllocationEntries of each, each key and
+/// value at most kMaxAllocationText bytes (the server hands the game no more than it can record).
+struct AllocationEntry {
+  std::vector<std::pair<std::string, std::string>> labels;
+  std::vector<std::pair<std::string, std::string>> annotations;
+};
+inline constexpr std::size_t kMaxAllocationEntries = 64;
+inline constexpr std::size_t kMaxAllocationText = 4096;
+/// Why `allocation` cannot be recorded (too many entries, an entry too long, keys unsorted or
+/// repeated), or empty when it can.
+std::string allocation_problem(const AllocationEntry& allocation);
+
 /// One tick's record. Every list but `messages` is in ascending id order.
 struct TickData {
   /// The server tick.
@@ -147,6 +160,9 @@ struct TickData {
   /// What the game sent since the steps of the tick before (its after_tick, then this tick's joins,
   /// leaves and messages), in the order sent, each to one client. Empty before format 6.
   std::vector<MessageEntry> sent;
+  /// Format 8: the fleet's allocation, handed to the game at the start of this tick, before the
+  /// leaves; none in every other tick.
+  std::optional<AllocationEntry> allocation;
 };
 /// Every character's full state after a tick: where re-simulation may start.
 struct KeyframeData {

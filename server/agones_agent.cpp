@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "replay/recording.h"
+
 namespace foothold::server {
 
 namespace {
@@ -33,6 +35,24 @@ int player_port(const fleet::GameServerInfo& gs) {
 }
 
 }  // namespace
+
+Allocation game_allocation(const fleet::GameServerInfo& gs, std::string& dropped) {
+  dropped.clear();
+  auto keep = [&](const fleet::Metadata& from, const char* what) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& [k, v] : from) {
+      if (out.size() < replay::kMaxAllocationEntries && k.size() <= replay::kMaxAllocationText && v.size() <= replay::kMaxAllocationText)
+        out.emplace_back(k, v);
+      else
+        dropped += std::string(dropped.empty() ? "" : ", ") + what + " " + k.substr(0, 64);
+    }
+    return out;
+  };
+  Allocation a;
+  a.labels = keep(gs.labels, "label");
+  a.annotations = keep(gs.annotations, "annotation");
+  return a;
+}
 
 AgonesAgent::AgonesAgent(AgonesOptions options, std::shared_ptr<spdlog::logger> log, AgonesHooks hooks)
     : options_(std::move(options)), log_(std::move(log)), hooks_(std::move(hooks)), sdk_(options_.host, options_.port, kCallTimeout) {}

@@ -24,6 +24,7 @@
 
 #include "fleet/agones_sdk.h"
 #include "proto/clock.h"
+#include "server/game.h"
 
 namespace foothold::server {
 
@@ -49,6 +50,12 @@ struct AgonesHooks {
   /// The match is over by the agent's judgement (`why`, for the log): drain and stop.
   std::function<void(const std::string& why)> stop;
 };
+
+/// The allocation as the game is handed it: the GameServer's labels and annotations, within what a
+/// recording keeps (replay::kMaxAllocationEntries of each, keys and values of at most
+/// replay::kMaxAllocationText bytes; what is beyond is left out and said in `dropped`), so that a
+/// replay hands the game exactly the same.
+Allocation game_allocation(const fleet::GameServerInfo& gs, std::string& dropped);
 
 class AgonesAgent {
  public:

@@ -59,9 +59,9 @@ std::optional<Vec3> GameHost::join(const Joining& joining) {
 }
 
 void GameHost::allocated() {
-  if (!allocation_) return;
-  if (game_) game_->on_allocated(*this, *allocation_);
+  delivered_ = std::move(allocation_);
   allocation_.reset();
+  if (delivered_ && game_) game_->on_allocated(*this, *delivered_);
 }
 
 void GameHost::leaves() {

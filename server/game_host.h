@@ -47,6 +47,8 @@ class GameHost final : public GameControl {
   void allocate(Allocation allocation) { allocation_ = std::move(allocation); }
   /// The start of a tick: on_allocated when allocate() was called since the last one.
   void allocated();
+  /// The allocation the last allocated() handed over (for the recorder), or null.
+  const Allocation* delivered_allocation() const { return delivered_ ? &*delivered_ : nullptr; }
   /// The start of a tick: on_leave for every character gone since the last one.
   void leaves();
   /// The game called end_match().
@@ -107,6 +109,7 @@ class GameHost final : public GameControl {
   std::vector<GameCommand> pending_, applied_;
   std::vector<uint32_t> gone_;
   std::optional<Allocation> allocation_;  // allocate()'s, until the next tick starts
+  std::optional<Allocation> delivered_;   // what the last allocated() handed over
   bool match_over_ = false;
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call

@@ -77,6 +77,8 @@ class Replayer {
       });
       if (!removed) roster_.remove(id);
     }
+    if (t.allocation) host_.allocate(Allocation{t.allocation->labels, t.allocation->annotations});
+    host_.allocated();
     host_.leaves();
     for (const replay::MessageEntry& m : t.messages) {
       host_.message(m.client, m.reliable ? proto::Channel::kReliable : proto::Channel::kUnreliable, m.bytes);

@@ -46,6 +46,8 @@ void ServerRecorder::on_tick(const TickRecord& r) {
   }
   // Assigned in place, not cleared: an entry that stays keeps its buffer from tick to tick.
   tick_.commands.assign(r.commands.begin(), r.commands.end());
+  tick_.allocation.reset();
+  if (r.allocation) tick_.allocation = replay::AllocationEntry{r.allocation->labels, r.allocation->annotations};
   tick_.messages.resize(r.messages.size());
   for (std::size_t i = 0; i < r.messages.size(); ++i) {
     replay::MessageEntry& m = tick_.messages[i];

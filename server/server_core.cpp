@@ -253,7 +253,7 @@ void ServerCore::tick(proto::Nanos now) {
   game_.leaves();
   deliver_messages(now);
   game_.apply_commands(simulation_.tick() + 1, [this](Client& c) { end_session(c, proto::fb::DisconnectReason::Removed); });
-  simulation_.advance(roster_, counters_, observer_, delivered_, game_.applied(), game_.sent());
+  simulation_.advance(roster_, counters_, observer_, delivered_, game_.applied(), game_.sent(), game_.delivered_allocation());
   game_.clear_sent();
   rewind_.record(simulation_.tick(), roster_);
   game_.after_tick(simulation_);

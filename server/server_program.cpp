@@ -313,8 +313,11 @@ std::unique_ptr<AgonesAgent> start_agones(const ServerConfig& config, int sdk_po
     log->info("agones: tokens may name {} (the GameServer's address)", proto::to_string(e));
     asio::post(io, [&core, a = proto::to_token_address(e)] { core.add_token_address(a); });
   };
-  hooks.allocated = [&io, &core](const fleet::GameServerInfo& gs) {
-    asio::post(io, [&core, a = Allocation{gs.labels, gs.annotations}]() mutable { core.allocated(std::move(a)); });
+  hooks.allocated = [&io, &core, log](const fleet::GameServerInfo& gs) {
+    std::string dropped;
+    Allocation a = game_allocation(gs, dropped);
+    if (!dropped.empty()) log->warn("agones: the allocation's {} left out: beyond what a recording keeps", dropped);
+    asio::post(io, [&core, a = std::move(a)]() mutable { core.allocated(std::move(a)); });
   };
   hooks.stop = [&udp](const std::string&) { udp.request_stop(); };
   auto agent = std::make_unique<AgonesAgent>(options, std::move(log), std::move(hooks));

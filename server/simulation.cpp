@@ -32,7 +32,8 @@ void Simulation::offer_inputs(Client& c, std::span<const InputCmd> inputs, proto
 }
 
 void Simulation::advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages,
-                         std::span<const GameCommand> commands, std::span<const SentRecord> sent) {
+                         std::span<const GameCommand> commands, std::span<const SentRecord> sent,
+                         const Allocation* allocation) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
   // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
@@ -75,7 +76,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
   for (const CharacterTick& c : characters_) repeated += c.repeated;
   counters.add(Counter::kInputsRepeated, repeated);
   counters.add(Counter::kInputsConsumed, n - repeated);
-  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages, commands, sent});
+  if (observer) observer->on_tick({tick_, joins_, leaves_, characters_, messages, commands, sent, allocation});
   joins_.clear();
   leaves_.clear();
 }

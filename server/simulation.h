@@ -42,9 +42,11 @@ class Simulation {
   /// Simulates tick tick() + 1: the roster's joins and leaves since the last tick, one input per
   /// client, every step; then tells `observer` (may be null).
   /// `messages` are those the game was handed at the start of the tick, `commands` those applied
-  /// before its steps and `sent` what the game sent since the last steps (for the observer).
+  /// before its steps, `sent` what the game sent since the last steps and `allocation` the fleet's
+  /// allocation it was handed at the start of the tick, if any (for the observer).
   void advance(Roster& roster, Counters& counters, TickObserver* observer, std::span<const MessageRecord> messages = {},
-               std::span<const GameCommand> commands = {}, std::span<const SentRecord> sent = {});
+               std::span<const GameCommand> commands = {}, std::span<const SentRecord> sent = {},
+               const Allocation* allocation = nullptr);
   /// What roster[index]'s character touched in the last tick (valid until the next advance(), and
   /// only while the roster is as that tick left it).
   std::span<const Touch> touches(std::size_t index) const { return runner_.touches(index); }

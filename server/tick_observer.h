@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 
+#include "server/game.h"
 #include "shared/character_state.h"
 #include "shared/game_command.h"
 #include "shared/input.h"
@@ -66,6 +67,9 @@ struct TickRecord {
   /// What the game sent since the steps of the tick before (its after_tick, then the joins', leaves'
   /// and messages' hooks before this tick), in the order sent.
   std::span<const SentRecord> sent;
+  /// The fleet's allocation, handed to the game at the start of this tick (Game::on_allocated);
+  /// null in every other tick.
+  const Allocation* allocation = nullptr;
 };
 
 /// Told about every tick the server simulates (the recorder is one). ServerCore calls it on its own

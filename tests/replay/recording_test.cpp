@@ -492,6 +492,65 @@ void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32
   ASSERT_TRUE(writer.ok()) << writer.error();
 }
 
+// Format 8: the fleet's allocation rides in the Tick record of the tick that handed it to the game,
+// reads back as written, and what a reader would refuse is refused at writing, by name.
+TEST(RecordingAllocation, ReadsBackAtItsTickAndWhatCannotBeReadIsNotWritten) {
+  TempDir dir;
+  replay::AllocationEntry a;
+  a.labels = {{"mode", "ctf"}, {"region", std::string(replay::kMaxAllocationText, 'e')}};
+  a.annotations = {{"match", "m-1"}};
+  {
+    replay::RecordingWriter writer;
+    ASSERT_TRUE(writer.open(dir.file("a.rec"), server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 0)));
+    for (uint32_t tick = 1; tick <= 3; ++tick) {
+      replay::TickData t;
+      t.tick = tick;
+      if (tick == 2) t.allocation = a;
+      writer.write_tick(t);
+    }
+    writer.close(3);
+    ASSERT_TRUE(writer.ok()) << writer.error();
+  }
+  replay::RecordingReader reader;
+  ASSERT_TRUE(reader.open(dir.file("a.rec"))) << reader.error();
+  for (uint32_t tick = 1; tick <= 3; ++tick) {
+    ASSERT_EQ(reader.next(), Next::kTick) << reader.error();
+    ASSERT_EQ(reader.tick().allocation.has_value(), tick == 2) << "tick " << tick;
+  }
+  // (the reader's tick 2, read again from a fresh reader, holds it exactly)
+  replay::RecordingReader again;
+  ASSERT_TRUE(again.open(dir.file("a.rec")));
+  again.next();
+  again.next();
+  ASSERT_TRUE(again.tick().allocation.has_value());
+  EXPECT_EQ(again.tick().allocation->labels, a.labels);
+  EXPECT_EQ(again.tick().allocation->annotations, a.annotations);
+
+  auto refused = [&](const replay::AllocationEntry& bad, const std::string& why) {
+    replay::RecordingWriter writer;
+    ASSERT_TRUE(writer.open(dir.file("bad.rec"), server::server_recording_header("arena", arena_world(), MoveSettings{}, 1, 0)));
+    replay::TickData t;
+    t.tick = 1;
+    t.allocation = bad;
+    writer.write_tick(t);
+    EXPECT_FALSE(writer.ok()) << why;
+    EXPECT_NE(writer.error().find("tick 1 has an allocation: "), std::string::npos) << writer.error();
+    EXPECT_NE(writer.error().find(why), std::string::npos) << writer.error();
+  };
+  replay::AllocationEntry unsorted;
+  unsorted.labels = {{"z", "1"}, {"a", "2"}};
+  refused(unsorted, "labels not sorted by key, or a key twice");
+  replay::AllocationEntry twice;
+  twice.annotations = {{"a", "1"}, {"a", "2"}};
+  refused(twice, "annotations not sorted by key, or a key twice");
+  replay::AllocationEntry long_value;
+  long_value.labels = {{"k", std::string(replay::kMaxAllocationText + 1, 'v')}};
+  refused(long_value, "labels: an entry over 4096 bytes");
+  replay::AllocationEntry many;
+  for (std::size_t i = 0; i <= replay::kMaxAllocationEntries; ++i) many.annotations.push_back({"k" + std::to_string(1000 + i), ""});
+  refused(many, "65 annotations (at most 64)");
+}
+
 TEST(RecordingMessages, WrittenFromTickRecordsTheyReadBackAtTheirTicksInTheirOrder) {
   TempDir dir;
   std::map<uint32_t, std::vector<MessageEntry>> plan;

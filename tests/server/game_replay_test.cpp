@@ -153,6 +153,63 @@ TEST(GameReplay, AGameThatDecidesByWhatTheRecordingDoesNotHoldIsCaughtAtItsFirst
   std::remove(path.c_str());
 }
 
+// A game that decides by the fleet's allocation (here: which mode to announce, and the match
+// attribute it sets) replays the same, because the recording holds the allocation at its tick.
+struct ModeGame final : server::Game {
+  server::GameSchema schema() const override { return {{}, {"ctf"}}; }
+  void on_allocated(server::GameControl& g, const server::Allocation& a) override {
+    std::string mode = "none";
+    for (const auto& [k, v] : a.labels)
+      if (k == "mode") mode = v;
+    g.set_match_attribute(0, mode == "ctf" ? 1 : 2);
+    const std::string text = "mode " + mode + " at " + std::to_string(g.tick());
+    g.broadcast(proto::Channel::kReliable, {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+  }
+};
+
+TEST(GameReplay, TheAllocationIsRecordedAtItsTickAndReplayed) {
+  HarnessOptions o = with_clients(2);
+  SimHarness h(arena_world(), o);
+  h.server().set_game(std::make_unique<ModeGame>());
+  const std::string path = ::testing::TempDir() + "/allocated.rec";
+  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 0);
+  header.game = "mode";
+  header.snapshot_interval = 1;
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, header));
+  server::ServerRecorder recorder(writer, 0, true);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(kS / 2);
+  const uint32_t allocated_at = h.server().current_tick() + 1;
+  h.server().allocated({{{"mode", "ctf"}, {"region", "eu"}}, {{"match", "m-7"}}});
+  h.run_for(kS / 2);
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+
+  // In the recording: once, at the tick that handed it over, as handed over.
+  replay::RecordingReader reader;
+  ASSERT_TRUE(reader.open(path)) << reader.error();
+  int allocations = 0;
+  for (auto next = reader.next(); next == replay::RecordingReader::Next::kTick; next = reader.next()) {
+    if (!reader.tick().allocation) continue;
+    ++allocations;
+    EXPECT_EQ(reader.tick().tick, allocated_at);
+    const std::vector<std::pair<std::string, std::string>> labels = {{"mode", "ctf"}, {"region", "eu"}};
+    EXPECT_EQ(reader.tick().allocation->labels, labels);
+    EXPECT_EQ(reader.tick().allocation->annotations.size(), 1u);
+    EXPECT_EQ(reader.tick().sent.size(), 2u) << "what on_allocated sent, in the record of the tick it started";
+  }
+  EXPECT_EQ(allocations, 1);
+
+  const server::GameReplayResult r = server::replay_game(path, arena_world(), std::make_unique<ModeGame>());
+  EXPECT_TRUE(r.ok) << r.difference << r.error;
+  EXPECT_EQ(r.sends, 2u) << "the announcement, to each of the two";
+  EXPECT_EQ(r.commands, 1u);
+  std::remove(path.c_str());
+}
+
 TEST(GameReplay, ARecordingThatCannotBeReplayedSaysWhy) {
   HarnessOptions o = with_clients(1);
   const std::string path = ::testing::TempDir() + "/late_start.rec";
