@@ -67,18 +67,27 @@ struct foothold_client {
 
 namespace {
 
-// The conditioner's five keys, in the order of Impairment's fields they set.
-constexpr std::array<const char*, 5> kConditionerKeys = {"loss", "duplicate", "reorder", "latency_ms", "jitter_ms"};
+// The conditioner's five keys, in the order of Impairment's fields they set, each with its range.
+struct ConditionerKey {
+  const char* name;
+  double max;         // values are in [0, max]
+  const char* range;  // what the refusal says
+};
+constexpr std::array<ConditionerKey, 5> kConditioner = {{{"loss", 1, " must be a probability in [0, 1]"},
+                                                         {"duplicate", 1, " must be a probability in [0, 1]"},
+                                                         {"reorder", 1, " must be a probability in [0, 1]"},
+                                                         {"latency_ms", 10000, " must be in [0, 10000] ms"},
+                                                         {"jitter_ms", 10000, " must be in [0, 10000] ms"}}};
+constexpr std::array<const char*, 5> kConditionerKeys = {kConditioner[0].name, kConditioner[1].name, kConditioner[2].name,
+                                                         kConditioner[3].name, kConditioner[4].name};
 
-// The conditioner's five values, in kConditionerKeys' order: probabilities in [0, 1], times in
-// [0, 10000] ms. A value out of range is named as `prefix` + its key.
+// The conditioner's five values, in kConditioner's order, each in its key's range. A value out of
+// range is named as `prefix` + its key.
 bool conditioner_from(const std::array<double, 5>& values, std::string_view prefix, foothold::client::Impairment& out,
                       std::string& error) {
   for (std::size_t k = 0; k < values.size(); ++k) {
-    const bool time = k >= 3;
-    if (!(values[k] >= 0 && values[k] <= (time ? 10000 : 1))) {
-      error = std::string(prefix) + kConditionerKeys[k] +
-              (time ? " must be in [0, 10000] ms" : " must be a probability in [0, 1]");
+    if (!(values[k] >= 0 && values[k] <= kConditioner[k].max)) {
+      error = std::string(prefix) + kConditioner[k].name + kConditioner[k].range;
       return false;
     }
   }

@@ -57,7 +57,9 @@ Allocation game_allocation(const fleet::GameServerInfo& gs, std::string& dropped
 AgonesAgent::AgonesAgent(AgonesOptions options, std::shared_ptr<spdlog::logger> log, AgonesHooks hooks)
     : options_(std::move(options)), log_(std::move(log)), hooks_(std::move(hooks)), sdk_(options_.host, options_.port, kCallTimeout) {}
 
-AgonesAgent::~AgonesAgent() {
+AgonesAgent::~AgonesAgent() { stop_threads(); }
+
+void AgonesAgent::stop_threads() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
@@ -214,14 +216,7 @@ void AgonesAgent::on_game_server(const fleet::GameServerInfo& gs) {
 }
 
 bool AgonesAgent::shutdown(proto::Nanos deadline) {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  sdk_.stop_watch();
-  for (std::thread* t : {&lifecycle_, &health_, &watch_})
-    if (t->joinable()) t->join();
+  stop_threads();  // no health after the drain began, and no watch to outlive us
   for (proto::Nanos backoff = kFirstBackoff;; backoff = std::min(2 * backoff, kMaxBackoff)) {
     const fleet::SdkResult r = sdk_.shutdown();
     if (r.ok) {

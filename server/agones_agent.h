@@ -78,6 +78,8 @@ class AgonesAgent {
   uint64_t health_sent() const { return health_sent_.load(); }
 
  private:
+  // Stops and joins every thread (idempotent).
+  void stop_threads();
   void lifecycle_loop();
   void health_loop();
   void watch_loop();

@@ -108,6 +108,16 @@ PY
   forward_pid=$!
   pids+=("$forward_pid")
 }
+# terminate PID: SIGTERM, then waits; sets code (its exit status) and drain_ms (signal to exit).
+terminate() {
+  local t0
+  t0=$(date +%s%N)
+  kill -TERM "$1"
+  set +e
+  wait "$1"; code=$?
+  set -e
+  drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
 # The set of SDK calls the sidecar's log shows, one name per line, sorted (what its --test mode keeps).
 calls() { python3 - "$1" <<'PY'
 import json, sys
@@ -190,12 +200,7 @@ bot_pid=$!
 pids+=("$bot_pid")
 until_field "$sidecar_port" players 4 5 || fail "the players Counter is $(field "$sidecar_port" players) with 4 bots playing"
 sleep 0.5
-t0=$(date +%s%N)
-kill -TERM "$server_pid"
-set +e
-wait "$server_pid"; code=$?
-set -e
-drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+terminate "$server_pid"
 [ "$code" -eq 0 ] || fail "the server exited $code after SIGTERM: $(tail -5 "$work/server2.log")"
 [ "$drain_ms" -lt 5000 ] || fail "the drain took $drain_ms ms, over --drain-seconds 5"
 [ "$(field "$sidecar_port" state)" = Shutdown ] || fail "the GameServer is $(field "$sidecar_port" state) after the drain, not Shutdown"
@@ -221,12 +226,7 @@ address=$(wait_ready "$work/ready3" "$server_pid") || fail "without a sidecar th
 "$bot_bin" --server "$address" --bots 2 --duration 1.5 --seed 7 >"$work/bots3.log" 2>&1 || fail "bots against a server without its sidecar: $(tail -2 "$work/bots3.log")"
 grep -q "did not take Ready" "$work/server3.log" || fail "the server does not say it cannot reach the sidecar"
 grep -q "retrying in" "$work/server3.log" || fail "the server does not say it retries"
-t0=$(date +%s%N)
-kill -TERM "$server_pid"
-set +e
-wait "$server_pid"; code=$?
-set -e
-drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+terminate "$server_pid"
 [ "$code" -eq 0 ] || fail "without a sidecar the server exited $code: $(tail -5 "$work/server3.log")"
 [ "$drain_ms" -lt 2500 ] || fail "without a sidecar the drain took $drain_ms ms, over --drain-seconds 2"
 echo "no sidecar: served 2 bots, retried Ready with back-off, drained in $drain_ms ms, exit 0"

@@ -121,18 +121,33 @@ struct Forgetful final : server::Game {
   }
 };
 
+// A recording of the game `name` on `h`'s server, from its next tick: stop() closes it.
+struct GameRecording {
+  GameRecording(SimHarness& harness, const HarnessOptions& o, const std::string& name)
+      : h(harness), path(::testing::TempDir() + "/" + name + ".rec") {
+    replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 0);
+    header.game = name;
+    header.snapshot_interval = 1;
+    EXPECT_TRUE(writer.open(path, header)) << writer.error();
+    h.server().set_observer(&recorder);
+  }
+  void stop() {
+    h.server().set_observer(nullptr);
+    writer.close(recorder.last_tick());
+    EXPECT_TRUE(writer.ok()) << writer.error();
+  }
+  SimHarness& h;
+  std::string path;
+  replay::RecordingWriter writer;
+  server::ServerRecorder recorder{writer, 0, true};
+};
+
 TEST(GameReplay, AGameThatDecidesByWhatTheRecordingDoesNotHoldIsCaughtAtItsFirstDifference) {
   HarnessOptions o = with_clients(1);
   SimHarness h(arena_world(), o);
   h.server().set_game(std::make_unique<Forgetful>(0));
-  const std::string path = ::testing::TempDir() + "/forgetful.rec";
-  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 0);
-  header.game = "forgetful";
-  header.snapshot_interval = 1;
-  replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(path, header));
-  server::ServerRecorder recorder(writer, 0, true);
-  h.server().set_observer(&recorder);
+  GameRecording recording(h, o, "forgetful");
+  const std::string& path = recording.path;
   h.start_all();
   h.run_for(kS / 2);
   for (int i = 0; i < 3; ++i) {
@@ -140,8 +155,7 @@ TEST(GameReplay, AGameThatDecidesByWhatTheRecordingDoesNotHoldIsCaughtAtItsFirst
     h.client(0).send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end()));
     h.run_for(kS / 4);
   }
-  h.server().set_observer(nullptr);
-  writer.close(recorder.last_tick());
+  recording.stop();
   const server::GameReplayResult same = server::replay_game(path, arena_world(), std::make_unique<Forgetful>(0));
   EXPECT_TRUE(same.ok) << same.difference << same.error;
   EXPECT_EQ(same.sends, 3u);
@@ -171,22 +185,14 @@ TEST(GameReplay, TheAllocationIsRecordedAtItsTickAndReplayed) {
   HarnessOptions o = with_clients(2);
   SimHarness h(arena_world(), o);
   h.server().set_game(std::make_unique<ModeGame>());
-  const std::string path = ::testing::TempDir() + "/allocated.rec";
-  replay::RecordingHeader header = server::server_recording_header("arena", arena_world(), o.settings, 1, 0);
-  header.game = "mode";
-  header.snapshot_interval = 1;
-  replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(path, header));
-  server::ServerRecorder recorder(writer, 0, true);
-  h.server().set_observer(&recorder);
+  GameRecording recording(h, o, "mode");
+  const std::string& path = recording.path;
   h.start_all();
   h.run_for(kS / 2);
   const uint32_t allocated_at = h.server().current_tick() + 1;
   h.server().allocated({{{"mode", "ctf"}, {"region", "eu"}}, {{"match", "m-7"}}});
   h.run_for(kS / 2);
-  h.server().set_observer(nullptr);
-  writer.close(recorder.last_tick());
-  ASSERT_TRUE(writer.ok()) << writer.error();
+  recording.stop();
 
   // In the recording: once, at the tick that handed it over, as handed over.
   replay::RecordingReader reader;
