@@ -10,11 +10,13 @@
 #   2. SIGTERM with bots playing and a recording: every bot told the server is going away, the
 #      recording verifies, Shutdown, exit 0 within --drain-seconds; the sidecar in its conformance
 #      mode (--test) with exactly the calls the server makes, and the calls counted from its log;
-#   3. the sidecar missing: the server serves anyway, says it retries, and stops cleanly.
-#   tests/server/agones_lifecycle.sh SERVER BOT TOKEN REPLAY SIDECAR
+#   3. the sidecar missing: the server serves anyway, says it retries, and stops cleanly;
+#   4. a hung tick (stall-server: its game never returns from the first message): health stops
+#      reaching the sidecar, /healthz answers 503, and the log says why.
+#   tests/server/agones_lifecycle.sh SERVER BOT TOKEN REPLAY SIDECAR STALL_SERVER
 set -euo pipefail
-[ $# -eq 5 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT FOOTHOLD_TOKEN FOOTHOLD_REPLAY AGONES_SDK_SERVER" >&2; exit 2; }
-server_bin=$1 bot_bin=$2 token_bin=$3 replay_bin=$4 sidecar_bin=$5
+[ $# -eq 6 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT FOOTHOLD_TOKEN FOOTHOLD_REPLAY AGONES_SDK_SERVER STALL_SERVER" >&2; exit 2; }
+server_bin=$1 bot_bin=$2 token_bin=$3 replay_bin=$4 sidecar_bin=$5 stall_bin=$6
 if [ ! -x "$sidecar_bin" ]; then
   echo "agones_lifecycle: SKIP: the Agones SDK sidecar is not at $sidecar_bin (../shared/agones/ beside the repository)"
   exit 77
@@ -230,3 +232,32 @@ terminate "$server_pid"
 [ "$code" -eq 0 ] || fail "without a sidecar the server exited $code: $(tail -5 "$work/server3.log")"
 [ "$drain_ms" -lt 2500 ] || fail "without a sidecar the drain took $drain_ms ms, over --drain-seconds 2"
 echo "no sidecar: served 2 bots, retried Ready with back-off, drained in $drain_ms ms, exit 0"
+
+# --- 4. A hung tick fails health ------------------------------------------------------------------------
+start_sidecar stall 127.0.0.1 7777
+metrics_port=$(free_port SOCK_STREAM)
+AGONES_SDK_HTTP_PORT=$sidecar_port "$stall_bin" --port 0 --agones-health-interval 0.2 --metrics-address "127.0.0.1:$metrics_port" \
+  --ready-file "$work/ready4" >"$work/server4.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+address=$(wait_ready "$work/ready4" "$server_pid") || fail "stall-server did not start: $(tail -5 "$work/server4.log")"
+until_field "$sidecar_port" state Ready 5 || fail "stall-server's GameServer is not Ready"
+sleep 0.6
+before=$(grep -c "Health Ping Received" "$work/stall.log" || true)
+[ "$before" -ge 2 ] || fail "$before health pings before the stall"
+# A bot's first message hangs the tick loop for good.
+"$bot_bin" --server "$address" --bots 1 --duration 2 --messages-per-second 10 --seed 8 >"$work/bots4.log" 2>&1 || true
+sleep 1.5  # past the stall threshold (a second at 60 Hz), and a health interval more
+at_stall=$(grep -c "Health Ping Received" "$work/stall.log" || true)
+sleep 1.5  # seven health intervals
+after=$(grep -c "Health Ping Received" "$work/stall.log" || true)
+[ "$after" -eq "$at_stall" ] || fail "health kept arriving with the tick hung: $at_stall pings, then $after"
+healthz=$(python3 -c "
+import sys, urllib.request, urllib.error
+try: r = urllib.request.urlopen(f'http://127.0.0.1:{sys.argv[1]}/healthz', timeout=2); print(r.status, r.read().decode())
+except urllib.error.HTTPError as e: print(e.code, e.read().decode())" "$metrics_port")
+[[ $healthz == "503 stalled: no tick for"* ]] || fail "/healthz with the tick hung: $healthz"
+grep -q "the tick loop has stalled" "$work/server4.log" || fail "the log does not say health is withheld: $(grep agones "$work/server4.log" | tail -3)"
+kill -KILL "$server_pid"
+wait "$server_pid" 2>/dev/null || true
+echo "hung tick: health stopped at $at_stall pings (still $after 1.5 s later); /healthz: $healthz"
