@@ -153,8 +153,10 @@ udp_port=$(free_port SOCK_DGRAM)
 node_port=$(free_port SOCK_DGRAM)
 forward "$node_port" "$udp_port"
 start_sidecar life 127.0.0.1 "$node_port"
+metrics_port=$(free_port SOCK_STREAM)
 AGONES_SDK_HTTP_PORT=$sidecar_port "$server_bin" --bind 127.0.0.1 --port "$udp_port" --key-file "$work/key" --max-clients 8 \
-  --idle-shutdown 2 --agones-health-interval 0.25 --ready-file "$work/ready1" >"$work/server1.log" 2>&1 &
+  --idle-shutdown 2 --agones-health-interval 0.25 --metrics-address "127.0.0.1:$metrics_port" --ready-file "$work/ready1" \
+  >"$work/server1.log" 2>&1 &
 server_pid=$!
 pids+=("$server_pid")
 wait_ready "$work/ready1" "$server_pid" >/dev/null || fail "the server did not start: $(tail -5 "$work/server1.log")"
@@ -169,6 +171,14 @@ pings=$(grep -c "Health Ping Received" "$work/life.log" || true)
 python3 -c "import sys, urllib.request; urllib.request.urlopen(urllib.request.Request(f'http://127.0.0.1:{sys.argv[1]}/allocate', b'{}'), timeout=2)" \
   "$sidecar_port" || fail "the sidecar's /allocate"
 until_field "$sidecar_port" state Allocated 5 || fail "not Allocated"
+state_metric=
+for _ in $(seq 40); do
+  state_metric=$(python3 -c "import sys, urllib.request; print(urllib.request.urlopen(f'http://127.0.0.1:{sys.argv[1]}/metrics', timeout=2).read().decode())" \
+    "$metrics_port" | grep '^foothold_agones_state' || true)
+  [ "$state_metric" = 'foothold_agones_state{state="Allocated"} 1' ] && break
+  sleep 0.05
+done
+[ "$state_metric" = 'foothold_agones_state{state="Allocated"} 1' ] || fail "/metrics says '$state_metric' of the Agones state"
 "$bot_bin" --server "127.0.0.1:$node_port" --key-file "$work/key" --bots 3 --duration 3 --seed 5 >"$work/bots1.log" 2>&1 &
 bot_pid=$!
 pids+=("$bot_pid")
