@@ -148,6 +148,19 @@ PY
 
 "$token_bin" keygen --out "$work/key" >/dev/null
 
+# --- 0. Bad values: exit 2, naming them ------------------------------------------------------------------
+set +e
+out=$(AGONES_SDK_HTTP_PORT=abc "$server_bin" --port 0 2>&1); code=$?
+set -e
+[ "$code" -eq 2 ] && [[ $out == *"AGONES_SDK_HTTP_PORT = 'abc' is not a port (1 to 65535)"* ]] || fail "a bad AGONES_SDK_HTTP_PORT: exit $code: $out"
+set +e
+out=$("$server_bin" --port 0 --agones-health-interval 0 --idle-shutdown -1 --drain-seconds 0 2>&1); code=$?
+set -e
+for why in "agones_health_interval = 0 is out of range [0.1, 60]" "idle_shutdown = -1 is out of range [0, 86400]" \
+           "drain_seconds = 0 is out of range [1, 600]"; do
+  [ "$code" -eq 2 ] && [[ $out == *"$why"* ]] || fail "bad Agones settings: exit $code, without '$why': $out"
+done
+
 # --- 1. The lifecycle ------------------------------------------------------------------------------
 udp_port=$(free_port SOCK_DGRAM)
 node_port=$(free_port SOCK_DGRAM)
