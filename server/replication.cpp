@@ -108,12 +108,11 @@ Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& po
 Replication::~Replication() = default;
 
 void Replication::welcome(Client& c) const {
+  // The ring's views grow to what the client's snapshots hold (a budget's worth, far fewer than
+  // kMaxOthers in a crowd) and keep that capacity: reserving kMaxOthers in each of kSentHistory slots
+  // would hold about 110 KB per client whatever it sees.
   c.view.sent.resize(kSentHistory);
   c.view.interest.reserve(kMaxOthers);
-  for (auto& s : c.view.sent) {
-    s.view.reserve(kMaxOthers);
-    s.fresh.reserve(kMaxOthers);
-  }
 }
 
 void Replication::acknowledge(Client& c, const proto::InputsHeader& h, uint32_t tick, Counters& counters) const {

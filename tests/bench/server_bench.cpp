@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -91,6 +92,18 @@ const World& terrain96() {
   return *w.world;
 }
 
+// The process's resident memory now, bytes (VmRSS of /proc/self/status; 0 where there is none).
+double resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  double kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %lf kB", &kb) == 1) break;
+  std::fclose(f);
+  return kb * 1024;
+}
+
 // Ticks played before the timed ones: one second at 60 Hz.
 constexpr int kWarmupTicks = 60;
 
@@ -117,6 +130,7 @@ void BM_ServerTick(benchmark::State& state) {
   const int threads = int(state.range(2));
   const int64_t game = state.range(3);
   const World& world = state.range(4) == 1 ? terrain96() : arena();
+  const double rss_before = resident_bytes();  // the world loaded, no server yet
   CaptureSink sink;
   CoreConfig cfg;
   cfg.max_clients = 4096;
@@ -193,6 +207,9 @@ void BM_ServerTick(benchmark::State& state) {
   state.counters["tick_us_p99"] = tick_us[std::min(tick_us.size() - 1, size_t(double(tick_us.size()) * 0.99))];
   state.counters["bytes_per_client_tick"] = double(sink.bytes_ - warmup_bytes) / double(tick_us.size()) / n;
   state.counters["warmup_tick_us_max"] = warmup_max;
+  // What the server holds per client once playing: its resident memory less the process's before the
+  // server was made (the bench's own bots, a few hundred bytes each, included), over the clients.
+  state.counters["rss_kb_per_client"] = (resident_bytes() - rss_before) / 1024.0 / n;
 }
 
 BENCHMARK(BM_ServerTick)
