@@ -46,7 +46,7 @@ for f in include/foothold/client.h include/foothold/shared/world.h include/footh
 done
 [ ! -e "$prefix/include/foothold/proto/endpoint.h" ] || fail "proto/endpoint.h (Asio's) is installed"
 for f in libfoothold-client.so.$version libfoothold-client.a libfoothold-sim.a libfoothold-formats.a libfoothold-proto.a \
-         libfoothold-server.a libfoothold-replay.a libfoothold-workers.a \
+         libfoothold-server.a libfoothold-fleet.a libfoothold-replay.a libfoothold-workers.a \
          cmake/Foothold/FootholdConfig.cmake cmake/Foothold/FootholdConfigVersion.cmake cmake/Foothold/FootholdClientTargets.cmake \
          pkgconfig/foothold-client.pc; do
   [ -e "$libdir/$f" ] || fail "$libdir/$f is not installed"
