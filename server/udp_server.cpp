@@ -221,7 +221,8 @@ void UdpServer::schedule_tick() {
 void UdpServer::on_tick_timer() {
   int ran = 0;
   proto::Nanos now = steady_now();
-  while (now >= next_tick_ && ran < options_.max_catchup_ticks && !stop_requested_) {
+  // No tick after the one in which the game ended the match.
+  while (now >= next_tick_ && ran < options_.max_catchup_ticks && !stop_requested_ && !core_->match_over()) {
     if (now - next_tick_ > period_) ++window_.overruns;
     const proto::Nanos t0 = steady_now();
     const proto::Nanos cpu0 = thread_cpu_now();

@@ -11,12 +11,14 @@
 #      recording verifies, Shutdown, exit 0 within --drain-seconds; the sidecar in its conformance
 #      mode (--test) with exactly the calls the server makes, and the calls counted from its log;
 #   3. the sidecar missing: the server serves anyway, says it retries, and stops cleanly;
-#   4. a hung tick (stall-server: its game never returns from the first message): health stops
-#      reaching the sidecar, /healthz answers 503, and the log says why.
-#   tests/server/agones_lifecycle.sh SERVER BOT TOKEN REPLAY SIDECAR STALL_SERVER
+#   4. a hung tick (test-game-server --game hang: its game never returns from the first message):
+#      health stops reaching the sidecar, /healthz answers 503, and the log says why;
+#   5. the game ends the match (test-game-server --game end): the server drains, calls Shutdown and
+#      exits 0, every bot told.
+#   tests/server/agones_lifecycle.sh SERVER BOT TOKEN REPLAY SIDECAR TEST_GAME_SERVER
 set -euo pipefail
-[ $# -eq 6 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT FOOTHOLD_TOKEN FOOTHOLD_REPLAY AGONES_SDK_SERVER STALL_SERVER" >&2; exit 2; }
-server_bin=$1 bot_bin=$2 token_bin=$3 replay_bin=$4 sidecar_bin=$5 stall_bin=$6
+[ $# -eq 6 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT FOOTHOLD_TOKEN FOOTHOLD_REPLAY AGONES_SDK_SERVER TEST_GAME_SERVER" >&2; exit 2; }
+server_bin=$1 bot_bin=$2 token_bin=$3 replay_bin=$4 sidecar_bin=$5 games_bin=$6
 if [ ! -x "$sidecar_bin" ]; then
   echo "agones_lifecycle: SKIP: the Agones SDK sidecar is not at $sidecar_bin (../shared/agones/ beside the repository)"
   exit 77
@@ -259,12 +261,12 @@ echo "no sidecar: served 2 bots, retried Ready with back-off, drained in $drain_
 # --- 4. A hung tick fails health ------------------------------------------------------------------------
 start_sidecar stall 127.0.0.1 7777
 metrics_port=$(free_port SOCK_STREAM)
-AGONES_SDK_HTTP_PORT=$sidecar_port "$stall_bin" --port 0 --agones-health-interval 0.2 --metrics-address "127.0.0.1:$metrics_port" \
+AGONES_SDK_HTTP_PORT=$sidecar_port "$games_bin" --game hang --port 0 --agones-health-interval 0.2 --metrics-address "127.0.0.1:$metrics_port" \
   --ready-file "$work/ready4" >"$work/server4.log" 2>&1 &
 server_pid=$!
 pids+=("$server_pid")
-address=$(wait_ready "$work/ready4" "$server_pid") || fail "stall-server did not start: $(tail -5 "$work/server4.log")"
-until_field "$sidecar_port" state Ready 5 || fail "stall-server's GameServer is not Ready"
+address=$(wait_ready "$work/ready4" "$server_pid") || fail "test-game-server did not start: $(tail -5 "$work/server4.log")"
+until_field "$sidecar_port" state Ready 5 || fail "test-game-server's GameServer is not Ready"
 sleep 0.6
 before=$(grep -c "Health Ping Received" "$work/stall.log" || true)
 [ "$before" -ge 2 ] || fail "$before health pings before the stall"
@@ -284,3 +286,28 @@ grep -q "the tick loop has stalled" "$work/server4.log" || fail "the log does no
 kill -KILL "$server_pid"
 wait "$server_pid" 2>/dev/null || true
 echo "hung tick: health stopped at $at_stall pings (still $after 1.5 s later); /healthz: $healthz"
+
+# --- 5. The game ends the match --------------------------------------------------------------------------
+start_sidecar end 127.0.0.1 7777
+AGONES_SDK_HTTP_PORT=$sidecar_port "$games_bin" --game end --port 0 --idle-shutdown 0 --ready-file "$work/ready5" \
+  >"$work/server5.log" 2>&1 &
+server_pid=$!
+pids+=("$server_pid")
+address=$(wait_ready "$work/ready5" "$server_pid") || fail "test-game-server did not start: $(tail -5 "$work/server5.log")"
+until_field "$sidecar_port" state Ready 5 || fail "test-game-server's GameServer is not Ready"
+"$bot_bin" --server "$address" --bots 3 --duration 20 --seed 9 >"$work/bots5.log" 2>&1 &
+bot_pid=$!
+pids+=("$bot_pid")
+until_field "$sidecar_port" players 3 5 || fail "the players Counter is $(field "$sidecar_port" players) with 3 bots"
+# One message from a fourth bot ends the match.
+"$bot_bin" --server "$address" --bots 1 --duration 2 --messages-per-second 10 --seed 10 >"$work/bots5b.log" 2>&1 || true
+set +e
+for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.05; done
+wait "$server_pid"; code=$?
+set -e
+[ "$code" -eq 0 ] || fail "after end_match the server exited $code: $(tail -5 "$work/server5.log")"
+grep -q "the game ended the match: stopping" "$work/server5.log" || fail "the log does not say the game ended the match"
+[ "$(field "$sidecar_port" state)" = Shutdown ] || fail "after end_match the GameServer is $(field "$sidecar_port" state), not Shutdown"
+wait "$bot_pid" || fail "the bots failed: $(tail -3 "$work/bots5.log")"
+grep -q " ended=server_shutdown:3$" "$work/bots5.log" || fail "not every bot was told: $(grep -o 'ended=.*' "$work/bots5.log")"
+echo "end_match: drained, Shutdown, exit 0, every bot told (ended=server_shutdown:3)"
