@@ -36,6 +36,7 @@ struct Replication::Worker {
   std::vector<Ranked> ranked;
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   proto::SnapshotWriter snapshot;
+  proto::RemoteView base;  // the delta base's view, expanded from the client's history
   proto::RemoteView view;
   std::array<uint8_t, proto::kMaxDatagram> payload{};
   Counters counters;  // merged into the server's after each parallel part
@@ -98,6 +99,7 @@ Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& po
     w->candidates.reserve(capacity);
     w->choices.reserve(2 * kMaxOthers);
     w->fresh.reserve(kMaxOthers);
+    w->base.reserve(kMaxOthers);
     w->view.reserve(kMaxOthers);
     w->out.reserve(capacity);
     w->out_bytes.reserve(capacity * 512);
@@ -236,11 +238,11 @@ void Replication::prefetch_snapshot(const Client& c) const {
   // client); asking for the base and the slot the new view goes to one client ahead hides the wait.
   prefetch_bytes(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
   if (const SentSnapshot* base = delta_base(c)) {
-    prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemoteState));
+    prefetch_bytes(base->view.data(), base->view.size() * sizeof(SentEntry));
     prefetch_bytes(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
   }
   const SentSnapshot& slot = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
-  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemoteState));
+  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(SentEntry));
 }
 
 proto::SnapshotHeader Replication::snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const {
@@ -301,14 +303,14 @@ bool Replication::playing(uint32_t id) const {
   return it != published_.end() && it->remote.id == id;
 }
 
-void Replication::gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const {
+void Replication::gather_choices(const Client& c, const SentSnapshot* base, const proto::RemoteView& base_view,
+                                 Worker& ws) const {
   // A change for each character of the base view that moved (or a removal for one no longer of
   // interest), an addition for each one of interest the view lacks. The priority accumulates with
   // the base view, not per snapshot: a character's priority is its weight times the ticks since the
   // view the client acknowledged last had it fresh. So it grows while the client lacks it, and drops
   // only once the client has acknowledged a snapshot that carried it (snapshots built on different
   // bases before that all still see it owed).
-  const proto::RemoteView& base_view = base ? base->view : empty_view_;
   ws.choices.clear();
   ws.fresh.assign(base_view.size(), tick_);
   std::size_t b = 0;
@@ -395,7 +397,8 @@ void Replication::write_choices(std::size_t room, std::size_t view_size, Worker&
 void Replication::record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const {
   SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
   record.tick = tick_;
-  record.view.assign(ws.view.begin(), ws.view.end());
+  record.view.clear();
+  for (const proto::RemoteState& r : ws.view) record.view.push_back({r.id, r.x, r.y, r.z, r.ground, r.crouched, r.platform});
   // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
   record.fresh.clear();
   for (std::size_t v = 0, k = 0; v < ws.view.size(); ++v) {
@@ -414,9 +417,13 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   }
   const uint32_t interval = uint32_t(config_.snapshot_interval);
   const SentSnapshot* base = delta_base(c);
-  const proto::RemoteView& base_view = base ? base->view : empty_view_;
+  // The base as snapshots carry it; its client ids are never read (0 here), as SentEntry says.
+  ws.base.clear();
+  if (base)
+    for (const SentEntry& e : base->view) ws.base.push_back({e.id, e.x, e.y, e.z, e.ground, e.crouched, e.platform, 0});
+  const proto::RemoteView& base_view = ws.base;
   proto::SnapshotHeader h = snapshot_header(c, base, now);
-  gather_choices(c, base, ws);
+  gather_choices(c, base, base_view, ws);
   // The budget: the snapshot datagram, sealed, within snapshot_budget bytes.
   const uint64_t sequence = c.session.send_sequence + 1;
   const std::size_t budget_bytes = std::size_t(config_.snapshot_budget) - proto::session_overhead(sequence);

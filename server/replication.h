@@ -78,7 +78,7 @@ class Replication {
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
-  void gather_choices(const Client& c, const SentSnapshot* base, Worker& ws) const;
+  void gather_choices(const Client& c, const SentSnapshot* base, const proto::RemoteView& base_view, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
   void record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const;
@@ -89,7 +89,6 @@ class Replication {
   uint32_t tick_ = 0;          // the tick being sent
   const GameMatch* match_ = nullptr;  // the match's attributes, during send_snapshots()
   uint64_t roster_version_ = 0;
-  const proto::RemoteView empty_view_;  // the delta base when the client holds none
   std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest
   std::vector<Published> published_;    // every character after this tick's step, by roster index:
                                         // snapshots read 48 others each, so from one array

@@ -209,6 +209,8 @@ void BM_ServerTick(benchmark::State& state) {
   state.counters["warmup_tick_us_max"] = warmup_max;
   // What the server holds per client once playing: its resident memory less the process's before the
   // server was made (the bench's own bots, a few hundred bytes each, included), over the clients.
+  // Meaningful for a row run alone (--benchmark_filter): a row after others starts on memory the
+  // allocator kept from them.
   state.counters["rss_kb_per_client"] = (resident_bytes() - rss_before) / 1024.0 / n;
 }
 
