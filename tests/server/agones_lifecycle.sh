@@ -122,6 +122,16 @@ terminate() {
   set -e
   drain_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
+# await_exit PID SECONDS: waits up to SECONDS for the process to end by itself (SIGKILL after that,
+# which the exit code then shows); sets code to its exit status.
+await_exit() {
+  local ticks=$(( $2 * 20 ))
+  for _ in $(seq "$ticks"); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL "$1" 2>/dev/null || true
+  set +e
+  wait "$1"; code=$?
+  set -e
+}
 # The set of SDK calls the sidecar's log shows, one name per line, sorted (what its --test mode keeps).
 calls() { python3 - "$1" <<'PY'
 import json, sys
@@ -202,10 +212,7 @@ wait "$bot_pid" || fail "the bots failed: $(tail -3 "$work/bots1.log")"
 grep -q "connected=3 failed=0" "$work/bots1.log" || fail "the bots did not all connect: $(tail -2 "$work/bots1.log")"
 until_field "$sidecar_port" players 0 5 || fail "the players Counter is $(field "$sidecar_port" players) after the bots left"
 # Idle for 2 s: the match is over, Shutdown, exit 0.
-set +e
-for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-wait "$server_pid"; code=$?
-set -e
+await_exit "$server_pid" 10
 [ "$code" -eq 0 ] || fail "the server exited $code after its idle shutdown: $(tail -5 "$work/server1.log")"
 grep -q "the match is over: allocated, and no client for" "$work/server1.log" || fail "no idle shutdown in the log"
 grep -q "allocated; labels: mode=ctf; annotations: map=arena" "$work/server1.log" || fail "the allocation's metadata is not in the log"
@@ -301,10 +308,7 @@ pids+=("$bot_pid")
 until_field "$sidecar_port" players 3 5 || fail "the players Counter is $(field "$sidecar_port" players) with 3 bots"
 # One message from a fourth bot ends the match.
 "$bot_bin" --server "$address" --bots 1 --duration 2 --messages-per-second 10 --seed 10 >"$work/bots5b.log" 2>&1 || true
-set +e
-for _ in $(seq 100); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.05; done
-wait "$server_pid"; code=$?
-set -e
+await_exit "$server_pid" 5
 [ "$code" -eq 0 ] || fail "after end_match the server exited $code: $(tail -5 "$work/server5.log")"
 grep -q "the game ended the match: stopping" "$work/server5.log" || fail "the log does not say the game ended the match"
 [ "$(field "$sidecar_port" state)" = Shutdown ] || fail "after end_match the GameServer is $(field "$sidecar_port" state), not Shutdown"
