@@ -2,37 +2,63 @@
 # Load tool (a measurement, not a test): one foothold-server on loopback and foothold-bot processes
 # against it, for each bot count. Prints, per row: the server's tick time p50/p99 (wall clock; the
 # p99 is the worst of the steady-state windows), the CPU time per tick of its tick thread and of its
-# sender thread, bytes per client per second both ways, and what the bots saw.
+# sender thread, bytes per client per second both ways, and what the bots saw. Then the whole server
+# process's CPU per client per tick over the middle half of the play (from /proc: user and system
+# time, the system's share being the kernel's send and receive calls), its resident memory with no
+# client and at its peak, and the difference per client.
 #
 #   tests/load/server_load.sh [BOTS...]        (default: 1 100 500 1000)
 #   DURATION=20 tests/load/server_load.sh 1000  (seconds of play per row; default 20)
+#   SERVER_ARGS="--snapshot-rate 30" tests/load/server_load.sh 800   (more flags for the server)
 #
 # Uses the Release build (./build.sh release). Steady-state figures only: the first and last stats
 # windows (joining, leaving) are left out.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-bin=build/release/server
-[ -x "$bin/foothold-server" ] && [ -x "$bin/bots/foothold-bot" ] || { echo "server_load: build first: ./build.sh release" >&2; exit 2; }
+bin=build/release
+[ -x "$bin/server/foothold-server" ] && [ -x "$bin/bots/foothold-bot" ] || { echo "server_load: build first: ./build.sh release" >&2; exit 2; }
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 100 500 1000)
 duration=${DURATION:-20}
 work=$(mktemp -d)
 server_pid=
+bots_pid=
 cleanup() {
+  [ -n "$bots_pid" ] && kill "$bots_pid" 2>/dev/null || true
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-printf "%6s %9s %12s %12s %12s %12s %16s %16s %11s %12s %10s\n" bots connected tick_p50_ms tick_p99_ms tick_cpu_ms send_cpu_ms \
-  out_B_per_client_s in_B_per_client_s corrections unexplained rtt_p50_ms
+read -r -a server_args <<<"${SERVER_ARGS:-}"
+hz=$(getconf CLK_TCK)
+# CPU seconds (user, system) of process $1 so far, in clock ticks.
+cpu_of() { awk '{print $14, $15}' "/proc/$1/stat"; }
+# A memory line of /proc/$1/status (VmRSS, VmHWM), in kB.
+mem_of() { awk -v k="$2:" '$1 == k {print $2}' "/proc/$1/status"; }
+header=(bots connected tick_p50_ms tick_p99_ms tick_cpu_ms send_cpu_ms out_B_per_client_s in_B_per_client_s corrections
+  unexplained rtt_p50_ms user_us_per_client_tick sys_us_per_client_tick rss_idle_MB rss_peak_MB kB_per_client)
+row() { printf "%6s %9s %12s %12s %12s %12s %18s %17s %11s %11s %10s %23s %22s %12s %12s %13s\n" "$@"; }
+row "${header[@]}"
 for n in "${counts[@]}"; do
   port=$((20000 + RANDOM % 20000))
-  "$bin/foothold-server" --bind 127.0.0.1 --port "$port" --stats-interval 2 >"$work/server-$n.log" 2>&1 &
+  "$bin/server/foothold-server" --bind 127.0.0.1 --port "$port" --stats-interval 2 "${server_args[@]}" >"$work/server-$n.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 50); do "$bin/bots/foothold-bot" --probe "127.0.0.1:$port" >/dev/null 2>&1 && break; sleep 0.1; done
+  idle_kb=$(mem_of "$server_pid" VmRSS)
   "$bin/bots/foothold-bot" --server "127.0.0.1:$port" --bots "$n" --duration "$duration" --pattern wander --seed 1 \
-    >"$work/bots-$n.log" 2>&1 || true
+    >"$work/bots-$n.log" 2>&1 &
+  bots_pid=$!
+  # The middle half of the play: after the joins, before the leaves.
+  sleep "$(awk -v d="$duration" 'BEGIN {print d / 4}')"
+  read -r u0 s0 < <(cpu_of "$server_pid")
+  t0=$(date +%s%N)
+  sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"
+  read -r u1 s1 < <(cpu_of "$server_pid")
+  t1=$(date +%s%N)
+  wait "$bots_pid" || true
+  bots_pid=
+  peak_kb=$(mem_of "$server_pid" VmHWM)
   kill -INT "$server_pid"
   wait "$server_pid" || true
   server_pid=
@@ -52,6 +78,9 @@ for n in "${counts[@]}"; do
   inb=$(field bytes_in_per_s "$work/steady-$n" | awk -v n="$n" '{s+=$1} END {printf "%.0f", s/NR/n}')
   last=$(tail -1 "$work/bots-$n.log")
   kv() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$last"; }
-  printf "%6s %9s %12s %12s %12s %12s %16s %16s %11s %12s %10s\n" "$n" "$(kv connected)" "$p50" "$p99" "$cpu" "$send" "$out" "$inb" \
-    "$(kv corrections)" "$(kv unexplained)" "$(kv rtt_ms_p50)"
+  # Per client per tick: CPU microseconds over (seconds x 60 ticks x clients).
+  per() { awk -v c="$1" -v hz="$hz" -v t="$(( t1 - t0 ))" -v n="$n" 'BEGIN {printf "%.2f", c / hz * 1e6 / (t / 1e9 * 60) / n}'; }
+  row "$n" "$(kv connected)" "$p50" "$p99" "$cpu" "$send" "$out" "$inb" "$(kv corrections)" "$(kv unexplained)" "$(kv rtt_ms_p50)" \
+    "$(per $(( u1 - u0 )))" "$(per $(( s1 - s0 )))" "$(awk -v k="$idle_kb" 'BEGIN {printf "%.1f", k / 1024}')" \
+    "$(awk -v k="$peak_kb" 'BEGIN {printf "%.1f", k / 1024}')" "$(awk -v a="$idle_kb" -v b="$peak_kb" -v n="$n" 'BEGIN {printf "%.1f", (b - a) / n}')"
 done
