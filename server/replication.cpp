@@ -1,6 +1,7 @@
 #include "server/replication.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cmath>
 #include <functional>
 
@@ -26,14 +27,10 @@ struct Replication::Worker {
     proto::RemoteState now;
   };
   std::vector<Choice> choices;
-  // The order choices are taken in when not all fit: a rank (removals, then the overdue, then by
-  // priority) and the id for ties; sorting these 16 bytes rather than the choices is what makes it cheap.
-  struct Ranked {
-    uint64_t rank = 0;
-    uint32_t id = 0;
-    uint32_t choice = 0;
-  };
-  std::vector<Ranked> ranked;
+  // The order choices are taken in when not all fit, as one sortable key each: the class (removals,
+  // then the overdue, then the rest), the priority inverted, then the choice's index. Choices are
+  // gathered in ascending id, so the index breaks ties as the id would.
+  std::vector<uint64_t> ranked;
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   proto::SnapshotWriter snapshot;
   proto::RemoteView base;  // the delta base's view, expanded from the client's history
@@ -51,6 +48,9 @@ struct Replication::Worker {
 };
 
 namespace {
+
+// The bits of a choice's index in its rank key (Worker::ranked).
+constexpr unsigned kChoiceBits = 16;
 
 uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
@@ -77,6 +77,13 @@ uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
   const int64_t dx = std::clamp<int64_t>(int64_t(other.x) - viewer.x, -kLimit, kLimit);
   const int64_t dz = std::clamp<int64_t>(int64_t(other.z) - viewer.z, -kLimit, kLimit);
   return 1 + uint64_t(256 * kNear / (kNear + dx * dx + dz * dz));
+}
+
+// Every cache line that [p, p + bytes) touches.
+void prefetch_range(const void* p, std::size_t bytes) {
+  const uintptr_t first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63);
+  const uintptr_t last = reinterpret_cast<uintptr_t>(p) + bytes;
+  for (uintptr_t a = first; a < last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a));
 }
 
 void prefetch_bytes(const void* p, std::size_t bytes) {
@@ -201,6 +208,8 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
   pool_.run(roster.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[std::size_t(w)];
     for (std::size_t i = begin; i < end; ++i) {
+      if (i + 3 < end) prefetch_client(roster[i + 3]);
+      if (i + 2 < end) prefetch_history(roster[i + 2]);
       if (i + 1 < end) prefetch_snapshot(roster[i + 1]);
       build_snapshot(roster, i, now, ws);
     }
@@ -231,6 +240,29 @@ const SentSnapshot* Replication::delta_base(const Client& c) const {
   if (acked == 0 || tick_ - acked >= kSentHistory * interval) return nullptr;
   const SentSnapshot& s = c.view.sent[(acked / interval) % kSentHistory];
   return s.tick == acked ? &s : nullptr;
+}
+
+void Replication::prefetch_client(const Client& c) const {
+  // Three clients ahead, by address only: the parts of the client that a snapshot reads (each client
+  // is an allocation of its own, about 4 KB, none of it in the cache by now): the session's keys and
+  // sequence, the character's state and tallies, its attributes, its view and its messages.
+  prefetch_range(&c.session.endpoint, sizeof(c.session.endpoint) + sizeof(c.session.client_id));
+  prefetch_range(&c.session.keys, sizeof(c.session.keys));
+  prefetch_range(&c.session.send_sequence, sizeof(c.session.send_sequence));
+  prefetch_range(&c.character.state, sizeof(c.character.state));
+  prefetch_range(&c.character.repeated_bits, sizeof(SimulatedCharacter) - offsetof(SimulatedCharacter, repeated_bits));
+  prefetch_range(&c.game, sizeof(Client) - offsetof(Client, game));
+}
+
+void Replication::prefetch_history(const Client& c) const {
+  // Two clients ahead: the ring slots of its base and of the view about to be written (the client
+  // itself asked for one iteration earlier), so that prefetch_snapshot's reads of them do not wait.
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  if (c.view.sent.size() == kSentHistory) {
+    __builtin_prefetch(c.view.sent.data() + (c.view.acked_snapshot / interval) % kSentHistory);
+    __builtin_prefetch(c.view.sent.data() + (tick_ / interval) % kSentHistory);
+  }
+  __builtin_prefetch(c.view.interest.data());
 }
 
 void Replication::prefetch_snapshot(const Client& c) const {
@@ -354,28 +386,29 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, cons
 
 void Replication::rank_choices(const Client& c, std::size_t room, Worker& ws) const {
   // When everything fits (the view then holds the interest, at most 48), the order does not matter.
+  static_assert(2 * proto::kMaxViewSize < (1u << kChoiceBits), "a choice's index fits its field of the key");
   std::size_t wanted = 0;
   for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
   ws.ranked.resize(ws.choices.size());
-  for (uint32_t k = 0; k < ws.choices.size(); ++k) ws.ranked[k] = {0, ws.choices[k].id, k};
+  for (uint32_t k = 0; k < ws.choices.size(); ++k) ws.ranked[k] = k;
   if (wanted <= room) return;
   // Removals first, then the overdue, then the higher priority (below 2^41: a weight of at most
-  // 257 times an age of at most 2^32 ticks), then the lower id.
-  for (Worker::Ranked& r : ws.ranked) {
-    const Worker::Choice& ch = ws.choices[r.choice];
+  // 257 times an age of at most 2^32 ticks), then the lower id (the lower index).
+  constexpr uint64_t kPriorityLimit = uint64_t(1) << 41;
+  for (uint64_t& r : ws.ranked) {
+    const Worker::Choice& ch = ws.choices[std::size_t(r)];
     if (ch.removal) continue;
     const uint64_t priority = priority_weight(c.character.state.position, published_[ch.other].position) * ch.age;
-    r.rank = (uint64_t(1) << 63) | (ch.forced ? 0 : uint64_t(1) << 62) | ((uint64_t(1) << 62) - 1 - priority);
+    const uint64_t rank = (uint64_t(1) << 42) | (ch.forced ? 0 : uint64_t(1) << 41) | (kPriorityLimit - 1 - priority);
+    r |= rank << kChoiceBits;
   }
-  std::sort(ws.ranked.begin(), ws.ranked.end(), [](const Worker::Ranked& x, const Worker::Ranked& y) {
-    return x.rank < y.rank || (x.rank == y.rank && x.id < y.id);
-  });
+  std::sort(ws.ranked.begin(), ws.ranked.end());
 }
 
 void Replication::write_choices(std::size_t room, std::size_t view_size, Worker& ws) const {
   // Whatever fits, in rank order; the rest wait, their priority still growing.
-  for (const Worker::Ranked& r : ws.ranked) {
-    const Worker::Choice& ch = ws.choices[r.choice];
+  for (const uint64_t r : ws.ranked) {
+    const Worker::Choice& ch = ws.choices[std::size_t(r & ((uint64_t(1) << kChoiceBits) - 1))];
     if (ch.bits > room) continue;
     if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
     room -= ch.bits;

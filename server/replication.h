@@ -74,6 +74,8 @@ class Replication {
   void select_others(const Roster& roster, std::size_t self, std::vector<uint32_t>& out,
                      std::vector<std::pair<int64_t, uint32_t>>& candidates) const;
   const SentSnapshot* delta_base(const Client& c) const;
+  void prefetch_client(const Client& c) const;
+  void prefetch_history(const Client& c) const;
   void prefetch_snapshot(const Client& c) const;
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
