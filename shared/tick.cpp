@@ -4,6 +4,24 @@
 
 namespace foothold {
 
+namespace {
+
+void prefetch_cache(const CandidateCache* cache) {
+  if (!cache) return;
+  __builtin_prefetch(cache);
+  __builtin_prefetch(reinterpret_cast<const char*>(cache) + sizeof(CandidateCache) - 1);
+}
+
+void prefetch_candidates(const CandidateCache* cache) {
+  if (!cache || cache->candidates.empty()) return;
+  // The first few lines: a walking character's list is a few dozen triangles.
+  const char* p = reinterpret_cast<const char*>(cache->candidates.data());
+  const std::size_t bytes = std::min<std::size_t>(cache->candidates.size() * sizeof(uint32_t), 256);
+  for (std::size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b);
+}
+
+}  // namespace
+
 void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, const World& world,
                      const DerivedSettings& settings, ParallelFor* threads) {
   const std::size_t n = characters.size();
@@ -36,6 +54,10 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
   auto steps = [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = workers_[std::size_t(w)];
     for (std::size_t j = begin; j < end; ++j) {
+      // A character's candidate cache lives with its owner (on the server, in a client of its own):
+      // cold by now. Asked for two steps ahead, and its triangle list one step ahead.
+      if (j + 2 < end) prefetch_cache(characters[order_[crowd_.in_cell_order(j + 2)]].cache);
+      if (j + 1 < end) prefetch_candidates(characters[order_[crowd_.in_cell_order(j + 1)]].cache);
       const uint32_t k = crowd_.in_cell_order(j);
       const TickCharacter& c = characters[order_[k]];
       InputCmd input = c.input;
