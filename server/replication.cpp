@@ -118,8 +118,9 @@ Replication::~Replication() = default;
 
 void Replication::welcome(Client& c) const {
   // The ring's views grow to what the client's snapshots hold (a budget's worth, far fewer than
-  // kMaxOthers in a crowd) and keep that capacity: reserving kMaxOthers in each of kSentHistory slots
-  // would hold about 110 KB per client whatever it sees.
+  // kMaxOthers in a crowd), and only the slots from the acknowledged snapshot on keep storage
+  // (release_history()): reserving kMaxOthers in each of kSentHistory slots would hold about 110 KB
+  // per client whatever it sees.
   c.view.sent.resize(kSentHistory);
   c.view.interest.reserve(kMaxOthers);
 }
@@ -427,8 +428,34 @@ void Replication::write_choices(std::size_t room, std::size_t view_size, Worker&
   }
 }
 
+void Replication::release_history(ClientView& v) const {
+  // A slot older than the acknowledged snapshot is never a delta base again (delta_base() takes the
+  // acknowledged one, and acknowledgements only move forward): its storage goes to `spare`, from
+  // the oldest slot the ring still holds, or the one after the last released, to the acknowledged.
+  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t acked = v.acked_snapshot;
+  if (acked == 0) return;
+  uint32_t t = acked - std::min<uint32_t>(acked, uint32_t(kSentHistory - 1) * interval);
+  if (v.released_through != 0 && int32_t(v.released_through + interval - t) > 0) t = v.released_through + interval;
+  t -= t % interval;  // snapshot ticks, even after an acknowledgement of a tick that had none
+  for (; int32_t(t - acked) < 0; t += interval) {
+    SentSnapshot& s = v.sent[(t / interval) % kSentHistory];
+    if (s.tick != t || s.view.capacity() == 0) continue;
+    // A few are kept for the next slots; beyond that (acknowledgements that lagged for a while, then
+    // caught up) the storage is freed, for any client to use.
+    if (v.spare.size() < kSpareViews) v.spare.push_back(std::move(s));
+    s = SentSnapshot{};
+  }
+  v.released_through = acked - interval;
+}
+
 void Replication::record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const {
+  release_history(c.view);
   SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  if (record.view.capacity() == 0 && !c.view.spare.empty()) {
+    record = std::move(c.view.spare.back());
+    c.view.spare.pop_back();
+  }
   record.tick = tick_;
   record.view.clear();
   for (const proto::RemoteState& r : ws.view) record.view.push_back({r.id, r.x, r.y, r.z, r.ground, r.crouched, r.platform});

@@ -67,6 +67,8 @@ class Replication {
   /// Below this count per thread, fewer threads are woken (waking one costs microseconds).
   static constexpr std::size_t kMinSnapshotsPerThread = 32;
   static constexpr std::size_t kSentHistory = proto::kBaseHistory;
+  /// Released views a client keeps for its next snapshots (release_history()).
+  static constexpr std::size_t kSpareViews = 2;
 
   void build_grid(const Roster& roster);
   /// Whether character `id` is in the match this tick (published_, in ascending id).
@@ -83,6 +85,7 @@ class Replication {
   void gather_choices(const Client& c, const SentSnapshot* base, const proto::RemoteView& base_view, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
+  void release_history(ClientView& v) const;
   void record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const;
 
   const CoreConfig& config_;

@@ -215,7 +215,10 @@ void BM_ServerTick(benchmark::State& state) {
     for (auto& b : bots) {
       const InputCmd in = b.brain->next(next, dummy);
       std::array<uint8_t, 64> message{};
-      const auto inputs = proto::write_inputs({core.current_tick(), next, false}, std::span<const InputCmd>(&in, 1), message);
+      // The newest snapshot sent, acknowledged as a client that received it would (a tick without
+      // one would leave every snapshot without a base).
+      const uint32_t acked = snapshots > 0 ? core.current_tick() - core.current_tick() % uint32_t(snapshots) : 0;
+      const auto inputs = proto::write_inputs({acked, next, false}, std::span<const InputCmd>(&in, 1), message);
       core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, inputs, buf, proto::Payload::kCompact));
     }
     const auto t0 = std::chrono::steady_clock::now();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "proto/network_tuning.h"
 #include "server_parts_support.h"
@@ -129,6 +130,42 @@ TEST(Replication, AdditionsNameThePlayerAndARemovalSaysWhetherItLeftTheMatchOrTh
       << "the walker is out of view";
   for (const proto::RemoteState& r : second)
     EXPECT_EQ(r.client_id, p.roster.by_id(r.id)->session.client_id) << "character " << r.id;
+}
+
+// The views a client's snapshots are built on are kept from its acknowledged snapshot on: older ones
+// can never be a base again, so their storage is reused (a client holds about a round trip's worth
+// of views, not the ring's 64), and every snapshot still reads exactly against the base it names.
+TEST(Replication, OnlyViewsFromTheAcknowledgedSnapshotOnKeepStorageAndDeltasStillReadExactly) {
+  server::CoreConfig config;
+  config.snapshot_budget = 1200;
+  ServerParts p(config, 1);
+  constexpr int kClients = 20;  // all in every view, all fitting the budget
+  constexpr uint32_t kLag = 5;  // client 0 acknowledges the snapshot 5 ticks old; client 1 never does
+  add_clients(p, kClients);
+  std::map<uint32_t, proto::RemoteView> held;  // client 0's views by tick, as its own client keeps them
+  auto with_storage = [](const server::ClientView& v) {
+    std::size_t n = 0;
+    for (const server::SentSnapshot& s : v.sent) n += s.view.capacity() > 0;
+    for (const server::SentSnapshot& s : v.spare) n += s.view.capacity() > 0;
+    return n;
+  };
+  for (uint32_t tick = 1; tick <= 150; ++tick) {
+    for (int i = 0; i < kClients; ++i) p.roster[std::size_t(i)].character.state.position.x += 64 * (i + 1);  // all move
+    if (tick > kLag) p.replication.acknowledge(p.roster[0], {tick - kLag, tick, false}, tick - 1, p.counters);
+    p.sink.sent.clear();
+    p.replication.send_snapshots(p.roster, server::GameMatch{}, tick, ServerParts::kStart, p.outbox, p.counters);
+    ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
+    const uint32_t base = tick > kLag ? tick - kLag : 0;
+    std::vector<uint32_t> gone;
+    const proto::RemoteView view = read_view(p, 0, 0, base ? held.at(base) : proto::RemoteView{}, tick, gone);
+    ASSERT_EQ(view.size(), std::size_t(kClients - 1)) << "tick " << tick;
+    for (const proto::RemoteState& r : view)
+      ASSERT_EQ(r.x, p.roster.by_id(r.id)->character.state.position.x >> proto::kRemoteShift) << "tick " << tick << " character " << r.id;
+    held[tick] = view;
+    // From the acknowledged view to this one: kLag + 1 views, and none older.
+    EXPECT_LE(with_storage(p.roster[0].view), std::size_t(kLag + 1)) << "tick " << tick;
+  }
+  EXPECT_EQ(with_storage(p.roster[1].view), proto::kBaseHistory) << "no acknowledgement, no release";
 }
 
 }  // namespace
