@@ -457,13 +457,17 @@ void Replication::record_sent(Client& c, const proto::RemoteView& base_view, con
     c.view.spare.pop_back();
   }
   record.tick = tick_;
-  record.view.clear();
-  for (const proto::RemoteState& r : ws.view) record.view.push_back({r.id, r.x, r.y, r.z, r.ground, r.crouched, r.platform});
+  const std::size_t n = ws.view.size();
+  record.view.resize(n);
+  record.fresh.resize(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    const proto::RemoteState& r = ws.view[v];
+    record.view[v] = {r.id, r.x, r.y, r.z, r.ground, r.crouched, r.platform};
+  }
   // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
-  record.fresh.clear();
-  for (std::size_t v = 0, k = 0; v < ws.view.size(); ++v) {
+  for (std::size_t v = 0, k = 0; v < n; ++v) {
     while (k < base_view.size() && base_view[k].id < ws.view[v].id) ++k;
-    record.fresh.push_back(k < base_view.size() && base_view[k].id == ws.view[v].id ? ws.fresh[k] : tick_);
+    record.fresh[v] = k < base_view.size() && base_view[k].id == ws.view[v].id ? ws.fresh[k] : tick_;
   }
 }
 
@@ -478,9 +482,11 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const uint32_t interval = uint32_t(config_.snapshot_interval);
   const SentSnapshot* base = delta_base(c);
   // The base as snapshots carry it; its client ids are never read (0 here), as SentEntry says.
-  ws.base.clear();
-  if (base)
-    for (const SentEntry& e : base->view) ws.base.push_back({e.id, e.x, e.y, e.z, e.ground, e.crouched, e.platform, 0});
+  ws.base.resize(base ? base->view.size() : 0);
+  for (std::size_t i = 0; i < ws.base.size(); ++i) {
+    const SentEntry& e = base->view[i];
+    ws.base[i] = {e.id, e.x, e.y, e.z, e.ground, e.crouched, e.platform, 0};
+  }
   const proto::RemoteView& base_view = ws.base;
   proto::SnapshotHeader h = snapshot_header(c, base, now);
   gather_choices(c, base, base_view, ws);
