@@ -199,7 +199,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std
   return bits;
 }
 
-std::size_t change_bits(const RemoteState& base, const RemoteState* now) {
+std::size_t change_bits(const RemotePose& base, const RemoteState* now) {
   if (!now) return 2;  // removed, and why
   std::size_t bits = 1 + std::size_t(delta_bits(diff(now->x, base.x)) + delta_bits(diff(now->y, base.y)) +
                                      delta_bits(diff(now->z, base.z)));
@@ -214,9 +214,9 @@ std::size_t addition_bits(const RemoteState& now) {
          posture_bits(now);
 }
 
-void SnapshotWriter::begin(const SnapshotHeader& h, const RemoteView& base, uint32_t interval) {
+void SnapshotWriter::begin(const SnapshotHeader& h, std::span<const RemotePose> base, uint32_t interval) {
   header_ = &h;
-  base_ = &base;
+  base_ = base;
   interval_ = std::max<uint32_t>(1, interval);
   changes_.assign(h.base_tick != 0 ? base.size() : 0, Change{});
   added_.clear();
@@ -229,7 +229,7 @@ void SnapshotWriter::change(std::size_t index, const RemoteState* now, bool gone
 
 void SnapshotWriter::add(const RemoteState& now) { added_.push_back(now); }
 
-std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteView& view) {
+std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView& view) {
   const SnapshotHeader& h = *header_;
   BitWriter w(out);
   put_kind(w, CompactKind::kSnapshot);
@@ -266,7 +266,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
     }
     for (std::size_t i = 0; i < changes_.size(); ++i) {
       const Change& c = changes_[i];
-      const RemoteState& b = (*base_)[i];
+      const RemotePose& b = base_[i];
       if (!c.touched) {
         view.push_back(b);
         continue;
@@ -282,9 +282,8 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
       const bool same_posture = c.now.ground == b.ground && c.now.crouched == b.crouched && c.now.platform == b.platform;
       w.put_bool(same_posture);
       if (!same_posture) put_posture(w, c.now);
-      view.push_back(c.now);
+      view.push_back(pose_of(c.now));
       view.back().id = b.id;
-      view.back().client_id = b.client_id;
     }
   }
   std::sort(added_.begin(), added_.end(), [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
@@ -312,7 +311,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, RemoteVi
     if (from_view > 0 && view[from_view - 1].id > added_[from_added - 1].id) {
       view[--to] = view[--from_view];
     } else {
-      view[--to] = added_[--from_added];
+      view[--to] = pose_of(added_[--from_added]);
     }
   }
   return w.finish();

@@ -45,6 +45,26 @@ struct RemoteState {
     return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
   }
 };
+/// A view entry as the server keeps it for deltas: a RemoteState without the client id, which no
+/// delta reads (client ids ride with additions, from the character's own state), in 20 bytes rather
+/// than 32. The views a server keeps are most of its memory per client.
+struct RemotePose {
+  uint32_t id = 0;
+  int32_t x = 0, y = 0, z = 0;
+  uint8_t ground = 0;
+  bool crouched = false;
+  uint16_t platform = 0;
+  bool operator==(const RemotePose&) const = default;
+  /// The same position, posture, ground and platform as `o`.
+  bool same_as(const RemoteState& o) const {
+    return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
+  }
+};
+/// `s` without its client id.
+inline RemotePose pose_of(const RemoteState& s) { return {s.id, s.x, s.y, s.z, s.ground, s.crouched, s.platform}; }
+/// A view as the server keeps it (RemotePose), sorted by ascending id.
+using PoseView = std::vector<RemotePose>;
+
 /// Remote coordinates lie in [-kRemoteCoordLimit, kRemoteCoordLimit): a 1/1024 m int32 shifted right by 2.
 inline constexpr int32_t kRemoteCoordLimit = int32_t(1) << 29;
 
@@ -113,7 +133,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_inte
 std::size_t attribute_bits(int32_t value);
 /// Bits of one change to a character of the base view: an update to `now` or (now == nullptr) its
 /// removal (with its reason: out of view or gone from the match).
-std::size_t change_bits(const RemoteState& base, const RemoteState* now);
+std::size_t change_bits(const RemotePose& base, const RemoteState* now);
 /// Bits of a character new to the view, at most (its id costs less after another new one).
 std::size_t addition_bits(const RemoteState& now);
 
@@ -121,21 +141,22 @@ std::size_t addition_bits(const RemoteState& now);
 /// add() for new ones (any order), then finish().
 class SnapshotWriter {
  public:
-  /// `base` is the view the client reconstructed from snapshot `h.base_tick` (empty when 0);
-  /// `snapshot_interval` is the session's (ticks between snapshots; base offsets are counted in it).
-  void begin(const SnapshotHeader& h, const RemoteView& base, uint32_t snapshot_interval);
+  /// `base` is the view the client reconstructed from snapshot `h.base_tick` (empty when 0), as the
+  /// server keeps it (it must outlive finish()); `snapshot_interval` is the session's (ticks between
+  /// snapshots; base offsets are counted in it).
+  void begin(const SnapshotHeader& h, std::span<const RemotePose> base, uint32_t snapshot_interval);
   /// Marks base entry `index` as changed to `now`, or removed (nullptr): `gone` when its character
   /// left the match, not only the view.
   void change(std::size_t index, const RemoteState* now, bool gone = false);
   /// A character not in the base view.
   void add(const RemoteState& now);
   /// Writes the message into `out`; returns its bytes (empty when it does not fit), and the view the
-  /// client will reconstruct from it in `view`.
-  std::span<const uint8_t> finish(std::span<uint8_t> out, RemoteView& view);
+  /// client will reconstruct from it in `view` (less the client ids).
+  std::span<const uint8_t> finish(std::span<uint8_t> out, PoseView& view);
 
  private:
   const SnapshotHeader* header_ = nullptr;
-  const RemoteView* base_ = nullptr;
+  std::span<const RemotePose> base_;
   uint32_t interval_ = 1;
   struct Change {
     bool touched = false;

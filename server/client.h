@@ -74,21 +74,10 @@ struct GameCharacter {
   std::array<uint32_t, kMaxAttributes> changed{};
 };
 
-/// A view entry as a client's history keeps it: proto::RemoteState without the client id, which no
-/// delta reads (client ids ride with additions, from the character's own state), in 20 bytes
-/// rather than 32. Its 64 snapshots are most of a client's memory.
-struct SentEntry {
-  uint32_t id = 0;
-  int32_t x = 0, y = 0, z = 0;
-  uint8_t ground = 0;
-  bool crouched = false;
-  uint16_t platform = 0;
-};
-
 /// One snapshot sent, as the client reconstructs its view from it.
 struct SentSnapshot {
   uint32_t tick = 0;
-  std::vector<SentEntry> view;  ///< sorted by id
+  proto::PoseView view;  ///< sorted by id
   /// Per view entry: the last tick at which its value was the character's own (sent, or unchanged).
   std::vector<uint32_t> fresh;
 };

@@ -33,8 +33,7 @@ struct Replication::Worker {
   std::vector<uint64_t> ranked;
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   proto::SnapshotWriter snapshot;
-  proto::RemoteView base;  // the delta base's view, expanded from the client's history
-  proto::RemoteView view;
+  proto::PoseView view;  // the view a snapshot leaves the client with; swapped into the client's history
   std::array<uint8_t, proto::kMaxDatagram> payload{};
   Counters counters;  // merged into the server's after each parallel part
   struct Out {
@@ -106,7 +105,6 @@ Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& po
     w->candidates.reserve(capacity);
     w->choices.reserve(2 * kMaxOthers);
     w->fresh.reserve(kMaxOthers);
-    w->base.reserve(kMaxOthers);
     w->view.reserve(kMaxOthers);
     w->out.reserve(capacity);
     w->out_bytes.reserve(capacity * 512);
@@ -271,11 +269,11 @@ void Replication::prefetch_snapshot(const Client& c) const {
   // client); asking for the base and the slot the new view goes to one client ahead hides the wait.
   prefetch_bytes(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
   if (const SentSnapshot* base = delta_base(c)) {
-    prefetch_bytes(base->view.data(), base->view.size() * sizeof(SentEntry));
+    prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemotePose));
     prefetch_bytes(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
   }
   const SentSnapshot& slot = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
-  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(SentEntry));
+  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemotePose));
 }
 
 proto::SnapshotHeader Replication::snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const {
@@ -336,7 +334,7 @@ bool Replication::playing(uint32_t id) const {
   return it != published_.end() && it->remote.id == id;
 }
 
-void Replication::gather_choices(const Client& c, const SentSnapshot* base, const proto::RemoteView& base_view,
+void Replication::gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view,
                                  Worker& ws) const {
   // A change for each character of the base view that moved (or a removal for one no longer of
   // interest), an addition for each one of interest the view lacks. The priority accumulates with
@@ -366,10 +364,10 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, cons
     ch.id = now_state.id;
     ch.other = idx;
     if (b < base_view.size() && base_view[b].id == now_state.id) {
-      const proto::RemoteState& was = base_view[b];
+      const proto::RemotePose& was = base_view[b];
       const uint32_t as_of = base->fresh[b];
       ch.base_index = int32_t(b++);
-      if (ch.now.same_as(was)) continue;  // the client holds it exactly: fresh now (ws.fresh)
+      if (was.same_as(ch.now)) continue;  // the client holds it exactly: fresh now (ws.fresh)
       ws.fresh[std::size_t(ch.base_index)] = as_of;
       ch.age = tick_ - as_of;
       ch.bits = uint32_t(proto::change_bits(was, &ch.now));
@@ -449,7 +447,7 @@ void Replication::release_history(ClientView& v) const {
   v.released_through = acked - interval;
 }
 
-void Replication::record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const {
+void Replication::record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const {
   release_history(c.view);
   SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
   if (record.view.capacity() == 0 && !c.view.spare.empty()) {
@@ -457,17 +455,14 @@ void Replication::record_sent(Client& c, const proto::RemoteView& base_view, con
     c.view.spare.pop_back();
   }
   record.tick = tick_;
-  const std::size_t n = ws.view.size();
-  record.view.resize(n);
-  record.fresh.resize(n);
-  for (std::size_t v = 0; v < n; ++v) {
-    const proto::RemoteState& r = ws.view[v];
-    record.view[v] = {r.id, r.x, r.y, r.z, r.ground, r.crouched, r.platform};
-  }
+  // The view just written moves into the slot, whose old storage the worker writes the next one in.
+  record.view.swap(ws.view);
+  const proto::PoseView& view = record.view;
   // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
-  for (std::size_t v = 0, k = 0; v < n; ++v) {
-    while (k < base_view.size() && base_view[k].id < ws.view[v].id) ++k;
-    record.fresh[v] = k < base_view.size() && base_view[k].id == ws.view[v].id ? ws.fresh[k] : tick_;
+  record.fresh.resize(view.size());
+  for (std::size_t v = 0, k = 0; v < view.size(); ++v) {
+    while (k < base_view.size() && base_view[k].id < view[v].id) ++k;
+    record.fresh[v] = k < base_view.size() && base_view[k].id == view[v].id ? ws.fresh[k] : tick_;
   }
 }
 
@@ -481,13 +476,10 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   }
   const uint32_t interval = uint32_t(config_.snapshot_interval);
   const SentSnapshot* base = delta_base(c);
-  // The base as snapshots carry it; its client ids are never read (0 here), as SentEntry says.
-  ws.base.resize(base ? base->view.size() : 0);
-  for (std::size_t i = 0; i < ws.base.size(); ++i) {
-    const SentEntry& e = base->view[i];
-    ws.base[i] = {e.id, e.x, e.y, e.z, e.ground, e.crouched, e.platform, 0};
-  }
-  const proto::RemoteView& base_view = ws.base;
+  // The base as the client's history holds it (never the slot record_sent() writes: that one is a
+  // whole ring older than any base delta_base() gives).
+  const std::span<const proto::RemotePose> base_view =
+      base ? std::span<const proto::RemotePose>(base->view) : std::span<const proto::RemotePose>();
   proto::SnapshotHeader h = snapshot_header(c, base, now);
   gather_choices(c, base, base_view, ws);
   // The budget: the snapshot datagram, sealed, within snapshot_budget bytes.

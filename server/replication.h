@@ -82,11 +82,11 @@ class Replication {
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
-  void gather_choices(const Client& c, const SentSnapshot* base, const proto::RemoteView& base_view, Worker& ws) const;
+  void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
   void release_history(ClientView& v) const;
-  void record_sent(Client& c, const proto::RemoteView& base_view, const Worker& ws) const;
+  void record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const;
 
   const CoreConfig& config_;
   WorkerPool& pool_;

@@ -225,10 +225,9 @@ TEST(Security, ForgedSnapshotsAndDisconnectsDoNotReachTheClient) {
   sh.has_own_state = true;
   sh.own.position = {100000, 100000, 100000};
   proto::SnapshotWriter snapshot;
-  const proto::RemoteView no_base;
-  proto::RemoteView view;
+  proto::PoseView view;
   std::array<uint8_t, 256> message{};
-  snapshot.begin(sh, no_base, 1);
+  snapshot.begin(sh, {}, 1);
   send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 30, snapshot.finish(message, view), g_buf, proto::Payload::kCompact), false);
   send_as(h, server, proto::frame_clear(w.disconnect(proto::fb::DisconnectReason::ServerShutdown), g_buf), false);
   send_as(h, server, proto::seal_session(proto::Key{}, 1ull << 31, w.disconnect(proto::fb::DisconnectReason::ServerShutdown), g_buf), false);
