@@ -28,26 +28,10 @@
 
 namespace foothold::proto {
 
-/// Another character as a client knows it: the capsule centre in 1/256 m (the published position,
-/// movement.md §16), ground kind, posture and the mover it stands on (index + 1, 0: none).
-struct RemoteState {
-  uint32_t id = 0;
-  int32_t x = 0, y = 0, z = 0;
-  uint8_t ground = 0;
-  bool crouched = false;
-  uint16_t platform = 0;
-  /// The client id of the player it is (from their connect token): sent when the character enters a
-  /// view, kept with it while it stays.
-  uint64_t client_id = 0;
-  bool operator==(const RemoteState&) const = default;
-  /// The same position, posture, ground and platform (the ids aside: they never change).
-  bool same_as(const RemoteState& o) const {
-    return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
-  }
-};
-/// A view entry as the server keeps it for deltas: a RemoteState without the client id, which no
-/// delta reads (client ids ride with additions, from the character's own state), in 20 bytes rather
-/// than 32. The views a server keeps are most of its memory per client.
+/// Another character where it stands: the capsule centre in 1/256 m (the published position,
+/// movement.md §16), ground kind, posture and the mover it stands on (index + 1, 0: none). This is
+/// what a delta changes, and all a server keeps of a view entry for its deltas (20 bytes: the views a
+/// server keeps are most of its memory per client).
 struct RemotePose {
   uint32_t id = 0;
   int32_t x = 0, y = 0, z = 0;
@@ -55,13 +39,20 @@ struct RemotePose {
   bool crouched = false;
   uint16_t platform = 0;
   bool operator==(const RemotePose&) const = default;
-  /// The same position, posture, ground and platform as `o`.
-  bool same_as(const RemoteState& o) const {
+  /// The same position, posture, ground and platform (the ids aside: they never change).
+  bool same_as(const RemotePose& o) const {
     return x == o.x && y == o.y && z == o.z && ground == o.ground && crouched == o.crouched && platform == o.platform;
   }
 };
+/// Another character as a client knows it: where it stands, and which player it is.
+struct RemoteState : RemotePose {
+  /// The client id of the player it is (from their connect token): sent when the character enters a
+  /// view, kept with it while it stays. No delta reads it.
+  uint64_t client_id = 0;
+  bool operator==(const RemoteState&) const = default;
+};
 /// `s` without its client id.
-inline RemotePose pose_of(const RemoteState& s) { return {s.id, s.x, s.y, s.z, s.ground, s.crouched, s.platform}; }
+inline RemotePose pose_of(const RemoteState& s) { return s; }
 /// A view as the server keeps it (RemotePose), sorted by ascending id.
 using PoseView = std::vector<RemotePose>;
 

@@ -1,7 +1,6 @@
 #include "server/replication.h"
 
 #include <algorithm>
-#include <cstddef>
 #include <cmath>
 #include <functional>
 
@@ -58,13 +57,8 @@ int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell))
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
 proto::RemoteState remote_state(uint32_t id, uint64_t client_id, const CharacterState& s) {
-  return {id,
-          s.position.x >> proto::kRemoteShift,
-          s.position.y >> proto::kRemoteShift,
-          s.position.z >> proto::kRemoteShift,
-          uint8_t(s.ground),
-          s.crouched,
-          s.platform,
+  return {{id, s.position.x >> proto::kRemoteShift, s.position.y >> proto::kRemoteShift, s.position.z >> proto::kRemoteShift,
+           uint8_t(s.ground), s.crouched, s.platform},
           client_id};
 }
 
@@ -83,6 +77,11 @@ void prefetch_range(const void* p, std::size_t bytes) {
   const uintptr_t first = reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63);
   const uintptr_t last = reinterpret_cast<uintptr_t>(p) + bytes;
   for (uintptr_t a = first; a < last; a += 64) __builtin_prefetch(reinterpret_cast<const void*>(a));
+}
+
+// Every cache line from `from` up to `end` (the end of the object that holds `from`).
+void prefetch_between(const void* from, const void* end) {
+  prefetch_range(from, std::size_t(static_cast<const char*>(end) - static_cast<const char*>(from)));
 }
 
 void prefetch_bytes(const void* p, std::size_t bytes) {
@@ -249,8 +248,8 @@ void Replication::prefetch_client(const Client& c) const {
   prefetch_range(&c.session.keys, sizeof(c.session.keys));
   prefetch_range(&c.session.send_sequence, sizeof(c.session.send_sequence));
   prefetch_range(&c.character.state, sizeof(c.character.state));
-  prefetch_range(&c.character.repeated_bits, sizeof(SimulatedCharacter) - offsetof(SimulatedCharacter, repeated_bits));
-  prefetch_range(&c.game, sizeof(Client) - offsetof(Client, game));
+  prefetch_between(&c.character.repeated_bits, &c.character + 1);
+  prefetch_between(&c.game, &c + 1);
 }
 
 void Replication::prefetch_history(const Client& c) const {
