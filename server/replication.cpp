@@ -264,8 +264,9 @@ void Replication::prefetch_history(const Client& c) const {
 }
 
 void Replication::prefetch_snapshot(const Client& c) const {
-  // A client's history of views is cold by the time its next snapshot is built (64 of them per
-  // client); asking for the base and the slot the new view goes to one client ahead hides the wait.
+  // A client's history of views is cold by the time its next snapshot is built; asking for the base
+  // and for the slot the new view goes to one client ahead hides the wait (the slot's old storage is
+  // what the worker writes the snapshot after next in: record_sent() swaps them).
   prefetch_bytes(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
   if (const SentSnapshot* base = delta_base(c)) {
     prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemotePose));

@@ -20,6 +20,11 @@ bin=build/release
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1 100 500 1000)
 duration=${DURATION:-20}
+[[ "$duration" =~ ^[0-9]+([.][0-9]+)?$ ]] && awk -v d="$duration" 'BEGIN {exit !(d > 0)}' ||
+  { echo "server_load: DURATION must be a number of seconds above 0, not '$duration'" >&2; exit 2; }
+for n in "${counts[@]}"; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "server_load: a bot count must be a whole number above 0, not '$n'" >&2; exit 2; }
+done
 work=$(mktemp -d)
 server_pid=
 bots_pid=
@@ -45,6 +50,12 @@ for n in "${counts[@]}"; do
   "$bin/server/foothold-server" --bind 127.0.0.1 --port "$port" --stats-interval 2 "${server_args[@]}" >"$work/server-$n.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 50); do "$bin/bots/foothold-bot" --probe "127.0.0.1:$port" >/dev/null 2>&1 && break; sleep 0.1; done
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "server_load: the server did not start (SERVER_ARGS='${SERVER_ARGS:-}'); its log:" >&2
+    cat "$work/server-$n.log" >&2
+    server_pid=
+    exit 2
+  fi
   idle_kb=$(mem_of "$server_pid" VmRSS)
   "$bin/bots/foothold-bot" --server "127.0.0.1:$port" --bots "$n" --duration "$duration" --pattern wander --seed 1 \
     >"$work/bots-$n.log" 2>&1 &
