@@ -87,11 +87,10 @@ struct ClientView {
   uint32_t acked_snapshot = 0;     ///< the newest snapshot tick it acknowledged
   bool wants_state = false;        ///< the newest inputs message asked for the full own state
   std::vector<SentSnapshot> sent;  ///< ring of the last proto::kBaseHistory snapshots, for deltas
-  /// Storage of ring slots that can never be a delta base again (older than the acknowledged
-  /// snapshot: acknowledgements only move forward), for the next slots written: a client keeps
-  /// about a round trip's worth of views, not the ring's.
-  std::vector<SentSnapshot> spare;
-  uint32_t released_through = 0;   ///< the newest snapshot tick whose slot has gone to `spare` (0: none)
+  /// The newest snapshot tick whose slot was released (0: none): slots older than the acknowledged
+  /// snapshot can never be a delta base again (acknowledgements only move forward), so their storage
+  /// goes back to the worker that builds snapshots, for anyone's next (Replication::release_history).
+  uint32_t released_through = 0;
   std::vector<uint32_t> interest;  ///< roster indices of the characters in its snapshots, ascending
   uint64_t interest_roster = ~0ull;  ///< Roster::version() when `interest` was chosen
   uint32_t newest_sent = 0;        ///< the newest snapshot tick sent to it

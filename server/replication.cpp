@@ -33,6 +33,11 @@ struct Replication::Worker {
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   proto::SnapshotWriter snapshot;
   proto::PoseView view;  // the view a snapshot leaves the client with; swapped into the client's history
+  // Storage of released history slots (release_history()), for the next slots any of this worker's
+  // clients write. Shared by the worker's clients, not kept per client: acknowledgements arrive in
+  // bursts, so one client releases several slots at once and later needs several, and a per-client
+  // spare either held memory for each client or freed and allocated again (4% of a loaded server).
+  std::vector<SentSnapshot> spare;
   std::array<uint8_t, proto::kMaxDatagram> payload{};
   Counters counters;  // merged into the server's after each parallel part
   struct Out {
@@ -216,6 +221,7 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
     counters.merge(w->counters);
     w->counters = Counters();
   }
+  balance_spares();
   // Sent in client order whichever thread built them, so the datagrams leave in the same order for
   // any number of threads.
   outgoing_.assign(roster.size(), Outgoing{});
@@ -228,6 +234,31 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
     outbox.send(roster[o.client].session.endpoint, {w.out_bytes.data() + o.offset, o.size}, Traffic::kSnapshot, o.messages);
   }
   for (auto& w : workers_) w->out.clear();
+}
+
+void Replication::balance_spares() {
+  // Workers take clients in whatever chunks come free, so the slots one worker releases are often
+  // written by another: left alone, one worker's spares would pile up to kSpareViews and be freed
+  // while the other's run out and it allocates. Evened out after each tick's snapshots.
+  std::size_t total = 0;
+  for (const auto& w : workers_) total += w->spare.size();
+  const std::size_t share = total / workers_.size();
+  std::vector<SentSnapshot>& moving = balance_;
+  for (auto& w : workers_)
+    while (w->spare.size() > share + 1) {
+      moving.push_back(std::move(w->spare.back()));
+      w->spare.pop_back();
+    }
+  for (auto& w : workers_)
+    while (w->spare.size() < share && !moving.empty()) {
+      w->spare.push_back(std::move(moving.back()));
+      moving.pop_back();
+    }
+  for (auto& w : workers_)
+    if (!moving.empty() && w->spare.size() <= share) {
+      w->spare.push_back(std::move(moving.back()));
+      moving.pop_back();
+    }
 }
 
 const SentSnapshot* Replication::delta_base(const Client& c) const {
@@ -426,10 +457,11 @@ void Replication::write_choices(std::size_t room, std::size_t view_size, Worker&
   }
 }
 
-void Replication::release_history(ClientView& v) const {
+void Replication::release_history(ClientView& v, Worker& ws) const {
   // A slot older than the acknowledged snapshot is never a delta base again (delta_base() takes the
-  // acknowledged one, and acknowledgements only move forward): its storage goes to `spare`, from
-  // the oldest slot the ring still holds, or the one after the last released, to the acknowledged.
+  // acknowledged one, and acknowledgements only move forward): its storage goes to the worker's
+  // spares, from the oldest slot the ring still holds, or the one after the last released, to the
+  // acknowledged.
   const uint32_t interval = uint32_t(config_.snapshot_interval);
   const uint32_t acked = v.acked_snapshot;
   if (acked == 0) return;
@@ -439,26 +471,27 @@ void Replication::release_history(ClientView& v) const {
   for (; int32_t(t - acked) < 0; t += interval) {
     SentSnapshot& s = v.sent[(t / interval) % kSentHistory];
     if (s.tick != t || s.view.capacity() == 0) continue;
-    // A few are kept for the next slots; beyond that (acknowledgements that lagged for a while, then
-    // caught up) the storage is freed, for any client to use.
-    if (v.spare.size() < kSpareViews) v.spare.push_back(std::move(s));
+    // Beyond kSpareViews (many clients' acknowledgements that lagged for a while, then caught up)
+    // the storage is freed.
+    if (ws.spare.size() < kSpareViews) ws.spare.push_back(std::move(s));
     s = SentSnapshot{};
   }
   v.released_through = acked - interval;
 }
 
 void Replication::record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const {
-  release_history(c.view);
+  release_history(c.view, ws);
   SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
-  if (record.view.capacity() == 0 && !c.view.spare.empty()) {
-    record = std::move(c.view.spare.back());
-    c.view.spare.pop_back();
+  if (record.view.capacity() == 0 && !ws.spare.empty()) {
+    record = std::move(ws.spare.back());
+    ws.spare.pop_back();
   }
   record.tick = tick_;
   // The view just written moves into the slot, whose old storage the worker writes the next one in.
   record.view.swap(ws.view);
   const proto::PoseView& view = record.view;
   // Each entry's freshness: its base entry's, or now for a character added now (both lists by id).
+  if (record.fresh.capacity() < view.size()) record.fresh.reserve((view.size() + 7) / 8 * 8);  // as the view's
   record.fresh.resize(view.size());
   for (std::size_t v = 0, k = 0; v < view.size(); ++v) {
     while (k < base_view.size() && base_view[k].id < view[v].id) ++k;

@@ -67,8 +67,8 @@ class Replication {
   /// Below this count per thread, fewer threads are woken (waking one costs microseconds).
   static constexpr std::size_t kMinSnapshotsPerThread = 32;
   static constexpr std::size_t kSentHistory = proto::kBaseHistory;
-  /// Released views a client keeps for its next snapshots (release_history()).
-  static constexpr std::size_t kSpareViews = 2;
+  /// Released views a worker keeps for the next snapshots it builds, any client's (release_history()).
+  static constexpr std::size_t kSpareViews = 256;
 
   void build_grid(const Roster& roster);
   /// Whether character `id` is in the match this tick (published_, in ascending id).
@@ -85,7 +85,8 @@ class Replication {
   void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
-  void release_history(ClientView& v) const;
+  void release_history(ClientView& v, Worker& ws) const;
+  void balance_spares();
   void record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const;
 
   const CoreConfig& config_;
@@ -99,6 +100,7 @@ class Replication {
                                         // snapshots read 48 others each, so from one array
   std::vector<Outgoing> outgoing_;      // by roster index: each snapshot built this tick, whoever built it
   std::vector<std::unique_ptr<Worker>> workers_;  // one per thread of pool_
+  std::vector<SentSnapshot> balance_;  // spares on their way between workers (balance_spares())
 };
 
 }  // namespace foothold::server

@@ -146,7 +146,6 @@ TEST(Replication, OnlyViewsFromTheAcknowledgedSnapshotOnKeepStorageAndDeltasStil
   auto with_storage = [](const server::ClientView& v) {
     std::size_t n = 0;
     for (const server::SentSnapshot& s : v.sent) n += s.view.capacity() > 0;
-    for (const server::SentSnapshot& s : v.spare) n += s.view.capacity() > 0;
     return n;
   };
   for (uint32_t tick = 1; tick <= 150; ++tick) {
