@@ -4,9 +4,9 @@
 
 #include <array>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "shared/character_state.h"
 
@@ -62,7 +62,7 @@ class RemoteInterpolator {
   void retain(std::span<const uint32_t> ids);
 
   /// Number of characters tracked.
-  std::size_t size() const { return tracks_.size(); }
+  std::size_t size() const { return ids_.size(); }
 
  private:
   struct Point {
@@ -75,7 +75,27 @@ class RemoteInterpolator {
     std::array<Point, kSamples> points{};
     int count = 0;  // points kept, in tick order, oldest first
   };
-  std::map<uint32_t, Track> tracks_;
+  const Track* find(uint32_t id) const;  // null for an unknown id
+  // Keeps the tracks for which keep(id, track) is true, in order.
+  template <typename Keep>
+  void keep_if(Keep&& keep) {
+    std::size_t to = 0;
+    for (std::size_t k = 0; k < ids_.size(); ++k) {
+      if (!keep(ids_[k], tracks_[k])) continue;
+      if (to != k) {
+        ids_[to] = ids_[k];
+        tracks_[to] = tracks_[k];
+      }
+      ++to;
+    }
+    ids_.resize(to);
+    tracks_.resize(to);
+  }
+  // Flat and by ascending id, not a tree: a frame looks every drawn character up (several times),
+  // and a tree's nodes, a track each, lie all over memory (a bot fleet spent a sixth of its time
+  // in those lookups). tracks_[k] is the track of ids_[k].
+  std::vector<uint32_t> ids_;
+  std::vector<Track> tracks_;
 };
 
 }  // namespace foothold

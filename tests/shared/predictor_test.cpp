@@ -244,6 +244,35 @@ TEST(RemoteInterpolator, InterpolatesBetweenSnapshotsAndHoldsAtTheEnds) {
   EXPECT_EQ(r.size(), 0u);
 }
 
+// A full track with uneven gaps: every moment between the first sample and the last lies on the
+// line between the two samples around it, and the motion is that segment's, wherever in the track
+// it falls (the segment is looked for from the newest end); a sample's own moment is the sample.
+TEST(RemoteInterpolator, EveryMomentOfAFullTrackIsOnItsOwnSegment) {
+  RemoteInterpolator r;
+  std::vector<std::pair<uint32_t, int32_t>> kept;  // tick, x (raw), the newest kSamples
+  uint32_t tick = 100;
+  for (int k = 0; k < RemoteInterpolator::kSamples + 9; ++k) {  // more than a track keeps
+    tick += 1 + uint32_t(k % 3);
+    const int32_t x = 1024 * k + 37 * (k % 5);
+    r.add(3, tick, {x, 0, 0}, GroundKind::kWalkable);
+    kept.push_back({tick, x});
+  }
+  kept.erase(kept.begin(), kept.end() - RemoteInterpolator::kSamples);
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    const auto [ta, xa] = kept[i - 1];
+    const auto [tb, xb] = kept[i];
+    EXPECT_DOUBLE_EQ(r.sample(3, ta)->position.x, double(xa) / kPositionScale) << "at sample " << ta;
+    for (double f : {0.01, 0.25, 0.5, 0.99}) {
+      const double at = ta + f * double(tb - ta);
+      const auto s = r.sample(3, at);
+      ASSERT_TRUE(s);
+      const double per_tick = double(xb - xa) / kPositionScale / double(tb - ta);
+      EXPECT_NEAR(s->position.x, double(xa) / kPositionScale + per_tick * (at - ta), 1e-12) << "at " << at;
+      EXPECT_NEAR(s->motion.x, per_tick, 1e-12) << "at " << at;
+    }
+  }
+}
+
 // Predictor::set_others with motion: the step of tick t sees each other carried on by its motion
 // for t - 1 - seen ticks, across the ground only, each axis bounded by the walk speed, at most
 // kOthersHorizonMs, one on a mover left to it, every position on the published grid.
