@@ -89,11 +89,6 @@ void prefetch_between(const void* from, const void* end) {
   prefetch_range(from, std::size_t(static_cast<const char*>(end) - static_cast<const char*>(from)));
 }
 
-void prefetch_bytes(const void* p, std::size_t bytes) {
-  const char* b = static_cast<const char*>(p);
-  for (std::size_t k = 0; k < bytes; k += 64) __builtin_prefetch(b + k);
-}
-
 }  // namespace
 
 Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& pool)
@@ -298,13 +293,13 @@ void Replication::prefetch_snapshot(const Client& c) const {
   // A client's history of views is cold by the time its next snapshot is built; asking for the base
   // and for the slot the new view goes to one client ahead hides the wait (the slot's old storage is
   // what the worker writes the snapshot after next in: record_sent() swaps them).
-  prefetch_bytes(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
+  prefetch_range(c.view.interest.data(), c.view.interest.size() * sizeof(uint32_t));
   if (const SentSnapshot* base = delta_base(c)) {
-    prefetch_bytes(base->view.data(), base->view.size() * sizeof(proto::RemotePose));
-    prefetch_bytes(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
+    prefetch_range(base->view.data(), base->view.size() * sizeof(proto::RemotePose));
+    prefetch_range(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
   }
   const SentSnapshot& slot = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
-  prefetch_bytes(slot.view.data(), slot.view.capacity() * sizeof(proto::RemotePose));
+  prefetch_range(slot.view.data(), slot.view.capacity() * sizeof(proto::RemotePose));
 }
 
 proto::SnapshotHeader Replication::snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const {
