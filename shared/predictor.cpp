@@ -45,13 +45,20 @@ void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) const
   }
 }
 
+const MoverFrame* Predictor::movers_at(uint32_t tick) {
+  if (world_.movers().empty()) return nullptr;
+  MoverFrame& f = frames_[tick % kFrames];
+  if (f.tick() != tick || f.mover_count() != world_.movers().size()) f.build(world_, tick, settings_.tick_rate);
+  return &f;
+}
+
 CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& input, bool& met) {
   std::span<const OtherCharacter> others = others_;
   if (!motion_.empty()) {
     others_at(input.tick, moved_);
     others = moved_;
   }
-  const StepResult r = step(from, input, world_, settings_, scratch_, {nullptr, others, self_id_});
+  const StepResult r = step(from, input, world_, settings_, scratch_, {movers_at(input.tick), others, self_id_});
   met = r.diagnostics.characters_near > 0;
   return r.state;
 }

@@ -155,12 +155,18 @@ class Predictor {
     bool met = false;      ///< the predicted step met another character
   };
   CharacterState step_from(const CharacterState& from, const InputCmd& input, bool& met);
+  const MoverFrame* movers_at(uint32_t tick);
+  // The movers' frames of the last kFrames ticks stepped, by tick % kFrames: a correction replays
+  // the ticks since the server's state (about a round trip's worth), whose frames the predictions
+  // built already (a frame is a pure function of the world and the tick, so any copy is the same).
+  static constexpr uint32_t kFrames = 16;
   Entry& at(uint32_t tick) { return history_[tick % kHistory]; }
   const Entry& at(uint32_t tick) const { return history_[tick % kHistory]; }
 
   const World& world_;
   const DerivedSettings& settings_;
   StepScratch scratch_;
+  std::array<MoverFrame, kFrames> frames_;
   std::vector<OtherCharacter> others_;
   std::vector<FixedVec3> motion_;       // per other (empty: none carried)
   std::vector<OtherCharacter> moved_;   // the others carried to the tick being stepped
