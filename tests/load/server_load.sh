@@ -74,8 +74,14 @@ for n in "${counts[@]}"; do
   sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"
   read -r u1 s1 < <(cpu_of "$server_pid")
   t1=$(date +%s%N)
-  wait "$bots_pid" || true
+  bots_rc=0
+  wait "$bots_pid" || bots_rc=$?
   bots_pid=
+  if [ "$bots_rc" = 2 ]; then  # foothold-bot's bad usage: a bad BOT_ARGS
+    echo "server_load: the bots refused their flags (BOT_ARGS='${BOT_ARGS:-}'); their log:" >&2
+    cat "$work/bots-$n.log" >&2
+    exit 2
+  fi
   peak_kb=$(mem_of "$server_pid" VmHWM)
   kill -INT "$server_pid"
   wait "$server_pid" || true
