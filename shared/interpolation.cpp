@@ -51,8 +51,8 @@ std::optional<RemoteInterpolator::Sample> RemoteInterpolator::sample(uint32_t id
     return to_position(p.position) + Vec3{0, p.crouched ? crouch_drop : 0, 0};
   };
   // The segment [a, b] with b the first sample at or after `tick` (there is one: tick < last.tick),
-  // looked for from the newest end, where a drawn moment lies: a frame draws every remote once, a
-  // track keeps kSamples, and scanning from the oldest was most of a drawing bot's sampling.
+  // looked for from the newest end: a drawn moment lies a sample or two before it, so a walk from the
+  // oldest of kSamples would pass nearly all of them on every call.
   int i = t.count - 1;
   while (i > 1 && !(t.points[size_t(i - 1)].tick < tick)) --i;
   const Point& b = t.points[size_t(i)];
