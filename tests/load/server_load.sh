@@ -44,6 +44,17 @@ trap cleanup EXIT
 read -r -a server_args <<<"${SERVER_ARGS:-}"
 read -r -a bot_args <<<"${BOT_ARGS:-}"
 hz=$(getconf CLK_TCK)
+# Waits for the bots' process $1 (the row of $2 bots); exit 2 with their log when it refused its
+# flags (foothold-bot's bad usage: a bad BOT_ARGS).
+refused_bots() {
+  local rc=0
+  wait "$1" || rc=$?
+  [ "$rc" = 2 ] || return 0
+  bots_pid=
+  echo "server_load: the bots refused their flags (BOT_ARGS='${BOT_ARGS:-}'); their log:" >&2
+  cat "$work/bots-$2.log" >&2
+  exit 2
+}
 # CPU seconds (user, system) of process $1 so far, in clock ticks.
 cpu_of() { awk '{print $14, $15}' "/proc/$1/stat"; }
 # A memory line of /proc/$1/status (VmRSS, VmHWM), in kB.
@@ -67,6 +78,9 @@ for n in "${counts[@]}"; do
   "$bin/bots/foothold-bot" --server "127.0.0.1:$port" --bots "$n" --duration "$duration" --pattern wander --seed 1 \
     "${bot_args[@]}" >"$work/bots-$n.log" 2>&1 &
   bots_pid=$!
+  # Bots that refuse their flags stop at once: said now, not after the play's length.
+  sleep 0.5
+  kill -0 "$bots_pid" 2>/dev/null || refused_bots "$bots_pid" "$n"
   # The middle half of the play: after the joins, before the leaves.
   sleep "$(awk -v d="$duration" 'BEGIN {print d / 4}')"
   read -r u0 s0 < <(cpu_of "$server_pid")
@@ -74,14 +88,8 @@ for n in "${counts[@]}"; do
   sleep "$(awk -v d="$duration" 'BEGIN {print d / 2}')"
   read -r u1 s1 < <(cpu_of "$server_pid")
   t1=$(date +%s%N)
-  bots_rc=0
-  wait "$bots_pid" || bots_rc=$?
+  refused_bots "$bots_pid" "$n"
   bots_pid=
-  if [ "$bots_rc" = 2 ]; then  # foothold-bot's bad usage: a bad BOT_ARGS
-    echo "server_load: the bots refused their flags (BOT_ARGS='${BOT_ARGS:-}'); their log:" >&2
-    cat "$work/bots-$n.log" >&2
-    exit 2
-  fi
   peak_kb=$(mem_of "$server_pid" VmHWM)
   kill -INT "$server_pid"
   wait "$server_pid" || true
