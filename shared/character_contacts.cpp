@@ -59,13 +59,13 @@ void Crowd::build(std::span<const OtherCharacter> all, const MoverFrame* frame) 
   for (uint32_t k = 0; k < cells_.size(); ++k) at_[cells_[k].index] = k;
 }
 
-void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out) const {
+void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double range) const {
   out.clear();
-  // Only those the step may keep: within kNeighbourRange of where it sees this one, as it sees them
-  // (both carried by their movers to this tick's pose), plus 1/64 m so that the step's own rounding
-  // never keeps one we left out. The farther ones are most of the nine cells in a crowd (copying
-  // and sorting them was most of a crowded step's cost).
-  constexpr double kReach = kNeighbourRange + 1.0 / 64;
+  // Only those the step may keep: within `range` of where it sees this one, as it sees them (both
+  // carried by their movers to this tick's pose), plus 1/64 m so that the step's own rounding never
+  // keeps one we left out. The farther ones are most of the nine cells in a crowd (copying and
+  // sorting them was most of a crowded step's cost).
+  const double kReach = std::min(range, kNeighbourRange) + 1.0 / 64;
   const Cell& me = cells_[at_[i]];
   const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
   for (int64_t dx = -1; dx <= 1; ++dx) {

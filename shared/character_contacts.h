@@ -59,9 +59,10 @@ class Crowd {
   /// the tick's frame in a world with movers; null without).
   void build(std::span<const OtherCharacter> all, const MoverFrame* frame);
   /// Replaces `out` with every character but all[i] that a step of all[i] may meet (seen within
-  /// kNeighbourRange and 1/64 m of it horizontally), ascending id. Any mover's speed: the distance
-  /// is measured where both are seen, after their carry.
-  void neighbours(std::size_t i, std::vector<OtherCharacter>& out) const;
+  /// `range`, at most kNeighbourRange, and 1/64 m of it horizontally), ascending id. Any mover's
+  /// speed: the distance is measured where both are seen, after their carry. A step asks with its
+  /// own reach (Surroundings::crowd), so that a crowd's farther ones are never copied.
+  void neighbours(std::size_t i, std::vector<OtherCharacter>& out, double range = kNeighbourRange) const;
   /// The characters' indices into `all` in the index's order: by cell, so that neighbours come one
   /// after the other (an order for stepping them that keeps the triangles they share in the cache).
   /// k in [0, all.size()).

@@ -392,7 +392,7 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
                   StepScratch& scratch, StepResult& out) {
   scratch.fences.clear();
   scratch.fence_owners.clear();
-  if (around.others.empty()) return {};
+  if (around.others.empty() && !around.crowd) return {};
   const DerivedSettings& s = standing;
   // The farthest this character can get this tick, before its velocity is known: its mover's carry,
   // the fastest its velocity can be (a walk, with a jump if it jumps; airborne, its speed now plus a
@@ -404,10 +404,17 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
   const double travel = speed * s.dt;
   const double reach = length(carry.after - carry.before) + travel * (1 + s.tan_max_slope) +
                        (travel > 0 ? s.step_height : 0) + 2 * s.contact_distance + s.safety_margin;
+  // Only the others whose surfaces may come within twice the reach (fence_plane's test): from the
+  // crowd, only those are copied.
+  std::span<const OtherCharacter> others = around.others;
+  if (around.crowd) {
+    around.crowd->neighbours(around.crowd_index, scratch.near, 2 * s.radius + 2 * reach);
+    others = scratch.near;
+  }
   const Vec3 me = seen_centre(as_other(around.self_id, state), frame);
   const double my_half = state.crouched ? standing.crouch_half_segment : standing.half_segment;
   Vec3 push;
-  for (const OtherCharacter& o : around.others) {
+  for (const OtherCharacter& o : others) {
     if (o.id == around.self_id) continue;
     const auto plane = fence_plane(me, my_half, around.self_id, o, frame, standing, 2 * reach);
     if (!plane) continue;

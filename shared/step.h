@@ -28,6 +28,7 @@ struct StepScratch {
   /// The movers' frame a step builds when it was not given one for its tick (Surroundings::movers).
   MoverFrame frame;
   std::vector<WorldTriangle> fences;    ///< the step's fence triangles (movement.md §16)
+  std::vector<OtherCharacter> near;     ///< the others a step found in Surroundings::crowd
   std::vector<uint32_t> fence_owners;   ///< the other character of each fence triangle
 };
 
@@ -42,6 +43,11 @@ struct Surroundings {
   /// remote character it knows. Entries with `self_id` are ignored.
   std::span<const OtherCharacter> others;
   uint32_t self_id = 0;  ///< the stepped character's own id (the tie-break when two centres coincide)
+  /// Optional, instead of `others` (then ignored): the tick's crowd, which holds the stepped
+  /// character at `crowd_index`. The step asks it only for the others within its own reach this
+  /// tick, which in a crowd is a third of those within kNeighbourRange: the same result, cheaper.
+  const Crowd* crowd = nullptr;
+  std::size_t crowd_index = 0;
 };
 
 /// What happened inside a step, for tests, tools and the debugging of desyncs. Not part of the state.

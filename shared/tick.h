@@ -69,7 +69,6 @@ class TickRunner {
   static constexpr std::size_t kMinStepsPerThread = 64;
   struct Worker {
     StepScratch scratch;
-    std::vector<OtherCharacter> near;
     std::vector<Touch> touches;  // this tick's touches of the steps this worker ran, one after another
   };
   // Where a character's touches are: kept apart from the results, so that a step writes its few

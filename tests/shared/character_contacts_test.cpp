@@ -183,7 +183,9 @@ TEST(CharacterContacts, AFenceTriangleHoldsEveryPointWithinItsHalfSizeWhateverIt
 }
 
 // The Crowd gives each step only the characters near it; a client passes every character of its
-// snapshot. Both must step alike, or a prediction parts from the server's step. Exercised where the
+// snapshot. Both must step alike, or a prediction parts from the server's step. So must a step that
+// asks the Crowd itself, for only those within its own reach (the server's tick does that).
+// Exercised where the
 // Crowd's cut is closest to mattering: characters falling fast (whose reach makes the step keep
 // others almost kNeighbourRange away), pairs spaced across kNeighbourRange, and riders of the
 // shuttle and the turntable (whose carry the Crowd allows 1 m for).
@@ -212,7 +214,7 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
   StepScratch scratch;
   Crowd crowd;
   std::vector<OtherCharacter> all, near, everyone;
-  int cut = 0, fast_near = 0, riders = 0;
+  int cut = 0, cut_by_reach = 0, fast_near = 0, riders = 0;
   for (uint32_t t = 1; t <= 240; ++t) {
     frame.build(w, t, s.tick_rate);
     all.clear();
@@ -231,7 +233,14 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
       ASSERT_EQ(by_crowd.state, by_all.state) << "tick " << t << " character " << i + 1;
       ASSERT_EQ(by_crowd.diagnostics.characters_near, by_all.diagnostics.characters_near) << "tick " << t;
       ASSERT_EQ(by_crowd.touches.size(), by_all.touches.size()) << "tick " << t;
+      const StepResult by_reach = step(st[i], in, w, s, scratch, {&frame, {}, uint32_t(i + 1), &crowd, i});
+      ASSERT_EQ(by_reach.state, by_all.state) << "tick " << t << " character " << i + 1;
+      ASSERT_EQ(by_reach.diagnostics.characters_near, by_all.diagnostics.characters_near) << "tick " << t;
+      ASSERT_EQ(by_reach.touches.size(), by_all.touches.size()) << "tick " << t;
+      for (int k = 0; k < by_reach.touches.size(); ++k)
+        ASSERT_EQ(by_reach.touches[k].character, by_all.touches[k].character) << "tick " << t;
       cut += near.size() < everyone.size();
+      cut_by_reach += scratch.near.size() < near.size();
       fast_near += by_all.diagnostics.characters_near > 0 && to_velocity(st[i].velocity).y < -5;
       riders += st[i].platform != 0;
       next[i] = by_crowd.state;
@@ -241,6 +250,7 @@ TEST(CharacterContacts, TheCrowdsNeighboursStepExactlyAsEveryCharacterWould) {
   // The run did reach what it is for: the Crowd left characters out, fast fallers met others, and
   // characters rode the movers.
   EXPECT_GT(cut, 1000);
+  EXPECT_GT(cut_by_reach, 1000);
   EXPECT_GT(fast_near, 10);
   EXPECT_GT(riders, 500);
 }
