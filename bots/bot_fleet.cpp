@@ -31,25 +31,20 @@ void send_on(asio::ip::udp::socket& socket, std::span<const uint8_t> bytes) {
 // The sink a bot's session sends through: straight to the socket, or held back by the impairment.
 class BotFleet::ImpairedSink final : public client::ServerSink {
  public:
-  ImpairedSink(BotFleet& fleet, uint32_t bot, asio::ip::udp::socket& out, const client::Impairment& imp, uint64_t seed)
-      : fleet_(fleet), bot_(bot), out_(out), impairer_(imp, seed) {}
-  void send(std::span<const uint8_t> bytes) override {
-    if (!impairer_.impairment().active()) {
-      send_on(out_, bytes);
-      return;
-    }
-    fleet_.impair(bot_, true, bytes, impairer_);
-  }
+  ImpairedSink(BotFleet& fleet, Bot& bot, const client::Impairment& imp, uint64_t seed)
+      : fleet_(fleet), bot_(bot), impairer_(imp, seed) {}
+  void send(std::span<const uint8_t> bytes) override;
 
  private:
   BotFleet& fleet_;
-  uint32_t bot_;
-  asio::ip::udp::socket& out_;
+  Bot& bot_;
   client::Impairer impairer_;
 };
 
 struct BotFleet::Bot {
-  Bot(asio::io_context& io, const proto::Endpoint& server) : socket(io) {
+  /// With a socket of its own unless `shared`.
+  Bot(asio::io_context& io, const proto::Endpoint& server, bool shared) : socket(io) {
+    if (shared) return;
     socket.open(server.protocol());
     socket.set_option(asio::socket_base::receive_buffer_size(1 << 20));
     socket.bind(proto::Endpoint(server.protocol(), 0));
@@ -74,7 +69,7 @@ struct BotFleet::Bot {
     }
   }
   uint32_t index = 0;
-  asio::ip::udp::socket socket;
+  asio::ip::udp::socket socket;  // not opened with --one-socket
   std::unique_ptr<ImpairedSink> impaired;          // what the session sends through
   std::unique_ptr<client::Impairer> incoming;             // what happens to datagrams on their way in
   std::unique_ptr<ClientSession> session;
@@ -98,6 +93,22 @@ struct BotFleet::Bot {
   proto::ReceivedMessage received;           // every message taken goes through it (its buffer reused)
   bool finished = false;                     // said goodbye (its phase before that in final_phase)
 };
+
+void BotFleet::ImpairedSink::send(std::span<const uint8_t> bytes) {
+  if (!impairer_.impairment().active()) {
+    fleet_.send(bot_, bytes);
+    return;
+  }
+  fleet_.impair(bot_.index, true, bytes, impairer_);
+}
+
+void BotFleet::send(Bot& bot, std::span<const uint8_t> bytes) {
+  if (shared_) {
+    shared_->queue(bot.index, bytes);
+  } else {
+    send_on(bot.socket, bytes);
+  }
+}
 
 BotFleet::BotFleet(const World& world, const MoveSettings& settings, const FleetOptions& options)
     : world_(world), settings_(settings), options_(options) {}
@@ -131,6 +142,7 @@ bool BotFleet::finish_if_over(proto::Nanos now) {
   if (now < drain_end_ && error_.empty() && !all_finished) return false;
   for (const auto& b : bots_)
     if (!b->finished) finish(*b);
+  if (shared_) shared_->flush();  // the goodbyes
   io_.stop();
   return true;
 }
@@ -171,6 +183,7 @@ void BotFleet::on_timer() {
   proto::Nanos wake = std::min(queue_.empty() ? limit : queue_.top().first, limit);
   if (!flights_.empty()) wake = std::min(wake, flights_.top().due);
   wake_at(wake);
+  if (shared_) shared_->flush();
 }
 
 // Takes every message the server sent: the tag game's announcements are counted; any other is
@@ -211,7 +224,7 @@ void BotFleet::deliver_due(proto::Nanos now) {
     flights_.pop();
     Bot& b = *bots_[f.bot];
     if (f.outgoing) {
-      send_on(b.socket, f.bytes);
+      send(b, f.bytes);
     } else {
       const std::size_t n = std::min(f.bytes.size(), sizeof buffer);
       if (n > 0) std::memcpy(buffer, f.bytes.data(), n);
@@ -220,6 +233,23 @@ void BotFleet::deliver_due(proto::Nanos now) {
       exchange_messages(b, now);
       if (b.session->next_update() < before) queue_.push({b.session->next_update(), b.index});
     }
+  }
+}
+
+void BotFleet::take(Bot& bot, std::span<const uint8_t> bytes) {
+  if (options_.impairment.active()) {
+    impair(bot.index, false, bytes, *bot.incoming);
+  } else {
+    bot.session->on_datagram(proto::steady_now(), bytes);
+  }
+}
+
+void BotFleet::after_receive(Bot& bot, proto::Nanos before) {
+  exchange_messages(bot, proto::steady_now());
+  // A Challenge or an Accept wants the session to act sooner than it planned.
+  if (bot.session->next_update() < before) {
+    queue_.push({bot.session->next_update(), bot.index});
+    wake_at(bot.session->next_update());
   }
 }
 
@@ -235,20 +265,27 @@ void BotFleet::arm_receive(Bot& bot) {
       const std::size_t n = bot.socket.receive(asio::buffer(buffer, sizeof buffer), 0, error);
       if (error == asio::error::would_block || error == asio::error::try_again) break;
       if (error) continue;  // e.g. an ICMP error reported on this receive: not a datagram
-      const std::span<const uint8_t> bytes(buffer, n);
-      if (options_.impairment.active()) {
-        impair(bot.index, false, bytes, *bot.incoming);
-      } else {
-        bot.session->on_datagram(proto::steady_now(), bytes);
-      }
+      take(bot, std::span<const uint8_t>(buffer, n));
     }
-    exchange_messages(bot, proto::steady_now());
-    // A Challenge or an Accept wants the session to act sooner than it planned.
-    if (bot.session->next_update() < before) {
-      queue_.push({bot.session->next_update(), bot.index});
-      wake_at(bot.session->next_update());
-    }
+    after_receive(bot, before);
     arm_receive(bot);
+  });
+}
+
+void BotFleet::arm_shared_receive() {
+  shared_->socket().async_wait(asio::ip::udp::socket::wait_read, [this](const asio::error_code& ec) {
+    if (ec) return;
+    // Everything waiting: with a socket each, every bot's handler runs once per turn of the loop; this
+    // one handler stands for them all, and a backlog left here grows until the kernel drops
+    // datagrams (an Accept among them, and a bot never connects).
+    shared_->receive([this](uint32_t index, std::span<const uint8_t> bytes) {
+      Bot& bot = *bots_[index];
+      const auto before = bot.session->next_update();
+      take(bot, bytes);
+      after_receive(bot, before);
+    });
+    shared_->flush();  // what the sessions answered at once (a handshake's next step)
+    arm_shared_receive();
   });
 }
 
@@ -269,12 +306,16 @@ std::string BotFleet::add_bots(proto::Nanos start) {
   const uint64_t lifetime =
       std::min<uint64_t>(proto::kMaxTokenLifetime, uint64_t(options_.session.connect_timeout / proto::kSecond) + 60);
   const proto::TokenAddress server_address = proto::to_token_address(options_.server);
+  if (options_.one_socket) {
+    shared_ = std::make_unique<SharedSocket>(io_, options_.server, std::size_t(options_.bots));
+    if (!shared_->ok()) return shared_->error();
+  }
   for (int i = 0; i < options_.bots; ++i) {
-    auto bot = std::make_unique<Bot>(io_, options_.server);
+    auto bot = std::make_unique<Bot>(io_, options_.server, options_.one_socket);
     bot->index = uint32_t(i);
     // Each bot's two directions get their own reproducible generators.
     const uint64_t imp_seed = options_.seed * 0x9e3779b97f4a7c15ull + uint64_t(i) * 2;
-    bot->impaired = std::make_unique<ImpairedSink>(*this, uint32_t(i), bot->socket, options_.impairment, imp_seed);
+    bot->impaired = std::make_unique<ImpairedSink>(*this, *bot, options_.impairment, imp_seed);
     bot->incoming = std::make_unique<client::Impairer>(options_.impairment, imp_seed + 1);
     proto::ConnectToken token;
     std::string token_error;
@@ -343,8 +384,9 @@ void BotFleet::open_outputs(Bot& b, uint32_t id) {
 void BotFleet::play() {
   for (const auto& b : bots_) {
     queue_.push({b->next, b->index});
-    arm_receive(*b);
+    if (!shared_) arm_receive(*b);
   }
+  if (shared_) arm_shared_receive();
   timer_ = std::make_unique<asio::steady_timer>(io_);
   armed_ = 0;
   asio::post(io_, [this] { on_timer(); });

@@ -1,6 +1,7 @@
 #pragma once
-// N bot clients in one process, each with its own UDP socket and ClientSession, on one Asio thread:
-// a user of the client library, like any game (it drives many sessions, so it has its own loop).
+// N bot clients in one process, each with its own UDP socket (or all on one: FleetOptions::one_socket)
+// and ClientSession, on one Asio thread: a user of the client library, like any game (it drives many
+// sessions, so it has its own loop).
 
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,7 @@
 #include "proto/token.h"
 #include "bots/bot_brain.h"
 #include "bots/frame_watch.h"
+#include "bots/shared_socket.h"
 #include "bots/shooter.h"
 #include "client/session.h"
 #include "client/impairment.h"
@@ -52,6 +54,9 @@ struct FleetOptions {
   /// Frames a second at which each bot draws its own character and the others, as a game would, and
   /// measures their pops and stalls (bots/frame_watch.h); 0: none.
   double frame_rate = 60;
+  /// Every bot on one socket, each from an address of its own, with batched system calls
+  /// (bots/shared_socket.h): for IPv4 loopback servers only.
+  bool one_socket = false;
 };
 
 /// One bot's outcome.
@@ -139,6 +144,10 @@ class BotFleet {
   void impair(uint32_t bot, bool outgoing, std::span<const uint8_t> bytes, client::Impairer& impairer);
   void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);
+  void arm_shared_receive();                         // --one-socket: every bot's datagrams
+  void take(Bot& bot, std::span<const uint8_t> bytes);  // a datagram for `bot`: impaired or delivered
+  void after_receive(Bot& bot, proto::Nanos before);    // its messages taken, its update brought forward
+  void send(Bot& bot, std::span<const uint8_t> bytes);  // on its socket or the shared one
   void on_timer();
   bool finish_if_over(proto::Nanos now);  // the run is over: every bot disconnected, the loop stopped
   void finish(Bot& bot);                  // one bot's end: its phase kept, its goodbye said
@@ -149,6 +158,7 @@ class BotFleet {
   MoveSettings settings_;
   FleetOptions options_;
   asio::io_context io_;
+  std::unique_ptr<SharedSocket> shared_;  // --one-socket
   std::vector<std::unique_ptr<Bot>> bots_;
   std::unique_ptr<asio::steady_timer> timer_;
   using Due = std::pair<proto::Nanos, uint32_t>;  // (time, bot index)

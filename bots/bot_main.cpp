@@ -3,7 +3,7 @@
 //   foothold-bot --server HOST:PORT --bots N --duration SECONDS --pattern wander|circle|jump|ride|tag|shoot|script:FILE
 //                --seed S [--trace-dir DIR] [--record DIR] [--world arena|FILE.obj] [--settings FILE.toml]
 //                [--loss P --duplicate P --reorder P --latency MS --jitter MS] [--key-file KEY]
-//                [--messages-per-second R [--message-bytes MIN:MAX]] [--aim-offset M]
+//                [--messages-per-second R [--message-bytes MIN:MAX]] [--aim-offset M] [--one-socket]
 //   foothold-bot --probe HOST:PORT [--key-file KEY]
 //
 // With --key-file the bots play the game backend's part and mint their own connect tokens with the
@@ -96,6 +96,7 @@ struct Args {
   double aim_offset = 0;
   double frame_rate = 60;
   double smoothing = client::DrawOptions{}.smoothing_s;
+  bool one_socket = false;
   double connect_timeout = double(proto::kConnectTimeout) / double(proto::kSecond);
   double loss = 0, duplicate = 0, reorder = 0, latency_ms = 0, jitter_ms = 0;
   uint64_t seed = 1;
@@ -123,6 +124,9 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--frame-rate", a.frame_rate,
                  "frames a second at which each bot draws its character and the others, as a game would, measuring "
                  "pops and stalls (default 60; 0: none)");
+  app.add_flag("--one-socket", a.one_socket,
+               "every bot on one socket, each from its own address in 127.1.0.0/16, sending and receiving with "
+               "sendmmsg and recvmmsg (IPv4 loopback servers only)");
   app.add_option("--smoothing", a.smoothing,
                  "seconds over which a drawn correction is taken in (default 0.1; 0: shown at once), for --frame-rate");
   app.add_option("--aim-offset", a.aim_offset,
@@ -190,6 +194,9 @@ CheckedOptions fleet_options(const Args& a, const proto::Key& key) {
   if (err.empty() && options.server.port() == 0) err = "port 0 is no server's port";
   if (!err.empty()) return fail("--server: " + err);
   if (a.bots < 1 || a.bots > 5000) return fail("--bots " + std::to_string(a.bots) + " is out of range [1, 5000]");
+  if (a.one_socket)
+    if (auto e = SharedSocket::unusable(options.server); !e.empty()) return fail(e);
+  options.one_socket = a.one_socket;
   if (!(a.duration > 0 && a.duration <= 86400)) return fail("--duration must be in (0, 86400] seconds");
   if (!parse_pattern(a.pattern_text, options.pattern, err)) return fail(err);
   if (!(a.aim_offset >= -100 && a.aim_offset <= 100)) return fail("--aim-offset must be in [-100, 100] metres");

@@ -221,6 +221,41 @@ TEST(Loopback, WithAKeyFileOnlyTokensSealedWithItGetIn) {
   EXPECT_NE(server.output().find("dropped_invalid="), std::string::npos);
 }
 
+// foothold-bot --one-socket: every bot on one socket, each from its own loopback address. The server
+// must see sixteen clients (had they shared an address, it would see one), and every bot play as on
+// a socket of its own: connected, predicting, never corrected without a cause; through the network
+// conditioner too. A server the bots cannot reach that way is bad usage.
+TEST(Loopback, BotsOnOneSocketEachPlayFromAnAddressOfTheirOwn) {
+  TempDir dir;
+  std::string address;
+  auto server_process = start_server(dir, "server", {"--stats-interval", "1"}, address);
+  Spawned& server = *server_process;
+  ASSERT_TRUE(wait_ready(address)) << server.output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 3 --one-socket --seed " +
+                                std::to_string(test_seed(7)));
+  ASSERT_EQ(bots.exit_code, 0) << bots.output;
+  const auto kv = summary(bots.output);
+  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
+  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
+  EXPECT_GT(std::stoi(kv.at("compared")), 16 * 60) << bots.output;
+  const auto impaired = run_command(kBot + " --server " + address +
+                                    " --bots 4 --duration 3 --one-socket --latency 20 --jitter 5 --loss 0.05 --seed " +
+                                    std::to_string(test_seed(8)));
+  ASSERT_EQ(impaired.exit_code, 0) << impaired.output;
+  EXPECT_EQ(summary(impaired.output).at("connected"), "4") << impaired.output;
+  EXPECT_EQ(summary(impaired.output).at("unexplained"), "0") << impaired.output;
+  server.signal(SIGTERM);
+  ASSERT_EQ(server.wait(5), 0) << server.output();
+  EXPECT_NE(server.output().find("stats: clients=16 "), std::string::npos) << server.output();
+
+  const auto v6 = run_command(kBot + " --server [::1]:9 --one-socket");
+  EXPECT_EQ(v6.exit_code, 2) << v6.output;
+  EXPECT_NE(v6.output.find("--one-socket needs an IPv4 loopback server"), std::string::npos) << v6.output;
+  const auto remote = run_command(kBot + " --server 192.0.2.1:9 --one-socket");
+  EXPECT_EQ(remote.exit_code, 2) << remote.output;
+  EXPECT_NE(remote.output.find("not 192.0.2.1"), std::string::npos) << remote.output;
+}
+
 TEST(Loopback, WithoutAKeyFileTheServerServesLoopbackOnly) {
   const auto r = run_command(kServer + " --bind 0.0.0.0 --port 0");
   EXPECT_EQ(r.exit_code, 2) << r.output;
