@@ -155,7 +155,12 @@ void BotFleet::on_timer() {
   // After the duration (only with a message load; otherwise the run is over): each bot plays on
   // until its last echo is back, then says goodbye.
   const bool draining = now >= end_;
+  uint32_t updated = 0;
   while (!queue_.empty() && queue_.top().first <= now) {
+    // A busy turn (hundreds of bots due) takes milliseconds: on one socket, what arrived meanwhile
+    // is taken in between, as each bot's own socket's handler would be, or the snapshots and their
+    // acknowledgements wait for the whole turn.
+    if (shared_ && ++updated % kUpdatesPerReceive == 0) receive_shared(1);
     Bot& b = *bots_[queue_.top().second];
     queue_.pop();
     if (b.finished) continue;
@@ -272,19 +277,25 @@ void BotFleet::arm_receive(Bot& bot) {
   });
 }
 
+void BotFleet::receive_shared(int max_batches) {
+  shared_->receive(
+      [this](uint32_t index, std::span<const uint8_t> bytes) {
+        Bot& bot = *bots_[index];
+        const auto before = bot.session->next_update();
+        take(bot, bytes);
+        after_receive(bot, before);
+      },
+      max_batches);
+  shared_->flush();  // what the sessions answered at once (a handshake's next step)
+}
+
 void BotFleet::arm_shared_receive() {
   shared_->socket().async_wait(asio::ip::udp::socket::wait_read, [this](const asio::error_code& ec) {
     if (ec) return;
     // Everything waiting: with a socket each, every bot's handler runs once per turn of the loop; this
     // one handler stands for them all, and a backlog left here grows until the kernel drops
     // datagrams (an Accept among them, and a bot never connects).
-    shared_->receive([this](uint32_t index, std::span<const uint8_t> bytes) {
-      Bot& bot = *bots_[index];
-      const auto before = bot.session->next_update();
-      take(bot, bytes);
-      after_receive(bot, before);
-    });
-    shared_->flush();  // what the sessions answered at once (a handshake's next step)
+    receive_shared(SharedSocket::kDrain);
     arm_shared_receive();
   });
 }

@@ -145,6 +145,8 @@ class BotFleet {
   void deliver_due(proto::Nanos now);
   void arm_receive(Bot& bot);
   void arm_shared_receive();                         // --one-socket: every bot's datagrams
+  void receive_shared(int max_batches);              // what waits on the shared socket, to its bots
+  static constexpr uint32_t kUpdatesPerReceive = 32;  // --one-socket: bots updated between receives
   void take(Bot& bot, std::span<const uint8_t> bytes);  // a datagram for `bot`: impaired or delivered
   void after_receive(Bot& bot, proto::Nanos before);    // its messages taken, its update brought forward
   void send(Bot& bot, std::span<const uint8_t> bytes);  // on its socket or the shared one

@@ -31,6 +31,8 @@ class SharedSocket {
   static constexpr std::size_t kMaxBots = 65536;
   /// Datagrams per sendmmsg and recvmmsg.
   static constexpr std::size_t kBatch = 64;
+  /// receive()'s max_batches for everything waiting (a whole socket buffer's worth).
+  static constexpr int kDrain = 1024;
 
   /// Why a server cannot be reached this way ("" when it can): it must be an IPv4 loopback address.
   static std::string unusable(const proto::Endpoint& server);
@@ -55,7 +57,7 @@ class SharedSocket {
   using Receiver = std::function<void(uint32_t bot, std::span<const uint8_t> bytes)>;
   /// Receives the datagrams waiting (all of them, up to `max_batches` times kBatch) and hands each
   /// one from the server to a bot to `receiver`. Returns how many it handed on.
-  std::size_t receive(const Receiver& receiver, int max_batches = 1024);
+  std::size_t receive(const Receiver& receiver, int max_batches = kDrain);
 
   /// Bot `bot`'s address (host byte order).
   static uint32_t address_of(uint32_t bot) { return (127u << 24) | (1u << 16) | bot; }
