@@ -49,6 +49,22 @@ bool wait_ready(const std::string& address, const std::string& key_file = "") {
   return test::wait_ready(kBot, address, key_file);
 }
 
+// Runs `bots` bots against `address` with the flags `args` (and the test's seed `seed`): they must
+// all connect, and none be corrected without a cause. Returns the summary's pairs and the output.
+struct BotRun {
+  std::map<std::string, std::string> kv;
+  std::string output;
+};
+BotRun bots_play(const std::string& address, int bots, const std::string& args, int seed) {
+  const auto r = run_command(kBot + " --server " + address + " --bots " + std::to_string(bots) + " " + args + " --seed " +
+                             std::to_string(test_seed(seed)));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  BotRun run{summary(r.output), r.output};
+  EXPECT_EQ(run.kv["connected"], std::to_string(bots)) << r.output;
+  EXPECT_EQ(run.kv["unexplained"], "0") << r.output;
+  return run;
+}
+
 TEST(Loopback, SixteenBotsConnectAndNeverNeedACorrection) {
   TempDir dir;
   std::string address;
@@ -97,13 +113,8 @@ TEST(Loopback, SixteenBotsRideAndCrowdTheMoversWithNoUnexplainedCorrection) {
   Spawned& server = *server_process;
   ASSERT_TRUE(ready(server, address));
   // 14 s: the elevator is the farthest mover from where the arena spawns bots, past row C's walls.
-  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 14 --pattern ride --seed " +
-                                std::to_string(test_seed(5)));
-  ASSERT_EQ(bots.exit_code, 0) << bots.output;
-  const auto kv = summary(bots.output);
-  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
-  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
-  EXPECT_GT(std::stoi(kv.at("interactions")), 0) << "crowded bots meet: " << bots.output;
+  const BotRun bots = bots_play(address, 16, "--duration 14 --pattern ride", 5);
+  EXPECT_GT(std::stoi(bots.kv.at("interactions")), 0) << "crowded bots meet: " << bots.output;
   server.signal(SIGTERM);
   ASSERT_EQ(server.wait(5), 0) << server.output();
   const auto verify = run_command(kReplay + " verify " + dir.file("server.rec"));
@@ -231,19 +242,9 @@ TEST(Loopback, BotsOnOneSocketEachPlayFromAnAddressOfTheirOwn) {
   auto server_process = start_server(dir, "server", {"--stats-interval", "1"}, address);
   Spawned& server = *server_process;
   ASSERT_TRUE(wait_ready(address)) << server.output();
-  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 3 --one-socket --seed " +
-                                std::to_string(test_seed(7)));
-  ASSERT_EQ(bots.exit_code, 0) << bots.output;
-  const auto kv = summary(bots.output);
-  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
-  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
-  EXPECT_GT(std::stoi(kv.at("compared")), 16 * 60) << bots.output;
-  const auto impaired = run_command(kBot + " --server " + address +
-                                    " --bots 4 --duration 3 --one-socket --latency 20 --jitter 5 --loss 0.05 --seed " +
-                                    std::to_string(test_seed(8)));
-  ASSERT_EQ(impaired.exit_code, 0) << impaired.output;
-  EXPECT_EQ(summary(impaired.output).at("connected"), "4") << impaired.output;
-  EXPECT_EQ(summary(impaired.output).at("unexplained"), "0") << impaired.output;
+  const BotRun bots = bots_play(address, 16, "--duration 3 --one-socket", 7);
+  EXPECT_GT(std::stoi(bots.kv.at("compared")), 16 * 60) << bots.output;
+  bots_play(address, 4, "--duration 3 --one-socket --latency 20 --jitter 5 --loss 0.05", 8);
   server.signal(SIGTERM);
   ASSERT_EQ(server.wait(5), 0) << server.output();
   EXPECT_NE(server.output().find("stats: clients=16 "), std::string::npos) << server.output();
