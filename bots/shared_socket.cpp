@@ -98,10 +98,8 @@ void SharedSocket::flush() {
   }
   for (std::size_t done = 0; done < n;) {
     const int sent = sendmmsg(socket_.native_handle(), msgs + done, unsigned(n - done), MSG_DONTWAIT);
-    ++counts_.send_calls;
     if (sent > 0) {
       done += std::size_t(sent);
-      counts_.sent += uint64_t(sent);
     } else if (errno == EINTR) {
       continue;
     } else if (errno == EAGAIN || errno == EWOULDBLOCK) {
@@ -135,12 +133,10 @@ std::size_t SharedSocket::receive(const Receiver& receiver, int max_batches) {
       h.msg_controllen = sizeof control[i];
     }
     const int got = recvmmsg(socket_.native_handle(), msgs, unsigned(kBatch), MSG_DONTWAIT, nullptr);
-    ++counts_.receive_calls;
     if (got <= 0) {
       if (got < 0 && errno == EINTR) continue;
       break;  // nothing more waiting (or an error reported on the socket: not a datagram)
     }
-    counts_.received += uint64_t(got);
     for (int i = 0; i < got; ++i) {
       const msghdr& h = msgs[i].msg_hdr;
       if (h.msg_flags & MSG_TRUNC) continue;  // larger than any datagram of ours: not the server's

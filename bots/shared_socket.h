@@ -62,12 +62,6 @@ class SharedSocket {
   /// Bot `bot`'s address (host byte order).
   static uint32_t address_of(uint32_t bot) { return (127u << 24) | (1u << 16) | bot; }
 
-  /// Datagrams sent and received, and system calls made for them (for the fleet's figures).
-  struct Counts {
-    uint64_t sent = 0, received = 0, send_calls = 0, receive_calls = 0;
-  };
-  const Counts& counts() const { return counts_; }
-
  private:
   asio::ip::udp::socket socket_;
   proto::Endpoint server_;
@@ -80,7 +74,6 @@ class SharedSocket {
   };
   std::vector<Queued> queued_;
   std::vector<uint8_t> in_;  // kBatch receive buffers
-  Counts counts_;
 };
 
 }  // namespace foothold::bots

@@ -65,7 +65,7 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double r
   // carried by their movers to this tick's pose), plus 1/64 m so that the step's own rounding never
   // keeps one we left out. The farther ones are most of the nine cells in a crowd (copying and
   // sorting them was most of a crowded step's cost).
-  const double kReach = std::min(range, kNeighbourRange) + 1.0 / 64;
+  const double within = std::min(range, kNeighbourRange) + 1.0 / 64;
   const Cell& me = cells_[at_[i]];
   const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
   for (int64_t dx = -1; dx <= 1; ++dx) {
@@ -81,7 +81,7 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double r
     for (auto it = begin; it != end; ++it) {
       const double ex = it->x - me.x, ez = it->z - me.z;
       out[kept] = all_[it->index];
-      kept += std::size_t((ex * ex + ez * ez <= kReach * kReach) & (it->index != i));
+      kept += std::size_t((ex * ex + ez * ez <= within * within) & (it->index != i));
     }
     out.resize(kept);
   }

@@ -39,13 +39,13 @@ struct Surroundings {
   /// world without movers.
   const MoverFrame* movers = nullptr;
   /// The other characters as everyone knows them after the previous tick (at least every one within
-  /// kNeighbourRange; farther ones are ignored). The server passes Crowd::neighbours(); a client, every
-  /// remote character it knows. Entries with `self_id` are ignored.
+  /// kNeighbourRange; farther ones are ignored). A client passes every remote character it knows;
+  /// the server's tick passes its Crowd instead (`crowd`). Entries with `self_id` are ignored.
   std::span<const OtherCharacter> others;
   uint32_t self_id = 0;  ///< the stepped character's own id (the tie-break when two centres coincide)
   /// Optional, instead of `others` (then ignored): the tick's crowd, which holds the stepped
   /// character at `crowd_index`. The step asks it only for the others within its own reach this
-  /// tick, which in a crowd is a third of those within kNeighbourRange: the same result, cheaper.
+  /// tick, in a crowd far fewer than those within kNeighbourRange: the same result, cheaper.
   const Crowd* crowd = nullptr;
   std::size_t crowd_index = 0;
 };
