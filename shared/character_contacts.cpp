@@ -67,10 +67,14 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double r
   // sorting them was most of a crowded step's cost).
   const double within = std::min(range, kNeighbourRange) + 1.0 / 64;
   const Cell& me = cells_[at_[i]];
-  const int64_t cx = cell_of(me.x), cz = cell_of(me.z);
-  for (int64_t dx = -1; dx <= 1; ++dx) {
-    // The column's three cells are one run of the index.
-    const int64_t first = cell_key(cx + dx, cz - 1), last = cell_key(cx + dx, cz + 1);
+  // Only the cells that may hold one that near (another 1/64 m for the rounding of the distances):
+  // for a step's own reach, mostly two columns of two, not the nine around it.
+  const double bound = within + 1.0 / 64;
+  const int64_t x0 = cell_of(me.x - bound), x1 = cell_of(me.x + bound);
+  const int64_t z0 = cell_of(me.z - bound), z1 = cell_of(me.z + bound);
+  for (int64_t x = x0; x <= x1; ++x) {
+    // A column's cells are one run of the index.
+    const int64_t first = cell_key(x, z0), last = cell_key(x, z1);
     const auto begin = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
     auto end = begin;
     while (end != cells_.end() && end->key <= last) ++end;
