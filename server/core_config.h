@@ -33,7 +33,7 @@ struct CoreConfig {
   /// Sessions at once; a Connect beyond them gets Reject(ServerFull).
   int max_clients = 1024;
   int max_clients_per_address = 8;      ///< sessions one IP address may hold at once (loopback: no cap)
-  int snapshot_interval = 1;            ///< ticks between snapshots
+  int snapshot_interval = 1;            ///< ticks between snapshots (0: none, for benchmarks of the simulation)
   /// Bytes a snapshot datagram never exceeds (encryption included), [kMinSnapshotBudget, kMaxDatagram].
   /// The nearest characters that changed go first; each one in view at least every 500 ms.
   int snapshot_budget = proto::kDefaultSnapshotBudget;

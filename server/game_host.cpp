@@ -222,7 +222,7 @@ double GameHost::rewind_to(uint32_t viewer, double view_tick) {
   // never earlier than the window: a client that lies about its time gains nothing.
   const double view = rewind_.clamp(view_tick, newest_snapshot(viewer));
   if (view != view_tick) counters_.add(Counter::kRewindClamped);
-  rewind_.capsules_at(view, capsules_);
+  rewind_.capsules_at(view, viewer, capsules_);
   return view;
 }
 

@@ -35,8 +35,9 @@ class Replayer {
       : pool_(1),
         simulation_(world, h.settings, pool_, 4096),
         roster_(4096),
-        rewind_(h.rewind_window, std::max<uint32_t>(1, h.snapshot_interval), derive(h.settings)),
-        interval_(std::max<uint32_t>(1, h.snapshot_interval)),
+        // Servers stagger their clients' snapshots from recording format 9 on (snapshot_phase.h).
+        schedule_{std::max<uint32_t>(1, h.snapshot_interval), h.format_version >= 9},
+        rewind_(h.rewind_window, schedule_, derive(h.settings)),
         host_(roster_, simulation_, counters_,
               [this](uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) { return sent(id, channel, bytes); },
               rewind_),
@@ -50,9 +51,9 @@ class Replayer {
       host_.install(std::move(game_));  // on_start's sends are the first tick's
     } else {
       host_.after_tick(simulation_);
-      // Then the tick's snapshots: every client in the roster is sent one every interval.
-      if (simulation_.tick() % interval_ == 0)
-        for (std::size_t i = 0; i < roster_.size(); ++i) roster_[i].view.newest_sent = simulation_.tick();
+      // Then the tick's snapshots: every client in the roster is sent one every interval, on its phase.
+      for (std::size_t i = 0; i < roster_.size(); ++i)
+        if (schedule_.due(roster_[i].id, simulation_.tick())) roster_[i].view.newest_sent = simulation_.tick();
     }
     if (t.tick != simulation_.tick() + 1) return fail("tick " + std::to_string(t.tick) + " follows tick " + std::to_string(simulation_.tick()));
     // The joins, as the server admitted them: the game told first, then the roster.
@@ -150,8 +151,8 @@ class Replayer {
   Simulation simulation_;
   Roster roster_;
   Counters counters_;
+  SnapshotSchedule schedule_;
   RewindHistory rewind_;
-  uint32_t interval_;
   GameHost host_;
   std::unique_ptr<Game> game_;  // until the first tick installs it
   const std::vector<replay::MessageEntry>* expected_ = nullptr;

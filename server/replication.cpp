@@ -94,10 +94,12 @@ void prefetch_between(const void* from, const void* end) {
 Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& pool)
     : config_(config),
       pool_(pool),
+      schedule_{uint32_t(std::max(0, config.snapshot_interval)), true},
       stale_ticks_(uint32_t(std::max<int64_t>(1, kMaxStaleness * tick_rate / proto::kSecond))) {
   const std::size_t capacity = std::size_t(config.max_clients);
   grid_.reserve(capacity);
   published_.reserve(capacity);
+  due_.reserve(capacity);
   outgoing_.reserve(capacity);
   for (int i = 0; i < pool_.threads(); ++i) {
     auto w = std::make_unique<Worker>();
@@ -191,6 +193,11 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
   tick_ = tick;
   match_ = &match;
   roster_version_ = roster.version();
+  due_.clear();
+  if (schedule_.interval == 0) return;
+  for (uint32_t i = 0; i < roster.size(); ++i)
+    if (schedule_.due(roster[i].id, tick)) due_.push_back(i);
+  if (due_.empty()) return;
   published_.clear();
   for (std::size_t i = 0; i < roster.size(); ++i)
     published_.push_back({remote_state(roster[i].id, roster[i].session.client_id, roster[i].character.state),
@@ -203,13 +210,13 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
     w->out.clear();
     w->out_bytes.clear();
   }
-  pool_.run(roster.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
+  pool_.run(due_.size(), kMinSnapshotsPerThread, [&](std::size_t begin, std::size_t end, int w) {
     Worker& ws = *workers_[std::size_t(w)];
-    for (std::size_t i = begin; i < end; ++i) {
-      if (i + 3 < end) prefetch_client(roster[i + 3]);
-      if (i + 2 < end) prefetch_history(roster[i + 2]);
-      if (i + 1 < end) prefetch_snapshot(roster[i + 1]);
-      build_snapshot(roster, i, now, ws);
+    for (std::size_t k = begin; k < end; ++k) {
+      if (k + 3 < end) prefetch_client(roster[due_[k + 3]]);
+      if (k + 2 < end) prefetch_history(roster[due_[k + 2]]);
+      if (k + 1 < end) prefetch_snapshot(roster[due_[k + 1]]);
+      build_snapshot(roster, due_[k], now, ws);
     }
   });
   for (auto& w : workers_) {
@@ -259,7 +266,7 @@ void Replication::balance_spares() {
 const SentSnapshot* Replication::delta_base(const Client& c) const {
   // The view of the newest snapshot the client acknowledged, if we still hold it; else none (an
   // empty view: every character is then new to the client).
-  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t interval = schedule_.interval;
   const uint32_t acked = c.view.acked_snapshot;
   if (acked == 0 || tick_ - acked >= kSentHistory * interval) return nullptr;
   const SentSnapshot& s = c.view.sent[(acked / interval) % kSentHistory];
@@ -281,7 +288,7 @@ void Replication::prefetch_client(const Client& c) const {
 void Replication::prefetch_history(const Client& c) const {
   // Two clients ahead: the ring slots of its base and of the view about to be written (the client
   // itself asked for one iteration earlier), so that prefetch_snapshot's reads of them do not wait.
-  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t interval = schedule_.interval;
   if (c.view.sent.size() == kSentHistory) {
     __builtin_prefetch(c.view.sent.data() + (c.view.acked_snapshot / interval) % kSentHistory);
     __builtin_prefetch(c.view.sent.data() + (tick_ / interval) % kSentHistory);
@@ -298,7 +305,7 @@ void Replication::prefetch_snapshot(const Client& c) const {
     prefetch_range(base->view.data(), base->view.size() * sizeof(proto::RemotePose));
     prefetch_range(base->fresh.data(), base->fresh.size() * sizeof(uint32_t));
   }
-  const SentSnapshot& slot = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  const SentSnapshot& slot = c.view.sent[(tick_ / schedule_.interval) % kSentHistory];
   prefetch_range(slot.view.data(), slot.view.capacity() * sizeof(proto::RemotePose));
 }
 
@@ -329,7 +336,7 @@ void Replication::carry_attributes(Client& c, proto::SnapshotHeader& h, std::siz
   // from it on carried it (acknowledgements name the newest snapshot decoded, not every one). One
   // left out for the budget starts its run again. Slots take turns at being first, so under a tight
   // budget none waits for ever.
-  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t interval = schedule_.interval;
   const uint32_t acked = c.view.acked_snapshot;
   constexpr int kSlots = 2 * kMaxAttributes;
   const int first = int((tick_ / interval) % kSlots);
@@ -452,17 +459,18 @@ void Replication::write_choices(std::size_t room, std::size_t view_size, Worker&
   }
 }
 
-void Replication::release_history(ClientView& v, Worker& ws) const {
+void Replication::release_history(Client& c, Worker& ws) const {
   // A slot older than the acknowledged snapshot is never a delta base again (delta_base() takes the
   // acknowledged one, and acknowledgements only move forward): its storage goes to the worker's
   // spares, from the oldest slot the ring still holds, or the one after the last released, to the
   // acknowledged.
-  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  ClientView& v = c.view;
+  const uint32_t interval = schedule_.interval;
   const uint32_t acked = v.acked_snapshot;
   if (acked == 0) return;
   uint32_t t = acked - std::min<uint32_t>(acked, uint32_t(kSentHistory - 1) * interval);
   if (v.released_through != 0 && int32_t(v.released_through + interval - t) > 0) t = v.released_through + interval;
-  t -= t % interval;  // snapshot ticks, even after an acknowledgement of a tick that had none
+  t = schedule_.latest(c.id, t);  // the client's snapshot ticks, even after an acknowledgement of a tick that had none
   for (; int32_t(t - acked) < 0; t += interval) {
     SentSnapshot& s = v.sent[(t / interval) % kSentHistory];
     if (s.tick != t || s.view.capacity() == 0) continue;
@@ -475,8 +483,8 @@ void Replication::release_history(ClientView& v, Worker& ws) const {
 }
 
 void Replication::record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const {
-  release_history(c.view, ws);
-  SentSnapshot& record = c.view.sent[(tick_ / uint32_t(config_.snapshot_interval)) % kSentHistory];
+  release_history(c, ws);
+  SentSnapshot& record = c.view.sent[(tick_ / schedule_.interval) % kSentHistory];
   if (record.view.capacity() == 0 && !ws.spare.empty()) {
     record = std::move(ws.spare.back());
     ws.spare.pop_back();
@@ -496,13 +504,16 @@ void Replication::record_sent(Client& c, std::span<const proto::RemotePose> base
 
 void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws) {
   Client& c = roster[index];
-  // Interest changes slowly: each client's choice is kept for kInterestRefresh ticks (refreshed on
-  // its own phase, so the work spreads evenly) unless someone joined or left.
-  if (c.view.interest_roster != roster_version_ || (tick_ + c.id) % proto::kInterestRefresh == 0) {
+  // Interest changes slowly: each client's choice is kept for about kInterestRefresh ticks (refreshed
+  // on its own phase, so the work spreads evenly) unless someone joined or left. A client's snapshot
+  // ticks step by the interval, so (tick + id) % kInterestRefresh steps by it too and lands below it
+  // once each time round: asking for 0 exactly missed every refresh of a client whose steps never
+  // meet 0 (an odd id, with snapshots every second tick), whose choice then aged for good.
+  if (c.view.interest_roster != roster_version_ || (tick_ + c.id) % proto::kInterestRefresh < schedule_.interval) {
     select_others(roster, index, c.view.interest, ws.candidates);
     c.view.interest_roster = roster_version_;
   }
-  const uint32_t interval = uint32_t(config_.snapshot_interval);
+  const uint32_t interval = schedule_.interval;
   const SentSnapshot* base = delta_base(c);
   // The base as the client's history holds it (never the slot record_sent() writes: that one is a
   // whole ring older than any base delta_base() gives).

@@ -18,6 +18,7 @@
 #include "server/counters.h"
 #include "server/outbox.h"
 #include "server/roster.h"
+#include "server/snapshot_phase.h"
 #include "shared/workers/worker_pool.h"
 
 namespace foothold::server {
@@ -42,8 +43,9 @@ class Replication {
   /// The acknowledgement and the request for the full state of client `c`'s newest inputs message
   /// (`h`); `tick` is the last tick simulated: an acknowledgement of a later one is a lie, counted.
   void acknowledge(Client& c, const proto::InputsHeader& h, uint32_t tick, Counters& counters) const;
-  /// Builds, seals and sends every client's snapshot of tick `tick` (just simulated), with the
-  /// attributes of `match` and of each client's own character that the client may not hold yet.
+  /// Builds, seals and sends the snapshots of tick `tick` (just simulated) of the clients due one
+  /// on it (snapshot_phase.h: called every tick, it sends to each client every snapshot interval),
+  /// with the attributes of `match` and of each client's own character that the client may not hold yet.
   void send_snapshots(Roster& roster, const GameMatch& match, uint32_t tick, proto::Nanos now, Outbox& outbox,
                       Counters& counters);
 
@@ -85,12 +87,13 @@ class Replication {
   void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
-  void release_history(ClientView& v, Worker& ws) const;
+  void release_history(Client& c, Worker& ws) const;
   void balance_spares();
   void record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const;
 
   const CoreConfig& config_;
   WorkerPool& pool_;
+  SnapshotSchedule schedule_;  // which clients are sent a snapshot on which tick
   uint32_t stale_ticks_ = 1;  // kMaxStaleness in ticks
   uint32_t tick_ = 0;          // the tick being sent
   const GameMatch* match_ = nullptr;  // the match's attributes, during send_snapshots()
@@ -98,6 +101,7 @@ class Replication {
   std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest
   std::vector<Published> published_;    // every character after this tick's step, by roster index:
                                         // snapshots read 48 others each, so from one array
+  std::vector<uint32_t> due_;           // roster indices of the clients sent a snapshot this tick
   std::vector<Outgoing> outgoing_;      // by roster index: each snapshot built this tick, whoever built it
   std::vector<std::unique_ptr<Worker>> workers_;  // one per thread of pool_
   std::vector<SentSnapshot> balance_;  // spares on their way between workers (balance_spares())

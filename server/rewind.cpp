@@ -7,15 +7,15 @@
 
 namespace foothold::server {
 
-RewindHistory::RewindHistory(uint32_t window_ticks, uint32_t snapshot_interval, const DerivedSettings& settings)
+RewindHistory::RewindHistory(uint32_t window_ticks, SnapshotSchedule schedule, const DerivedSettings& settings)
     : window_(window_ticks),
-      interval_(std::max<uint32_t>(1, snapshot_interval)),
+      schedule_{std::max<uint32_t>(1, schedule.interval), schedule.staggered},
       radius_(settings.radius),
       half_(settings.half_segment),
       crouch_half_(settings.crouch_half_segment),
       // The window and one snapshot interval more: a view at the window's edge interpolates from the
       // snapshot tick before it.
-      ring_(std::size_t(window_ticks) + interval_ + 1) {}
+      ring_(std::size_t(window_ticks) + schedule_.interval + 1) {}
 
 void RewindHistory::record(uint32_t tick, const Roster& roster) {
   Tick& t = ring_[tick % ring_.size()];
@@ -27,7 +27,7 @@ void RewindHistory::record(uint32_t tick, const Roster& roster) {
   }
   newest_ = tick;
   oldest_ = tick > window_ ? tick - window_ : 1;
-  if (const uint32_t held = uint32_t(ring_.size()) - interval_ - 1; newest_ - oldest_ > held) oldest_ = newest_ - held;
+  if (const uint32_t held = uint32_t(ring_.size()) - schedule_.interval - 1; newest_ - oldest_ > held) oldest_ = newest_ - held;
 }
 
 double RewindHistory::clamp(double view, uint32_t newest_seen) const {
@@ -47,15 +47,15 @@ QueryCapsule RewindHistory::capsule(const Entry& e, const Vec3& center) const {
   return {e.id, center, e.crouched ? crouch_half_ : half_, radius_};
 }
 
-void RewindHistory::capsules_at(double view, std::vector<QueryCapsule>& out) const {
+void RewindHistory::capsules_at(double view, uint32_t viewer, std::vector<QueryCapsule>& out) const {
   out.clear();
   view = clamp(view, newest_);
-  // The snapshot ticks around the view, as a client that had every snapshot holds them.
+  // The viewer's snapshot ticks around the view, as a client that had every snapshot holds them.
   const uint32_t whole = uint32_t(det_floor(view));
-  uint32_t a_tick = whole - whole % interval_;
+  uint32_t a_tick = schedule_.latest(viewer, whole);
   const Tick* a = at(a_tick);
   while (!a && a_tick < whole) a = at(++a_tick);  // the oldest snapshot tick may be out of the ring
-  const Tick* b = at(a_tick + interval_);
+  const Tick* b = at(a_tick + schedule_.interval);
   if (!a) a = at(whole);
   if (!a) return;
   const double f = b ? (view - double(a->tick)) / double(b->tick - a->tick) : 0.0;

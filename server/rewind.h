@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/roster.h"
+#include "server/snapshot_phase.h"
 #include "shared/ray_query.h"
 #include "shared/settings.h"
 
@@ -19,26 +20,27 @@ namespace foothold::server {
 
 class RewindHistory {
  public:
-  /// Keeps `window_ticks` ticks (0: only the newest) of characters whose snapshots come every
-  /// `snapshot_interval` ticks.
-  RewindHistory(uint32_t window_ticks, uint32_t snapshot_interval, const DerivedSettings& settings);
+  /// Keeps `window_ticks` ticks (0: only the newest) of characters whose clients are sent snapshots
+  /// on `schedule`.
+  RewindHistory(uint32_t window_ticks, SnapshotSchedule schedule, const DerivedSettings& settings);
 
   /// After tick `tick`: every character of `roster`, as it is now.
   void record(uint32_t tick, const Roster& roster);
 
   /// Ticks kept (the window), and the snapshot interval it interpolates by.
   uint32_t window() const { return window_; }
-  uint32_t snapshot_interval() const { return interval_; }
+  uint32_t snapshot_interval() const { return schedule_.interval; }
   /// The oldest and newest ticks held (both 0 before the first record()).
   uint32_t oldest() const { return oldest_; }
   uint32_t newest() const { return newest_; }
   /// `view` (a fractional tick) within what is held: [oldest(), min(newest(), `newest_seen`)].
   double clamp(double view, uint32_t newest_seen) const;
 
-  /// Every character's capsule at view time `view` (clamped first), as a client interpolating the
-  /// snapshots of every snapshot_interval-th tick drew it: between the two snapshot ticks around it;
-  /// held at the one it has when it was in only one of them. Ascending id.
-  void capsules_at(double view, std::vector<QueryCapsule>& out) const;
+  /// Every character's capsule at view time `view` (clamped first), as the client of character
+  /// `viewer` drew it, interpolating the snapshots it is sent (every snapshot_interval-th tick, on its
+  /// phase): between the two of its snapshot ticks around it; held at the one it has when it was in
+  /// only one of them. Ascending id.
+  void capsules_at(double view, uint32_t viewer, std::vector<QueryCapsule>& out) const;
   /// Character `id`'s exact capsule centre after tick `tick`, if held.
   std::optional<Vec3> exact_at(uint32_t id, uint32_t tick) const;
 
@@ -59,7 +61,8 @@ class RewindHistory {
   const Tick* at(uint32_t tick) const;
   QueryCapsule capsule(const Entry& e, const Vec3& center) const;
 
-  uint32_t window_ = 0, interval_ = 1;
+  uint32_t window_ = 0;
+  SnapshotSchedule schedule_;
   double radius_ = 0.4, half_ = 0.5, crouch_half_ = 0.2;
   std::vector<Tick> ring_;  // by tick % size
   uint32_t oldest_ = 0, newest_ = 0;

@@ -28,7 +28,7 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       simulation_(world, settings, pool_, std::size_t(config.max_clients)),
       replication_(config_, settings.tick_rate, pool_),
       admission_(config_, roster_, simulation_, replication_, outbox_, counters_, now, std::move(cookies)),
-      rewind_(uint32_t(config_.rewind_window_ms * settings.tick_rate / 1000), uint32_t(config_.snapshot_interval),
+      rewind_(uint32_t(config_.rewind_window_ms * settings.tick_rate / 1000), SnapshotSchedule{uint32_t(config_.snapshot_interval)},
               derive(settings)),
       game_(roster_, simulation_, counters_,
             [this](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { return send_message(id, ch, b); }, rewind_) {
@@ -258,8 +258,7 @@ void ServerCore::tick(proto::Nanos now) {
   rewind_.record(simulation_.tick(), roster_);
   game_.after_tick(simulation_);
   const uint32_t tick = simulation_.tick();
-  if (tick % uint32_t(config_.snapshot_interval) == 0)
-    replication_.send_snapshots(roster_, game_.match(), tick, now, outbox_, counters_);
+  replication_.send_snapshots(roster_, game_.match(), tick, now, outbox_, counters_);  // to the clients due one
   flush_messages(now);
 }
 

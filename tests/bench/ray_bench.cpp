@@ -90,7 +90,7 @@ void BM_RewindRay(benchmark::State& state) {
   const Crowd crowd(n);
   const DerivedSettings settings = derive(MoveSettings{});
   // The default window (250 ms: 15 ticks at 60 Hz), snapshots every tick.
-  server::RewindHistory history(15, 1, settings);
+  server::RewindHistory history(15, server::SnapshotSchedule{1}, settings);
   server::Roster roster(std::size_t(n) + 1);
   for (int i = 0; i < n; ++i) roster.add(std::make_unique<server::Client>());
   for (uint32_t tick = 1; tick <= 20; ++tick) {
@@ -102,7 +102,7 @@ void BM_RewindRay(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
     const double view = 10.25 + double(i % 8);  // inside the window, between two ticks
-    history.capsules_at(view, capsules);
+    history.capsules_at(view, 0, capsules);
     const Vec3 from = crowd.at[i % crowd.at.size()];
     const Vec3 to = crowd.at[(i * 7919 + 13) % crowd.at.size()];
     benchmark::DoNotOptimize(cast_ray(scene(), nullptr, capsules, from, to - from, 100, uint32_t(i % crowd.at.size() + 1), scratch));

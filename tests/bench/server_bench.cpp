@@ -35,6 +35,7 @@
 #include "proto/token.h"
 #include "bots/bot_brain.h"
 #include "server/server_core.h"
+#include "server/snapshot_phase.h"
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 
@@ -160,7 +161,7 @@ void BM_ServerTick(benchmark::State& state) {
   CoreConfig cfg;
   cfg.max_clients = 4096;
   cfg.threads = threads;
-  cfg.snapshot_interval = snapshots > 0 ? snapshots : 1000000;
+  cfg.snapshot_interval = snapshots;
   cfg.client_packet_rate = 100000;
   cfg.handshake_rate = 1000000;
   cfg.source_limits.address_rate = 1e9;
@@ -209,15 +210,18 @@ void BM_ServerTick(benchmark::State& state) {
   if (g_digest) sink.keys_ = &receive_keys;
   std::vector<double> tick_us;
   CharacterState dummy;
+  const SnapshotSchedule schedule{uint32_t(snapshots)};
   // Every client's input for the next tick arrives, then the tick runs.
   auto play_tick = [&] {
     const uint32_t next = core.current_tick() + 1;
     for (auto& b : bots) {
       const InputCmd in = b.brain->next(next, dummy);
       std::array<uint8_t, 64> message{};
-      // The newest snapshot sent, acknowledged as a client that received it would (a tick without
-      // one would leave every snapshot without a base).
-      const uint32_t acked = snapshots > 0 ? core.current_tick() - core.current_tick() % uint32_t(snapshots) : 0;
+      // The newest snapshot sent to this bot (the clients take turns: snapshot_phase.h; the server
+      // gives the ids 1, 2, ... in the order they joined), acknowledged as a client that received it
+      // would (a tick without one would leave every snapshot without a base).
+      const uint32_t id = uint32_t(&b - bots.data()) + 1;
+      const uint32_t acked = snapshots > 0 ? schedule.latest(id, core.current_tick()) : 0;
       const auto inputs = proto::write_inputs({acked, next, false}, std::span<const InputCmd>(&in, 1), message);
       core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, inputs, buf, proto::Payload::kCompact));
     }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "proto/network_tuning.h"
+#include "server/snapshot_phase.h"
 #include "server_parts_support.h"
 
 namespace foothold::test {
@@ -86,7 +87,7 @@ TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNea
 
 // Client `index`'s snapshot among those sent (roster order), opened and read against `base`.
 proto::RemoteView read_view(ServerParts& p, std::size_t sent, std::size_t index, const proto::RemoteView& base,
-                            uint32_t tick, std::vector<uint32_t>& gone) {
+                            uint32_t tick, std::vector<uint32_t>& gone, uint32_t interval = 1) {
   const server::Client& c = p.roster[index];
   proto::DatagramBuffer rx;
   uint64_t sequence = 0;
@@ -97,7 +98,8 @@ proto::RemoteView read_view(ServerParts& p, std::size_t sent, std::size_t index,
   proto::SnapshotHeader h;
   proto::RemoteView view;
   std::vector<uint32_t> changed;
-  EXPECT_EQ(proto::read_snapshot(message, tick, 1, base, h, view, changed, &gone), proto::SnapshotError::kNone);
+  EXPECT_EQ(proto::read_snapshot(message, tick, interval, base, h, view, changed, &gone), proto::SnapshotError::kNone);
+  EXPECT_EQ(h.tick, tick);
   return view;
 }
 
@@ -165,6 +167,63 @@ TEST(Replication, OnlyViewsFromTheAcknowledgedSnapshotOnKeepStorageAndDeltasStil
     EXPECT_LE(with_storage(p.roster[0].view), std::size_t(kLag + 1)) << "tick " << tick;
   }
   EXPECT_EQ(with_storage(p.roster[1].view), proto::kBaseHistory) << "no acknowledgement, no release";
+}
+
+// With snapshots every few ticks the clients take turns (snapshot_phase.h): on each tick only those
+// whose id is the tick modulo the interval are sent one, and each of them still reads exactly
+// against the base it acknowledged, releases the views older than it, and has its choice of
+// characters made again every kInterestRefresh ticks or so, whatever its phase. (Client 1 at an
+// interval of 4 has (tick + id) % 8 always 2 or 6: asked for 0 exactly, its choice was never made
+// again, and a character that came up beside it stayed out of its view.)
+TEST(Replication, ClientsTakeTurnsAtTheirSnapshotsAndEachKeepsExactDeltasFewViewsAndAFreshChoice) {
+  for (const uint32_t interval : {2u, 3u, 4u}) {
+    SCOPED_TRACE("interval " + std::to_string(interval));
+    server::CoreConfig config;
+    config.snapshot_budget = 1200;
+    config.snapshot_interval = int(interval);
+    ServerParts p(config, 2);
+    constexpr int kClients = 60;  // more than a view holds: interest decides
+    constexpr uint32_t kLag = 6;  // each client acknowledges its newest snapshot at least 6 ticks old
+    constexpr uint32_t kArrival = 40, kNewcomer = 60;  // the tick character 60 comes up beside client 1
+    add_clients(p, kClients);
+    const server::SnapshotSchedule schedule{interval};
+    std::map<std::pair<std::size_t, uint32_t>, proto::RemoteView> held;  // by (roster index, tick), as each client keeps them
+    uint32_t newcomer_seen = 0;  // the first tick client 1's view holds character 60
+    for (uint32_t tick = 1; tick <= 80; ++tick) {
+      for (int i = 0; i < kClients; ++i) p.roster[std::size_t(i)].character.state.position.z += 32 * (i % 5);  // most move
+      if (tick == kArrival) p.roster.by_id(kNewcomer)->character.state = spawn_state({-30, 1.5, -39});
+      for (std::size_t i = 0; i < p.roster.size(); ++i) {
+        const uint32_t acked = tick > kLag ? schedule.latest(p.roster[i].id, tick - kLag) : 0;
+        if (acked != 0) p.replication.acknowledge(p.roster[i], {acked, tick, false}, tick - 1, p.counters);
+      }
+      p.sink.sent.clear();
+      p.replication.send_snapshots(p.roster, server::GameMatch{}, tick, ServerParts::kStart, p.outbox, p.counters);
+      std::size_t sent = 0;
+      for (std::size_t i = 0; i < p.roster.size(); ++i) {
+        const server::Client& c = p.roster[i];
+        if (c.id % interval != tick % interval) continue;
+        ASSERT_LT(sent, p.sink.sent.size()) << "tick " << tick << ": client " << c.id << " is due one";
+        ASSERT_EQ(p.sink.sent[sent].first, c.session.endpoint) << "tick " << tick << ": only the clients due, in roster order";
+        const uint32_t base = c.view.acked_snapshot;
+        std::vector<uint32_t> gone;
+        const proto::RemoteView view =
+            read_view(p, sent++, i, base ? held.at({i, base}) : proto::RemoteView{}, tick, gone, interval);
+        for (const proto::RemoteState& r : view)
+          ASSERT_EQ(r.z, p.roster.by_id(r.id)->character.state.position.z >> proto::kRemoteShift)
+              << "tick " << tick << " client " << c.id << " character " << r.id;
+        held[{i, tick}] = view;
+        std::size_t with_storage = 0;
+        for (const server::SentSnapshot& s : c.view.sent) with_storage += s.view.capacity() > 0;
+        EXPECT_LE(with_storage, kLag / interval + 2) << "tick " << tick << " client " << c.id << ": views older than its base released";
+        if (c.id == 1 && newcomer_seen == 0 &&
+            std::any_of(view.begin(), view.end(), [](const proto::RemoteState& r) { return r.id == kNewcomer; }))
+          newcomer_seen = tick;
+      }
+      EXPECT_EQ(sent, p.sink.sent.size()) << "tick " << tick << ": a snapshot for a client not due";
+    }
+    ASSERT_NE(newcomer_seen, 0u) << "character 60 came up beside client 1 and never entered its view";
+    EXPECT_LE(newcomer_seen, kArrival + proto::kInterestRefresh + interval);
+  }
 }
 
 }  // namespace
