@@ -14,111 +14,9 @@
 
 namespace foothold::server {
 
-proto::Nanos thread_cpu_now() {
-  timespec ts{};
-  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return proto::Nanos(ts.tv_sec) * proto::kSecond + ts.tv_nsec;
-}
-
 namespace {
-constexpr std::size_t kBatch = 64;
-constexpr std::size_t kMaxQueued = 1024;
+constexpr std::size_t kBatch = 64;  // datagrams per recvmmsg
 }  // namespace
-
-UdpSink::UdpSink(asio::ip::udp::socket& socket, bool batch) : socket_(socket), batch_(batch) {
-  if (batch_) {
-    for (Batch* b : {&filling_, &sending_}) {
-      b->arena.reserve(kMaxQueued * 1300);
-      b->pending.reserve(kMaxQueued);
-    }
-    sender_ = std::thread([this] { sender_loop(); });
-  }
-}
-
-UdpSink::~UdpSink() {
-  if (!batch_) return;
-  flush();
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  sender_.join();
-}
-
-void UdpSink::send(const proto::Endpoint& to, std::span<const uint8_t> bytes) {
-  if (!batch_) {
-    asio::error_code ec;
-    socket_.send_to(asio::buffer(bytes.data(), bytes.size()), to, 0, ec);
-    if (ec) ++errors_;
-    return;
-  }
-  filling_.pending.push_back({to, filling_.arena.size(), bytes.size()});
-  filling_.arena.insert(filling_.arena.end(), bytes.begin(), bytes.end());
-  if (filling_.pending.size() >= kMaxQueued) flush();
-}
-
-void UdpSink::flush() {
-  if (!batch_ || filling_.pending.empty()) return;
-  std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [this] { return !busy_; });
-  std::swap(filling_, sending_);
-  busy_ = true;
-  lock.unlock();
-  cv_.notify_all();
-}
-
-void UdpSink::drain() {
-  if (!batch_) return;
-  std::unique_lock<std::mutex> lock(mutex_);
-  cv_.wait(lock, [this] { return !busy_; });
-}
-
-void UdpSink::sender_loop() {
-  while (true) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    cv_.wait(lock, [this] { return busy_ || stop_; });
-    if (!busy_) return;  // stopping, nothing left
-    lock.unlock();
-    const proto::Nanos cpu0 = thread_cpu_now();
-    send_batch(sending_);
-    sender_cpu_ += thread_cpu_now() - cpu0;
-    lock.lock();
-    busy_ = false;
-    lock.unlock();
-    cv_.notify_all();
-  }
-}
-
-void UdpSink::send_batch(Batch& batch) {
-  std::array<mmsghdr, kBatch> msgs{};
-  std::array<iovec, kBatch> iov{};
-  for (std::size_t first = 0; first < batch.pending.size(); first += kBatch) {
-    const std::size_t n = std::min(kBatch, batch.pending.size() - first);
-    for (std::size_t i = 0; i < n; ++i) {
-      Pending& p = batch.pending[first + i];
-      iov[i] = {batch.arena.data() + p.offset, p.size};
-      msgs[i] = {};
-      msgs[i].msg_hdr.msg_name = p.to.data();
-      msgs[i].msg_hdr.msg_namelen = socklen_t(p.to.size());
-      msgs[i].msg_hdr.msg_iov = &iov[i];
-      msgs[i].msg_hdr.msg_iovlen = 1;
-    }
-    std::size_t done = 0;
-    while (done < n) {
-      const int sent = ::sendmmsg(socket_.native_handle(), msgs.data() + done, unsigned(n - done), MSG_DONTWAIT);
-      if (sent <= 0) {
-        // A full send buffer (or an unreachable peer) loses this datagram, as the network might.
-        ++errors_;
-        ++done;
-        continue;
-      }
-      done += std::size_t(sent);
-    }
-  }
-  batch.pending.clear();
-  batch.arena.clear();
-}
 
 void drain_socket(asio::ip::udp::socket& socket, std::size_t limit,
                   const std::function<void(const proto::Endpoint&, std::span<const uint8_t>)>& handler) {
@@ -173,6 +71,8 @@ UdpServer::UdpServer(asio::io_context& io, const Options& options, std::shared_p
   socket_.set_option(asio::socket_base::send_buffer_size(8 << 20));
   socket_.bind(options.bind);
   socket_.non_blocking(true);
+  if (!UdpSink::kernel_segments(socket_))
+    log_->info("this kernel has no UDP segmentation offload (UDP_SEGMENT, Linux 4.18): each datagram is sent on its own");
 }
 
 void UdpServer::run(ServerCore& core, const std::function<void()>& on_stopped) {

@@ -26,65 +26,13 @@
 #include "server/agones_agent.h"
 #include "server/metrics_server.h"
 #include "server/server_core.h"
+#include "server/udp_sink.h"
 #include "shared/percentile.h"
 
 namespace foothold::server {
 
 using proto::steady_now;
-/// CPU time the calling thread has used, as Nanos.
-proto::Nanos thread_cpu_now();
 
-
-/// A DatagramSink over a non-blocking UDP socket. In batch mode datagrams are queued, and flush()
-/// hands the queue to a sender thread that puts it on the wire with sendmmsg (one system call for up
-/// to 64): the tick thread builds the next batch while the kernel works on the last one. A flush
-/// waits only when the previous batch is still being sent.
-/// Keeps a reference to `socket`: it must outlive the sink. send() and flush() belong to one
-/// thread. Without batch mode each send() is a send_to at once and there is no sender thread.
-class UdpSink final : public proto::DatagramSink {
- public:
-  /// In batch mode starts the sender thread, which the destructor joins after a last flush().
-  explicit UdpSink(asio::ip::udp::socket& socket, bool batch = false);
-  /// In batch mode flushes what is queued and joins the sender thread once it is sent.
-  ~UdpSink() override;
-  /// In batch mode the datagram is copied into the queue, which is flushed by itself at 1024 datagrams.
-  /// A datagram the kernel refuses counts in errors(), never throws.
-  void send(const proto::Endpoint& to, std::span<const uint8_t> bytes) override;
-  /// Hands the queued datagrams to the sender thread (waiting while it still sends the previous
-  /// batch). Does nothing without batch mode or with an empty queue.
-  void flush();
-  /// Waits until everything flushed so far has been sent.
-  void drain();
-  /// Datagrams the kernel refused (full send buffer, unreachable peer): lost, as the network may.
-  uint64_t errors() const { return errors_.load(); }
-  /// CPU time the sender thread has spent sending, nanoseconds.
-  proto::Nanos sender_cpu() const { return sender_cpu_.load(); }
-
- private:
-  struct Pending {
-    proto::Endpoint to;
-    std::size_t offset;
-    std::size_t size;
-  };
-  struct Batch {
-    std::vector<uint8_t> arena;
-    std::vector<Pending> pending;
-  };
-  void send_batch(Batch& batch);
-  void sender_loop();
-
-  asio::ip::udp::socket& socket_;
-  bool batch_;
-  Batch filling_;   // the io thread's
-  Batch sending_;   // the sender thread's while busy_
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool busy_ = false;
-  bool stop_ = false;
-  std::thread sender_;
-  std::atomic<uint64_t> errors_{0};
-  std::atomic<proto::Nanos> sender_cpu_{0};
-};
 
 /// Drains every datagram waiting on a non-blocking socket into `handler`, at most `limit` at a time
 /// (with recvmmsg, many per system call). Receive buffers are 8-byte aligned, as the FlatBuffers
