@@ -195,13 +195,14 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_
   roster_version_ = roster.version();
   due_.clear();
   if (schedule_.interval == 0) return;
-  for (uint32_t i = 0; i < roster.size(); ++i)
-    if (schedule_.due(roster[i].id, tick)) due_.push_back(i);
-  if (due_.empty()) return;
+  // Everyone as the snapshots describe them, and who is due one, in one pass over the clients.
   published_.clear();
-  for (std::size_t i = 0; i < roster.size(); ++i)
-    published_.push_back({remote_state(roster[i].id, roster[i].session.client_id, roster[i].character.state),
-                          roster[i].character.state.position});
+  for (uint32_t i = 0; i < roster.size(); ++i) {
+    const Client& c = roster[i];
+    published_.push_back({remote_state(c.id, c.session.client_id, c.character.state), c.character.state.position});
+    if (schedule_.due(c.id, tick)) due_.push_back(i);
+  }
+  if (due_.empty()) return;
   // The interest grid is read by every worker: built first, here, when anyone may need it.
   if (roster.size() > kMaxOthers + 1) build_grid(roster);
   // Each worker builds and seals the snapshots of a contiguous run of clients into its own buffer;
