@@ -8,17 +8,22 @@
 // Also: what the encryption costs per datagram (BM_Seal*, BM_Open*) and what a connect request with
 // a forged or a valid token costs the server (BM_ConnectRequest).
 //
-//   build/release/tests/server_bench [--digest] [--benchmark_filter=...]
+//   build/release/tests/server_bench [--digest] [--round-trip-ms=MS] [--benchmark_filter=...]
 //
 // --digest opens every datagram sent after the handshakes and folds its plaintext into the counter
 // payload_digest (FNV-1a, low 32 bits): the same digest before and after a change means the same
 // snapshots, byte for byte (the sealed bytes differ per run: session keys are random). Opening
 // happens inside the timed tick, so tick times with --digest are not figures.
+//
+// --round-trip-ms=MS has each client acknowledge the newest snapshot sent to it MS milliseconds
+// before (default 0: the one just sent), as clients that far away would: the server then keeps that
+// many more views per client (rss_kb_per_client) and builds deltas against older bases.
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -48,7 +53,8 @@ using namespace foothold;
 using namespace foothold::server;
 using namespace foothold::bots;
 
-bool g_digest = false;  // --digest
+bool g_digest = false;    // --digest
+int g_round_trip_ms = 0;  // --round-trip-ms
 
 // Keeps the last datagram sent to each endpoint; counts everything. With `keys` set (--digest), opens
 // each datagram with its client's key and folds the plaintext into `digest_`.
@@ -211,6 +217,7 @@ void BM_ServerTick(benchmark::State& state) {
   std::vector<double> tick_us;
   CharacterState dummy;
   const SnapshotSchedule schedule{uint32_t(snapshots)};
+  const uint32_t ack_lag = uint32_t(g_round_trip_ms * settings.tick_rate / 1000);  // ticks
   // Every client's input for the next tick arrives, then the tick runs.
   auto play_tick = [&] {
     const uint32_t next = core.current_tick() + 1;
@@ -221,7 +228,8 @@ void BM_ServerTick(benchmark::State& state) {
       // gives the ids 1, 2, ... in the order they joined), acknowledged as a client that received it
       // would (a tick without one would leave every snapshot without a base).
       const uint32_t id = uint32_t(&b - bots.data()) + 1;
-      const uint32_t acked = snapshots > 0 ? schedule.latest(id, core.current_tick()) : 0;
+      const uint32_t sent_by = core.current_tick() - std::min(core.current_tick(), ack_lag);
+      const uint32_t acked = snapshots > 0 ? schedule.latest(id, sent_by) : 0;
       const auto inputs = proto::write_inputs({acked, next, false}, std::span<const InputCmd>(&in, 1), message);
       core.on_datagram(now, b.ep, proto::seal_session(b.keys.send, ++b.seq, inputs, buf, proto::Payload::kCompact));
     }
@@ -362,6 +370,16 @@ int main(int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--digest") == 0) {
       g_digest = true;
+      continue;
+    }
+    if (std::strncmp(argv[i], "--round-trip-ms=", 16) == 0) {
+      char* end = nullptr;
+      const long ms = std::strtol(argv[i] + 16, &end, 10);
+      if (end == argv[i] + 16 || *end != '\0' || ms < 0 || ms > 1000) {
+        std::fprintf(stderr, "server_bench: --round-trip-ms takes 0 to 1000 milliseconds, not '%s'\n", argv[i] + 16);
+        return 2;
+      }
+      g_round_trip_ms = int(ms);
       continue;
     }
     args.push_back(argv[i]);
