@@ -471,7 +471,10 @@ void Replication::release_history(Client& c, Worker& ws) const {
   if (acked == 0) return;
   uint32_t t = acked - std::min<uint32_t>(acked, uint32_t(kSentHistory - 1) * interval);
   if (v.released_through != 0 && int32_t(v.released_through + interval - t) > 0) t = v.released_through + interval;
-  t = schedule_.latest(c.id, t);  // the client's snapshot ticks, even after an acknowledgement of a tick that had none
+  // From the first of the client's own snapshot ticks there (rounded up: rounded down, a start
+  // before its first snapshot tick would become tick 0, off its phase, and release nothing), even
+  // after an acknowledgement of a tick that had none.
+  t = schedule_.latest(c.id, t + interval - 1);
   for (; int32_t(t - acked) < 0; t += interval) {
     SentSnapshot& s = v.sent[(t / interval) % kSentHistory];
     if (s.tick != t || s.view.capacity() == 0) continue;
