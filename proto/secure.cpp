@@ -136,14 +136,24 @@ SessionKeys server_session_keys(const Key& c2s, const Key& s2c, const KeyInputs&
 }
 
 bool ReplayWindow::fresh(uint64_t sequence) const {
-  if (sequence == kEmpty) return false;
+  if (sequence == kNever) return false;
   if (newest_ >= kSize && sequence <= newest_ - kSize) return false;  // older than the window
-  return seen_[sequence % kSize] != sequence;
+  return sequence > newest_ || !marked(sequence);
 }
 
 void ReplayWindow::mark(uint64_t sequence) {
-  seen_[sequence % kSize] = sequence;
-  if (sequence > newest_) newest_ = sequence;
+  if (sequence == kNever || (newest_ >= kSize && sequence <= newest_ - kSize)) return;
+  if (sequence > newest_) {
+    // The sequences passed over (newest_, sequence) were not received; their bits last stood for
+    // sequences now older than the window.
+    if (sequence - newest_ >= kSize) {
+      seen_.fill(0);
+    } else {
+      for (uint64_t s = newest_ + 1; s < sequence; ++s) seen_[(s % kSize) / 64] &= ~(uint64_t(1) << (s % 64));
+    }
+    newest_ = sequence;
+  }
+  seen_[(sequence % kSize) / 64] |= uint64_t(1) << (sequence % 64);
 }
 
 Payload session_payload(std::span<const uint8_t> datagram) {

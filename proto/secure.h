@@ -108,18 +108,24 @@ class ReplayWindow {
   /// Sequences remembered before the newest one.
   static constexpr uint64_t kSize = 256;
   /// An empty window: every sequence is fresh.
-  ReplayWindow() { seen_.fill(kEmpty); }
+  ReplayWindow() = default;
   /// True when `sequence` has not been marked and is within the window (it changes nothing).
   bool fresh(uint64_t sequence) const;
-  /// Records `sequence` as received; call only for a datagram that authenticated.
+  /// Records `sequence` as received; call only for a datagram that authenticated. One older than
+  /// the window changes nothing (it could never be fresh again anyway).
   void mark(uint64_t sequence);
   /// The newest sequence marked (0 before any).
   uint64_t newest() const { return newest_; }
 
  private:
-  static constexpr uint64_t kEmpty = ~0ull;  // never a valid sequence
-  std::array<uint64_t, kSize> seen_;         // seen_[s % kSize] == s when s was received
+  static constexpr uint64_t kNever = ~0ull;  // never a valid sequence
+  // One bit per sequence of the window, sequence s at bit s % kSize: set when s was received. A
+  // bit stands for the newest sequence with its remainder up to newest_; moving newest_ forward
+  // clears the bits of the sequences it passes. 32 bytes, where a sequence per slot took 2 KB of
+  // every session.
+  std::array<uint64_t, kSize / 64> seen_{};
   uint64_t newest_ = 0;
+  bool marked(uint64_t sequence) const { return (seen_[(sequence % kSize) / 64] >> (sequence % 64)) & 1; }
 };
 
 /// Why a protected datagram was refused.

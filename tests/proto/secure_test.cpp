@@ -165,6 +165,33 @@ TEST(ReplayWindow, AgreesWithASetOverRandomArrivals) {
   }
 }
 
+// Arrivals as a network gives them: mostly the next few, some reordered or repeated within and just
+// beyond the window, now and then a jump far ahead (a burst lost) or one just short of a window's
+// width; every sequence that arrives authentic is marked, fresh or not, as the session marks them.
+TEST(ReplayWindow, AgreesWithASetThroughJumpsReorderingAndRepeats) {
+  std::mt19937_64 rng(11);
+  ReplayWindow w;
+  std::vector<uint64_t> seen;
+  uint64_t newest = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t kind = rng() % 100;
+    uint64_t s = newest + 1 + rng() % 3;                                                   // the next few
+    if (kind < 20) s = newest > 300 ? newest - rng() % 300 : 1 + rng() % 300;             // reordered, repeated, stale
+    else if (kind < 23) s = newest + ReplayWindow::kSize - 2 + rng() % 4;                 // about a window ahead
+    else if (kind < 25) s = newest + 1000 + rng() % 5000;                                 // a burst lost
+    const bool in_set = std::find(seen.begin(), seen.end(), s) != seen.end();
+    const bool too_old = newest >= ReplayWindow::kSize && s <= newest - ReplayWindow::kSize;
+    ASSERT_EQ(w.fresh(s), !in_set && !too_old) << "sequence " << s << " at arrival " << i << ", newest " << newest;
+    const bool was_fresh = w.fresh(s);
+    w.mark(s);  // a stale or repeated one changes nothing
+    ASSERT_EQ(w.newest(), was_fresh ? std::max(newest, s) : newest);
+    if (was_fresh) {
+      seen.push_back(s);
+      newest = std::max(newest, s);
+    }
+  }
+}
+
 TEST(SealedReply, OpensOnlyUnderItsKeyAndNamesItsSalt) {
   const Key k = key_of(9);
   const auto packet = sample_packet();
