@@ -147,20 +147,31 @@ TEST(ReplayWindow, RefusesRepeatsAndStragglersAndTakesTheReorderedOnce) {
   EXPECT_FALSE(w.fresh(~0ull)) << "the empty marker is never a sequence";
 }
 
+// What a replay window should answer, the plain way: every sequence received, and the newest.
+struct WindowModel {
+  std::vector<uint64_t> seen;
+  uint64_t newest = 0;
+  bool fresh(uint64_t s) const {
+    const bool in_set = std::find(seen.begin(), seen.end(), s) != seen.end();
+    const bool too_old = newest >= ReplayWindow::kSize && s <= newest - ReplayWindow::kSize;
+    return !in_set && !too_old;
+  }
+  void mark(uint64_t s) {
+    seen.push_back(s);
+    newest = std::max(newest, s);
+  }
+};
+
 TEST(ReplayWindow, AgreesWithASetOverRandomArrivals) {
   std::mt19937_64 rng(7);
   ReplayWindow w;
-  std::vector<uint64_t> seen;
-  uint64_t newest = 0;
+  WindowModel model;
   for (int i = 0; i < 20000; ++i) {
     const uint64_t s = 1 + (rng() % 3000) + uint64_t(i / 4);
-    const bool in_set = std::find(seen.begin(), seen.end(), s) != seen.end();
-    const bool too_old = newest >= ReplayWindow::kSize && s <= newest - ReplayWindow::kSize;
-    ASSERT_EQ(w.fresh(s), !in_set && !too_old) << "sequence " << s << " after " << i;
+    ASSERT_EQ(w.fresh(s), model.fresh(s)) << "sequence " << s << " after " << i;
     if (w.fresh(s)) {
       w.mark(s);
-      seen.push_back(s);
-      newest = std::max(newest, s);
+      model.mark(s);
     }
   }
 }
@@ -171,24 +182,18 @@ TEST(ReplayWindow, AgreesWithASetOverRandomArrivals) {
 TEST(ReplayWindow, AgreesWithASetThroughJumpsReorderingAndRepeats) {
   std::mt19937_64 rng(11);
   ReplayWindow w;
-  std::vector<uint64_t> seen;
-  uint64_t newest = 0;
+  WindowModel model;
   for (int i = 0; i < 20000; ++i) {
-    const uint64_t kind = rng() % 100;
+    const uint64_t kind = rng() % 100, newest = model.newest;
     uint64_t s = newest + 1 + rng() % 3;                                                   // the next few
     if (kind < 20) s = newest > 300 ? newest - rng() % 300 : 1 + rng() % 300;             // reordered, repeated, stale
     else if (kind < 23) s = newest + ReplayWindow::kSize - 2 + rng() % 4;                 // about a window ahead
     else if (kind < 25) s = newest + 1000 + rng() % 5000;                                 // a burst lost
-    const bool in_set = std::find(seen.begin(), seen.end(), s) != seen.end();
-    const bool too_old = newest >= ReplayWindow::kSize && s <= newest - ReplayWindow::kSize;
-    ASSERT_EQ(w.fresh(s), !in_set && !too_old) << "sequence " << s << " at arrival " << i << ", newest " << newest;
-    const bool was_fresh = w.fresh(s);
+    const bool fresh = model.fresh(s);
+    ASSERT_EQ(w.fresh(s), fresh) << "sequence " << s << " at arrival " << i << ", newest " << newest;
     w.mark(s);  // a stale or repeated one changes nothing
-    ASSERT_EQ(w.newest(), was_fresh ? std::max(newest, s) : newest);
-    if (was_fresh) {
-      seen.push_back(s);
-      newest = std::max(newest, s);
-    }
+    if (fresh) model.mark(s);
+    ASSERT_EQ(w.newest(), model.newest);
   }
 }
 
