@@ -1,7 +1,6 @@
 #include "server/udp_server.h"
 
 #include <sys/socket.h>
-#include <time.h>
 
 #include <algorithm>
 #include <array>

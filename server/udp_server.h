@@ -7,11 +7,7 @@
 // end_match(): the drain. New connects are refused, every client is told, the recorder is flushed,
 // and run() returns.
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <cstdint>
 #include <functional>
 #include <memory>
