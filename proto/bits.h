@@ -102,6 +102,12 @@ class BitWriter {
       put(z, 32);
     }
   }
+  /// The low `count` bits of `v` (count in [0, 64]), lowest first: as put() of the low half, then
+  /// of the rest.
+  void put_wide(uint64_t v, int count) {
+    put(uint32_t(v), count < 32 ? count : 32);
+    if (count > 32) put(uint32_t(v >> 32), count - 32);
+  }
   /// Bits written so far.
   std::size_t bits() const { return bits_; }
   /// Whole bytes used (the last one padded with zero bits).

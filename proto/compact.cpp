@@ -68,6 +68,31 @@ bool get_posture(BitReader& r, RemoteState& s) {
 int32_t diff(int32_t a, int32_t b) { return int32_t(int64_t(a) - int64_t(b)); }
 bool in_range(int64_t v) { return v >= -kRemoteCoordLimit && v < kRemoteCoordLimit; }
 
+// An update's bits before its posture: 0 (not removed), the three deltas (put_delta()'s code) and
+// whether the posture is the base's. Gathered into one word and written at once when no delta needs
+// 32 value bits (then at most 62 bits): a walking character's update is about 20 bits, and five
+// writes for it were a tenth of a server's tick.
+void put_move(BitWriter& w, int32_t dx, int32_t dy, int32_t dz, bool same_posture) {
+  uint64_t word = 0;
+  int bits = 1;
+  for (const int32_t d : {dx, dy, dz}) {
+    const uint32_t z = zigzag(d);
+    const DeltaCode& code = delta_code(z);
+    if (code.value_bits == 32) {  // a jump across the world: field by field
+      w.put_bool(false);
+      w.put_delta(dx);
+      w.put_delta(dy);
+      w.put_delta(dz);
+      w.put_bool(same_posture);
+      return;
+    }
+    word |= (uint64_t(code.prefix) | (uint64_t(z) << code.prefix_bits)) << bits;
+    bits += code.prefix_bits + code.value_bits;
+  }
+  word |= uint64_t(same_posture) << bits;
+  w.put_wide(word, bits + 1);
+}
+
 // The own state's fixed bits: all but the profile (a var(4)) and the platform offset (only on a platform).
 constexpr std::size_t kOwnStateBits = 3 * 32 + 3 * 32 + 3 * 16 + kGroundBits + 8 + 8 + 1 + 1 + 1 + 16;
 constexpr std::size_t kPlatformOffsetBits = 3 * 32;
@@ -224,7 +249,7 @@ void SnapshotWriter::begin(const SnapshotHeader& h, std::span<const RemotePose> 
 
 void SnapshotWriter::change(std::size_t index, const RemoteState* now, bool gone) {
   if (index >= changes_.size()) return;
-  changes_[index] = {true, now == nullptr, now == nullptr && gone, now ? *now : RemoteState{}};
+  changes_[index] = {true, now == nullptr, now == nullptr && gone, now};
 }
 
 void SnapshotWriter::add(const RemoteState& now) { added_.push_back(now); }
@@ -276,18 +301,16 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView
         view.push_back(b);
         continue;
       }
-      w.put_bool(c.removed);
       if (c.removed) {
+        w.put_bool(true);
         w.put_bool(c.gone);
         continue;
       }
-      w.put_delta(diff(c.now.x, b.x));
-      w.put_delta(diff(c.now.y, b.y));
-      w.put_delta(diff(c.now.z, b.z));
-      const bool same_posture = c.now.ground == b.ground && c.now.crouched == b.crouched && c.now.platform == b.platform;
-      w.put_bool(same_posture);
-      if (!same_posture) put_posture(w, c.now);
-      view.push_back(pose_of(c.now));
+      const RemoteState& now = *c.now;
+      const bool same_posture = now.ground == b.ground && now.crouched == b.crouched && now.platform == b.platform;
+      put_move(w, diff(now.x, b.x), diff(now.y, b.y), diff(now.z, b.z), same_posture);
+      if (!same_posture) put_posture(w, now);
+      view.push_back(pose_of(now));
       view.back().id = b.id;
     }
   }

@@ -137,7 +137,7 @@ class SnapshotWriter {
   /// snapshots; base offsets are counted in it).
   void begin(const SnapshotHeader& h, std::span<const RemotePose> base, uint32_t snapshot_interval);
   /// Marks base entry `index` as changed to `now`, or removed (nullptr): `gone` when its character
-  /// left the match, not only the view.
+  /// left the match, not only the view. `now` is kept by address: it must outlive finish().
   void change(std::size_t index, const RemoteState* now, bool gone = false);
   /// A character not in the base view.
   void add(const RemoteState& now);
@@ -149,11 +149,13 @@ class SnapshotWriter {
   const SnapshotHeader* header_ = nullptr;
   std::span<const RemotePose> base_;
   uint32_t interval_ = 1;
+  // 16 bytes, the new state by address: copied in, it was a 32-byte store per change to read back
+  // once in finish().
   struct Change {
     bool touched = false;
     bool removed = false;
     bool gone = false;
-    RemoteState now;
+    const RemoteState* now = nullptr;
   };
   std::vector<Change> changes_;  // one per base entry
   std::vector<RemoteState> added_;
