@@ -85,6 +85,11 @@ std::string prometheus_text(const MetricsSnapshot& m) {
   }
   family(out, "foothold_send_errors_total", "counter", "Datagrams the kernel refused to send.");
   put(out, "foothold_send_errors_total %" PRIu64 "\n", m.send_errors);
+  family(out, "foothold_gso_sends_total", "counter",
+         "Segmented sends (UDP GSO): runs of datagrams to one address handed to the kernel as one.");
+  put(out, "foothold_gso_sends_total %" PRIu64 "\n", m.gso_sends);
+  family(out, "foothold_gso_datagrams_total", "counter", "Datagrams sent in segmented sends.");
+  put(out, "foothold_gso_datagrams_total %" PRIu64 "\n", m.gso_datagrams);
   // Every counter by its own name too (datagrams and bytes in and out among them).
   for (std::size_t i = 0; i < std::size_t(Counter::kCount); ++i) {
     const Counter c = Counter(i);

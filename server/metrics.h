@@ -27,6 +27,8 @@ struct TickHistogram {
 struct MetricsSnapshot {
   Counters counters;
   uint64_t send_errors = 0;     ///< datagrams the kernel refused (the sink's count)
+  uint64_t gso_sends = 0;       ///< segmented sends: runs of datagrams to one address given to the kernel as one
+  uint64_t gso_datagrams = 0;   ///< the datagrams those runs held
   std::size_t clients = 0;
   std::size_t max_clients = 0;
   uint32_t tick = 0;            ///< the last tick simulated

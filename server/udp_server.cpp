@@ -175,6 +175,8 @@ void UdpServer::publish_metrics(bool draining) {
   MetricsSnapshot m;
   m.counters = core_->counters();
   m.send_errors = sink_.errors();
+  m.gso_sends = sink_.gso_sends();
+  m.gso_datagrams = sink_.gso_datagrams();
   m.clients = core_->client_count();
   m.max_clients = max_clients_;
   m.tick = core_->current_tick();
@@ -214,7 +216,7 @@ void UdpServer::log_stats() {
       "in_other_pct={:.1f} snapshots_with_state_pct={:.1f} version_hint_limited={} connects_replayed={} "
       "tokens_early={} tokens_far={} messages_in={} messages_out={} message_bytes_in_per_s={:.0f} "
       "message_bytes_out_per_s={:.0f} message_retransmissions={} message_violations={} message_timeouts={} "
-      "messages_refused={} messages_undelivered={} game_commands={} game_removals={}",
+      "messages_refused={} messages_undelivered={} game_commands={} game_removals={} gso_sends={} gso_datagrams={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -233,9 +235,12 @@ void UdpServer::log_stats() {
       delta(Counter::kMessagesReceived) + delta(Counter::kMessagesUndelivered), delta(Counter::kMessagesSent),
       rate(Counter::kBytesInMessages), rate(Counter::kBytesOutMessages), delta(Counter::kMessageRetransmissions),
       delta(Counter::kMessageViolations), delta(Counter::kMessageTimeouts), delta(Counter::kMessagesRefused),
-      delta(Counter::kMessagesUndelivered), delta(Counter::kGameCommands), delta(Counter::kGameRemovals));
+      delta(Counter::kMessagesUndelivered), delta(Counter::kGameCommands), delta(Counter::kGameRemovals),
+      sink_.gso_sends() - gso_sends_mark_, sink_.gso_datagrams() - gso_datagrams_mark_);
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();
+  gso_sends_mark_ = sink_.gso_sends();
+  gso_datagrams_mark_ = sink_.gso_datagrams();
   window_ = Window{};
   window_start_ = now;
   if (stopped_) return;

@@ -115,6 +115,8 @@ class UdpServer {
   proto::Nanos window_start_ = 0;
   Counters last_counters_;
   proto::Nanos sender_cpu_mark_ = 0;
+  uint64_t gso_sends_mark_ = 0;      // the sink's segmented sends and their datagrams at the last stats line
+  uint64_t gso_datagrams_mark_ = 0;
   MetricsServer* metrics_ = nullptr;
   std::size_t max_clients_ = 0;
   AgonesAgent* agones_ = nullptr;

@@ -40,6 +40,8 @@ TEST(Metrics, TheTextHasEveryFamilyOnceItsHistogramCumulativeAndItsLabels) {
   m.counters.add(Counter::kAccepted, 5);
   m.counters.add(Counter::kRejectedFull, 2);
   m.counters.add(Counter::kBytesOut, 9000);
+  m.gso_sends = 11;
+  m.gso_datagrams = 40;
   for (double s : {0.0001, 0.0003, 0.003, 0.003, 0.02, 2.0}) m.tick_duration.add(s);
   const std::string text = server::prometheus_text(m);
 
@@ -53,6 +55,8 @@ TEST(Metrics, TheTextHasEveryFamilyOnceItsHistogramCumulativeAndItsLabels) {
   EXPECT_EQ(value_of(text, "foothold_handshakes_total{outcome=\"accepted\"}"), 5);
   EXPECT_EQ(value_of(text, "foothold_handshakes_total{outcome=\"rejected_full\"}"), 2);
   EXPECT_EQ(value_of(text, "foothold_bytes_out_total"), 9000);
+  EXPECT_EQ(value_of(text, "foothold_gso_sends_total"), 11);
+  EXPECT_EQ(value_of(text, "foothold_gso_datagrams_total"), 40);
   // Buckets count every tick at or below their bound.
   EXPECT_EQ(value_of(text, "foothold_tick_duration_seconds_bucket{le=\"0.00025\"}"), 1);
   EXPECT_EQ(value_of(text, "foothold_tick_duration_seconds_bucket{le=\"0.0005\"}"), 2);
