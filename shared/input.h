@@ -2,6 +2,7 @@
 // What a player sends for one tick: integers only, so the server and the client feed the step
 // exactly the same numbers.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "shared/vec3.h"
@@ -29,6 +30,11 @@ struct InputCmd {
     return move_x == o.move_x && move_z == o.move_z && buttons == o.buttons;
   }
 };
+
+/// Most inputs of another character a client is given beyond the one the server last stepped it with
+/// (proto::SnapshotNeighbour::ahead, PredictedNeighbour::ahead): those the server already holds for
+/// the ticks that follow.
+inline constexpr std::size_t kMaxInputsAhead = 7;
 
 /// Turns a wished direction (x, z in world axes, each in [-1, 1]; longer vectors are normalised) into
 /// the stick values a client sends. Non-finite values count as 0; unknown bits of `buttons` are cleared.

@@ -10,10 +10,18 @@
 namespace foothold {
 
 void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick,
-                           std::span<const FixedVec3> motion) {
+                           std::span<const FixedVec3> motion, std::span<const PredictedNeighbour> neighbours) {
   others_.assign(others.begin(), others.end());
   self_id_ = self_id;
   seen_tick_ = seen_tick;
+  // The neighbours by id (the order the server steps and publishes them in), never this character.
+  neighbours_.clear();
+  for (const PredictedNeighbour& n : neighbours)
+    if (n.id != self_id) neighbours_.push_back(n);
+  std::sort(neighbours_.begin(), neighbours_.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  stepped_.resize(neighbours_.size());
+  for (std::size_t k = 0; k < neighbours_.size(); ++k) stepped_[k] = neighbours_[k].state;
+  stepped_through_ = seen_tick;
   motion_.clear();
   if (motion.size() != others.size()) return;  // nothing to carry them by
   // Across the ground only (a jump is no line), each axis bounded by the walk speed (a guess may be
@@ -22,7 +30,55 @@ void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self
   for (const FixedVec3& m : motion) motion_.push_back({std::clamp(m.x, -bound, bound), 0, std::clamp(m.z, -bound, bound)});
 }
 
-void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) const {
+void Predictor::others_at(uint32_t tick, std::vector<OtherCharacter>& out) {
+  carried_at(tick, out);
+  if (neighbours_.empty() || int32_t(tick - 1 - seen_tick_) < 0 || !step_neighbours_through(tick - 1)) return;
+  // The neighbours where their own steps of tick - 1 left them (both lists by id).
+  std::size_t k = 0;
+  for (OtherCharacter& o : out) {
+    while (k < neighbours_.size() && neighbours_[k].id < o.id) ++k;
+    if (k < neighbours_.size() && neighbours_[k].id == o.id) o = as_other(o.id, neighbour_state(tick - 1, k));
+  }
+}
+
+const CharacterState* Predictor::own_state(uint32_t tick) const {
+  if (int32_t(tick - start_) < 0 || int32_t(latest_ - tick) < 0 || latest_ - tick >= kHistory) return nullptr;
+  return &at(tick).state;
+}
+
+bool Predictor::step_neighbours_through(uint32_t tick) {
+  while (int32_t(stepped_through_ - tick) < 0) {
+    // Every one as the server's step of tick u sees them: the neighbours and this character after
+    // u - 1, the rest carried; each neighbour then steps with its held input (its own entry in the
+    // list is skipped by the step: Surroundings::self_id).
+    const uint32_t u = stepped_through_ + 1;
+    const CharacterState* own = own_state(u - 1);
+    if (!own) return false;  // this character's state there is not known (yet): carried instead
+    others_at(u, seen_by_neighbours_);
+    const OtherCharacter me = as_other(self_id_, *own);
+    const auto at_me = std::lower_bound(seen_by_neighbours_.begin(), seen_by_neighbours_.end(), me.id,
+                                        [](const OtherCharacter& o, uint32_t id) { return o.id < id; });
+    seen_by_neighbours_.insert(at_me, me);
+    const std::size_t n = neighbours_.size();
+    stepped_.resize(std::size_t(u - seen_tick_ + 1) * n);
+    for (std::size_t k = 0; k < n; ++k) {
+      InputCmd input = neighbours_[k].input_after(u - seen_tick_);
+      input.tick = u;
+      const StepResult r = step(neighbour_state(u - 1, k), input, world_, settings_, scratch_,
+                                {movers_at(u), seen_by_neighbours_, neighbours_[k].id});
+      stepped_[std::size_t(u - seen_tick_) * n + k] = r.state;
+    }
+    stepped_through_ = u;
+  }
+  return true;
+}
+
+void Predictor::forget_neighbours_after(uint32_t tick) {
+  // The neighbours' steps after `tick` saw this character's state after it, which has changed.
+  if (int32_t(stepped_through_ - tick) > 0) stepped_through_ = int32_t(tick - seen_tick_) > 0 ? tick : seen_tick_;
+}
+
+void Predictor::carried_at(uint32_t tick, std::vector<OtherCharacter>& out) const {
   out.assign(others_.begin(), others_.end());
   if (motion_.empty()) return;
   const int64_t horizon = int64_t(kOthersHorizonMs) * settings_.tick_rate / 1000;
@@ -54,7 +110,7 @@ const MoverFrame* Predictor::movers_at(uint32_t tick) {
 
 CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& input, bool& met) {
   std::span<const OtherCharacter> others = others_;
-  if (!motion_.empty()) {
+  if (!motion_.empty() || !neighbours_.empty()) {
     others_at(input.tick, moved_);
     others = moved_;
   }
@@ -68,6 +124,7 @@ void Predictor::reset(uint32_t tick, const CharacterState& state) {
   base_ = tick;
   latest_ = tick;
   at(tick) = {InputCmd{}, state};
+  forget_neighbours_after(tick);
 }
 
 const InputCmd& Predictor::input(uint32_t tick) const {
@@ -151,8 +208,10 @@ Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterSta
   if (r.position_error > counters_.max_error) counters_.max_error = r.position_error;
   // Rewind to the server's word and replay what it has not seen yet.
   at(tick).state = server;
+  forget_neighbours_after(tick);
   for (uint32_t t = tick + 1; t <= latest_; ++t) {
     at(t).state = step_from(at(t - 1).state, at(t).input, at(t).met);
+    forget_neighbours_after(t);
     ++r.replayed;
   }
   counters_.replayed_ticks += r.replayed;

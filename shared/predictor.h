@@ -17,6 +17,26 @@
 
 namespace foothold {
 
+/// Another character near this client's own, as a snapshot tells it in full (proto::SnapshotNeighbour):
+/// its state after the snapshot's tick, the input the server stepped it with for that tick and the
+/// ones it already held for the next. The predictor steps such a character itself, with its inputs
+/// (the last one held), instead of carrying its position.
+struct PredictedNeighbour {
+  uint32_t id = 0;
+  CharacterState state;
+  InputCmd input;
+  /// Its inputs for the ticks right after, those the server already held (the first ahead_count):
+  /// exact where the held input is a guess. After the last of them its last is held.
+  std::array<InputCmd, kMaxInputsAhead> ahead{};
+  uint8_t ahead_count = 0;
+  bool operator==(const PredictedNeighbour&) const = default;
+  /// The input it steps with in the tick `after` ticks past the snapshot's (1 the next), tick field aside.
+  const InputCmd& input_after(uint32_t after) const {
+    if (after <= ahead_count) return ahead[after - 1];
+    return ahead_count > 0 ? ahead[ahead_count - 1u] : input;
+  }
+};
+
 /// Predicts one character on a client and reconciles it with the server's states (see above).
 /// Keeps references to `world` and `settings` (see the constructor). Call reset() before predict().
 class Predictor {
@@ -46,12 +66,24 @@ class Predictor {
   /// wrong the prediction is corrected
   /// and the correction is still an interaction (the step met someone). A pure function of what the
   /// client received, so a replay of the same snapshots predicts the same.
+  ///
+  /// `neighbours` (each also one of `others`, by id), the ones the snapshot gave in full, are not
+  /// carried but stepped: for each tick after `seen_tick`, every neighbour steps from its state with
+  /// its inputs (PredictedNeighbour::input_after(): past the known ones the last is held, as the
+  /// server itself repeats an input that is late),
+  /// against the others as the step of that tick sees them and this client's own character as
+  /// predicted, exactly as the server's tick steps them all (shared/tick.h). While the neighbours'
+  /// inputs do not change, the pushes of a crowd then predict exactly where carrying each one on its
+  /// own line cannot. The neighbours are stepped from the snapshot again after every call and after
+  /// every change to this character's predictions (a correction), as far as a prediction needs them.
   void set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick = 0,
-                  std::span<const FixedVec3> motion = {});
+                  std::span<const FixedVec3> motion = {}, std::span<const PredictedNeighbour> neighbours = {});
   /// How far ahead of its snapshot the others are carried at most.
   static constexpr uint32_t kOthersHorizonMs = 250;
   /// The others as the step of `tick` sees them (set_others), into `out`: for tests and tools.
-  void others_at(uint32_t tick, std::vector<OtherCharacter>& out) const;
+  /// Neighbours are where their own steps put them, once this character's prediction of tick - 1
+  /// exists (else carried like the rest); `out` is then in ascending id.
+  void others_at(uint32_t tick, std::vector<OtherCharacter>& out);
 
   /// Starts over from an authoritative state: `state` is the character after tick `tick`.
   void reset(uint32_t tick, const CharacterState& state);
@@ -155,6 +187,13 @@ class Predictor {
     bool met = false;      ///< the predicted step met another character
   };
   CharacterState step_from(const CharacterState& from, const InputCmd& input, bool& met);
+  void carried_at(uint32_t tick, std::vector<OtherCharacter>& out) const;
+  const CharacterState* own_state(uint32_t tick) const;
+  bool step_neighbours_through(uint32_t tick);
+  void forget_neighbours_after(uint32_t tick);
+  const CharacterState& neighbour_state(uint32_t tick, std::size_t k) const {
+    return stepped_[std::size_t(tick - seen_tick_) * neighbours_.size() + k];
+  }
   const MoverFrame* movers_at(uint32_t tick);
   // The movers' frames of the last kFrames ticks stepped, by tick % kFrames: a correction replays
   // the ticks since the server's state (about a round trip's worth), whose frames the predictions
@@ -170,6 +209,12 @@ class Predictor {
   std::vector<OtherCharacter> others_;
   std::vector<FixedVec3> motion_;       // per other (empty: none carried)
   std::vector<OtherCharacter> moved_;   // the others carried to the tick being stepped
+  std::vector<OtherCharacter> seen_by_neighbours_;  // the same, with this character in it
+  std::vector<PredictedNeighbour> neighbours_;      // by ascending id
+  // The neighbours' states after each tick from seen_tick_ (its row: the snapshot's) through
+  // stepped_through_, a row of neighbours_.size() per tick.
+  std::vector<CharacterState> stepped_;
+  uint32_t stepped_through_ = 0;
   uint32_t seen_tick_ = 0;
   uint32_t self_id_ = 0;
   std::array<Entry, kHistory> history_{};
