@@ -3,6 +3,7 @@
 #include "proto/network_tuning.h"
 #include "proto/untrusted_text.h"
 #include "shared/animation.h"
+#include "shared/mover_frame.h"
 
 #include <algorithm>
 #include <cmath>
@@ -297,7 +298,7 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   }
   base_ids_.clear();
   for (const proto::RemoteState& b : *base) base_ids_.push_back(b.id);
-  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_, &gone_) !=
+  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_, &gone_, &wire_neighbours_) !=
       proto::SnapshotError::kNone) {
     ++stats_.dropped;
     return std::nullopt;
@@ -426,7 +427,31 @@ void ClientSession::show_others(uint32_t tick) {
     }
     motion_.push_back(m);
   }
-  predictor_.set_others(others_, character_id_, tick, motion_);
+  take_neighbours(tick);
+  predictor_.set_others(others_, character_id_, tick, motion_, neighbours_);
+}
+
+void ClientSession::take_neighbours(uint32_t tick) {
+  // The characters the snapshot gave in full: our predictions step them as the server does, with
+  // their inputs held, rather than carry them (Predictor::set_others). One on a mover has its
+  // platform offset back from what its position says and the residual the wire carried.
+  neighbours_.clear();
+  const auto& movers = world_.movers();
+  for (const proto::SnapshotNeighbour& n : wire_neighbours_) {
+    PredictedNeighbour p{n.id, n.state, n.input, n.ahead, n.ahead_count};
+    const uint16_t platform = p.state.platform;
+    if (platform != 0) {
+      if (platform > movers.size()) continue;  // no such mover here: carried like the rest
+      const Pose to_local = inverse(chain_pose(movers[platform - 1u].chain, tick, settings_.tick_rate));
+      const FixedVec3 guess = platform_offset_guess(to_local, p.state.position);
+      const int64_t x = int64_t(guess.x) + n.offset_residual.x, y = int64_t(guess.y) + n.offset_residual.y,
+                    z = int64_t(guess.z) + n.offset_residual.z;
+      constexpr int64_t lo = INT32_MIN, hi = INT32_MAX;
+      if (x < lo || x > hi || y < lo || y > hi || z < lo || z > hi) continue;
+      p.state.platform_offset = {int32_t(x), int32_t(y), int32_t(z)};
+    }
+    neighbours_.push_back(p);
+  }
 }
 
 void ClientSession::check_own_state(proto::Nanos now, const proto::SnapshotHeader& h) {

@@ -264,6 +264,7 @@ class ClientSession {
   uint32_t stale_ticks() const;
   // The others as snapshot `tick` shows them: to the interpolator and to the predictor.
   void show_others(uint32_t tick);
+  void take_neighbours(uint32_t tick);
   // shown_ becomes the newest view with what it leaves unsaid (keep_if_unsaid); the events said.
   void keep_unsaid(uint32_t tick, uint32_t stale);
   void keep_if_unsaid(std::size_t s, uint32_t tick, uint32_t stale);
@@ -341,6 +342,8 @@ class ClientSession {
   std::vector<uint32_t> shown_seen_, merged_seen_;
   std::vector<uint32_t> changed_, view_ids_;
   std::vector<uint32_t> gone_;          // the ids the snapshot being decoded says left the match
+  std::vector<proto::SnapshotNeighbour> wire_neighbours_;  // the ones it gives in full, as decoded
+  std::vector<PredictedNeighbour> neighbours_;             // the same for the predictor
   std::vector<uint32_t> base_ids_;      // the ids its base held (ascending)
   ViewEvents view_events_;
   // When each input was first sent, by tick: its round trip when the server echoes it, and whether

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "proto/bits.h"
+#include "shared/character_contacts.h"
 
 namespace foothold::proto {
 
@@ -32,9 +33,16 @@ constexpr int kAttributeClassBits = 2;
 // (scores, flags, timers in seconds) are small.
 constexpr int kAttributeValueBits[4] = {4, 8, 16, 32};
 static_assert(kAttributeSlots == 1 << kAttributeSlotBits && kAttributeSlots == 1 << kAttributeCountBits);
+constexpr int kNeighbourIndexBits = 6;   // its entry in the view (below kMaxViewSize)
+constexpr int kNeighbourCountBits = 3;   // neighbours minus 1 (1 to kMaxSnapshotNeighbours)
+constexpr int kVelocityGroup = 6;        // a velocity axis, zigzagged: walking speeds take 3 or 4 groups
+constexpr int kResidualGroup = 2;        // a platform offset's residual, zigzagged: mostly 0 or 1
+constexpr int kClassBits = 2;            // the floor normal's and the air ticks' common cases
 constexpr int kInputAxisBits = 8;
 constexpr int kButtonBits = 2;
 static_assert(kKnownButtons < (1u << kButtonBits));
+static_assert(kMaxViewSize <= (1u << kNeighbourIndexBits) && kMaxSnapshotNeighbours == (1u << kNeighbourCountBits) &&
+              kNeighboursSectionBits == kNeighbourCountBits);
 
 void put_kind(BitWriter& w, CompactKind k) { w.put(uint32_t(k), kKindBits); }
 
@@ -136,6 +144,146 @@ std::size_t own_state_bits(const CharacterState& s) {
   return kOwnStateBits + std::size_t(var_bits(s.profile, kProfileGroup)) + (s.platform ? kPlatformOffsetBits : 0);
 }
 
+// One input's command (its tick aside), as the inputs message writes it.
+constexpr std::size_t kInputBits = 2 * kInputAxisBits + kButtonBits;
+constexpr int kAheadCountBits = 3;
+static_assert(kMaxInputsAhead == (1u << kAheadCountBits) - 1);
+void put_input(BitWriter& w, const InputCmd& in) {
+  w.put(uint8_t(in.move_x), kInputAxisBits);
+  w.put(uint8_t(in.move_z), kInputAxisBits);
+  w.put(in.buttons & kKnownButtons, kButtonBits);
+}
+// False for a command from_wire() would have changed: -128 on an axis (read as -127).
+bool get_input(BitReader& r, InputCmd& in) {
+  in.move_x = int8_t(uint8_t(r.get(kInputAxisBits)));
+  in.move_z = int8_t(uint8_t(r.get(kInputAxisBits)));
+  in.buttons = uint8_t(r.get(kButtonBits));
+  return in.move_x != -128 && in.move_z != -128 && (in.buttons & ~kKnownButtons) == 0;
+}
+
+// --- a neighbour given in full (WIRE_FORMAT.md, "Neighbours") ---
+// Its view entry already says where it is to 1/256 m, its ground, posture and platform: the wire
+// adds the position's low bits, the velocity, the floor normal, the jump and air timers, the flags,
+// the profile, the platform offset's residual and the input.
+constexpr FixedNormal kUp{0, int16_t(kNormalScale), 0};
+enum : uint32_t { kNormalZero = 0, kNormalUp = 1, kNormalOther = 2 };
+enum : uint32_t { kAirNone = 0, kAirLong = 1, kAirOther = 2 };
+
+uint32_t normal_class(const FixedNormal& n) {
+  if (n == FixedNormal{}) return kNormalZero;
+  return n == kUp ? kNormalUp : kNormalOther;
+}
+uint32_t air_class(uint8_t air) { return air == 0 ? kAirNone : air == 255 ? kAirLong : kAirOther; }
+std::size_t velocity_bits(int32_t v) { return 1 + (v != 0 ? std::size_t(var_bits(zigzag(v), kVelocityGroup)) : 0); }
+void put_velocity(BitWriter& w, int32_t v) {
+  w.put_bool(v != 0);
+  if (v != 0) w.put_var(zigzag(v), kVelocityGroup);
+}
+int32_t get_velocity(BitReader& r) { return r.get_bool() ? unzigzag(r.get_var(kVelocityGroup)) : 0; }
+
+// A view's coordinates are the published position's (proto::kRemoteShift, codec.h): 1/256 m.
+constexpr int kViewShift = kPublishedShift;
+constexpr int32_t kLowMask = (int32_t(1) << kViewShift) - 1;
+
+// The neighbour's bits after its index.
+void put_neighbour(BitWriter& w, const SnapshotNeighbour& n) {
+  const CharacterState& s = n.state;
+  for (const int32_t v : {s.position.x, s.position.y, s.position.z}) w.put(uint32_t(v & kLowMask), kViewShift);
+  for (const int32_t v : {s.velocity.x, s.velocity.y, s.velocity.z}) put_velocity(w, v);
+  const uint32_t normal = normal_class(s.floor_normal);
+  w.put(normal, kClassBits);
+  if (normal == kNormalOther)
+    for (const int16_t v : {s.floor_normal.x, s.floor_normal.y, s.floor_normal.z}) w.put(uint16_t(v), 16);
+  const uint32_t air = air_class(s.air_ticks);
+  w.put(air, kClassBits);
+  if (air == kAirOther) w.put(s.air_ticks, 8);
+  w.put_bool(s.jump_buffer != 255);
+  if (s.jump_buffer != 255) w.put(s.jump_buffer, 8);
+  w.put_bool(s.jump_held);
+  w.put_bool(s.frozen);
+  w.put_bool(s.profile != 0);
+  if (s.profile != 0) w.put_var(s.profile, kProfileGroup);
+  if (s.platform != 0)
+    for (const int32_t v : {n.offset_residual.x, n.offset_residual.y, n.offset_residual.z}) w.put_var(zigzag(v), kResidualGroup);
+  put_input(w, n.input);
+  // The inputs ahead, each after a bit that says whether it repeats the one before.
+  const std::size_t ahead = std::min<std::size_t>(n.ahead_count, kMaxInputsAhead);
+  w.put(uint32_t(ahead), kAheadCountBits);
+  for (std::size_t i = 0; i < ahead; ++i) {
+    const bool same = n.ahead[i].same_command(i == 0 ? n.input : n.ahead[i - 1]);
+    w.put_bool(same);
+    if (!same) put_input(w, n.ahead[i]);
+  }
+}
+
+// Reads what put_neighbour() wrote for the character `entry` of the view; false when a value is out
+// of its range.
+bool get_neighbour(BitReader& r, const RemotePose& entry, SnapshotNeighbour& n) {
+  n = SnapshotNeighbour{};
+  n.id = entry.id;
+  CharacterState& s = n.state;
+  auto exact = [&](int32_t coarse) { return int32_t(uint32_t(coarse) << kViewShift) | int32_t(r.get(kViewShift)); };
+  const int32_t x = exact(entry.x), y = exact(entry.y), z = exact(entry.z);
+  s.position = {x, y, z};
+  s.velocity = {get_velocity(r), get_velocity(r), get_velocity(r)};
+  const uint32_t normal = r.get(kClassBits);
+  if (normal == kNormalUp) s.floor_normal = kUp;
+  if (normal == kNormalOther) {
+    auto i16 = [&] { return int16_t(uint16_t(r.get(16))); };
+    s.floor_normal = {i16(), i16(), i16()};
+  }
+  const uint32_t air = r.get(kClassBits);
+  s.air_ticks = air == kAirNone ? 0 : air == kAirLong ? 255 : uint8_t(r.get(8));
+  const bool buffered = r.get_bool();
+  s.jump_buffer = buffered ? uint8_t(r.get(8)) : 255;
+  s.jump_held = r.get_bool();
+  s.frozen = r.get_bool();
+  const bool profiled = r.get_bool();
+  const uint32_t profile = profiled ? r.get_var(kProfileGroup) : 0;
+  s.profile = uint8_t(profile <= uint32_t(kMaxProfiles) ? profile : 0);
+  s.ground = GroundKind(entry.ground);
+  s.crouched = entry.crouched;
+  s.platform = entry.platform;
+  if (s.platform != 0) {
+    auto residual = [&] { return unzigzag(r.get_var(kResidualGroup)); };
+    n.offset_residual = {residual(), residual(), residual()};
+  }
+  bool inputs_ok = get_input(r, n.input);
+  n.ahead_count = uint8_t(r.get(kAheadCountBits));
+  for (std::size_t i = 0; i < n.ahead_count; ++i) {
+    const InputCmd& before = i == 0 ? n.input : n.ahead[i - 1];
+    if (r.get_bool()) {
+      n.ahead[i] = before;
+    } else {
+      inputs_ok = get_input(r, n.ahead[i]) && inputs_ok;
+      inputs_ok = inputs_ok && !n.ahead[i].same_command(before);  // a repeat has its own code
+    }
+  }
+  // One encoding per state and input: a class's spare code, a common value spelled out in full, a
+  // buffer of 255 or a profile of 0 marked present, and -128 (which from_wire() reads as -127) are
+  // refused.
+  const bool normal_ok = normal <= kNormalOther && (normal != kNormalOther || normal_class(s.floor_normal) == kNormalOther);
+  const bool air_ok = air <= kAirOther && (air != kAirOther || air_class(s.air_ticks) == kAirOther);
+  return normal_ok && air_ok && (!buffered || s.jump_buffer != 255) &&
+         (!profiled || (profile != 0 && profile <= uint32_t(kMaxProfiles))) && inputs_ok;
+}
+
+std::size_t neighbour_bits_after_index(const SnapshotNeighbour& n) {
+  const CharacterState& s = n.state;
+  std::size_t bits = 3 * kViewShift + velocity_bits(s.velocity.x) + velocity_bits(s.velocity.y) + velocity_bits(s.velocity.z);
+  bits += kClassBits + (normal_class(s.floor_normal) == kNormalOther ? 3 * 16 : 0);
+  bits += kClassBits + (air_class(s.air_ticks) == kAirOther ? 8 : 0);
+  bits += 1 + (s.jump_buffer != 255 ? 8 : 0) + 2;
+  bits += 1 + (s.profile != 0 ? std::size_t(var_bits(s.profile, kProfileGroup)) : 0);
+  if (s.platform != 0)
+    for (const int32_t v : {n.offset_residual.x, n.offset_residual.y, n.offset_residual.z})
+      bits += std::size_t(var_bits(zigzag(v), kResidualGroup));
+  bits += kInputBits + kAheadCountBits;
+  for (std::size_t i = 0; i < std::min<std::size_t>(n.ahead_count, kMaxInputsAhead); ++i)
+    bits += 1 + (n.ahead[i].same_command(i == 0 ? n.input : n.ahead[i - 1]) ? 0 : kInputBits);
+  return bits;
+}
+
 // The size class of an attribute's zigzagged value: the fewest bits of kAttributeValueBits that hold it.
 int attribute_class(uint32_t zigzagged) {
   int c = 0;
@@ -221,7 +369,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std
   bits += 1;
   if (h.base_tick != 0) bits += std::size_t(var_bits((h.tick - h.base_tick) / interval, kSmallGroup)) + base_size;
   bits += std::size_t(var_bits(kMaxViewSize, kSmallGroup));  // the additions' count, at most
-  return bits;
+  return bits + 1;  // whether neighbours follow
 }
 
 std::size_t change_bits(const RemotePose& base, const RemoteState* now) {
@@ -231,6 +379,8 @@ std::size_t change_bits(const RemotePose& base, const RemoteState* now) {
   const bool same_posture = now->ground == base.ground && now->crouched == base.crouched && now->platform == base.platform;
   return bits + 1 + (same_posture ? 0 : posture_bits(*now));
 }
+
+std::size_t neighbour_bits(const SnapshotNeighbour& n) { return kNeighbourIndexBits + neighbour_bits_after_index(n); }
 
 std::size_t addition_bits(const RemoteState& now) {
   return std::size_t(var_bits(now.id, kFirstIdGroup) + delta_bits(now.x) + delta_bits(now.y) + delta_bits(now.z) +
@@ -342,7 +492,28 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView
       view[--to] = pose_of(added_[--from_added]);
     }
   }
+  put_neighbours(w, view);
   return w.finish();
+}
+
+void SnapshotWriter::put_neighbours(BitWriter& w, const PoseView& view) const {
+  // Only those the view just described shows as they are: the rest of their state leans on it.
+  std::array<std::pair<uint32_t, const SnapshotNeighbour*>, kMaxSnapshotNeighbours> sent;
+  std::size_t count = 0;
+  for (const SnapshotNeighbour& n : neighbours_.first(std::min(neighbours_.size(), kMaxSnapshotNeighbours))) {
+    const CharacterState& s = n.state;
+    const RemotePose shown{n.id, s.position.x >> kViewShift, s.position.y >> kViewShift, s.position.z >> kViewShift,
+                           uint8_t(s.ground), s.crouched, s.platform};
+    const auto it = std::lower_bound(view.begin(), view.end(), n.id, [](const RemotePose& p, uint32_t id) { return p.id < id; });
+    if (it != view.end() && *it == shown) sent[count++] = {uint32_t(it - view.begin()), &n};
+  }
+  w.put_bool(count > 0);
+  if (count == 0) return;
+  w.put(uint32_t(count - 1), kNeighbourCountBits);
+  for (std::size_t i = 0; i < count; ++i) {
+    w.put(sent[i].first, kNeighbourIndexBits);
+    put_neighbour(w, *sent[i].second);
+  }
 }
 
 namespace {
@@ -392,10 +563,11 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
 
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
                             const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
-                            std::vector<uint32_t>* gone) {
+                            std::vector<uint32_t>* gone, std::vector<SnapshotNeighbour>* neighbours) {
   view.clear();
   changed.clear();
   if (gone) gone->clear();
+  if (neighbours) neighbours->clear();
   BitReader r(message);
   bool has_base = false;
   if (const SnapshotError e = read_header(r, reference_tick, interval, h, has_base); e != SnapshotError::kNone) return e;
@@ -458,11 +630,26 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
     view.push_back(s);
     changed.push_back(s.id);
   }
-  if (!r.finished_cleanly()) return SnapshotError::kMalformed;
+  if (!r.ok()) return SnapshotError::kMalformed;
   std::inplace_merge(view.begin(), view.begin() + long(kept), view.end(),
                      [](const RemoteState& a, const RemoteState& b) { return a.id < b.id; });
   // The changed ones came in the base's order, then the additions: two ascending runs.
   std::inplace_merge(changed.begin(), changed.begin() + long(changed.size() - added), changed.end());
+  // The neighbours, by their entries in the view just read (ascending, each once).
+  if (r.get_bool()) {
+    const uint32_t count = r.get(kNeighbourCountBits) + 1;
+    int64_t previous_index = -1;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint32_t index = r.get(kNeighbourIndexBits);
+      if (!r.ok()) return SnapshotError::kMalformed;
+      if (int64_t(index) <= previous_index || index >= view.size()) return SnapshotError::kBadValue;
+      previous_index = index;
+      SnapshotNeighbour n;
+      if (!get_neighbour(r, view[index], n)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+      if (neighbours) neighbours->push_back(n);
+    }
+  }
+  if (!r.finished_cleanly()) return SnapshotError::kMalformed;
   return SnapshotError::kNone;
 }
 

@@ -28,6 +28,8 @@
 
 namespace foothold::proto {
 
+class BitWriter;
+
 /// Another character where it stands: the capsule centre in 1/256 m (the published position,
 /// movement.md §16), ground kind, posture and the mover it stands on (index + 1, 0: none). This is
 /// what a delta changes, and all a server keeps of a view entry for its deltas (20 bytes: the views a
@@ -128,8 +130,36 @@ std::size_t change_bits(const RemotePose& base, const RemoteState* now);
 /// Bits of a character new to the view, at most (its id costs less after another new one).
 std::size_t addition_bits(const RemoteState& now);
 
+/// Most characters a snapshot gives in full for the receiver's prediction (its neighbours section).
+inline constexpr std::size_t kMaxSnapshotNeighbours = 8;
+
+/// A character near the receiving client's own, given in full: its exact state after the snapshot's
+/// tick and the input the server stepped it with for that tick, so that the client can step it itself
+/// while it predicts (shared/predictor.h, PredictedNeighbour). On the wire it leans on its entry in the
+/// view the snapshot describes, which must show it as it is (its published position, ground, posture
+/// and platform: a neighbour whose entry is older is left out), and it costs about 14 bytes.
+struct SnapshotNeighbour {
+  uint32_t id = 0;
+  /// Exact, but for platform_offset, which is not sent: on a platform the wire carries
+  /// `offset_residual` instead, and read_snapshot() leaves platform_offset zero.
+  CharacterState state;
+  /// On a platform: platform_offset less the offset both sides derive from the position
+  /// (platform_offset_guess(), shared/mover_frame.h), which this layer knows nothing of. A few
+  /// 1/1024 m at most; zero off a platform.
+  FixedVec3 offset_residual;
+  InputCmd input;  ///< the tick field is not sent (read as 0)
+  /// The inputs the server already holds for the ticks right after (the first ahead_count; tick
+  /// fields not sent): each costs a bit when it repeats the one before, 19 when it does not.
+  std::array<InputCmd, kMaxInputsAhead> ahead{};
+  uint8_t ahead_count = 0;
+};
+/// Bits of one neighbour on the wire; the section adds kNeighboursSectionBits once when it holds any
+/// (snapshot_header_bits() counts the bit that says whether it does).
+std::size_t neighbour_bits(const SnapshotNeighbour& n);
+inline constexpr std::size_t kNeighboursSectionBits = 3;
+
 /// Builds one snapshot. Call begin(), then change() for characters of the base view (any order),
-/// add() for new ones (any order), then finish().
+/// add() for new ones (any order), neighbours() if any, then finish().
 class SnapshotWriter {
  public:
   /// `base` is the view the client reconstructed from snapshot `h.base_tick` (empty when 0), as the
@@ -141,6 +171,10 @@ class SnapshotWriter {
   void change(std::size_t index, const RemoteState* now, bool gone = false);
   /// A character not in the base view.
   void add(const RemoteState& now);
+  /// Characters to give in full (ascending id, at most kMaxSnapshotNeighbours: the rest are left
+  /// out), each written only if the view this snapshot describes shows it as it is. Kept by address:
+  /// `neighbours` must outlive finish().
+  void neighbours(std::span<const SnapshotNeighbour> neighbours) { neighbours_ = neighbours; }
   /// Writes the message into `out`; returns its bytes (empty when it does not fit), and the view the
   /// client will reconstruct from it in `view` (less the client ids).
   std::span<const uint8_t> finish(std::span<uint8_t> out, PoseView& view);
@@ -159,6 +193,8 @@ class SnapshotWriter {
   };
   std::vector<Change> changes_;  // one per base entry
   std::vector<RemoteState> added_;
+  std::span<const SnapshotNeighbour> neighbours_;
+  void put_neighbours(BitWriter& w, const PoseView& view) const;
 };
 
 /// Why read_snapshot refused a message.
@@ -172,9 +208,10 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
 /// writes the view it describes into `view`. `changed` receives the ids sent in this snapshot (updated
 /// or added), ascending, for the interpolation's samples; `gone` (when given) the ids of the base
 /// removed because they left the match, ascending. Nothing is trusted: see the header comment.
+/// `neighbours` (when given) receives the characters the snapshot gives in full, ascending id.
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
                             const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
-                            std::vector<uint32_t>* gone = nullptr);
+                            std::vector<uint32_t>* gone = nullptr, std::vector<SnapshotNeighbour>* neighbours = nullptr);
 
 /// The client's inputs for a run of consecutive ticks ending at `newest_tick`, oldest first.
 struct InputsHeader {

@@ -58,6 +58,7 @@ struct SimulatedCharacter {
   uint32_t owed_tick = 0;         ///< the newest tick whose state may differ from the client's prediction
   uint32_t server_bits = 0;       ///< bit i: at the start of tick (current - i) a game command changed its state
   bool commanded = false;         ///< a game command changed its state at this boundary (taken by the next tick)
+  InputCmd last_input;            ///< the input its last step took (its own or a repeat): what snapshots tell its neighbours
 };
 
 /// What the game keeps of the match (server/game_host.h): its replicated attributes.

@@ -34,6 +34,16 @@ InputBuffer::Consumed InputBuffer::consume(uint32_t tick) {
   return c;
 }
 
+std::size_t InputBuffer::waiting_after(uint32_t simulated, std::span<InputCmd> out) const {
+  std::size_t n = 0;
+  for (; n < out.size() && n + 1 < kWindow; ++n) {
+    const Slot& s = slots_[(simulated + 1 + n) % kWindow];
+    if (s.tick != simulated + 1 + n || !s.has_input || s.consumed) break;
+    out[n] = s.input;
+  }
+  return n;
+}
+
 uint32_t InputBuffer::received_through(uint32_t simulated) const {
   uint32_t t = simulated;
   for (uint32_t k = 1; k < kWindow; ++k) {

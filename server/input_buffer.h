@@ -4,7 +4,9 @@
 // consumed, and is marked so that the client can tell why its prediction was corrected.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "shared/input.h"
 
@@ -46,6 +48,10 @@ class InputBuffer {
   /// need not send again (`simulated` itself when the next one is missing). `simulated` is the last
   /// tick consumed.
   uint32_t received_through(uint32_t simulated) const;
+  /// The inputs that arrived for the ticks right after `simulated` (the last tick consumed), in
+  /// order, up to out.size() and up to the first tick without one: what the next ticks will step
+  /// with, known already. Returns how many it wrote.
+  std::size_t waiting_after(uint32_t simulated, std::span<InputCmd> out) const;
 
  private:
   struct Slot {

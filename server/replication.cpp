@@ -31,6 +31,8 @@ struct Replication::Worker {
   // gathered in ascending id, so the index breaks ties as the id would.
   std::vector<uint64_t> ranked;
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
+  std::vector<std::pair<int64_t, uint32_t>> near;    // the neighbours' candidates: distance squared, roster index
+  std::vector<proto::SnapshotNeighbour> neighbours;  // those a snapshot gives in full, ascending id
   proto::SnapshotWriter snapshot;
   proto::PoseView view;  // the view a snapshot leaves the client with; swapped into the client's history
   // Storage of released history slots (release_history()), for the next slots any of this worker's
@@ -188,18 +190,25 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
   std::sort(out.begin(), out.end());  // ascending index is ascending id
 }
 
-void Replication::send_snapshots(Roster& roster, const GameMatch& match, uint32_t tick, proto::Nanos now, Outbox& outbox,
-                                 Counters& counters) {
+void Replication::send_snapshots(Roster& roster, const GameMatch& match, const MoverFrame& movers, uint32_t tick,
+                                 proto::Nanos now, Outbox& outbox, Counters& counters) {
   tick_ = tick;
+  to_local_.clear();
+  for (std::size_t m = 0; m < movers.mover_count(); ++m) to_local_.push_back(inverse(movers.pose(m)));
   match_ = &match;
   roster_version_ = roster.version();
   due_.clear();
   if (schedule_.interval == 0) return;
   // Everyone as the snapshots describe them, and who is due one, in one pass over the clients.
   published_.clear();
+  full_.clear();
   for (uint32_t i = 0; i < roster.size(); ++i) {
     const Client& c = roster[i];
     published_.push_back({remote_state(c.id, c.session.client_id, c.character.state), c.character.state.position});
+    Full& f = full_.emplace_back();
+    f.state = c.character.state;
+    f.last_input = c.character.last_input;
+    f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(kNeighbourInputsAhead)));
     if (schedule_.due(c.id, tick)) due_.push_back(i);
   }
   if (due_.empty()) return;
@@ -430,6 +439,66 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, std:
   remove_through(~0u);
 }
 
+std::size_t Replication::choose_neighbours(const Client& c, std::size_t room, Worker& ws) const {
+  // The nearest characters of interest within reach, nearest first (ties by index, as by id), as
+  // many as fit a third of the budget, and, with their own changes in the view, the room the
+  // removals and the overdue leave: the staleness bound (kMaxStaleness) comes first, the rest of the
+  // view after. A share of the budget rather than of the room: the room shrinks by a byte when the
+  // sequence number grows one, which must not change what a roomy snapshot holds
+  // (Messages.MessagesNeverChangeASnapshotNorPushOnePastItsBudget).
+  ws.near.clear();
+  ws.neighbours.clear();
+  constexpr int64_t kReach = int64_t(kNeighbourReach * kPositionScale);
+  const FixedVec3& me = c.character.state.position;
+  for (const uint32_t idx : c.view.interest) {
+    const FixedVec3& p = published_[idx].position;
+    const int64_t dx = int64_t(p.x) - me.x, dy = int64_t(p.y) - me.y, dz = int64_t(p.z) - me.z;
+    if (std::abs(dx) > kReach || std::abs(dy) > kReach || std::abs(dz) > kReach) continue;
+    const int64_t d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 <= kReach * kReach) ws.near.push_back({d2, idx});
+  }
+  if (ws.near.empty()) return 0;
+  std::size_t owed = 0;  // the removals' and the overdue's bits: taken before any neighbour
+  for (const Worker::Choice& ch : ws.choices)
+    if (ch.removal || ch.forced) owed += ch.bits;
+  if (owed >= room) return 0;
+  const std::size_t share = std::size_t(config_.snapshot_budget) * 8 / 3;
+  std::sort(ws.near.begin(), ws.near.end());
+  std::size_t bits = proto::kNeighboursSectionBits, spent = bits;
+  for (const auto& [d2, idx] : ws.near) {
+    if (ws.neighbours.size() == kNeighbours) break;
+    const Full& other = full_[idx];
+    const uint32_t id = published_[idx].remote.id;
+    proto::SnapshotNeighbour n{id, other.state, {}, other.last_input};
+    const uint16_t platform = other.state.platform;
+    if (platform != 0 && platform <= to_local_.size()) {
+      const FixedVec3 guess = platform_offset_guess(to_local_[platform - 1u], other.state.position);
+      const FixedVec3& offset = other.state.platform_offset;
+      n.offset_residual = {offset.x - guess.x, offset.y - guess.y, offset.z - guess.z};
+    }
+    n.state.platform_offset = {};
+    // Its own change in the view (which the neighbour leans on) is paid for too, unless already owed
+    // (the choices are in ascending id, a removal among them by its own).
+    Worker::Choice* change = nullptr;
+    const auto at = std::lower_bound(ws.choices.begin(), ws.choices.end(), id,
+                                     [](const Worker::Choice& ch, uint32_t v) { return ch.id < v; });
+    for (auto it = at; it != ws.choices.end() && it->id == id; ++it)
+      if (!it->removal) change = &*it;
+    n.ahead = other.ahead;
+    n.ahead_count = other.ahead_count;
+    const std::size_t cost = proto::neighbour_bits(n);
+    const std::size_t with_change = cost + (change && !change->forced ? change->bits : 0);
+    if (bits + cost > share || owed + spent + with_change > room) break;
+    spent += with_change;
+    bits += cost;
+    if (change) change->forced = true;
+    ws.neighbours.push_back(n);
+  }
+  if (ws.neighbours.empty()) return 0;
+  std::sort(ws.neighbours.begin(), ws.neighbours.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+  return bits;
+}
+
 void Replication::rank_choices(const Client& c, std::size_t room, Worker& ws) const {
   // When everything fits (the view then holds the interest, at most 48), the order does not matter.
   static_assert(2 * proto::kMaxViewSize < (1u << kChoiceBits), "a choice's index fits its field of the key");
@@ -543,10 +612,12 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const std::size_t budget_bytes = std::size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
   carry_attributes(c, h, budget_bytes * 8, base_view.size());
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
-  const std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
+  std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
+  room -= choose_neighbours(c, room, ws);
   rank_choices(c, room, ws);
   ws.snapshot.begin(h, base_view, interval);
   write_choices(room, base_view.size(), ws);
+  ws.snapshot.neighbours(ws.neighbours);
   const auto message = ws.snapshot.finish(ws.payload, ws.view);
   if (message.empty()) return;  // cannot happen: the budget is within the buffer
   record_sent(c, base_view, ws);

@@ -50,6 +50,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
       ch.repeated_bits = (ch.repeated_bits << 1) | (in.repeated ? 1u : 0u);
       ch.server_bits = (ch.server_bits << 1) | (ch.commanded ? 1u : 0u);
       ch.commanded = false;
+      ch.last_input = in.input;
       entrants_[i] = {c.id, ch.state, in.input, &ch.candidates};
       characters_[i] = {c.id, in.input, in.repeated, {}, false};
     }

@@ -50,6 +50,8 @@ class Simulation {
   /// What roster[index]'s character touched in the last tick (valid until the next advance(), and
   /// only while the roster is as that tick left it).
   std::span<const Touch> touches(std::size_t index) const { return runner_.touches(index); }
+  /// The movers as the last tick placed them.
+  const MoverFrame& movers() const { return runner_.movers(); }
 
  private:
   /// Below this many clients per thread, fewer threads take the inputs and apply the results.

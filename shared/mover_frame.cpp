@@ -37,4 +37,8 @@ void MoverFrame::build(const World& world, uint32_t tick, int tick_rate) {
   first_.push_back(uint32_t(triangles_.size()));
 }
 
+FixedVec3 platform_offset_guess(const Pose& to_local, const FixedVec3& position) {
+  return quantize_position(apply(to_local, to_position(position)));
+}
+
 }  // namespace foothold

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "shared/animation.h"
+#include "shared/fixed_point.h"
 #include "shared/world.h"
 
 namespace foothold {
@@ -50,5 +51,12 @@ class MoverFrame {
   std::vector<uint32_t> first_;
   std::vector<Aabb> bounds_;
 };
+
+/// Where a character whose rounded position is `position` (1/1024 m) stands in the axes of a mover
+/// posed `to_local` (the inverse of its pose at the tick): what the step records as its
+/// platform_offset, but from the rounded position rather than the exact one, so within a unit or
+/// two of it. Both ends of a snapshot's neighbours section compute it (proto::SnapshotNeighbour):
+/// the wire carries only the difference.
+FixedVec3 platform_offset_guess(const Pose& to_local, const FixedVec3& position);
 
 }  // namespace foothold

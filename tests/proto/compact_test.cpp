@@ -248,11 +248,11 @@ TEST(CompactSnapshot, AttributesCostFewBitsWhenSmallAndOneBitWhenAbsent) {
   EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::min()), 39u);
   EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::max()), 39u);
   // The smallest header: kind 2, tick 16, has_masks 1, received 4, lead 3, delay 5, has_state 1,
-  // digest 32, has_attributes 1, has_base 1, and the room for the additions' count (8): one bit
-  // more than before attributes existed.
+  // digest 32, has_attributes 1, has_base 1, the room for the additions' count (8) and
+  // has_neighbours 1: one bit more than before attributes existed, and one more for neighbours.
   SnapshotHeader h;
   h.tick = h.received_through = 1234;
-  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 74u);
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 75u);
   const std::size_t none = snapshot_header_bits(h, 1, 0);
   h.attribute_mask = 1u << 3;
   h.attribute_values[3] = 5;

@@ -1,3 +1,6 @@
+#include <array>
+#include <span>
+
 #include <gtest/gtest.h>
 
 #include "server/input_buffer.h"
@@ -27,6 +30,27 @@ TEST(InputBuffer, ConsumesExactlyOneInputPerTickHoweverManyArrive) {
     EXPECT_EQ(c.input.tick, t);
   }
   EXPECT_EQ(b.newest_received(), 20u);
+}
+
+// What snapshots tell a character's neighbours of its next ticks: the inputs already here for the
+// ticks right after the last one consumed, up to the first missing.
+TEST(InputBuffer, TheInputsWaitingAfterATickRunUpToTheFirstMissingOne) {
+  InputBuffer b;
+  for (const uint32_t t : {1u, 2u, 3u, 4u, 6u}) b.offer(input(t, int8_t(10 * t)), 1);
+  b.consume(1);
+  std::array<InputCmd, 8> out{};
+  ASSERT_EQ(b.waiting_after(1, out), 3u) << "ticks 2, 3 and 4; tick 5 is missing";
+  for (uint32_t k = 0; k < 3; ++k) EXPECT_EQ(out[k], input(2 + k, int8_t(10 * (2 + k))));
+  EXPECT_EQ(b.waiting_after(1, std::span(out).first(2)), 2u) << "no more than asked for";
+  b.consume(2);
+  b.consume(3);
+  b.consume(4);
+  EXPECT_EQ(b.waiting_after(4, out), 0u) << "tick 5 never came";
+  b.consume(5);  // repeated
+  ASSERT_EQ(b.waiting_after(5, out), 1u);
+  EXPECT_EQ(out[0].tick, 6u);
+  b.consume(6);
+  EXPECT_EQ(b.waiting_after(5, out), 0u) << "a consumed input is no longer waiting";
 }
 
 TEST(InputBuffer, MissingInputRepeatsTheLastOneAndIsMarked) {

@@ -48,7 +48,7 @@ TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNea
   ServerParts p(config, 2);
   constexpr int kClients = 70;  // more than the 48 a view holds
   add_clients(p, kClients);
-  p.replication.send_snapshots(p.roster, server::GameMatch{}, 1, ServerParts::kStart, p.outbox, p.counters);
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, 1, ServerParts::kStart, p.outbox, p.counters);
   ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
   EXPECT_EQ(p.counters.get(server::Counter::kSnapshotsSent), uint64_t(kClients));
   proto::DatagramBuffer rx;
@@ -109,7 +109,7 @@ TEST(Replication, AdditionsNameThePlayerAndARemovalSaysWhetherItLeftTheMatchOrTh
   ServerParts p(config, 1);
   constexpr int kClients = 60;  // more than a view holds: interest decides
   add_clients(p, kClients);
-  p.replication.send_snapshots(p.roster, server::GameMatch{}, 1, ServerParts::kStart, p.outbox, p.counters);
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, 1, ServerParts::kStart, p.outbox, p.counters);
   std::vector<uint32_t> gone;
   const proto::RemoteView first = read_view(p, 0, 0, {}, 1, gone);
   ASSERT_EQ(first.size(), server::Replication::kMaxOthers);
@@ -124,7 +124,7 @@ TEST(Replication, AdditionsNameThePlayerAndARemovalSaysWhetherItLeftTheMatchOrTh
   p.roster.by_id(walker)->character.state = spawn_state({400, 1.5, -40});
   p.roster.remove(leaver);
   const std::size_t before = p.sink.sent.size();
-  p.replication.send_snapshots(p.roster, server::GameMatch{}, 2, ServerParts::kStart + proto::kSecond / 60, p.outbox,
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, 2, ServerParts::kStart + proto::kSecond / 60, p.outbox,
                                p.counters);
   const proto::RemoteView second = read_view(p, before, 0, first, 2, gone);
   EXPECT_EQ(gone, (std::vector<uint32_t>{leaver})) << "only the leaver left the match";
@@ -154,7 +154,7 @@ TEST(Replication, OnlyViewsFromTheAcknowledgedSnapshotOnKeepStorageAndDeltasStil
     for (int i = 0; i < kClients; ++i) p.roster[std::size_t(i)].character.state.position.x += 64 * (i + 1);  // all move
     if (tick > kLag) p.replication.acknowledge(p.roster[0], {tick - kLag, tick, false}, tick - 1, p.counters);
     p.sink.sent.clear();
-    p.replication.send_snapshots(p.roster, server::GameMatch{}, tick, ServerParts::kStart, p.outbox, p.counters);
+    p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, tick, ServerParts::kStart, p.outbox, p.counters);
     ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
     const uint32_t base = tick > kLag ? tick - kLag : 0;
     std::vector<uint32_t> gone;
@@ -197,7 +197,7 @@ TEST(Replication, ClientsTakeTurnsAtTheirSnapshotsAndEachKeepsExactDeltasFewView
         if (acked != 0) p.replication.acknowledge(p.roster[i], {acked, tick, false}, tick - 1, p.counters);
       }
       p.sink.sent.clear();
-      p.replication.send_snapshots(p.roster, server::GameMatch{}, tick, ServerParts::kStart, p.outbox, p.counters);
+      p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, tick, ServerParts::kStart, p.outbox, p.counters);
       std::size_t sent = 0;
       for (std::size_t i = 0; i < p.roster.size(); ++i) {
         const server::Client& c = p.roster[i];
@@ -224,6 +224,72 @@ TEST(Replication, ClientsTakeTurnsAtTheirSnapshotsAndEachKeepsExactDeltasFewView
     ASSERT_NE(newcomer_seen, 0u) << "character 60 came up beside client 1 and never entered its view";
     EXPECT_LE(newcomer_seen, kArrival + proto::kInterestRefresh + interval);
   }
+}
+
+// The nearest characters within reach go in full, nearest first: exact states, the input each last
+// stepped with and those the server already holds for it, and on a mover the platform offset back
+// from the residual and what both sides derive from the position.
+TEST(Replication, TheNearestWithinReachGoInFullWithTheirInputsAndTheirPlatformOffsets) {
+  server::CoreConfig config;
+  config.snapshot_budget = 1200;
+  ServerParts p(config, 1);
+  constexpr int kClients = 12;  // 0.5 m apart in a row
+  add_clients(p, kClients);
+  MoverFrame movers;
+  movers.build(arena_world(), 1, MoveSettings{}.tick_rate);
+  ASSERT_GT(movers.mover_count(), 0u);
+  for (int i = 0; i < kClients; ++i) {
+    server::SimulatedCharacter& ch = p.roster[std::size_t(i)].character;
+    ch.last_input = encode_move(0.1 * i, -0.5, 0, 1);
+    // Client i's inputs for the next i % 3 ticks have arrived (then one is missing).
+    for (int k = 0; k < i % 3; ++k) ch.inputs.offer(encode_move(-1, 0.1 * k, 0, uint32_t(2 + k)), 2);
+    ch.inputs.offer(encode_move(1, 1, 0, 2 + uint32_t(i % 3) + 1), 2);
+  }
+  // Client 6 stands on the first mover, somewhere off its middle.
+  CharacterState& riding = p.roster[6].character.state;
+  riding.platform = 1;
+  riding.platform_offset = {1234, 517, -889};
+  const Pose& pose = movers.pose(0);
+  const Vec3 p_exact = apply(pose, to_position(riding.platform_offset) + Vec3{0.0003, 0, -0.0004});
+  riding.position = quantize_position(p_exact);
+  // Client 11 stands beside it; the rest stay in their row, far from both.
+  p.roster[11].character.state.position = {riding.position.x + 512, riding.position.y, riding.position.z};
+  p.replication.send_snapshots(p.roster, server::GameMatch{}, movers, 1, ServerParts::kStart, p.outbox, p.counters);
+  ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
+  static_assert(server::Replication::kNeighbours == 4);
+  for (const std::size_t self : {std::size_t(0), std::size_t(5), std::size_t(11)}) {
+    const server::Client& c = p.roster[self];
+    proto::DatagramBuffer rx;
+    uint64_t sequence = 0;
+    std::span<const uint8_t> message;
+    ASSERT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[self].second, rx, sequence, message),
+              proto::OpenError::kNone);
+    proto::SnapshotHeader h;
+    proto::RemoteView view;
+    std::vector<uint32_t> changed;
+    std::vector<proto::SnapshotNeighbour> neighbours;
+    ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed, nullptr, &neighbours), proto::SnapshotError::kNone);
+    // Client 0 has four within 2 m (0.5 to 2 m); client 5 eight (the rider is gone from the row), of
+    // which the four nearest (kNeighbours), ties by id; client 11 the rider alone.
+    const std::vector<std::vector<uint32_t>> wants{{2, 3, 4, 5}, {3, 4, 5, 8}, {7}};
+    const std::vector<uint32_t>& want = wants[self == 0 ? 0 : self == 5 ? 1 : 2];
+    ASSERT_EQ(neighbours.size(), want.size()) << "client " << self;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      const proto::SnapshotNeighbour& n = neighbours[k];
+      ASSERT_EQ(n.id, want[k]);
+      const server::SimulatedCharacter& ch = p.roster[n.id - 1].character;
+      CharacterState state = n.state;
+      if (state.platform != 0) {
+        const FixedVec3 guess = platform_offset_guess(inverse(movers.pose(state.platform - 1u)), state.position);
+        state.platform_offset = {guess.x + n.offset_residual.x, guess.y + n.offset_residual.y, guess.z + n.offset_residual.z};
+      }
+      EXPECT_EQ(state, ch.state) << "neighbour " << n.id;
+      EXPECT_TRUE(n.input.same_command(ch.last_input));
+      ASSERT_EQ(n.ahead_count, (n.id - 1) % 3) << "the inputs held up to the first missing one";
+      for (uint32_t a = 0; a < n.ahead_count; ++a) EXPECT_TRUE(n.ahead[a].same_command(encode_move(-1, 0.1 * a, 0, 0)));
+    }
+  }
+
 }
 
 }  // namespace
