@@ -37,6 +37,15 @@ struct CoreConfig {
   /// Bytes a snapshot datagram never exceeds (encryption included), [kMinSnapshotBudget, kMaxDatagram].
   /// The nearest characters that changed go first; each one in view at least every 500 ms.
   int snapshot_budget = proto::kDefaultSnapshotBudget;
+  /// The nearest characters (within 2 m) each snapshot gives in full for the client's prediction,
+  /// [0, proto::kMaxSnapshotNeighbours]; 0: none (the section costs a bit). They cost bytes and the
+  /// server's time in a crowd, and make the crowd's pushes predict exactly (Replication).
+  int neighbours = 4;
+  /// The inputs of each neighbour the server already holds for the next ticks, given with it,
+  /// [0, kMaxInputsAhead]: each makes a tick of its steps on the client exact, and tells the client
+  /// that player's next move about a tick before its effect would show. 0 for a game that counts that
+  /// as a leak.
+  int neighbour_inputs_ahead = 4;
   /// Silence after which a client is sent Disconnect(TimedOut) and forgotten.
   proto::Nanos client_timeout = 10 * proto::kSecond;
   /// Burst: a quarter of a second's worth, at least 4. Datagrams over it are dropped after they authenticate.

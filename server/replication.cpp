@@ -208,7 +208,7 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, const M
     Full& f = full_.emplace_back();
     f.state = c.character.state;
     f.last_input = c.character.last_input;
-    f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(kNeighbourInputsAhead)));
+    f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(std::size_t(config_.neighbour_inputs_ahead))));
     if (schedule_.due(c.id, tick)) due_.push_back(i);
   }
   if (due_.empty()) return;
@@ -457,7 +457,7 @@ std::size_t Replication::choose_neighbours(const Client& c, std::size_t room, Wo
     const int64_t d2 = dx * dx + dy * dy + dz * dz;
     if (d2 <= kReach * kReach) ws.near.push_back({d2, idx});
   }
-  if (ws.near.empty()) return 0;
+  if (ws.near.empty() || config_.neighbours <= 0) return 0;
   std::size_t owed = 0;  // the removals' and the overdue's bits: taken before any neighbour
   for (const Worker::Choice& ch : ws.choices)
     if (ch.removal || ch.forced) owed += ch.bits;
@@ -466,7 +466,7 @@ std::size_t Replication::choose_neighbours(const Client& c, std::size_t room, Wo
   std::sort(ws.near.begin(), ws.near.end());
   std::size_t bits = proto::kNeighboursSectionBits, spent = bits;
   for (const auto& [d2, idx] : ws.near) {
-    if (ws.neighbours.size() == kNeighbours) break;
+    if (ws.neighbours.size() >= std::size_t(config_.neighbours)) break;
     const Full& other = full_[idx];
     const uint32_t id = published_[idx].remote.id;
     proto::SnapshotNeighbour n{id, other.state, {}, other.last_input};

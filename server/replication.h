@@ -50,15 +50,11 @@ class Replication {
   /// and the nearest characters in full for its prediction (`movers`: as tick `tick` placed them).
   void send_snapshots(Roster& roster, const GameMatch& match, const MoverFrame& movers, uint32_t tick, proto::Nanos now,
                       Outbox& outbox, Counters& counters);
-  /// The most characters a snapshot gives in full, and how near (centre to centre, metres) each must
-  /// be: a crowd's pushes reach the client's own character through the nearest few (in 16 riders
-  /// stepped on a client as the server steps them, the nearest four within 2 m predicted nearly as
-  /// well as all fifteen, the nearest two much worse). Each costs the server about a microsecond.
-  static constexpr std::size_t kNeighbours = 4;
+  /// How near (centre to centre, metres) a character must be to go in full (CoreConfig::neighbours,
+  /// by default the nearest four: a crowd's pushes reach the client's own character through the
+  /// nearest few; in 16 riders stepped on a client as the server steps them, the nearest four within
+  /// 2 m predicted nearly as well as all fifteen, the nearest two much worse).
   static constexpr double kNeighbourReach = 2.0;
-  /// The most inputs of each that the server already holds for the ticks after, given with it: each
-  /// makes one more tick of its steps on the client exact (4: about the lead of a client's inputs).
-  static constexpr std::size_t kNeighbourInputsAhead = 4;
 
  private:
   // One worker thread's working memory (index 0 is the calling thread's).

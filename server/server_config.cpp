@@ -43,6 +43,8 @@ const Key kKeys[] = {
     {"snapshot_interval", &ServerConfig::snapshot_interval},
     {"snapshot_rate", &ServerConfig::snapshot_rate},
     {"snapshot_budget", &ServerConfig::snapshot_budget},
+    {"neighbours", &ServerConfig::neighbours},
+    {"neighbour_inputs_ahead", &ServerConfig::neighbour_inputs_ahead},
     {"client_timeout", &ServerConfig::client_timeout},
     {"log_level", &ServerConfig::log_level},
     {"stats_interval", &ServerConfig::stats_interval},
@@ -76,6 +78,8 @@ CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings,
   c.max_clients_per_address = config.max_clients_per_address;
   c.snapshot_interval = snapshot_interval;
   c.snapshot_budget = config.snapshot_budget;
+  c.neighbours = config.neighbours;
+  c.neighbour_inputs_ahead = config.neighbour_inputs_ahead;
   c.client_timeout = proto::Nanos(config.client_timeout * double(proto::kSecond));
   c.client_packet_rate = config.client_packet_rate > 0 ? config.client_packet_rate : 4 * settings.tick_rate;
   c.handshake_rate = config.handshake_rate;
@@ -174,6 +178,8 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "snapshot_interval", snapshot_interval, 1, 60);
   if (snapshot_rate != 0) range(e, "snapshot_rate", snapshot_rate, 1, 240);
   range(e, "snapshot_budget", snapshot_budget, proto::kMinSnapshotBudget, double(proto::kMaxDatagram));
+  range(e, "neighbours", neighbours, 0, double(proto::kMaxSnapshotNeighbours));
+  range(e, "neighbour_inputs_ahead", neighbour_inputs_ahead, 0, double(kMaxInputsAhead));
   range(e, "client_timeout", client_timeout, 0.5, 600);
   static const char* kLevels[] = {"trace", "debug", "info", "warn", "error", "critical", "off"};
   bool level_ok = false;

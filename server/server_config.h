@@ -51,6 +51,10 @@ struct ServerConfig {
   int snapshot_rate = 0;
   /// Bytes a snapshot datagram never exceeds, encryption included [128, 1200].
   int snapshot_budget = CoreConfig{}.snapshot_budget;
+  /// The nearest characters each snapshot gives in full for the client's prediction [0, 8].
+  int neighbours = CoreConfig{}.neighbours;
+  /// The inputs each of them has already sent for the next ticks, given with it [0, 7].
+  int neighbour_inputs_ahead = CoreConfig{}.neighbour_inputs_ahead;
   double client_timeout = double(CoreConfig{}.client_timeout) / double(proto::kSecond);        ///< seconds of silence before a client is dropped [0.5, 600]
   std::string log_level = "info";    ///< trace, debug, info, warn, error, critical, off
   double stats_interval = 5;         ///< seconds between stats lines [0.5, 3600]

@@ -9,6 +9,8 @@ namespace {
 // The config as the core keeps it: the snapshot budget within what the wire allows.
 CoreConfig checked(CoreConfig config) {
   config.snapshot_budget = std::clamp(config.snapshot_budget, proto::kMinSnapshotBudget, int(proto::kMaxDatagram));
+  config.neighbours = std::clamp(config.neighbours, 0, int(proto::kMaxSnapshotNeighbours));
+  config.neighbour_inputs_ahead = std::clamp(config.neighbour_inputs_ahead, 0, int(kMaxInputsAhead));
   config.rewind_window_ms = std::clamp(config.rewind_window_ms, 0, 1000);
   return config;
 }

@@ -118,6 +118,14 @@ void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std:
       by_default("bytes a snapshot datagram never exceeds, encryption included, [" + std::to_string(proto::kMinSnapshotBudget) +
                      ", " + std::to_string(proto::kMaxDatagram) + "]",
                  &ServerConfig::snapshot_budget));
+  opt("neighbours", &ServerConfig::neighbours,
+      by_default("nearest characters (within 2 m) each snapshot gives in full for the client's prediction, [0, " +
+                     std::to_string(proto::kMaxSnapshotNeighbours) + "]; 0: none",
+                 &ServerConfig::neighbours));
+  opt("neighbour-inputs-ahead", &ServerConfig::neighbour_inputs_ahead,
+      by_default("inputs each of them already sent for the next ticks, given with it, [0, " + std::to_string(kMaxInputsAhead) +
+                     "]; 0 where telling a client a nearby player's next move a tick early is a leak",
+                 &ServerConfig::neighbour_inputs_ahead));
   opt("client-timeout", &ServerConfig::client_timeout,
       by_default("seconds of silence before a client is dropped", &ServerConfig::client_timeout));
   opt("log-level", &ServerConfig::log_level, "trace, debug, info (default), warn, error, critical, off");

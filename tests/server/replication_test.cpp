@@ -256,7 +256,7 @@ TEST(Replication, TheNearestWithinReachGoInFullWithTheirInputsAndTheirPlatformOf
   p.roster[11].character.state.position = {riding.position.x + 512, riding.position.y, riding.position.z};
   p.replication.send_snapshots(p.roster, server::GameMatch{}, movers, 1, ServerParts::kStart, p.outbox, p.counters);
   ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
-  static_assert(server::Replication::kNeighbours == 4);
+  ASSERT_EQ(config.neighbours, 4) << "the default";
   for (const std::size_t self : {std::size_t(0), std::size_t(5), std::size_t(11)}) {
     const server::Client& c = p.roster[self];
     proto::DatagramBuffer rx;
@@ -270,7 +270,7 @@ TEST(Replication, TheNearestWithinReachGoInFullWithTheirInputsAndTheirPlatformOf
     std::vector<proto::SnapshotNeighbour> neighbours;
     ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed, nullptr, &neighbours), proto::SnapshotError::kNone);
     // Client 0 has four within 2 m (0.5 to 2 m); client 5 eight (the rider is gone from the row), of
-    // which the four nearest (kNeighbours), ties by id; client 11 the rider alone.
+    // which the four nearest (CoreConfig::neighbours), ties by id; client 11 the rider alone.
     const std::vector<std::vector<uint32_t>> wants{{2, 3, 4, 5}, {3, 4, 5, 8}, {7}};
     const std::vector<uint32_t>& want = wants[self == 0 ? 0 : self == 5 ? 1 : 2];
     ASSERT_EQ(neighbours.size(), want.size()) << "client " << self;
@@ -290,6 +290,35 @@ TEST(Replication, TheNearestWithinReachGoInFullWithTheirInputsAndTheirPlatformOf
     }
   }
 
+}
+
+// The operator's settings: no neighbours at all, or neighbours without the inputs ahead (a game that
+// counts a nearby player's next move, a tick early, as a leak).
+TEST(Replication, NeighboursAndTheirInputsAheadAreTheOperatorsToTurnOff) {
+  for (const auto& [neighbours, ahead] : {std::pair{0, 4}, std::pair{2, 0}}) {
+    server::CoreConfig config;
+    config.snapshot_budget = 1200;
+    config.neighbours = neighbours;
+    config.neighbour_inputs_ahead = ahead;
+    ServerParts p(config, 1);
+    add_clients(p, 5);  // 0.5 m apart
+    for (int i = 0; i < 5; ++i) p.roster[std::size_t(i)].character.inputs.offer(encode_move(1, 0, 0, 2), 2);
+    p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, 1, ServerParts::kStart, p.outbox, p.counters);
+    const server::Client& c = p.roster[2];
+    proto::DatagramBuffer rx;
+    uint64_t sequence = 0;
+    std::span<const uint8_t> message;
+    ASSERT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[2].second, rx, sequence, message),
+              proto::OpenError::kNone);
+    proto::SnapshotHeader h;
+    proto::RemoteView view;
+    std::vector<uint32_t> changed;
+    std::vector<proto::SnapshotNeighbour> got;
+    ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed, nullptr, &got), proto::SnapshotError::kNone);
+    EXPECT_EQ(view.size(), 4u) << "the view is whole either way";
+    ASSERT_EQ(got.size(), std::size_t(neighbours));
+    for (const proto::SnapshotNeighbour& n : got) EXPECT_EQ(n.ahead_count, 0u) << "none ahead when turned off";
+  }
 }
 
 }  // namespace

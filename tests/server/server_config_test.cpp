@@ -56,10 +56,14 @@ TEST(ServerConfig, SnapshotRateBecomesAnIntervalThatDividesTheTickRate) {
   ServerConfig bad;
   bad.snapshot_budget = 127;
   bad.snapshot_rate = -1;
+  bad.neighbours = 9;
+  bad.neighbour_inputs_ahead = -1;
   const auto errors = bad.validate();
-  ASSERT_EQ(errors.size(), 2u);
+  ASSERT_EQ(errors.size(), 4u);
   EXPECT_NE(errors[0].find("snapshot_rate"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("snapshot_budget"), std::string::npos) << errors[1];
+  EXPECT_NE(errors[2].find("neighbours"), std::string::npos) << errors[2];
+  EXPECT_NE(errors[3].find("neighbour_inputs_ahead"), std::string::npos) << errors[3];
 }
 
 TEST(ServerConfig, TheEnvironmentOverridesTheFile) {
@@ -174,6 +178,8 @@ TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
   c.max_clients = 7;
   c.max_clients_per_address = 3;
   c.snapshot_budget = 700;
+  c.neighbours = 6;
+  c.neighbour_inputs_ahead = 1;
   c.client_timeout = 2.5;
   c.client_packet_rate = 99;
   c.handshake_rate = 11;
@@ -196,6 +202,8 @@ TEST(ServerConfig, EverySettingTheCoreHasReachesIt) {
   EXPECT_EQ(got.max_clients_per_address, 3);
   EXPECT_EQ(got.snapshot_interval, 2);
   EXPECT_EQ(got.snapshot_budget, 700);
+  EXPECT_EQ(got.neighbours, 6);
+  EXPECT_EQ(got.neighbour_inputs_ahead, 1);
   EXPECT_EQ(got.client_timeout, 2500 * proto::kMillisecond);
   EXPECT_EQ(got.client_packet_rate, 99);
   EXPECT_EQ(got.handshake_rate, 11);
