@@ -205,10 +205,13 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, const M
   for (uint32_t i = 0; i < roster.size(); ++i) {
     const Client& c = roster[i];
     published_.push_back({remote_state(c.id, c.session.client_id, c.character.state), c.character.state.position});
-    Full& f = full_.emplace_back();
-    f.state = c.character.state;
-    f.last_input = c.character.last_input;
-    f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(std::size_t(config_.neighbour_inputs_ahead))));
+    if (config_.neighbours > 0) {
+      Full& f = full_.emplace_back();
+      f.state = c.character.state;
+      f.last_input = c.character.last_input;
+      const std::size_t ahead = std::size_t(config_.neighbour_inputs_ahead);
+      f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(ahead)));
+    }
     if (schedule_.due(c.id, tick)) due_.push_back(i);
   }
   if (due_.empty()) return;

@@ -87,7 +87,8 @@ TEST(Replication, EveryClientGetsOneSnapshotInRosterOrderWithinTheBudgetOfItsNea
 
 // Client `index`'s snapshot among those sent (roster order), opened and read against `base`.
 proto::RemoteView read_view(ServerParts& p, std::size_t sent, std::size_t index, const proto::RemoteView& base,
-                            uint32_t tick, std::vector<uint32_t>& gone, uint32_t interval = 1) {
+                            uint32_t tick, std::vector<uint32_t>& gone, uint32_t interval = 1,
+                            std::vector<proto::SnapshotNeighbour>* neighbours = nullptr) {
   const server::Client& c = p.roster[index];
   proto::DatagramBuffer rx;
   uint64_t sequence = 0;
@@ -98,7 +99,7 @@ proto::RemoteView read_view(ServerParts& p, std::size_t sent, std::size_t index,
   proto::SnapshotHeader h;
   proto::RemoteView view;
   std::vector<uint32_t> changed;
-  EXPECT_EQ(proto::read_snapshot(message, tick, interval, base, h, view, changed, &gone), proto::SnapshotError::kNone);
+  EXPECT_EQ(proto::read_snapshot(message, tick, interval, base, h, view, changed, &gone, neighbours), proto::SnapshotError::kNone);
   EXPECT_EQ(h.tick, tick);
   return view;
 }
@@ -258,17 +259,9 @@ TEST(Replication, TheNearestWithinReachGoInFullWithTheirInputsAndTheirPlatformOf
   ASSERT_EQ(p.sink.sent.size(), std::size_t(kClients));
   ASSERT_EQ(config.neighbours, 4) << "the default";
   for (const std::size_t self : {std::size_t(0), std::size_t(5), std::size_t(11)}) {
-    const server::Client& c = p.roster[self];
-    proto::DatagramBuffer rx;
-    uint64_t sequence = 0;
-    std::span<const uint8_t> message;
-    ASSERT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[self].second, rx, sequence, message),
-              proto::OpenError::kNone);
-    proto::SnapshotHeader h;
-    proto::RemoteView view;
-    std::vector<uint32_t> changed;
+    std::vector<uint32_t> gone;
     std::vector<proto::SnapshotNeighbour> neighbours;
-    ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed, nullptr, &neighbours), proto::SnapshotError::kNone);
+    read_view(p, self, self, {}, 1, gone, 1, &neighbours);
     // Client 0 has four within 2 m (0.5 to 2 m); client 5 eight (the rider is gone from the row), of
     // which the four nearest (CoreConfig::neighbours), ties by id; client 11 the rider alone.
     const std::vector<std::vector<uint32_t>> wants{{2, 3, 4, 5}, {3, 4, 5, 8}, {7}};
@@ -304,17 +297,9 @@ TEST(Replication, NeighboursAndTheirInputsAheadAreTheOperatorsToTurnOff) {
     add_clients(p, 5);  // 0.5 m apart
     for (int i = 0; i < 5; ++i) p.roster[std::size_t(i)].character.inputs.offer(encode_move(1, 0, 0, 2), 2);
     p.replication.send_snapshots(p.roster, server::GameMatch{}, MoverFrame{}, 1, ServerParts::kStart, p.outbox, p.counters);
-    const server::Client& c = p.roster[2];
-    proto::DatagramBuffer rx;
-    uint64_t sequence = 0;
-    std::span<const uint8_t> message;
-    ASSERT_EQ(proto::open_session(c.session.keys.send, proto::ReplayWindow(), p.sink.sent[2].second, rx, sequence, message),
-              proto::OpenError::kNone);
-    proto::SnapshotHeader h;
-    proto::RemoteView view;
-    std::vector<uint32_t> changed;
+    std::vector<uint32_t> gone;
     std::vector<proto::SnapshotNeighbour> got;
-    ASSERT_EQ(proto::read_snapshot(message, 1, 1, {}, h, view, changed, nullptr, &got), proto::SnapshotError::kNone);
+    const proto::RemoteView view = read_view(p, 2, 2, {}, 1, gone, 1, &got);
     EXPECT_EQ(view.size(), 4u) << "the view is whole either way";
     ASSERT_EQ(got.size(), std::size_t(neighbours));
     for (const proto::SnapshotNeighbour& n : got) EXPECT_EQ(n.ahead_count, 0u) << "none ahead when turned off";
