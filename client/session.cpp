@@ -433,7 +433,7 @@ void ClientSession::show_others(uint32_t tick) {
 
 void ClientSession::take_neighbours(uint32_t tick) {
   // The characters the snapshot gave in full: our predictions step them as the server does, with
-  // their inputs held, rather than carry them (Predictor::set_others). One on a mover has its
+  // their inputs (the last one held), rather than carry them (Predictor::set_others). One on a mover has its
   // platform offset back from what its position says and the residual the wire carried.
   neighbours_.clear();
   const auto& movers = world_.movers();

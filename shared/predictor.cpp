@@ -49,11 +49,13 @@ const CharacterState* Predictor::own_state(uint32_t tick) const {
 bool Predictor::step_neighbours_through(uint32_t tick) {
   while (int32_t(stepped_through_ - tick) < 0) {
     // Every one as the server's step of tick u sees them: the neighbours and this character after
-    // u - 1, the rest carried; each neighbour then steps with its held input (its own entry in the
-    // list is skipped by the step: Surroundings::self_id).
+    // u - 1, the rest carried; each neighbour then steps with its input for u (input_after(); its
+    // own entry in the list is skipped by the step: Surroundings::self_id).
     const uint32_t u = stepped_through_ + 1;
     const CharacterState* own = own_state(u - 1);
-    if (!own) return false;  // this character's state there is not known (yet): carried instead
+    // Not known (yet), or a snapshot older than the whole history (a server long silent: the
+    // neighbours' rows would grow without end): carried instead.
+    if (!own || u - seen_tick_ > kHistory) return false;
     others_at(u, seen_by_neighbours_);
     const OtherCharacter me = as_other(self_id_, *own);
     const auto at_me = std::lower_bound(seen_by_neighbours_.begin(), seen_by_neighbours_.end(), me.id,
