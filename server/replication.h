@@ -92,7 +92,7 @@ class Replication {
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
   void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
-  std::size_t choose_neighbours(const Client& c, std::size_t room, Worker& ws) const;
+  std::size_t choose_neighbours(std::size_t room, Worker& ws) const;
   void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
   void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
   void release_history(Client& c, Worker& ws) const;
