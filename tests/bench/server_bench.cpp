@@ -21,11 +21,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -55,6 +57,7 @@ using namespace foothold::bots;
 
 bool g_digest = false;    // --digest
 int g_round_trip_ms = 0;  // --round-trip-ms
+int g_neighbours = CoreConfig{}.neighbours;  // --neighbours
 
 // Keeps the last datagram sent to each endpoint; counts everything. With `keys` set (--digest), opens
 // each datagram with its client's key and folds the plaintext into `digest_`.
@@ -168,6 +171,7 @@ void BM_ServerTick(benchmark::State& state) {
   cfg.max_clients = 4096;
   cfg.threads = threads;
   cfg.snapshot_interval = snapshots;
+  cfg.neighbours = g_neighbours;
   cfg.client_packet_rate = 100000;
   cfg.handshake_rate = 1000000;
   cfg.source_limits.address_rate = 1e9;
@@ -362,27 +366,37 @@ void BM_JunkConnect(benchmark::State& state) {
 }
 BENCHMARK(BM_JunkConnect)->Unit(benchmark::kMicrosecond);
 
+// The value of `--name=N` in `arg`, an integer in [low, high]: nullopt if `arg` is another flag; a
+// value that is not such an integer is bad usage (exit 2, saying which).
+std::optional<int> int_flag(const char* arg, const char* name, long low, long high, const char* what) {
+  const std::size_t len = std::strlen(name);
+  if (std::strncmp(arg, name, len) != 0 || arg[len] != '=') return std::nullopt;
+  const char* text = arg + len + 1;
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(text, &end, 10);
+  if (end == text || *end != '\0' || errno != 0 || v < low || v > high) {
+    std::fprintf(stderr, "server_bench: %s takes %ld to %ld %s, not '%s'\n", name, low, high, what, text);
+    std::exit(2);
+  }
+  return int(v);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Our own flag first; the rest belongs to Google Benchmark.
+  // Our own flags first; the rest belongs to Google Benchmark.
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--digest") == 0) {
       g_digest = true;
-      continue;
+    } else if (const auto ms = int_flag(argv[i], "--round-trip-ms", 0, 1000, "milliseconds")) {
+      g_round_trip_ms = *ms;
+    } else if (const auto n = int_flag(argv[i], "--neighbours", 0, long(proto::kMaxSnapshotNeighbours), "characters")) {
+      g_neighbours = *n;
+    } else {
+      args.push_back(argv[i]);
     }
-    if (std::strncmp(argv[i], "--round-trip-ms=", 16) == 0) {
-      char* end = nullptr;
-      const long ms = std::strtol(argv[i] + 16, &end, 10);
-      if (end == argv[i] + 16 || *end != '\0' || ms < 0 || ms > 1000) {
-        std::fprintf(stderr, "server_bench: --round-trip-ms takes 0 to 1000 milliseconds, not '%s'\n", argv[i] + 16);
-        return 2;
-      }
-      g_round_trip_ms = int(ms);
-      continue;
-    }
-    args.push_back(argv[i]);
   }
   int n = int(args.size());
   benchmark::Initialize(&n, args.data());
