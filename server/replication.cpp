@@ -387,7 +387,8 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, std:
   // the base view, not per snapshot: a character's priority is its weight times the ticks since the
   // view the client acknowledged last had it fresh. So it grows while the client lacks it, and drops
   // only once the client has acknowledged a snapshot that carried it (snapshots built on different
-  // bases before that all still see it owed).
+  // bases before that all still see it owed). On the way, the characters of interest within
+  // kNeighbourReach: choose_neighbours()'s candidates.
   ws.choices.clear();
   ws.fresh.assign(base_view.size(), tick_);
   std::size_t b = 0;
@@ -409,9 +410,9 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, std:
   constexpr std::size_t kAhead = 4;
   const std::span<const uint32_t> interest = c.view.interest;
   for (std::size_t k = 0; k < std::min(kAhead, interest.size()); ++k) __builtin_prefetch(&published_[interest[k]]);
-  // The neighbours' candidates are found here, while each published entry is at hand, and their
-  // full rows asked for: choose_neighbours() reads them after the header's work, by when they have
-  // arrived (read there cold, and the entries read a second time, they were a twentieth of a tick).
+  // The neighbours' candidates (ws.near) are found here too, while each published entry is at hand,
+  // and their full rows asked for: choose_neighbours() reads them after the header's work, by when
+  // they have arrived (it read both itself, the rows cold: 6% of a 2,000-client tick's samples).
   ws.near.clear();
   constexpr int64_t kReach = int64_t(kNeighbourReach * kPositionScale);
   const bool neighbours = config_.neighbours > 0;
@@ -423,9 +424,10 @@ void Replication::gather_choices(const Client& c, const SentSnapshot* base, std:
     if (neighbours) {
       const FixedVec3& p = published.position;
       const int64_t dx = int64_t(p.x) - me.x, dy = int64_t(p.y) - me.y, dz = int64_t(p.z) - me.z;
-      if (std::abs(dx) <= kReach && std::abs(dy) <= kReach && std::abs(dz) <= kReach &&
-          dx * dx + dy * dy + dz * dz <= kReach * kReach) {
-        ws.near.push_back({dx * dx + dy * dy + dz * dz, idx});
+      const bool in_box = std::abs(dx) <= kReach && std::abs(dy) <= kReach && std::abs(dz) <= kReach;
+      const int64_t d2 = in_box ? dx * dx + dy * dy + dz * dz : kReach * kReach + 1;  // the box keeps it from overflowing
+      if (d2 <= kReach * kReach) {
+        ws.near.push_back({d2, idx});
         prefetch_range(&full_[idx], sizeof(Full));
       }
     }
