@@ -85,7 +85,7 @@ class CaptureSink final : public proto::DatagramSink {
   uint64_t digest_ = 0xcbf29ce484222325ull;
 
  private:
-  const proto::ReplayWindow window_;  // never marked: every datagram opens
+  const proto::ReplayWindow window_{};  // never marked: every datagram opens
   proto::DatagramBuffer plain_;
 };
 
