@@ -44,6 +44,9 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   changed_.reserve(proto::kMaxRemotes);
   view_ids_.reserve(proto::kMaxRemotes);
   motion_.reserve(proto::kMaxRemotes);
+  wire_neighbours_.reserve(proto::kMaxSnapshotNeighbours);
+  neighbours_.reserve(proto::kMaxSnapshotNeighbours);
+  predictor_.reserve(proto::kMaxRemotes, proto::kMaxSnapshotNeighbours);
   drawing_.set_options(options.draw);
   remote_drawing_.set_options(options.draw);
 }

@@ -9,6 +9,16 @@
 
 namespace foothold {
 
+void Predictor::reserve(std::size_t others, std::size_t neighbours) {
+  others_.reserve(others);
+  motion_.reserve(others);
+  moved_.reserve(others);
+  seen_by_neighbours_.reserve(others + 1);
+  neighbours_.reserve(neighbours);
+  stepped_.reserve((std::size_t(kHistory) + 1) * neighbours);
+  scratch_.reserve_others(others + 1);  // a neighbour's step sees this character as well
+}
+
 void Predictor::set_others(std::span<const OtherCharacter> others, uint32_t self_id, uint32_t seen_tick,
                            std::span<const FixedVec3> motion, std::span<const PredictedNeighbour> neighbours) {
   others_.assign(others.begin(), others.end());

@@ -50,6 +50,13 @@ class Predictor {
   Predictor(const World&, DerivedSettings&&) = delete;
   Predictor(World&&, const DerivedSettings&) = delete;
 
+  /// Sizes every list a prediction uses for up to `others` other characters and `neighbours` of
+  /// them in full, so that nothing it does afterwards allocates within those counts: the neighbours'
+  /// rows are reserved for the longest run past a snapshot (kHistory ticks), not only the run the
+  /// last few snapshots needed (a client's promise, "nothing allocates once connected", holds when
+  /// a neighbour first comes near, or snapshots stop for a while, as well).
+  void reserve(std::size_t others, std::size_t neighbours);
+
   /// The other characters as this client knows them (the newest snapshot's, published positions)
   /// and its own character's id: every later prediction and replay steps against them (movement.md
   /// §16). Copied; allocates only when the list grows past every earlier one.

@@ -30,6 +30,13 @@ struct StepScratch {
   std::vector<WorldTriangle> fences;    ///< the step's fence triangles (movement.md §16)
   std::vector<OtherCharacter> near;     ///< the others a step found in Surroundings::crowd
   std::vector<uint32_t> fence_owners;   ///< the other character of each fence triangle
+  /// Room for a step among up to `others` other characters (a fence each, at most), so that such a
+  /// step allocates nothing however many of them come near (a client's promise once connected).
+  void reserve_others(std::size_t others) {
+    fences.reserve(others);
+    near.reserve(others);
+    fence_owners.reserve(others);
+  }
 };
 
 /// What a step sees besides the static world: the movers at its tick and the other characters.

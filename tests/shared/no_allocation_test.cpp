@@ -2,8 +2,13 @@
 // This binary replaces the global allocator with a counting one (support/counting_allocator.cpp), so
 // it is its own executable.
 
+#include <cstdlib>
+#include <vector>
+
 #include <gtest/gtest.h>
 
+#include "shared/character_contacts.h"
+#include "shared/predictor.h"
 #include "shared/step.h"
 #include "support/counting_allocator.h"
 #include "support/scenario_support.h"
@@ -29,6 +34,44 @@ TEST(NoAllocation, SteadyStateStepMakesNoHeapAllocation) {
   }
   EXPECT_EQ(heap_allocations() - before, 0);
   EXPECT_GT(to_position(state.position).x, arena::kStairX0) << "the walk really moved";
+}
+
+// A client's predictor sized by reserve() for the wire's most (48 others, 8 of them in full)
+// allocates nothing when neighbours first come near, nor when snapshots stop and it steps them on
+// for its whole history. Sized only by what it had needed, it grew the first time either happened:
+// once mid-game in CI (ClientApiAllocation), where the C API promises no allocation once connected.
+TEST(NoAllocation, APredictorSizedByReserveAllocatesNothingWhenNeighboursComeNearOrSnapshotsStop) {
+  const World& world = arena_world();
+  const DerivedSettings s = derive(MoveSettings{});
+  constexpr std::size_t kOthers = 48, kInFull = 8;
+  Predictor p(world, s);
+  p.reserve(kOthers, kInFull);
+  // This character on open floor with 48 others on a 1 m grid around it; the 8 beside it in full.
+  const Vec3 centre{20, 0, 14};
+  std::vector<OtherCharacter> others;
+  std::vector<PredictedNeighbour> near;
+  for (int gz = -3; gz <= 3; ++gz)
+    for (int gx = -3; gx <= 3; ++gx) {
+      if (gx == 0 && gz == 0) continue;
+      const uint32_t id = uint32_t(others.size()) + 2;
+      const CharacterState o = spawn_state({centre.x + gx, centre.y, centre.z + gz});
+      others.push_back(as_other(id, o));
+      if (std::abs(gx) <= 1 && std::abs(gz) <= 1) near.push_back({id, o, encode_move(0.5, 0, 0, 1)});
+    }
+  ASSERT_EQ(others.size(), kOthers);
+  ASSERT_EQ(near.size(), kInFull);
+  uint32_t tick = 1;
+  p.reset(tick, spawn_state(centre));
+  // Warm up among them, all carried (none in full): the step's scratch reaches a crowd's size.
+  p.set_others(others, 1, tick);
+  for (uint32_t i = 0; i < 2 * Predictor::kHistory; ++i) p.predict(encode_move(1, 0, 0, ++tick));
+  const long before = heap_allocations();
+  // Then the nearest in full, for the first time; then no snapshot for longer than the history holds.
+  p.set_others(others, 1, tick, {}, near);
+  for (uint32_t i = 0; i < Predictor::kHistory + 20; ++i) p.predict(encode_move(1, 0, 0, ++tick));
+  const long allocated = heap_allocations() - before;
+  EXPECT_EQ(allocated, 0);
+  EXPECT_EQ(p.latest_tick(), tick) << "it predicted every tick";
 }
 
 TEST(NoAllocation, AStepWithAMovementProfileCrouchingOrFrozenMakesNoHeapAllocation) {
