@@ -26,10 +26,13 @@ struct Replication::Worker {
     proto::RemoteState now;
   };
   std::vector<Choice> choices;
-  // The order choices are taken in when not all fit, as one sortable key each: the class (removals,
-  // then the overdue, then the rest), the priority inverted, then the choice's index. Choices are
-  // gathered in ascending id, so the index breaks ties as the id would.
-  std::vector<uint64_t> ranked;
+  // The choices a snapshot takes (take_choices()). When all fit, their indices; when not, their
+  // rank keys: the class (removals, then the overdue, then the rest), the priority inverted, then
+  // the index (choices are gathered in ascending id, so the index breaks ties as the id would).
+  // With each choice's cost and what it does to the view, by index, for take_within_budget().
+  std::vector<uint64_t> taken;
+  std::vector<uint32_t> bits;
+  std::vector<int8_t> view_change;
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   std::vector<std::pair<int64_t, uint32_t>> near;    // the neighbours' candidates: distance squared, roster index
   std::vector<proto::SnapshotNeighbour> neighbours;  // those a snapshot gives in full, ascending id
@@ -54,9 +57,6 @@ struct Replication::Worker {
 
 namespace {
 
-// The bits of a choice's index in its rank key (Worker::ranked).
-constexpr unsigned kChoiceBits = 16;
-
 uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
 int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff); }
@@ -67,16 +67,6 @@ proto::RemoteState remote_state(uint32_t id, uint64_t client_id, const Character
   return {{id, s.position.x >> proto::kRemoteShift, s.position.y >> proto::kRemoteShift, s.position.z >> proto::kRemoteShift,
            uint8_t(s.ground), s.crouched, s.platform},
           client_id};
-}
-
-// How much a character that changed adds to its priority for one viewer for each tick the viewer
-// lacks it: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
-uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
-  constexpr int64_t kLimit = int64_t(1) << 30;
-  constexpr int64_t kNear = int64_t(4 * 1024) * (4 * 1024);  // (4 m)^2 in (1/1024 m)^2
-  const int64_t dx = std::clamp<int64_t>(int64_t(other.x) - viewer.x, -kLimit, kLimit);
-  const int64_t dz = std::clamp<int64_t>(int64_t(other.z) - viewer.z, -kLimit, kLimit);
-  return 1 + uint64_t(256 * kNear / (kNear + dx * dx + dz * dz));
 }
 
 // Every cache line that [p, p + bytes) touches.
@@ -107,6 +97,9 @@ Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& po
     auto w = std::make_unique<Worker>();
     w->candidates.reserve(capacity);
     w->choices.reserve(2 * kMaxOthers);
+    w->taken.reserve(2 * kMaxOthers);
+    w->bits.reserve(2 * kMaxOthers);
+    w->view_change.reserve(2 * kMaxOthers);
     w->fresh.reserve(kMaxOthers);
     w->view.reserve(kMaxOthers);
     w->out.reserve(capacity);
@@ -512,45 +505,55 @@ std::size_t Replication::choose_neighbours(std::size_t room, Worker& ws) const {
   return bits;
 }
 
-void Replication::rank_choices(const Client& c, std::size_t room, Worker& ws) const {
-  // When everything fits (the view then holds the interest, at most 48), the order does not matter.
-  static_assert(2 * proto::kMaxViewSize < (1u << kChoiceBits), "a choice's index fits its field of the key");
+void Replication::take_choices(const Client& c, std::size_t room, std::size_t view_size, Worker& ws) const {
+  static_assert(2 * proto::kMaxViewSize < (1u << kBudgetIndexBits), "a choice's index fits its field of the key");
+  ws.taken.clear();
   std::size_t wanted = 0;
   for (const Worker::Choice& ch : ws.choices) wanted += ch.bits;
-  ws.ranked.resize(ws.choices.size());
-  for (uint32_t k = 0; k < ws.choices.size(); ++k) ws.ranked[k] = k;
-  if (wanted <= room) return;
-  // Removals first, then the overdue, then the higher priority (below 2^41: a weight of at most
-  // 257 times an age of at most 2^32 ticks), then the lower id (the lower index).
+  if (wanted <= room) {
+    // Everything fits (the view then holds the interest, at most 48): all of it, in the order
+    // gathered (ascending id), an addition only while the view has room.
+    for (uint32_t k = 0; k < ws.choices.size(); ++k) {
+      const Worker::Choice& ch = ws.choices[k];
+      if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // full until removals land
+      if (ch.removal) --view_size;
+      if (ch.base_index < 0) ++view_size;
+      ws.taken.push_back(k);
+    }
+    return;
+  }
+  // Whatever fits, in rank order: removals first, then the overdue, then the higher priority (below
+  // 2^41: a weight of at most 257 times an age of at most 2^32 ticks), then the lower id (the lower
+  // index). The rest wait, their priority still growing.
   constexpr uint64_t kPriorityLimit = uint64_t(1) << 41;
-  for (uint64_t& r : ws.ranked) {
-    const Worker::Choice& ch = ws.choices[std::size_t(r)];
+  const std::size_t n = ws.choices.size();
+  ws.taken.resize(n);
+  ws.bits.resize(n);
+  ws.view_change.resize(n);
+  for (uint32_t k = 0; k < n; ++k) {
+    const Worker::Choice& ch = ws.choices[k];
+    ws.bits[k] = ch.bits;
+    ws.view_change[k] = int8_t(ch.removal ? -1 : ch.base_index < 0 ? 1 : 0);
+    ws.taken[k] = k;
     if (ch.removal) continue;
     const uint64_t priority = priority_weight(c.character.state.position, published_[ch.other].position) * ch.age;
     const uint64_t rank = (uint64_t(1) << 42) | (ch.forced ? 0 : uint64_t(1) << 41) | (kPriorityLimit - 1 - priority);
-    r |= rank << kChoiceBits;
+    ws.taken[k] |= rank << kBudgetIndexBits;
   }
-  std::sort(ws.ranked.begin(), ws.ranked.end());
+  ws.taken.resize(take_within_budget(ws.taken, {ws.bits, ws.view_change}, room, view_size, proto::kMaxViewSize));
 }
 
-void Replication::write_choices(std::size_t room, std::size_t view_size, Worker& ws) const {
-  // Whatever fits, in rank order; the rest wait, their priority still growing.
-  for (const uint64_t r : ws.ranked) {
-    const Worker::Choice& ch = ws.choices[std::size_t(r & ((uint64_t(1) << kChoiceBits) - 1))];
-    if (ch.bits > room) continue;
-    if (ch.base_index < 0 && view_size >= proto::kMaxViewSize) continue;  // the view is full until removals land
-    room -= ch.bits;
+void Replication::write_choices(Worker& ws) const {
+  // In whatever order take_choices() left them: each lands in its own place of the snapshot.
+  for (const uint64_t key : ws.taken) {
+    const Worker::Choice& ch = ws.choices[std::size_t(key & ((uint64_t(1) << kBudgetIndexBits) - 1))];
     if (ch.removal) {
       ws.snapshot.change(std::size_t(ch.base_index), nullptr, ch.gone);
-      --view_size;
-      continue;
-    }
-    if (ch.base_index >= 0) {
+    } else if (ch.base_index >= 0) {
       ws.snapshot.change(std::size_t(ch.base_index), &ch.now);
       ws.fresh[std::size_t(ch.base_index)] = tick_;
     } else {
       ws.snapshot.add(ch.now);
-      ++view_size;
     }
   }
 }
@@ -627,9 +630,9 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
   std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
   room -= choose_neighbours(room, ws);
-  rank_choices(c, room, ws);
+  take_choices(c, room, base_view.size(), ws);
   ws.snapshot.begin(h, base_view, interval);
-  write_choices(room, base_view.size(), ws);
+  write_choices(ws);
   ws.snapshot.neighbours(ws.neighbours);
   const auto message = ws.snapshot.finish(ws.payload, ws.view);
   if (message.empty()) return;  // cannot happen: the budget is within the buffer

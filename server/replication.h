@@ -14,6 +14,7 @@
 
 #include "proto/codec.h"
 #include "proto/compact.h"
+#include "server/snapshot_choices.h"
 #include "server/core_config.h"
 #include "server/counters.h"
 #include "server/outbox.h"
@@ -93,8 +94,8 @@ class Replication {
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
   void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
   std::size_t choose_neighbours(std::size_t room, Worker& ws) const;
-  void rank_choices(const Client& c, std::size_t room, Worker& ws) const;
-  void write_choices(std::size_t room, std::size_t view_size, Worker& ws) const;
+  void take_choices(const Client& c, std::size_t room, std::size_t view_size, Worker& ws) const;
+  void write_choices(Worker& ws) const;
   void release_history(Client& c, Worker& ws) const;
   void balance_spares();
   void record_sent(Client& c, std::span<const proto::RemotePose> base_view, Worker& ws) const;

@@ -1,0 +1,42 @@
+#pragma once
+// How a snapshot's choices (a change, an addition or a removal of a character in the client's
+// view) rank, and which of them fit its budget when not all do: what a greedy pass in rank order
+// takes (each choice that fits the room left; an addition only while the view has room), found
+// without sorting them all. A snapshot short of room mostly takes a long run of its best-ranked
+// choices whole, and sorting every choice to find that run was the largest single cost of a
+// crowded server's snapshots: the run is found by selection instead, and only the few choices
+// after it that could still fit are sorted.
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "shared/fixed_point.h"
+
+namespace foothold::server {
+
+/// How much a character that changed adds to its priority for one viewer for each tick the viewer
+/// lacks it: 257 beside the viewer, 129 at 4 m, 16 at 16 m, 4 at 32 m (horizontal distance, integers).
+uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other);
+
+/// The bits of a choice's index at the bottom of its rank key.
+inline constexpr unsigned kBudgetIndexBits = 16;
+
+/// The choices as the budget sees them, by index: their costs and what each does to the view's
+/// size (-1 a removal, +1 an addition, 0 a change).
+struct BudgetCosts {
+  std::span<const uint32_t> bits;
+  std::span<const int8_t> view;
+};
+
+/// Reorders `keys` so that those of the choices the greedy pass in ascending key takes come first,
+/// and returns how many it takes. A key is a choice's rank above kBudgetIndexBits and its index
+/// (into `costs`) below them; keys are unique. The pass takes each choice whose bits fit the room
+/// left (`room`, less what it took before), except an addition while the view (`view_size`, less
+/// the removals and plus the additions taken before) holds `max_view` or more. Every removal must
+/// rank before every addition (the rank does: removals are its first class). The taken keys come
+/// in no order.
+std::size_t take_within_budget(std::span<uint64_t> keys, const BudgetCosts& costs, std::size_t room,
+                               std::size_t view_size, std::size_t max_view);
+
+}  // namespace foothold::server
