@@ -59,7 +59,8 @@ namespace {
 
 uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
-int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) ^ (cz & 0xffffffff); }
+// Ordered as (x, z), z offset to be non-negative, so the cells of one column are one run of the grid.
+int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) + (cz + (int64_t(1) << 31)); }
 int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
@@ -162,17 +163,17 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
   for (int64_t ring = 0; ring <= proto::kInterestMaxRings && out.size() < kMaxOthers; ++ring) {
     candidates.clear();
     for (int64_t dx = -ring; dx <= ring; ++dx) {
-      // Only the cells on the ring's border: all of them on its top and bottom rows, the two ends elsewhere.
-      const int64_t step = (dx == -ring || dx == ring) ? 1 : 2 * ring;
-      for (int64_t dz = -ring; dz <= ring; dz += std::max<int64_t>(1, step)) {
-        const int64_t key = cell_key(cx + dx, cz + dz);
-        auto it = std::lower_bound(grid_.begin(), grid_.end(), GridEntry{key, 0, 0, 0});
-        for (; it != grid_.end() && it->key == key; ++it) {
-          if (it->index == self) continue;
-          // Horizontal distance in grid units squared: exact integers, so ties are exact too.
-          const int64_t ex = it->x - px, ez = it->z - pz;
-          candidates.push_back({ex * ex + ez * ez, it->index});
-        }
+      // Only the cells on the ring's border: a whole column at its two ends, the column's two end
+      // cells elsewhere. A column's cells are one run of the grid: found once, read through, the
+      // inner cells (an earlier ring's) passed over.
+      const int64_t first = cell_key(cx + dx, cz - ring), last = cell_key(cx + dx, cz + ring);
+      const bool whole = dx == -ring || dx == ring;
+      auto it = std::lower_bound(grid_.begin(), grid_.end(), GridEntry{first, 0, 0, 0});
+      for (; it != grid_.end() && it->key <= last; ++it) {
+        if (it->index == self || (!whole && it->key != first && it->key != last)) continue;
+        // Horizontal distance in grid units squared: exact integers, so ties are exact too.
+        const int64_t ex = it->x - px, ez = it->z - pz;
+        candidates.push_back({ex * ex + ez * ez, it->index});
       }
     }
     // Rings nearer in take precedence as a whole; within the ring that fills the list, the nearest.
