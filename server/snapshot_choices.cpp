@@ -52,21 +52,6 @@ std::size_t partition(std::span<uint64_t> a, std::size_t lo, std::size_t hi, con
 
 }  // namespace
 
-uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other) {
-  constexpr int64_t kLimit = int64_t(1) << 30;
-  constexpr int64_t kNear = int64_t(4 * 1024) * (4 * 1024);  // (4 m)^2 in (1/1024 m)^2
-  constexpr int64_t kScaled = 256 * kNear;                   // 2^32
-  const int64_t dx = std::clamp<int64_t>(int64_t(other.x) - viewer.x, -kLimit, kLimit);
-  const int64_t dz = std::clamp<int64_t>(int64_t(other.z) - viewer.z, -kLimit, kLimit);
-  const int64_t d = kNear + dx * dx + dz * dz;  // below 2^62
-  if (d > kScaled) return 1;
-  // kScaled / d rounded down, by a division of doubles (a 64-bit integer division was a quarter of
-  // ranking a snapshot's choices), and exactly: d is at most 2^32, so both are exact doubles, and
-  // the quotient q (at most 256) is rounded by at most q 2^-53 <= 2^-45, while a quotient that is
-  // not a whole number lies at least 1/d >= 2^-32 from one: the rounding never carries it across.
-  return 1 + uint64_t(double(kScaled) / double(d));
-}
-
 std::size_t take_within_budget(std::span<uint64_t> keys, const BudgetCosts& costs, std::size_t room,
                                std::size_t view_size, std::size_t max_view) {
   // The longest run of the best-ranked choices that fits whole, by selection: [0, lo) holds the run
