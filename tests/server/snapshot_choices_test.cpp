@@ -125,7 +125,8 @@ TEST(SnapshotChoices, TheSelectionTakesWhatTheGreedyPassInRankOrderTakes) {
   std::mt19937_64 rng(2026);
   std::vector<uint64_t> keys;
   std::size_t some_left_out = 0, additions_held_by_the_view = 0;
-  for (int i = 0; i < 100000; ++i) {
+  constexpr std::size_t kCases = 30000;
+  for (std::size_t i = 0; i < kCases; ++i) {
     const Case c = random_case(rng);
     const std::set<uint64_t> expected = reference_take(c);
     ASSERT_EQ(fast_take(c, keys), expected) << "case " << i << ": " << c.keys.size() << " choices, room " << c.room
@@ -141,8 +142,8 @@ TEST(SnapshotChoices, TheSelectionTakesWhatTheGreedyPassInRankOrderTakes) {
     additions_held_by_the_view += reference_take(unlimited) != expected;
   }
   // The cases reach what they are for: budgets that leave choices out, and views that hold additions back.
-  EXPECT_GT(some_left_out, 50000u);
-  EXPECT_GT(additions_held_by_the_view, 1000u);
+  EXPECT_GT(some_left_out, kCases / 2) << additions_held_by_the_view;
+  EXPECT_GT(additions_held_by_the_view, kCases / 100) << some_left_out;
 }
 
 TEST(SnapshotChoices, AFullViewTakesRemovalsAndChangesButAnAdditionOnlyAfterARemoval) {
