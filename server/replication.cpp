@@ -547,7 +547,7 @@ void Replication::take_choices(const Client& c, std::size_t room, std::size_t vi
 void Replication::write_choices(Worker& ws) const {
   // In whatever order take_choices() left them: each lands in its own place of the snapshot.
   for (const uint64_t key : ws.taken) {
-    const Worker::Choice& ch = ws.choices[std::size_t(key & ((uint64_t(1) << kBudgetIndexBits) - 1))];
+    const Worker::Choice& ch = ws.choices[budget_index(key)];
     if (ch.removal) {
       ws.snapshot.change(std::size_t(ch.base_index), nullptr, ch.gone);
     } else if (ch.base_index >= 0) {

@@ -7,8 +7,6 @@ namespace foothold::server {
 
 namespace {
 
-constexpr uint64_t kIndexMask = (uint64_t(1) << kBudgetIndexBits) - 1;
-
 // What a run of choices costs: bits, the view's change, and whether it adds to the view.
 struct RunCost {
   std::size_t bits = 0;
@@ -16,7 +14,7 @@ struct RunCost {
   bool additions = false;
 
   void add(const BudgetCosts& costs, uint64_t key, uint64_t mask) {
-    const std::size_t i = std::size_t(key & kIndexMask);
+    const std::size_t i = budget_index(key);
     bits += costs.bits[i] & uint32_t(mask);
     view += int64_t(costs.view[i]) & int64_t(mask);
     additions |= (mask != 0) & (costs.view[i] > 0);
@@ -77,11 +75,11 @@ std::size_t take_within_budget(std::span<uint64_t> keys, const BudgetCosts& cost
   // can be taken: those few go through the pass itself, in rank order.
   std::size_t candidates = lo;
   for (std::size_t k = lo; k < keys.size(); ++k)
-    if (costs.bits[std::size_t(keys[k] & kIndexMask)] <= left) std::swap(keys[candidates++], keys[k]);
+    if (costs.bits[budget_index(keys[k])] <= left) std::swap(keys[candidates++], keys[k]);
   std::sort(keys.begin() + std::ptrdiff_t(lo), keys.begin() + std::ptrdiff_t(candidates));
   std::size_t taken = lo;
   for (std::size_t k = lo; k < candidates; ++k) {
-    const std::size_t i = std::size_t(keys[k] & kIndexMask);
+    const std::size_t i = budget_index(keys[k]);
     if (costs.bits[i] > left || (costs.view[i] > 0 && view >= int64_t(max_view))) continue;
     left -= costs.bits[i];
     view += costs.view[i];

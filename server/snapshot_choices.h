@@ -37,6 +37,9 @@ inline uint64_t priority_weight(const FixedVec3& viewer, const FixedVec3& other)
 /// The bits of a choice's index at the bottom of its rank key.
 inline constexpr unsigned kBudgetIndexBits = 16;
 
+/// The index of the choice a rank key stands for.
+inline std::size_t budget_index(uint64_t key) { return std::size_t(key & ((uint64_t(1) << kBudgetIndexBits) - 1)); }
+
 /// The choices as the budget sees them, by index: their costs and what each does to the view's
 /// size (-1 a removal, +1 an addition, 0 a change).
 struct BudgetCosts {

@@ -106,7 +106,7 @@ std::set<uint64_t> reference_take(const Case& c) {
   std::size_t room = c.room;
   int64_t view = int64_t(c.view_size);
   for (const uint64_t key : sorted) {
-    const std::size_t i = std::size_t(key & ((uint64_t(1) << kBudgetIndexBits) - 1));
+    const std::size_t i = server::budget_index(key);
     if (c.bits[i] > room || (c.view[i] > 0 && view >= int64_t(c.max_view))) continue;
     room -= c.bits[i];
     view += c.view[i];
