@@ -72,12 +72,16 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
   return best;
 }
 
+Aabb ContactQueries::contact_box(const Vec3& center, double max_gap) const {
+  const double reach = settings_.radius + max_gap;
+  return {{center.x - reach, center.y - settings_.half_segment - reach, center.z - reach},
+          {center.x + reach, center.y + settings_.half_segment + reach, center.z + reach}};
+}
+
 void ContactQueries::contacts(const Vec3& center, double max_gap, ContactList& out) {
   out.clear();
   const Capsule cap = capsule(center);
-  const double reach = cap.radius + max_gap;
-  const Vec3 lo{center.x - reach, center.y - cap.half_segment - reach, center.z - reach};
-  const Vec3 hi{center.x + reach, center.y + cap.half_segment + reach, center.z + reach};
+  const auto [lo, hi] = contact_box(center, max_gap);
   ensure(lo, hi);
   for (uint32_t i : candidates_) {
     if (i >= fence_base_) break;  // fences are never contacts (they come last)
@@ -116,6 +120,18 @@ void ContactQueries::prefetch(const Aabb& box, CandidateCache* cache) {
   covered_ = cache->covered;
   candidates_.assign(cache->candidates.begin(), cache->candidates.end());
   add_mover_candidates(covered_);
+}
+
+bool ContactQueries::mover_within(const Vec3& center, double max_gap) const {
+  if (!movers_) return false;
+  // contacts()'s own test, on the movers' triangles alone: one it passes over is none of its contacts.
+  const auto [lo, hi] = contact_box(center, max_gap);
+  for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
+    if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, lo, hi)) continue;
+    for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
+      if (overlaps(movers_->triangle(i), lo, hi)) return true;
+  }
+  return false;
 }
 
 // Movers and fences are few and change every tick: their triangles are tested against the box

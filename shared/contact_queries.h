@@ -144,6 +144,10 @@ class ContactQueries {
   /// most `max_gap` metres (one-sided: triangles facing away are skipped), nearest first.
   void contacts(const Vec3& center, double max_gap, ContactList& out);
 
+  /// Whether any mover's triangle lies within contacts()'s reach of `center` for `max_gap`: when
+  /// none does, contacts(center, max_gap, ...) holds no mover triangle. Collects nothing.
+  bool mover_within(const Vec3& center, double max_gap) const;
+
   /// The first triangle the vertical line through `point` crosses going up, within `reach` metres:
   /// true with `faces_up` set to whether that triangle's front faces up; false when none is crossed.
   /// A point whose first crossing above faces up is inside a closed solid (movement.md §15.3).
@@ -161,6 +165,7 @@ class ContactQueries {
   const World& world_;
   const DerivedSettings& settings_;
   void ensure(const Vec3& lo, const Vec3& hi);
+  Aabb contact_box(const Vec3& center, double max_gap) const;  // the bounds contacts() looks within
   void add_mover_candidates(const Aabb& box);
   std::vector<uint32_t>& candidates_;
   const MoverFrame* movers_;

@@ -328,6 +328,9 @@ void lock_to_floor(ContactQueries& q, const Grid& grid, Settled& at, bool rising
 
 // §15.3: a mover that moved into the character this tick pushes it out before it moves.
 void pushed_by_movers(ContactQueries& q, Vec3& start, bool grounded, StepDiagnostics& diag) {
+  // Far from every mover (most characters, most ticks) no mover's triangle can be among the contacts:
+  // the answer is known without the ground query and the walk of the world's tree it would start.
+  if (!q.mover_within(start, q.settings().contact_distance)) return;
   const GroundResult at = evaluate_ground(q, start);
   if (!(at.penetration > 0)) return;
   bool by_mover = false;

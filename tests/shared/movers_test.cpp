@@ -3,6 +3,7 @@
 // pushing a character, and the crush rule.
 
 #include <cmath>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -201,6 +202,48 @@ TEST(MoverPush, TheShuttlePushesACharacterInItsWayAndNeverOverlapsIt) {
   const Vec3 p = to_position(r.state.position);
   // Pushed clear of the shuttle's end position, or carried on top of it.
   EXPECT_TRUE(p.x >= arena::kShuttleX1 + 1.5 + MoveSettings{}.radius - 0.02 || r.state.platform != 0) << p.x;
+}
+
+// The step asks mover_within() before looking for a mover's push (§15.3): a false answer must mean
+// that no contact of the character there is a mover's triangle. Points strewn around every arena
+// mover's bounds (beyond them by up to a capsule and a third of a metre) at ticks across their runs.
+TEST(MoverPush, MoverWithinNeverMissesAMoverContact) {
+  const World& w = arena_world();
+  const DerivedSettings s = derive(MoveSettings{});
+  std::mt19937 random(43);  // integers only: the same points with every standard library
+  auto between = [&](double lo, double hi) { return lo + (hi - lo) * double(random() % 10001) / 10000; };
+  int with_mover_contact = 0, near_without_contact = 0, far = 0;
+  for (uint32_t tick = 0; tick < 8 * 60; tick += 60) {
+    MoverFrame frame;
+    frame.build(w, tick, s.tick_rate);
+    std::vector<uint32_t> candidates;
+    ContactQueries q(w, s, candidates, &frame);
+    ContactList contacts;
+    for (std::size_t m = 0; m < frame.mover_count(); ++m) {
+      const Aabb& b = frame.bounds(m);
+      const double out = s.radius + 0.33, out_y = s.half_segment + s.radius + 0.33;
+      for (int k = 0; k < 1500; ++k) {
+        const Vec3 p{between(b.lo.x - out, b.hi.x + out), between(b.lo.y - out_y, b.hi.y + out_y),
+                     between(b.lo.z - out, b.hi.z + out)};
+        q.contacts(p, s.contact_distance, contacts);
+        bool mover_contact = false;
+        for (int i = 0; i < contacts.size(); ++i) mover_contact |= q.mover_of(contacts[i].triangle) >= 0;
+        const bool within = q.mover_within(p, s.contact_distance);
+        if (mover_contact) {
+          ASSERT_TRUE(within) << "tick " << tick << " at " << p.x << ", " << p.y << ", " << p.z;
+          ++with_mover_contact;
+        } else if (within) {
+          ++near_without_contact;  // in the box, not in reach (or behind a face): the check is conservative
+        } else {
+          ++far;
+        }
+      }
+    }
+  }
+  // The samples cover all three cases: contacts with a mover, its box only, and far from every one.
+  EXPECT_GT(with_mover_contact, 200);
+  EXPECT_GT(near_without_contact, 200);
+  EXPECT_GT(far, 200);
 }
 
 // A slab that rises 1.5 m under a low static roof, for the crush rule.
