@@ -283,7 +283,7 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   const double dc = center_plane_distance(o, tri);
   if (dc <= 0) return std::nullopt;  // one-sided: behind the triangle
   // Everything the capsule can touch lies within `reach` of the plane; cull when the motion never
-  // brings the centre that close.
+  // brings the centre that close (sweep_out_of_reach(), which callers may ask first, repeats this).
   const double reach = std::fabs(n.y) * hl + r;
   const double dn = dot(motion, n);
   const double s0 = dc - reach;

@@ -3,6 +3,7 @@
 // These are the only primitives the movement core uses; Bullet only supplies the candidate
 // triangles (see world.h), so the order and the arithmetic of every contact are ours.
 
+#include <cmath>
 #include <optional>
 
 #include "shared/vec3.h"
@@ -68,6 +69,19 @@ struct SweepContact {
   double fraction = 0;  ///< share of `motion` travelled at impact, [0, 1]
 };
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
+/// The first test of both sweeps, which most triangles a sweep is asked about fail: true when `tri`
+/// faces away from the capsule's centre, or its plane stays out of the capsule's reach all along
+/// `motion`; neither sweep then finds a contact. Inline, for callers that ask about many triangles:
+/// an answer of nothing returned from a sweep's call goes through memory (a byte stored, eight
+/// loaded, which the store buffer cannot forward), and that stall was most of a fence test's time.
+inline bool sweep_out_of_reach(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
+  const double dc = center_plane_distance(capsule.center, tri);
+  if (dc <= 0) return true;
+  const double reach = std::fabs(tri.normal.y) * capsule.half_segment + capsule.radius;
+  const double dn = dot(motion, tri.normal);
+  const double s0 = dc - reach;
+  return s0 > 0 && (dn >= 0 || s0 + dn > 0);
+}
 /// sweep_capsule_triangle() against the whole plane of `tri` (one-sided, the same rules): for a
 /// triangle so large that nothing one motion reaches lies beyond its edges (a fence between two
 /// characters, movement.md §16), the same answer for a fraction of the work.
