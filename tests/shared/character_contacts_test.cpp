@@ -346,5 +346,47 @@ TEST(CharacterContacts, TheCrowdFindsARiderWhereAFastMoverCarriesIt) {
   EXPECT_EQ(st[0].platform, 1) << "the rider still rides";
 }
 
+// Crowd::neighbours() against every pair: the same characters, ascending id, for crowds dense and
+// thin (whose cells the index finds from a table of runs) and for groups of four spread over
+// hundreds of kilometres (too many cells for the table: it searches), at every range a step asks with.
+TEST(CharacterContacts, TheCrowdsNeighboursAreEveryoneWithinRange) {
+  std::mt19937 random(7);
+  auto coordinate = [&](int32_t span_m) { return int32_t(random() % uint32_t(span_m * 1024)) - span_m * 512; };
+  struct Case {
+    int characters;
+    int32_t span_m;  // the square their groups stand in, metres
+    int group;       // characters to a group, within 4 m of its centre
+  };
+  for (const Case& c : {Case{600, 30, 1}, Case{300, 200, 1}, Case{40, 4, 1}, Case{120, 400000, 4}}) {
+    std::vector<OtherCharacter> all;
+    FixedVec3 centre;
+    for (int k = 0; k < c.characters; ++k) {
+      if (k % c.group == 0) centre = {coordinate(c.span_m), 0, coordinate(c.span_m)};
+      const FixedVec3 at = c.group == 1 ? centre : FixedVec3{centre.x + coordinate(4), 0, centre.z + coordinate(4)};
+      all.push_back({uint32_t(3 * k + 1), {at.x, int32_t(random() % 4096), at.z}, false, 0});
+    }
+    Crowd crowd;
+    crowd.build(all, nullptr);
+    std::vector<OtherCharacter> near;
+    std::size_t found = 0;
+    for (const double range : {0.5, 1.3, kNeighbourRange, 10.0}) {
+      const double within = std::min(range, kNeighbourRange) + 1.0 / 64;
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        std::vector<OtherCharacter> expected;
+        const Vec3 me = to_position(all[i].position);
+        for (std::size_t j = 0; j < all.size(); ++j) {
+          const Vec3 p = to_position(all[j].position);
+          const double ex = p.x - me.x, ez = p.z - me.z;
+          if (j != i && ex * ex + ez * ez <= within * within) expected.push_back(all[j]);
+        }
+        crowd.neighbours(i, near, range);
+        ASSERT_EQ(near, expected) << c.characters << " in " << c.span_m << " m, character " << i << ", range " << range;
+        found += near.size();
+      }
+    }
+    EXPECT_GT(found, 0u) << "the crowd of " << c.characters << " has neighbours to find";
+  }
+}
+
 }  // namespace
 }  // namespace foothold::test
