@@ -60,7 +60,6 @@ namespace {
 uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
 // Ordered as (x, z), z offset to be non-negative, so the cells of one column are one run of the grid.
-int64_t cell_key(int64_t cx, int64_t cz) { return (cx << 32) + (cz + (int64_t(1) << 31)); }
 int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
@@ -143,6 +142,7 @@ void Replication::build_grid(const Roster& roster) {
     g = {cell_key(cell_of(q.x * kPositionQuantum), cell_of(q.z * kPositionQuantum)), g.index, q.x, q.z};
   }
   sort_presorted(grid_, std::less<GridEntry>());
+  grid_runs_.build(std::span<const GridEntry>(grid_));
 }
 
 void Replication::select_others(const Roster& roster, std::size_t self, std::vector<uint32_t>& out,
@@ -162,18 +162,25 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
   const int64_t px = me.x, pz = me.z;
   for (int64_t ring = 0; ring <= proto::kInterestMaxRings && out.size() < kMaxOthers; ++ring) {
     candidates.clear();
+    auto gather = [&](std::pair<std::size_t, std::size_t> run) {
+      for (std::size_t k = run.first; k < run.second; ++k) {
+        const GridEntry& e = grid_[k];
+        if (e.index == self) continue;
+        // Horizontal distance in grid units squared: exact integers, so ties are exact too.
+        const int64_t ex = e.x - px, ez = e.z - pz;
+        candidates.push_back({ex * ex + ez * ez, e.index});
+      }
+    };
+    const std::span<const GridEntry> grid(grid_);
     for (int64_t dx = -ring; dx <= ring; ++dx) {
       // Only the cells on the ring's border: a whole column at its two ends, the column's two end
-      // cells elsewhere. A column's cells are one run of the grid: found once, read through, the
-      // inner cells (an earlier ring's) passed over.
-      const int64_t first = cell_key(cx + dx, cz - ring), last = cell_key(cx + dx, cz + ring);
-      const bool whole = dx == -ring || dx == ring;
-      auto it = std::lower_bound(grid_.begin(), grid_.end(), GridEntry{first, 0, 0, 0});
-      for (; it != grid_.end() && it->key <= last; ++it) {
-        if (it->index == self || (!whole && it->key != first && it->key != last)) continue;
-        // Horizontal distance in grid units squared: exact integers, so ties are exact too.
-        const int64_t ex = it->x - px, ez = it->z - pz;
-        candidates.push_back({ex * ex + ez * ez, it->index});
+      // cells elsewhere (the inner ones are an earlier ring's). The order they are gathered in does
+      // not matter: the pairs are distinct, so the nearest `room` of them are one set.
+      if (dx == -ring || dx == ring) {
+        gather(grid_runs_.column(grid, cx + dx, cz - ring, cz + ring));
+      } else {
+        gather(grid_runs_.column(grid, cx + dx, cz - ring, cz - ring));
+        gather(grid_runs_.column(grid, cx + dx, cz + ring, cz + ring));
       }
     }
     // Rings nearer in take precedence as a whole; within the ring that fills the list, the nearest.

@@ -20,6 +20,7 @@
 #include "server/outbox.h"
 #include "server/roster.h"
 #include "server/snapshot_phase.h"
+#include "shared/cell_runs.h"
 #include "shared/mover_frame.h"
 #include "shared/workers/worker_pool.h"
 
@@ -108,6 +109,7 @@ class Replication {
   const GameMatch* match_ = nullptr;  // the match's attributes, during send_snapshots()
   uint64_t roster_version_ = 0;
   std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest
+  CellRuns grid_runs_;                  // where each cell's run of grid_ begins
   std::vector<Pose> to_local_;          // each mover's pose at this tick, inverted (platform_offset_guess())
   struct Full {
     CharacterState state;

@@ -12,17 +12,11 @@ namespace foothold {
 namespace {
 // 3.25 m cells: more than kNeighbourRange and its 1/64 m margin (with room for the division's
 // rounding), so the nine cells around a character hold everyone within reach, and as little more
-// as that allows (4 m cells scanned half as much again). Ordered as (x, z), z offset to be non-negative, so the cells z - 1, z, z + 1
-// of one column are neighbours in the sorted index too.
+// as that allows (4 m cells scanned half as much again). Keyed by cell_key(), so a column's cells
+// are one run of the sorted index.
 constexpr double kCellSize = 3.25;
 static_assert(kCellSize > kNeighbourRange + 1.0 / 64 + 0.125, "the nine cells must hold everyone within reach");
 int64_t cell_of(double v) { return int64_t(det_floor(v / kCellSize)); }
-int64_t cell_key(int64_t x, int64_t z) { return (x << 32) + (z + (int64_t(1) << 31)); }
-int64_t column_of_key(int64_t key) { return key >> 32; }
-int64_t row_of_key(int64_t key) { return (key & 0xffffffff) - (int64_t(1) << 31); }
-// The most cells the table of runs may have per character, and beyond that count: a crowd spread
-// thin over a large world keeps to the searches.
-constexpr int64_t kRunTableCellsPerCharacter = 4, kRunTableSlack = 4096;
 }  // namespace
 
 OtherCharacter as_other(uint32_t id, const CharacterState& state) {
@@ -62,52 +56,9 @@ void Crowd::build(std::span<const OtherCharacter> all, const MoverFrame* frame) 
   // Each character's own entry, for its queries.
   at_.resize(all.size());
   for (uint32_t k = 0; k < cells_.size(); ++k) at_[cells_[k].index] = k;
-  build_run_table();
-}
-
-void Crowd::build_run_table() {
-  // Where the run of each cell of the box the crowd spans begins, cells in the index's order (by
-  // column, then row): a column's stretch of cells is then two reads, not two binary searches over
-  // everyone (those were a third of a 4,000-character crowd's neighbour queries).
-  runs_.clear();
-  columns_ = rows_ = 0;
-  if (cells_.empty()) return;
-  x_lo_ = column_of_key(cells_.front().key);
-  const int64_t x_hi = column_of_key(cells_.back().key);
-  int64_t z_hi = row_of_key(cells_.front().key);
-  z_lo_ = z_hi;
-  for (const Cell& c : cells_) {
-    z_lo_ = std::min(z_lo_, row_of_key(c.key));
-    z_hi = std::max(z_hi, row_of_key(c.key));
-  }
-  const int64_t limit = kRunTableCellsPerCharacter * int64_t(cells_.size()) + kRunTableSlack;
-  if (x_hi - x_lo_ + 1 > limit || z_hi - z_lo_ + 1 > limit || (x_hi - x_lo_ + 1) * (z_hi - z_lo_ + 1) > limit) return;
-  columns_ = x_hi - x_lo_ + 1;
-  rows_ = z_hi - z_lo_ + 1;
-  runs_.resize(std::size_t(columns_ * rows_) + 1);
-  uint32_t k = 0;
-  for (int64_t slot = 0; slot < columns_ * rows_; ++slot) {
-    const int64_t key = cell_key(x_lo_ + slot / rows_, z_lo_ + slot % rows_);
-    while (k < cells_.size() && cells_[k].key < key) ++k;
-    runs_[std::size_t(slot)] = k;
-  }
-  runs_.back() = uint32_t(cells_.size());
-}
-
-std::pair<std::size_t, std::size_t> Crowd::column_run(int64_t x, int64_t z0, int64_t z1) const {
-  if (columns_ > 0) {
-    // Outside the box the crowd spans there is no one: its rows are clipped to the box.
-    if (x < x_lo_ || x >= x_lo_ + columns_) return {0, 0};
-    const int64_t from = std::max(z0, z_lo_), to = std::min(z1, z_lo_ + rows_ - 1);
-    if (from > to) return {0, 0};
-    const int64_t column = (x - x_lo_) * rows_ - z_lo_;
-    return {runs_[std::size_t(column + from)], runs_[std::size_t(column + to + 1)]};
-  }
-  const int64_t first = cell_key(x, z0), last = cell_key(x, z1);
-  const auto begin = std::lower_bound(cells_.begin(), cells_.end(), first, [](const Cell& c, int64_t key) { return c.key < key; });
-  auto end = begin;
-  while (end != cells_.end() && end->key <= last) ++end;
-  return {std::size_t(begin - cells_.begin()), std::size_t(end - cells_.begin())};
+  // A column's stretch of cells in two reads, not two binary searches over everyone (those were a
+  // third of a 4,000-character crowd's neighbour queries).
+  runs_.build(std::span<const Cell>(cells_));
 }
 
 void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double range) const {
@@ -125,7 +76,7 @@ void Crowd::neighbours(std::size_t i, std::vector<OtherCharacter>& out, double r
   const int64_t z0 = cell_of(me.z - bound), z1 = cell_of(me.z + bound);
   for (int64_t x = x0; x <= x1; ++x) {
     // A column's cells are one run of the index.
-    const auto [first, past] = column_run(x, z0, z1);
+    const auto [first, past] = runs_.column(std::span<const Cell>(cells_), x, z0, z1);
     const auto begin = cells_.begin() + std::ptrdiff_t(first), end = cells_.begin() + std::ptrdiff_t(past);
     // Every entry is written and only those within reach are kept (the count advances by the test):
     // whether the next one is within reach is a coin toss no branch predictor wins in a crowd.

@@ -4,9 +4,9 @@
 
 #include <cstdint>
 #include <span>
-#include <utility>
 #include <vector>
 
+#include "shared/cell_runs.h"
 #include "shared/character_state.h"
 #include "shared/mover_frame.h"
 #include "shared/settings.h"
@@ -80,14 +80,7 @@ class Crowd {
   };
   std::vector<Cell> cells_;
   std::vector<uint32_t> at_;  // cells_ entry of each character
-  // Where each cell's run of cells_ begins, for the box of cells the crowd spans (columns_ by rows_
-  // from cell x_lo_, z_lo_, in the index's order, one more entry for the end), when that box is at
-  // most a few cells per character; columns_ is 0 otherwise, and column_run() searches.
-  std::vector<uint32_t> runs_;
-  int64_t x_lo_ = 0, z_lo_ = 0, columns_ = 0, rows_ = 0;
-  void build_run_table();
-  // The entries [first, past) of cells_ in column x, rows z0 to z1.
-  std::pair<std::size_t, std::size_t> column_run(int64_t x, int64_t z0, int64_t z1) const;
+  CellRuns runs_;              // where each cell's run of cells_ begins
 };
 
 }  // namespace foothold
