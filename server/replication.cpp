@@ -59,7 +59,7 @@ namespace {
 
 uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 
-// Ordered as (x, z), z offset to be non-negative, so the cells of one column are one run of the grid.
+// The interest grid's cells, keyed by cell_key() (shared/cell_runs.h): a column's cells are one run.
 int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
@@ -174,8 +174,8 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
     const std::span<const GridEntry> grid(grid_);
     for (int64_t dx = -ring; dx <= ring; ++dx) {
       // Only the cells on the ring's border: a whole column at its two ends, the column's two end
-      // cells elsewhere (the inner ones are an earlier ring's). The order they are gathered in does
-      // not matter: the pairs are distinct, so the nearest `room` of them are one set.
+      // cells elsewhere (the inner ones are an earlier ring's), in the grid's order as before (and
+      // the order would not matter: the pairs are distinct, so the nearest `room` are one set).
       if (dx == -ring || dx == ring) {
         gather(grid_runs_.column(grid, cx + dx, cz - ring, cz + ring));
       } else {
