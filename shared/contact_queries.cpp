@@ -48,7 +48,7 @@ SweepHit ContactQueries::sweep_shape(const Capsule& shape, const Vec3& motion) {
     const WorldTriangle& t = triangle(i);
     if (!overlaps(t, lo, hi)) continue;
     if (ignored_mover_ >= 0 && mover_of(i) == ignored_mover_) continue;
-    if (sweep_out_of_reach(shape, motion, t.tri)) continue;  // as either sweep would say, without the call
+    if (sweep_reach(shape, motion, t.tri).out) continue;  // as either sweep would say, without the call
     // A fence stands for the whole plane (its square is far larger than a tick's reach).
     const auto hit = i >= fence_base_ ? sweep_capsule_plane(shape, motion, t.tri) : sweep_capsule_triangle(shape, motion, t.tri);
     if (hit && hit->fraction < best.fraction) {

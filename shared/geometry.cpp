@@ -251,12 +251,9 @@ std::optional<SweepContact> sweep_capsule_plane(const Capsule& capsule, const Ve
   const double hl = capsule.half_segment;
   const double r = capsule.radius;
   const Vec3& o = capsule.center;
-  const double dc = center_plane_distance(o, tri);
-  if (dc <= 0) return std::nullopt;
-  const double reach = std::fabs(n.y) * hl + r;
-  const double dn = dot(motion, n);
-  const double s0 = dc - reach;
-  if (s0 > 0 && (dn >= 0 || s0 + dn > 0)) return std::nullopt;
+  const SweepReach at = sweep_reach(capsule, motion, tri);
+  if (at.out) return std::nullopt;
+  const double dn = at.dn, s0 = at.s0;
   if (s0 <= tolerance::kDistanceNoise) {
     if (dn < -tolerance::kApproachCosine * length(motion)) return SweepContact{0.0};
     return std::nullopt;
@@ -280,14 +277,8 @@ std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const
   const double hl = capsule.half_segment;
   const double r = capsule.radius;
   const Vec3& o = capsule.center;
-  const double dc = center_plane_distance(o, tri);
-  if (dc <= 0) return std::nullopt;  // one-sided: behind the triangle
-  // Everything the capsule can touch lies within `reach` of the plane; cull when the motion never
-  // brings the centre that close (sweep_out_of_reach(), which callers may ask first, repeats this).
-  const double reach = std::fabs(n.y) * hl + r;
-  const double dn = dot(motion, n);
-  const double s0 = dc - reach;
-  if (s0 > 0 && (dn >= 0 || s0 + dn > 0)) return std::nullopt;
+  // Behind the triangle, or never within the capsule's reach of its plane.
+  if (sweep_reach(capsule, motion, tri).out) return std::nullopt;
 
   // Already touching: block only a motion that approaches the contact. A start that a sweep left
   // exactly touching may sit a rounding error outside: that counts as touching too, or the entry

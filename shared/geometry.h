@@ -69,18 +69,23 @@ struct SweepContact {
   double fraction = 0;  ///< share of `motion` travelled at impact, [0, 1]
 };
 std::optional<SweepContact> sweep_capsule_triangle(const Capsule& capsule, const Vec3& motion, const Triangle& tri);
-/// The first test of both sweeps, which most triangles a sweep is asked about fail: true when `tri`
-/// faces away from the capsule's centre, or its plane stays out of the capsule's reach all along
-/// `motion`; neither sweep then finds a contact. Inline, for callers that ask about many triangles:
-/// an answer of nothing returned from a sweep's call goes through memory (a byte stored, eight
-/// loaded, which the store buffer cannot forward), and that stall was most of a fence test's time.
-inline bool sweep_out_of_reach(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
+/// The first test of both sweeps, which most triangles a sweep is asked about fail: how the
+/// capsule's reach (everything it can touch lies within fabs(normal.y) * half_segment + radius of
+/// the plane) stands to the plane of `tri`. Inline, for callers that ask about many triangles: an
+/// answer of nothing returned from a sweep's call goes through memory (a byte stored, eight loaded,
+/// which the store buffer cannot forward), and that stall was most of a fence test's time.
+struct SweepReach {
+  double dn = 0;    ///< the motion along the normal, metres
+  double s0 = 0;    ///< the plane's distance beyond the capsule's reach at the start, metres
+  bool out = true;  ///< the triangle faces away, or its plane stays out of reach all along the motion: no contact
+};
+inline SweepReach sweep_reach(const Capsule& capsule, const Vec3& motion, const Triangle& tri) {
   const double dc = center_plane_distance(capsule.center, tri);
-  if (dc <= 0) return true;
+  if (dc <= 0) return {};  // one-sided: behind the triangle
   const double reach = std::fabs(tri.normal.y) * capsule.half_segment + capsule.radius;
   const double dn = dot(motion, tri.normal);
   const double s0 = dc - reach;
-  return s0 > 0 && (dn >= 0 || s0 + dn > 0);
+  return {dn, s0, s0 > 0 && (dn >= 0 || s0 + dn > 0)};
 }
 /// sweep_capsule_triangle() against the whole plane of `tri` (one-sided, the same rules): for a
 /// triangle so large that nothing one motion reaches lies beyond its edges (a fence between two
