@@ -499,6 +499,16 @@ void finish_tick(const ContactQueries& q, const Grid& grid, const Settled& at, V
 StepResult step(const CharacterState& state, const InputCmd& given, const World& world,
                 const DerivedSettings& settings, StepScratch& scratch, const Surroundings& around) {
   StepResult out;
+  step(state, given, world, settings, scratch, around, out);
+  return out;
+}
+
+void step(const CharacterState& state, const InputCmd& given, const World& world, const DerivedSettings& settings,
+          StepScratch& scratch, const Surroundings& around, StepResult& out) {
+  // As a new StepResult: the phases below fill the state and the diagnostics a field at a time.
+  out.state = CharacterState{};
+  out.diagnostics = StepDiagnostics{};
+  out.touches.clear();
   StepDiagnostics& diag = out.diagnostics;
   // The character's movement profile (the base's when its index names none): profiles share the
   // capsule's shape and the tick, so only speeds, jump and gravity differ from here on.
@@ -515,10 +525,13 @@ StepResult step(const CharacterState& state, const InputCmd& given, const World&
   const Vec3 carried = carry_with_platform(state, motion, world, frame, standing, scratch);
   // §5.4: the posture; every later phase runs with its capsule.
   const bool posture_matters = state.crouched || (input.buttons & kButtonCrouch) != 0;
-  const DerivedSettings crouching = posture_matters ? crouched_settings(standing) : DerivedSettings{};
-  const Posture posture = posture_matters ? choose_posture(state, input, carried, world, crouching, scratch, frame)
+  // Made only when it may be used: a whole DerivedSettings cleared in every step was a tenth of
+  // step()'s own time.
+  std::optional<DerivedSettings> crouching;
+  if (posture_matters) crouching.emplace(crouched_settings(standing));
+  const Posture posture = posture_matters ? choose_posture(state, input, carried, world, *crouching, scratch, frame)
                                           : Posture{false, carried};
-  const DerivedSettings& s = posture.crouched ? crouching : standing;
+  const DerivedSettings& s = posture.crouched ? *crouching : standing;
   out.state.crouched = posture.crouched;
   ContactQueries q(world, s, scratch.candidates, frame);
   q.set_fences(scratch.fences.data(), scratch.fence_owners.data(), scratch.fences.size());
@@ -563,7 +576,6 @@ StepResult step(const CharacterState& state, const InputCmd& given, const World&
   // What a game set stays until it changes it (game_command.h).
   out.state.frozen = state.frozen;
   out.state.profile = state.profile;
-  return out;
 }
 
 }  // namespace foothold

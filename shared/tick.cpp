@@ -67,7 +67,8 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
       InputCmd input = c.input;
       input.tick = tick;
       ws.scratch.cache = c.cache;
-      const StepResult r = step(c.state, input, world, settings, ws.scratch, {&movers_, {}, c.id, &crowd_, k});
+      StepResult& r = ws.result;
+      step(c.state, input, world, settings, ws.scratch, {&movers_, {}, c.id, &crowd_, k}, r);
       ws.scratch.cache = nullptr;
       results_[k] = {r.state, r.diagnostics};
       touched_[k] = {uint32_t(w), uint32_t(ws.touches.size()), uint16_t(r.touches.size()), int16_t(r.touches.dropped())};

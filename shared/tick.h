@@ -69,6 +69,7 @@ class TickRunner {
   static constexpr std::size_t kMinStepsPerThread = 64;
   struct Worker {
     StepScratch scratch;
+    StepResult result;           // the step just run (one kept: a new one clears its touch list, 1 KB)
     std::vector<Touch> touches;  // this tick's touches of the steps this worker ran, one after another
   };
   // Where a character's touches are: kept apart from the results, so that a step writes its few

@@ -56,6 +56,11 @@ class TouchList {
   int dropped() const { return dropped_; }
   /// Adds a touch, or merges its flags into the entry for the same triangle (the earlier normal stays).
   void add(const Touch& touch);
+  /// Empty again, as a new list (the entries past size() are never read, so they stay as they are).
+  void clear() {
+    count_ = 0;
+    dropped_ = 0;
+  }
 
  private:
   std::array<Touch, kCapacity> items_{};
