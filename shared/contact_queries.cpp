@@ -16,6 +16,17 @@ bool overlaps(const Vec3& a_lo, const Vec3& a_hi, const Vec3& lo, const Vec3& hi
   return a_lo.x <= hi.x && a_hi.x >= lo.x && a_lo.y <= hi.y && a_hi.y >= lo.y && a_lo.z <= hi.z && a_hi.z >= lo.z;
 }
 bool overlaps(const WorldTriangle& t, const Vec3& lo, const Vec3& hi) { return overlaps(t.lo, t.hi, lo, hi); }
+// Calls visit(i) for each mover triangle i (the frame's index) that overlaps the box [lo, hi], in
+// ascending order, a whole mover's bounds tested first, until it returns true; whether it did.
+template <typename Visit>
+bool visit_mover_triangles(const MoverFrame& movers, const Vec3& lo, const Vec3& hi, Visit&& visit) {
+  for (std::size_t m = 0; m < movers.mover_count(); ++m) {
+    if (!overlaps(movers.bounds(m).lo, movers.bounds(m).hi, lo, hi)) continue;
+    for (uint32_t i = movers.first(m); i < movers.first(m + 1); ++i)
+      if (overlaps(movers.triangle(i), lo, hi) && visit(i)) return true;
+  }
+  return false;
+}
 }  // namespace
 
 void ContactList::insert(const Contact& c) {
@@ -127,24 +138,16 @@ bool ContactQueries::mover_within(const Vec3& center, double max_gap) const {
   if (!movers_) return false;
   // contacts()'s own test, on the movers' triangles alone: one it passes over is none of its contacts.
   const auto [lo, hi] = contact_box(center, max_gap);
-  for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
-    if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, lo, hi)) continue;
-    for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
-      if (overlaps(movers_->triangle(i), lo, hi)) return true;
-  }
-  return false;
+  return visit_mover_triangles(*movers_, lo, hi, [](uint32_t) { return true; });
 }
 
 // Movers and fences are few and change every tick: their triangles are tested against the box
 // directly (a whole mover's bounds first), after the static ones, so the list stays ascending.
 void ContactQueries::add_mover_candidates(const Aabb& box) {
-  if (movers_) {
-    for (std::size_t m = 0; m < movers_->mover_count(); ++m) {
-      if (!overlaps(movers_->bounds(m).lo, movers_->bounds(m).hi, box.lo, box.hi)) continue;
-      for (uint32_t i = movers_->first(m); i < movers_->first(m + 1); ++i)
-        if (overlaps(movers_->triangle(i), box.lo, box.hi)) candidates_.push_back(static_count_ + i);
-    }
-  }
+  if (movers_) visit_mover_triangles(*movers_, box.lo, box.hi, [this](uint32_t i) {
+    candidates_.push_back(static_count_ + i);
+    return false;
+  });
   for (uint32_t k = 0; k < fence_count_; ++k)
     if (overlaps(fences_[k], box.lo, box.hi)) candidates_.push_back(fence_base_ + k);
 }
