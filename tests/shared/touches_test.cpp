@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "shared/step.h"
 #include "support/scenario_support.h"
 
@@ -78,6 +81,76 @@ TEST(Touches, TheListIsUniqueSortedAndBounded) {
   for (int i = 0; i < list.size(); ++i) EXPECT_EQ(list[i].triangle, uint32_t(i)) << "the lowest indices are kept";
   EXPECT_TRUE(list[0].floor);
   EXPECT_TRUE(list[0].blocked);
+}
+
+// Every field of a step's diagnostics alike (a field missed here would let a leak through).
+void expect_same_diagnostics(const StepDiagnostics& a, const StepDiagnostics& b, const std::string& where) {
+  EXPECT_EQ(a.ground_at_start, b.ground_at_start) << where;
+  EXPECT_EQ(a.jumped, b.jumped) << where;
+  EXPECT_EQ(a.rising, b.rising) << where;
+  EXPECT_EQ(a.slide_iterations, b.slide_iterations) << where;
+  EXPECT_EQ(a.stepped_up, b.stepped_up) << where;
+  EXPECT_EQ(a.snapped_down, b.snapped_down) << where;
+  EXPECT_EQ(a.locked_to_floor, b.locked_to_floor) << where;
+  EXPECT_EQ(a.pushout_iterations, b.pushout_iterations) << where;
+  EXPECT_EQ(a.pushout_unresolved, b.pushout_unresolved) << where;
+  EXPECT_EQ(a.pushed_by_mover, b.pushed_by_mover) << where;
+  EXPECT_EQ(a.crushed, b.crushed) << where;
+  EXPECT_EQ(a.characters_near, b.characters_near) << where;
+  EXPECT_EQ(a.pushed_apart, b.pushed_apart) << where;
+  EXPECT_EQ(a.position, b.position) << where;
+}
+
+// TickRunner steps every character into one StepResult per thread; whatever the last character left
+// in it (touches, a jump, a crouch, a climb) must not reach the next one.
+TEST(Touches, AStepIntoAReusedResultGivesWhatANewResultGives) {
+  const DerivedSettings s = derive(MoveSettings{});
+  StepScratch scratch;
+  struct Walker {
+    CharacterState state;
+    double x, z;
+    uint8_t buttons;
+  };
+  std::vector<Walker> walkers = {
+      {spawn_state({arena::kUprightWallX + 1.5, rest_height(), 0}), -1, 0, 0},            // into the wall
+      {spawn_state(arena::kOpenFloor + Vec3{0, rest_height(), 0}), 0, 0, kButtonJump},   // jumping
+      {spawn_state(arena::kOpenFloor + Vec3{4, rest_height(), 0}), 0, 0, 0},             // standing
+      {spawn_state({arena::kStairX0 - 1, rest_height(), (arena::kStairZ0 + arena::kStairZ1) / 2}), 1, 0, 0},  // up the stairs
+      {spawn_state(arena::kOpenFloor + Vec3{-4, rest_height(), 0}), 0, 1, kButtonCrouch},  // crouching
+  };
+  StepResult reused;
+  int touches = 0, jumps = 0, climbs = 0, crouched = 0;
+  for (uint32_t t = 1; t <= 60; ++t) {
+    for (std::size_t i = 0; i < walkers.size(); ++i) {
+      Walker& w = walkers[i];
+      const InputCmd in = encode_move(w.x, w.z, w.buttons, t);
+      const StepResult fresh = step(w.state, in, arena_world(), s, scratch);
+      step(w.state, in, arena_world(), s, scratch, {}, reused);
+      const std::string where = "walker " + std::to_string(i) + ", tick " + std::to_string(t);
+      ASSERT_EQ(reused.state, fresh.state) << where;
+      expect_same_diagnostics(reused.diagnostics, fresh.diagnostics, where);
+      ASSERT_EQ(reused.touches.size(), fresh.touches.size()) << where;
+      EXPECT_EQ(reused.touches.dropped(), fresh.touches.dropped()) << where;
+      for (int k = 0; k < fresh.touches.size(); ++k) {
+        EXPECT_EQ(reused.touches[k].triangle, fresh.touches[k].triangle) << where;
+        EXPECT_EQ(reused.touches[k].kind, fresh.touches[k].kind) << where;
+        EXPECT_EQ(reused.touches[k].normal, fresh.touches[k].normal) << where;
+        EXPECT_EQ(reused.touches[k].floor, fresh.touches[k].floor) << where;
+        EXPECT_EQ(reused.touches[k].blocked, fresh.touches[k].blocked) << where;
+        EXPECT_EQ(reused.touches[k].tag, fresh.touches[k].tag) << where;
+      }
+      touches += fresh.touches.size();
+      jumps += fresh.diagnostics.jumped;
+      climbs += fresh.diagnostics.stepped_up;
+      crouched += fresh.state.crouched;
+      w.state = fresh.state;
+    }
+  }
+  // The cases that leave something behind did happen.
+  EXPECT_GT(touches, 0);
+  EXPECT_GT(jumps, 0);
+  EXPECT_GT(climbs, 0);
+  EXPECT_GT(crouched, 0);
 }
 
 }  // namespace
