@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -50,10 +51,11 @@ TEST(Version, TheProjectsVersionIsTheCApisAndTheLibrarys) {
   EXPECT_FALSE(foothold::git_describe().empty());
 }
 
-// The changelog's next release names the versions it will carry: the first "Protocol P, recording
-// format R, simulation version S" in CHANGELOG.md (the Unreleased section's) is what the code says
-// now. It once said recording format 8 a session after the format became 9.
-TEST(Version, TheChangelogsNextReleaseNamesTheProtocolRecordingAndSimulationVersionsOfTheCode) {
+// The changelog names the versions the code carries: the first "Protocol P, recording format R,
+// simulation version S" in CHANGELOG.md (the Unreleased section's once a change bumps one, the newest
+// release's until then) is what the code says now. It once said recording format 8 a session after
+// the format became 9.
+TEST(Version, TheChangelogNamesTheProtocolRecordingAndSimulationVersionsOfTheCode) {
   std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/CHANGELOG.md");
   ASSERT_TRUE(in) << "CHANGELOG.md is missing";
   std::stringstream text;
@@ -66,6 +68,35 @@ TEST(Version, TheChangelogsNextReleaseNamesTheProtocolRecordingAndSimulationVers
   EXPECT_EQ(m[1].str(), std::to_string(proto::kProtocolVersion)) << "protocol";
   EXPECT_EQ(m[2].str(), std::to_string(replay::kRecordingFormat)) << "recording format";
   EXPECT_EQ(m[3].str(), std::to_string(kSimulationVersion)) << "simulation version";
+}
+
+// A build from a release tag (git describe "vX.Y.Z", or "vX.Y.Z-N-gHASH" for commits after it) is
+// of that version, and the changelog has the release's section: a tag put on the wrong commit, or a
+// version bumped without its tag, shows here. (A tree with no tag in its history has nothing to check.)
+TEST(Version, AReleaseTagNamesTheProjectsVersionAndTheChangelogsSection) {
+  const std::string version = FOOTHOLD_PROJECT_VERSION_FOR_TESTS;
+  const std::string describe(foothold::git_describe());
+  std::smatch m;
+  if (!std::regex_match(describe, m, std::regex("v([0-9]+\\.[0-9]+\\.[0-9]+)(-[0-9]+-g[0-9a-f]+)?(-dirty)?")))
+    GTEST_SKIP() << "git describe says '" << describe << "': no release tag in this tree's history";
+  if (m[2].matched) {
+    // Commits after a release: the project's version is that release's or a later one.
+    const auto parts = [](const std::string& v) {
+      std::smatch p;
+      std::regex_match(v, p, std::regex("([0-9]+)\\.([0-9]+)\\.([0-9]+)"));
+      return std::tuple(std::stoi(p[1].str()), std::stoi(p[2].str()), std::stoi(p[3].str()));
+    };
+    EXPECT_GE(parts(version), parts(m[1].str())) << "the project's version is older than the tag " << describe;
+  } else {
+    EXPECT_EQ(m[1].str(), version) << "the tag " << describe << " is not the project's version";
+  }
+  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/CHANGELOG.md");
+  ASSERT_TRUE(in) << "CHANGELOG.md is missing";
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::regex section("\n## \\[" + std::regex_replace(m[1].str(), std::regex("\\."), "\\.") +
+                           "\\] - [0-9]{4}-[0-9]{2}-[0-9]{2}\n");
+  EXPECT_TRUE(std::regex_search(text.str(), section)) << "CHANGELOG.md has no dated section for " << m[1].str();
 }
 
 }  // namespace
