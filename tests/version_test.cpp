@@ -20,6 +20,18 @@
 namespace foothold::test {
 namespace {
 
+// CHANGELOG.md's text, or empty (with a failure) when it cannot be read.
+std::string changelog_text() {
+  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/CHANGELOG.md");
+  if (!in) {
+    ADD_FAILURE() << "CHANGELOG.md is missing";
+    return {};
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 TEST(Version, EveryProgramSaysItsVersionTheProtocolsTheRecordingsAndTheTreesAndExitsZero) {
   const std::string version = FOOTHOLD_PROJECT_VERSION_FOR_TESTS;
   for (const auto& [name, path] : std::vector<std::pair<std::string, std::string>>{
@@ -56,11 +68,7 @@ TEST(Version, TheProjectsVersionIsTheCApisAndTheLibrarys) {
 // release's until then) is what the code says now. It once said recording format 8 a session after
 // the format became 9.
 TEST(Version, TheChangelogNamesTheProtocolRecordingAndSimulationVersionsOfTheCode) {
-  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/CHANGELOG.md");
-  ASSERT_TRUE(in) << "CHANGELOG.md is missing";
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string changelog = std::regex_replace(text.str(), std::regex("\\s+"), " ");
+  const std::string changelog = std::regex_replace(changelog_text(), std::regex("\\s+"), " ");
   std::smatch m;
   ASSERT_TRUE(std::regex_search(changelog, m,
                                 std::regex("Protocol ([0-9]+), recording format ([0-9]+), simulation version ([0-9]+)")))
@@ -90,13 +98,9 @@ TEST(Version, AReleaseTagNamesTheProjectsVersionAndTheChangelogsSection) {
   } else {
     EXPECT_EQ(m[1].str(), version) << "the tag " << describe << " is not the project's version";
   }
-  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/CHANGELOG.md");
-  ASSERT_TRUE(in) << "CHANGELOG.md is missing";
-  std::stringstream text;
-  text << in.rdbuf();
   const std::regex section("\n## \\[" + std::regex_replace(m[1].str(), std::regex("\\."), "\\.") +
                            "\\] - [0-9]{4}-[0-9]{2}-[0-9]{2}\n");
-  EXPECT_TRUE(std::regex_search(text.str(), section)) << "CHANGELOG.md has no dated section for " << m[1].str();
+  EXPECT_TRUE(std::regex_search(changelog_text(), section)) << "CHANGELOG.md has no dated section for " << m[1].str();
 }
 
 }  // namespace
