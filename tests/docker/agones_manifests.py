@@ -12,7 +12,9 @@
    schema does not declare is an error (kubectl's default strict field validation), as is a key
    given twice in one mapping. The root's apiVersion, kind and metadata (ObjectMeta) are checked
    as the API server does. A v1 Secret or ConfigMap needs only apiVersion, kind and metadata.name;
-   any other kind is an error.
+   a networking.k8s.io/v1 NetworkPolicy must select the game servers, admit UDP 7777 from anywhere
+   and TCP 9100 (metrics and probes) only from named namespaces and addresses (issue #63); any
+   other kind is an error.
 2. Foothold's contract, in every GameServer spec (a GameServer's, a Fleet's or a GameServerSet's
    template): a UDP port with portPolicy Dynamic and containerPort 7777 (FOOTHOLD_PORT, if set,
    the same); the Secret volume mounted read-only at /run/secrets, its key file readable by uid
@@ -50,7 +52,8 @@ IMAGE_UID = 10001
 DEFAULT_HEALTH_INTERVAL = 2      # --agones-health-interval
 DEFAULT_DRAIN_SECONDS = 10       # --drain-seconds
 COUNTER = "players"
-CORE_KINDS = {("v1", "Secret"), ("v1", "ConfigMap")}
+CORE_KINDS = {("v1", "Secret"), ("v1", "ConfigMap"), ("networking.k8s.io/v1", "NetworkPolicy")}
+POD_LABEL = ("app.kubernetes.io/name", "foothold")  # what the game servers' pod template carries
 GAMESERVER_SPEC_PATHS = {  # where a kind holds a GameServer spec
     "GameServer": ("spec",),
     "Fleet": ("spec", "template", "spec"),
@@ -486,6 +489,60 @@ def check_gameserver_spec(spec, base, fail, secrets):
     check_counter_and_lifetime(pod, fail)
 
 
+def admits(rule, protocol, port):
+    """True when an ingress rule's ports (none: every port) include `protocol` `port`."""
+    ports = rule.get("ports")
+    if not ports:
+        return True
+    return any(isinstance(p, dict) and p.get("protocol", "TCP") == protocol and p.get("port") in (None, port)
+               for p in ports)
+
+
+def open_peer(peer):
+    """Why a `from` peer admits more than the monitoring namespace and the nodes, or None."""
+    if not isinstance(peer, dict):
+        return "is not a mapping"
+    if "ipBlock" in peer:
+        cidr = str(get(peer, "ipBlock", "cidr"))
+        return f"ipBlock {cidr} is every address" if cidr in ("0.0.0.0/0", "::/0") else None
+    namespaces = peer.get("namespaceSelector")
+    if namespaces is None:
+        return "selects pods of the policy's own namespace (the game servers themselves and anything beside them)"
+    if not get(namespaces, "matchLabels") and not get(namespaces, "matchExpressions"):
+        return "namespaceSelector {} selects every namespace"
+    return None
+
+
+def check_network_policy(doc, fail):
+    """Selects the game server pods; UDP 7777 from anywhere; TCP 9100 only from named namespaces and node
+    addresses (the metrics port is not for players, issue #63)."""
+    spec = doc.get("spec") or {}
+    labels = get(spec, "podSelector", "matchLabels") or {}
+    if labels.get(POD_LABEL[0]) != POD_LABEL[1]:
+        fail(["spec", "podSelector", "matchLabels"], f"must select the game servers ({POD_LABEL[0]}: {POD_LABEL[1]})")
+    if "Ingress" not in (spec.get("policyTypes") or []):
+        fail(["spec", "policyTypes"], "must include Ingress: the policy is about who reaches the pods")
+    rules = spec.get("ingress") or []
+    if not any(isinstance(r, dict) and not r.get("from") and admits(r, "UDP", GAME_PORT) for r in rules):
+        fail(["spec", "ingress"], f"no rule admits UDP {GAME_PORT} from everywhere: players could not connect")
+    metrics_rules = 0
+    for i, rule in enumerate(rules):
+        if not isinstance(rule, dict) or not admits(rule, "TCP", METRICS_PORT):
+            continue
+        metrics_rules += 1
+        peers = rule.get("from")
+        if not peers:
+            fail(["spec", "ingress", i], f"admits TCP {METRICS_PORT} (metrics and probes) from anywhere: "
+                 "only the monitoring namespace and the nodes should reach it")
+        for j, peer in enumerate(peers or []):
+            why = open_peer(peer)
+            if why:
+                fail(["spec", "ingress", i, "from", j], f"admits TCP {METRICS_PORT} too widely: {why}")
+    if metrics_rules == 0:
+        fail(["spec", "ingress"], f"no rule admits TCP {METRICS_PORT}: Prometheus and the kubelet's probes could "
+             "not reach the server, and the kubelet would restart it")
+
+
 def first_difference(a, b, path=()):
     """The first path at which two YAML values differ, or None."""
     if isinstance(a, dict) and isinstance(b, dict):
@@ -582,6 +639,8 @@ class Checker:
         if kind == "Secret":
             keys = set(doc.get("data") or {}) | set(doc.get("stringData") or {})
             self.secrets_given[get(doc, "metadata", "name")] = (file, keys)
+        if kind == "NetworkPolicy":
+            check_network_policy(doc, fail)
 
     def no_crd(self, api_version, kind, fail):
         known = self.by_kind.get(kind)

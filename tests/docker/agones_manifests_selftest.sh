@@ -6,6 +6,7 @@
 #   3. the game port's protocol changed to TCP, in the GameServer and in the Fleet's template;
 #   4. the key's mount at /run/secrets removed;
 #   5. a kind with no CRD in install.yaml that is not a core kind;
+#   6. the NetworkPolicy admitting the metrics port from anywhere, or from every namespace;
 # and it must skip (77) when install.yaml is absent.
 #   agones_manifests_selftest.sh INSTALL_YAML MANIFEST_DIR
 set -euo pipefail
@@ -103,6 +104,16 @@ printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: extra\n' >"$di
 expect_failure unknown-kind "$dir" "extra.yaml: document 1 (Deployment extra)" \
   "apps/v1 Deployment has no CRD in $install"
 
+dir=$(copy metrics-open)
+edit "$dir/networkpolicy.yaml" '/^    - from:$/,/^            cidr: /d; s/^      ports:$/    - ports:/'
+expect_failure metrics-open "$dir" "networkpolicy.yaml: document 1 (NetworkPolicy foothold)" \
+  "admits TCP 9100 (metrics and probes) from anywhere"
+
+dir=$(copy metrics-every-namespace)
+edit "$dir/networkpolicy.yaml" '/^            matchLabels:$/d; /kubernetes.io\/metadata.name: monitoring/d; s/^        - namespaceSelector:$/        - namespaceSelector: {}/'
+expect_failure metrics-every-namespace "$dir" "networkpolicy.yaml: document 1 (NetworkPolicy foothold)" \
+  "namespaceSelector {} selects every namespace"
+
 # Without install.yaml: a skip, saying why.
 status=0
 "$check" "$work/absent/install.yaml" "$manifests" >"$work/skip.out" 2>&1 || status=$?
@@ -114,4 +125,4 @@ fi
 
 [ "$failed" -eq 0 ] || exit 1
 echo "selftest: the check passes the manifests and catches a wrong type, an unknown field, TCP (GameServer and" \
-     "Fleet), a missing key mount and a kind without a CRD; it skips without install.yaml"
+     "Fleet), a missing key mount, a kind without a CRD and a NetworkPolicy open to all; it skips without install.yaml"
