@@ -49,6 +49,7 @@ std::string_view to_string(Violation v) {
     case Violation::kNoProgress: return "no_progress";
     case Violation::kIncomplete: return "incomplete";
     case Violation::kUnreliableMalformed: return "unreliable_malformed";
+    case Violation::kOverRate: return "over_rate";
   }
   return "invalid";
 }
@@ -112,6 +113,8 @@ SendError ReliableSender::send(std::span<const uint8_t> message) {
   if (message.empty()) return SendError::kEmpty;
   if (message.size() > limits_.max_message) return SendError::kTooLarge;
   if (queued_bytes_ + message.size() > limits_.queue_bytes) return SendError::kQueueFull;
+  const std::size_t fragments = (message.size() + limits_.fragment - 1) / limits_.fragment;
+  if (unsent_.size() + fragments > max_slots(limits_.queue_bytes)) return SendError::kQueueFull;
   for (std::size_t at = 0; at < message.size(); at += limits_.fragment) {
     const std::size_t n = std::min(limits_.fragment, message.size() - at);
     Pending& p = unsent_.push();  // a reused slot: its buffer's capacity is kept
@@ -179,6 +182,12 @@ std::size_t ReliableSender::write(Nanos now, Nanos rto, std::span<uint8_t> out) 
   return used;
 }
 
+std::size_t ReliableSender::memory_bytes() {
+  std::size_t n = flight_.capacity() * sizeof(InFlight) + unsent_.memory_bytes();
+  for (const InFlight& f : flight_) n += f.bytes.capacity();
+  return n;
+}
+
 Violation ReliableSender::check_progress(Nanos now, Nanos timeout) const {
   return in_flight() > 0 && now - progress_at_ >= timeout ? Violation::kNoProgress : Violation::kNone;
 }
@@ -234,8 +243,9 @@ Violation ReliableReceiver::on_fragment(const Fragment& f, Nanos now) {
   if (slot.present) return Violation::kNone;  // a duplicate
   // No room until the application takes what it holds: dropped unacknowledged, sent again later
   // (or, where the application takes everything at once, a peer that ignored the window).
-  if (held_bytes_ + f.bytes.size() > limits_.queue_bytes)
+  if (held_bytes_ + f.bytes.size() > limits_.queue_bytes || (f.last && messages_ >= max_slots(limits_.queue_bytes)))
     return limits_.overflow_is_violation ? Violation::kOverflow : Violation::kNone;
+  if (f.last) ++messages_;
   if (present_ == 0 && !joining_) waiting_since_ = now;  // something is held from now on
   slot.present = true;
   slot.first = f.first;
@@ -278,10 +288,17 @@ MessageAck ReliableReceiver::ack() const {
 
 bool ReliableReceiver::receive(std::vector<uint8_t>& out) {
   if (complete_.empty()) return false;
-  out.swap(complete_.front());  // the caller's old buffer goes back into the ring
+  out.swap(complete_.front());  // the caller's old buffer goes back into the ring (kept if small)
   complete_.pop_front();
   held_bytes_ -= out.size();
+  --messages_;
   return true;
+}
+
+std::size_t ReliableReceiver::memory_bytes() {
+  std::size_t n = slots_.capacity() * sizeof(Slot) + joined_.capacity() + complete_.memory_bytes();
+  for (const Slot& s : slots_) n += s.bytes.capacity();
+  return n;
 }
 
 }  // namespace foothold::proto

@@ -59,6 +59,16 @@ struct MessageLimits {
 /// MessageLimits::copies at most.
 inline constexpr uint8_t kMaxCopies = 4;
 
+/// A queue holds at most one message (a receiver's, or an unreliable queue's) or one fragment (a
+/// sender's, not yet sent) per this many bytes of its byte limit: 4,096 in the default 256 KiB.
+/// Each takes a slot whatever its size, so a peer's burst of one-byte messages is bounded by the
+/// byte limit too (issue #63), and with the slots' kept buffers (proto/ring.h) so is the memory.
+inline constexpr std::size_t kMessageSlotBytes = 64;
+/// The most slots a queue of `queue_bytes` takes (at least one).
+inline constexpr std::size_t max_slots(std::size_t queue_bytes) {
+  return queue_bytes / kMessageSlotBytes > 0 ? queue_bytes / kMessageSlotBytes : 1;
+}
+
 /// Bytes of a fragment's header on the wire.
 inline constexpr std::size_t kFragmentHeaderBytes = 5;
 /// Bytes of an acknowledgement on the wire.
@@ -69,7 +79,7 @@ enum class SendError : uint8_t {
   kNone,
   kEmpty,      ///< zero bytes: a message has at least one
   kTooLarge,   ///< over MessageLimits::max_message
-  kQueueFull,  ///< the unacknowledged bytes would pass MessageLimits::queue_bytes: try again later
+  kQueueFull,  ///< the unacknowledged bytes (or messages: max_slots()) would pass MessageLimits::queue_bytes: try again later
   kNotConnected,  ///< no session to send it in (not yet connected, ended, or no such client)
 };
 std::string_view to_string(SendError e);
@@ -87,6 +97,7 @@ enum class Violation : uint8_t {
   kNoProgress,        ///< sent fragments the peer has not acknowledged for the no-progress time
   kIncomplete,        ///< held a gap or a part of a message for the no-progress time: it never completed
   kUnreliableMalformed, ///< an unreliable message empty, over kMaxUnreliableMessage or cut short
+  kOverRate,          ///< sent message bytes faster than MessageConfig::receive_rate allows
 };
 std::string_view to_string(Violation v);
 
@@ -156,6 +167,8 @@ class ReliableSender {
   std::size_t in_flight() const { return std::size_t(uint16_t(next_sequence_ - oldest_)); }
   /// Fragments sent again after their retransmission time passed, in all.
   uint64_t retransmissions() const { return retransmissions_; }
+  /// Bytes of memory held: the in-flight window's buffers and the queue's.
+  std::size_t memory_bytes();
   /// Copies sent (MessageLimits::copies), in all.
   uint64_t copies_sent() const { return copies_sent_; }
 
@@ -163,6 +176,7 @@ class ReliableSender {
   struct Pending {
     bool first = false, last = false;
     std::vector<uint8_t> bytes;
+    friend std::vector<uint8_t>& ring_buffer(Pending& p) { return p.bytes; }
   };
   struct InFlight {
     bool used = false, acked = false;
@@ -213,6 +227,8 @@ class ReliableReceiver {
 
   /// Bytes held: fragments waiting for earlier ones, the message being joined and those complete.
   std::size_t held_bytes() const { return held_bytes_; }
+  /// Bytes of memory held: the window's buffers, the message being joined, the complete ones.
+  std::size_t memory_bytes();
 
  private:
   struct Slot {
@@ -226,6 +242,7 @@ class ReliableReceiver {
   uint16_t next_ = 0;        // the first sequence not yet received in order
   bool joining_ = false;     // inside a message (its first fragment delivered, not its last)
   std::size_t present_ = 0;  // slots holding a fragment not yet delivered in order
+  std::size_t messages_ = 0; // messages held: complete, or their last fragment present (at most max_slots)
   Nanos waiting_since_ = 0;  // when something began to wait (a slot or a part message), or last moved on
   std::vector<uint8_t> joined_;
   Ring<std::vector<uint8_t>> complete_;  // whole messages not yet taken (buffers reused, see receive())

@@ -1,6 +1,7 @@
 #include "proto/message_endpoint.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace foothold::proto {
@@ -68,6 +69,8 @@ std::size_t write_carrier(MessageEndpoint& m, Nanos now, std::span<const uint8_t
 MessageEndpoint::MessageEndpoint(const MessageConfig& config, Nanos now)
     : config_(config), sender_(config.limits), receiver_(receive_limits(config.limits)), budget_at_(now) {
   budget_ = std::max<double>(config_.rate / 10.0, 1200.0);
+  receive_budget_ = std::max<double>(config_.receive_rate / 10.0, 1200.0) + config_.receive_rate / 2.0;
+  received_at_ = now;
 }
 
 SendError MessageEndpoint::send(Channel channel, std::span<const uint8_t> message) {
@@ -78,7 +81,9 @@ SendError MessageEndpoint::send(Channel channel, std::span<const uint8_t> messag
   }
   if (message.empty()) return SendError::kEmpty;
   if (message.size() > kMaxUnreliableMessage) return SendError::kTooLarge;
-  if (unreliable_out_bytes_ + message.size() > config_.unreliable_queue) return SendError::kQueueFull;
+  if (unreliable_out_bytes_ + message.size() > config_.unreliable_queue ||
+      unreliable_out_.size() >= max_slots(config_.unreliable_queue))
+    return SendError::kQueueFull;
   Unreliable& u = unreliable_out_.push();
   u.sequence = unreliable_next_++;
   u.bytes.assign(message.begin(), message.end());
@@ -86,6 +91,24 @@ SendError MessageEndpoint::send(Channel channel, std::span<const uint8_t> messag
   ++stats_.sent;
   ++stats_.unreliable_sent;
   return SendError::kNone;
+}
+
+std::size_t MessageEndpoint::memory_bytes() {
+  return sender_.memory_bytes() + receiver_.memory_bytes() + unreliable_out_.memory_bytes() + unreliable_in_.memory_bytes();
+}
+
+std::size_t MessageEndpoint::memory_bound(const MessageConfig& config) {
+  const MessageLimits send = config.limits, receive = receive_limits(config.limits);
+  const std::size_t window = std::bit_floor(std::clamp<std::size_t>(send.window, 1, 16384));
+  const std::size_t fragment = std::clamp<std::size_t>(send.fragment, 1, 0xffff);
+  const std::size_t kept = RingBounds{}.keep_total;
+  // A slot of any of the rings, or of a window, is at most this (a vector and a few flags), and a
+  // ring's slots are at most twice what it holds (it doubles).
+  constexpr std::size_t kSlot = 64;
+  auto ring = [&](std::size_t bytes) { return 2 * bytes + 2 * max_slots(bytes) * kSlot + 2 * kept; };
+  // Live buffers may hold up to twice their bytes (a message grows by doubling as it is joined).
+  return ring(send.queue_bytes) + ring(receive.queue_bytes) + 2 * ring(config.unreliable_queue) +
+         2 * window * (fragment + kSlot) + 2 * std::max<std::size_t>(send.max_message, 1);
 }
 
 bool MessageEndpoint::receive(ReceivedMessage& out) {
@@ -121,6 +144,7 @@ Violation MessageEndpoint::on_section(Nanos now, std::span<const uint8_t> sectio
   if ((flags & kHasReliable) && !take_block(section, at, reliable)) return Violation::kMalformed;
   if ((flags & kHasUnreliable) && !take_block(section, at, unreliable)) return Violation::kMalformed;
   if (at != section.size()) return Violation::kMalformed;
+  if (!within_receive_budget(now, reliable.size() + unreliable.size())) return Violation::kOverRate;
   if (flags & kHasAck)
     if (const Violation v = sender_.on_ack(ack, now, &rtt_); v != Violation::kNone) return v;
   if (flags & kHasReliable) {
@@ -150,7 +174,7 @@ Violation MessageEndpoint::read_unreliable(std::span<const uint8_t> block) {
     }
     unreliable_seen_ = true;
     unreliable_newest_ = sequence;
-    if (unreliable_in_bytes_ + size > config_.unreliable_queue) {
+    if (unreliable_in_bytes_ + size > config_.unreliable_queue || unreliable_in_.size() >= max_slots(config_.unreliable_queue)) {
       ++stats_.unreliable_dropped;
       continue;
     }
@@ -158,6 +182,20 @@ Violation MessageEndpoint::read_unreliable(std::span<const uint8_t> block) {
     unreliable_in_bytes_ += size;
   }
   return Violation::kNone;
+}
+
+bool MessageEndpoint::within_receive_budget(Nanos now, std::size_t bytes) {
+  if (config_.receive_rate == 0) return true;
+  // The sender's own bucket is a tenth of a second deep (at least a datagram); the network may
+  // bunch half a second of an honest sender's datagrams up on the way.
+  const double rate = config_.receive_rate;
+  const double depth = std::max(rate / 10.0, 1200.0) + rate / 2;
+  if (now > received_at_) {
+    receive_budget_ = std::min(depth, receive_budget_ + double(now - received_at_) * rate / double(kSecond));
+    received_at_ = now;
+  }
+  receive_budget_ -= double(bytes);
+  return receive_budget_ >= 0;
 }
 
 void MessageEndpoint::refill(Nanos now) const {

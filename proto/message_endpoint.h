@@ -71,6 +71,11 @@ struct MessageConfig {
   MessageLimits limits;                             ///< the reliable channel's (queue_bytes: the send queue)
   std::size_t unreliable_queue = 16 * 1024;          ///< unreliable bytes waiting to go, at most
   uint32_t rate = 64 * 1024;                         ///< message bytes sent per second at most (the section's)
+  /// Message bytes (fragments and unreliable messages, with their headers: what the peer's `rate`
+  /// counts) the peer may send per second, with a burst of a tenth of a second (the peer's own) and
+  /// half a second more (the network bunching datagrams up); a peer over it is cut off with
+  /// Violation::kOverRate. 0: no limit (a client's: its server's rate is the server's to choose).
+  uint32_t receive_rate = 0;
   Nanos timeout = 10 * kSecond;                      ///< no progress for this long ends the session
 };
 
@@ -118,6 +123,13 @@ class MessageEndpoint {
   std::size_t queued_bytes() const { return sender_.queued_bytes(); }
   /// Bytes received and not yet taken, and unreliable ones waiting to go.
   std::size_t held_bytes() const { return receiver_.held_bytes() + unreliable_in_bytes_ + unreliable_out_bytes_; }
+  /// Bytes of memory the session's messages hold, both channels, both ways (a test's and a figure's
+  /// measure): at most memory_bound() whatever the peer sends.
+  std::size_t memory_bytes();
+  /// What memory_bytes() stays within for `config`: the send and receive queues' bytes, and what
+  /// does not grow with the peer: the windows' fragment buffers, the message being joined, the
+  /// slots (max_slots() of each queue) and the buffers emptied slots keep (proto/ring.h).
+  static std::size_t memory_bound(const MessageConfig& config);
   /// The round trip the reliable channel measured.
   const RttEstimator& rtt() const { return rtt_; }
   /// What was counted.
@@ -131,6 +143,8 @@ class MessageEndpoint {
 
  private:
   void refill(Nanos now) const;
+  // Takes `bytes` from the receive budget at `now`; false when the peer is over it.
+  bool within_receive_budget(Nanos now, std::size_t bytes);
   Violation read_unreliable(std::span<const uint8_t> block);
   std::size_t write_unreliable(std::span<uint8_t> out);
 
@@ -144,10 +158,14 @@ class MessageEndpoint {
   // one datagram's worth). Refilled lazily, hence mutable.
   mutable double budget_ = 0;
   mutable Nanos budget_at_ = 0;
+  // The receive budget (config_.receive_rate).
+  double receive_budget_ = 0;
+  Nanos received_at_ = 0;
   // Unreliable messages waiting to go, and those received not yet taken.
   struct Unreliable {
     uint16_t sequence = 0;
     std::vector<uint8_t> bytes;
+    friend std::vector<uint8_t>& ring_buffer(Unreliable& u) { return u.bytes; }
   };
   Ring<Unreliable> unreliable_out_;  // Rings: their buffers are reused
   std::size_t unreliable_out_bytes_ = 0;

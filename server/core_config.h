@@ -25,6 +25,7 @@ inline proto::MessageConfig server_messages() {
   proto::MessageConfig m;
   m.limits.overflow_is_violation = true;
   m.limits.reserve_buffers = false;  // a channel per messaging client: buffers grow as used
+  m.receive_rate = m.rate;  // a client sends at most what it is sent (issue #63: 4x, all recorded)
   return m;
 }
 

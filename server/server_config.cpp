@@ -92,6 +92,7 @@ CoreConfig core_config(const ServerConfig& config, const MoveSettings& settings,
   c.threads = config.threads != 0 ? config.threads : int(std::clamp(cores, 1u, 64u));
   c.messages.limits.queue_bytes = std::size_t(config.message_queue);
   c.messages.rate = uint32_t(config.message_rate);
+  c.messages.receive_rate = uint32_t(config.message_rate);  // and at most that from each client
   c.messages.timeout = proto::Nanos(config.message_timeout * double(proto::kSecond));
   c.rewind_window_ms = config.rewind_window;
   return c;

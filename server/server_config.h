@@ -81,7 +81,8 @@ struct ServerConfig {
   std::string game = "none";
   /// Bytes of reliable messages one session may have queued and unacknowledged, each way [65536, 16777216].
   int message_queue = int(CoreConfig{}.messages.limits.queue_bytes);
-  /// Bytes of messages per second to one client at most (acknowledgements aside) [1024, 10000000].
+  /// Bytes of messages per second to one client at most (acknowledgements aside) [1024, 10000000];
+  /// from one client too: a client over it (with a burst of 0.6 s of it) is cut off, MessageViolation.
   int message_rate = int(CoreConfig{}.messages.rate);
   /// Seconds a session's messages may stand still (unacknowledged, or never completed) before it is cut off [1, 600].
   double message_timeout = double(CoreConfig{}.messages.timeout) / double(proto::kSecond);

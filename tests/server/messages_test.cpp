@@ -327,6 +327,45 @@ TEST(Messages, APeerThatFillsTheReceiverOrNeverCompletesIsCutOff) {
   }
 }
 
+TEST(Messages, AClientOverTheMessageRateIsCutOffAndAnHonestOneAtItIsNot) {
+  // Issue #63: a client sent about 240 KB/s, four times message_rate, and every byte was recorded.
+  const World& world = arena_world();
+  {
+    SimHarness h(world, options(0));
+    install_echo(h);
+    h.run_for(100 * kMs);
+    Attacker a(h);
+    const uint32_t id = a.id();
+    const std::vector<uint8_t> kib(1000, 7);
+    uint16_t s = 0;
+    int ticks = 0;
+    for (; ticks < 600 && h.server().character(id); ++ticks) {  // 4 KB a tick: 240 KB/s at 60 Hz
+      for (int k = 0; k < 4; ++k, ++s) a.send_fragments({{s, true, true, kib}});
+      h.run_for(16 * kMs);
+    }
+    EXPECT_EQ(h.server().character(id), nullptr) << "never cut off in " << ticks << " ticks";
+    EXPECT_EQ(h.server().counters().get(Counter::kMessageViolations), 1u);
+    EXPECT_EQ(a.disconnect(), proto::fb::DisconnectReason::MessageViolation);
+    // Cut off once past its burst (0.6 s of the rate) and what the rate refilled meanwhile.
+    EXPECT_LT(ticks, 120) << "cut off after " << ticks << " ticks";
+  }
+  {
+    // A client that keeps its queue full sends at its rate, the server's: never cut off.
+    SimHarness h(world, options(1));
+    install_echo(h);
+    h.start_all();
+    h.run_for(1 * kS);
+    uint32_t n = 0;
+    for (int tick = 0; tick < 600; ++tick) {
+      while (h.client(0).send_message(proto::Channel::kReliable, numbered(n, 3000)) == proto::SendError::kNone) ++n;
+      h.run_for(16 * kMs);
+    }
+    EXPECT_GT(n, 150u) << "it sent at the rate for ten seconds";
+    EXPECT_EQ(h.client(0).phase(), Phase::kConnected);
+    EXPECT_EQ(h.server().counters().get(Counter::kMessageViolations), 0u);
+  }
+}
+
 TEST(Messages, AForgedReplayedOrTruncatedCarrierChangesNothing) {
   const World& world = arena_world();
   SimHarness h(world, options(0));

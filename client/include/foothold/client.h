@@ -133,7 +133,7 @@ typedef struct foothold_client_config {
   double connect_timeout_s;    /**< give up the handshake after this (default 5) */
   double server_timeout_s;     /**< end a session the server is silent in for this long (default 10) */
   uint32_t message_queue_bytes; /**< reliable message bytes queued and unacknowledged at most (default 262144, 65536..16777216) */
-  uint32_t message_rate;        /**< message bytes per second sent at most (default 65536, 1024..10000000) */
+  uint32_t message_rate;        /**< message bytes per second sent at most (default 65536, 1024..10000000); at most the server's message_rate, which it holds each client to */
   /** Times each reliable message goes before waiting for its acknowledgement (default 1, 1..4), a
    *  datagram apart: for messages worth little a round trip late (a shot the server judges against
    *  its rewind window), so that one lost datagram costs a tick, not a retransmission time. */
