@@ -16,13 +16,6 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// Loopback, also as a dual-stack socket reports an IPv4 peer (::ffff:127.x.y.z).
-bool is_loopback(const proto::Endpoint& e) {
-  const auto a = e.address();
-  if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
-  return a.is_loopback();
-}
-
 // The burst of the global handshake budgets: a tenth of a second's worth of `rate`, at least 1.
 double tenth_second(double rate) { return std::max(1.0, rate / 10.0); }
 TokenBucket tenth_second_burst(double rate, proto::Nanos now) { return TokenBucket(rate, tenth_second(rate), now); }
@@ -330,11 +323,7 @@ proto::fb::RejectReason Admission::judge_room(const proto::Endpoint& from, const
   }
   // The cap is for the internet: loopback senders are this host's own (bots, tools), which no
   // remote attacker can pose as. (The sessions this attempt replaces do not count.)
-  int from_address = 0;
-  for (std::size_t i = 0; i < roster_.size(); ++i) {
-    const Client& c = roster_[i];
-    from_address += c.session.endpoint.address() == from.address() && &c != same_endpoint && &c != same_player;
-  }
+  const int from_address = roster_.sessions_at_address(from, same_endpoint, same_player);
   if (from_address >= config_.max_clients_per_address && !is_loopback(from)) {
     counters_.add(Counter::kRejectedAddressFull);
     message = "this address holds " + std::to_string(from_address) + " sessions, the most the server allows one address";
@@ -370,6 +359,7 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
                                       {salt, server_salt, attempt, server_random});
   s.last_heard = now;
   s.rate = TokenBucket(config_.client_packet_rate, std::max(4.0, config_.client_packet_rate / 4.0), now);
+  s.challenges = TokenBucket(kPathChallengeRate, kPathChallengeBurst, now);
   s.route = roster_.new_route();
   c->id = id;
   c->character.state = simulation_.spawn(id, roster_);

@@ -45,7 +45,16 @@ struct Session {
   proto::Endpoint path_to;
   uint64_t path_challenge = 0;           ///< 0: none outstanding
   proto::Nanos path_sent_at = 0;
+  /// Challenges it may cause, whatever addresses its datagrams claim (kPathChallengeRate).
+  TokenBucket challenges;
 };
+
+/// Path challenges one session may cause per second, and at once: a rebinding takes one (and its
+/// retries, ServerCore::kPathRetry apart). The retry limit alone was per address, so a token holder
+/// spoofing alternating source addresses had an 80-byte challenge sent anywhere for each 23-byte
+/// datagram (issue #63); now a session causes 4 a second whatever addresses it names.
+inline constexpr double kPathChallengeRate = 4;
+inline constexpr double kPathChallengeBurst = 4;
 
 /// The simulated character and its inputs (server/simulation.h).
 struct SimulatedCharacter {

@@ -17,6 +17,7 @@ std::string_view to_string(Counter c) {
       "bytes_out_control", "bytes_in_inputs", "bytes_in_handshake", "bytes_out_messages", "bytes_in_messages",
       "messages_received", "messages_sent", "messages_refused", "messages_undelivered", "message_retransmissions",
       "message_violations", "message_timeouts", "path_challenges", "path_migrations", "path_refused",
+      "path_challenges_limited", "path_moves_refused_address_full", "path_displaced",
       "game_commands", "game_commands_dropped", "game_removals", "rewind_queries", "rewind_clamped"};
   static_assert(std::size(kNames) == static_cast<size_t>(Counter::kCount));
   const auto i = static_cast<size_t>(c);

@@ -119,6 +119,9 @@ enum class Counter : uint8_t {
   kPathChallenges,      ///< PathChallenges sent to an address a session's authentic datagrams newly came from
   kPathMigrations,      ///< sessions moved to a new address that answered its challenge
   kPathRefused,         ///< PathResponses that moved nothing: another address, another challenge, or an address in use
+  kPathChallengesLimited, ///< challenges not sent: the session had caused kPathChallengeRate a second already
+  kPathMovesAddressFull,  ///< answered challenges that moved nothing: the new address held max_clients_per_address
+  kPathDisplaced,         ///< sessions removed because another proved it now receives at their address (a NAT reused the port)
   // The game (server/game.h).
   kGameCommands,        ///< commands applied at a tick boundary
   kGameCommandsDropped, ///< commands dropped at the boundary: their character had left since they were given

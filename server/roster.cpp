@@ -79,6 +79,18 @@ bool Roster::move(Client& c, const proto::Endpoint& to) {
   return true;
 }
 
+int Roster::sessions_at_address(const proto::Endpoint& at, const Client* aside, const Client* also_aside) const {
+  int n = 0;
+  for (const auto& c : clients_) n += c->session.endpoint.address() == at.address() && c.get() != aside && c.get() != also_aside;
+  return n;
+}
+
+bool is_loopback(const proto::Endpoint& e) {
+  const auto a = e.address();
+  if (a.is_v6() && a.to_v6().is_v4_mapped()) return asio::ip::make_address_v4(asio::ip::v4_mapped, a.to_v6()).is_loopback();
+  return a.is_loopback();
+}
+
 void Roster::take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves) {
   joins.swap(pending_joins_);
   leaves.swap(pending_leaves_);

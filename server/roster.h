@@ -15,6 +15,10 @@
 namespace foothold::server {
 
 /// The connected clients. Not thread-safe.
+/// A loopback address, also as a dual-stack socket reports an IPv4 peer (::ffff:127.x.y.z): this
+/// host's own senders (bots, tools), which no remote attacker can pose as, so no per-address cap.
+bool is_loopback(const proto::Endpoint& e);
+
 class Roster {
  public:
   /// Reserves room for `capacity` clients.
@@ -35,6 +39,8 @@ class Roster {
   /// Moves client `c`'s session to `to` (path validation passed); false, nothing moved, when another
   /// session is at `to`.
   bool move(Client& c, const proto::Endpoint& to);
+  /// Sessions whose address is `at`'s IP address (any port), leaving out `aside` and `also_aside`.
+  int sessions_at_address(const proto::Endpoint& at, const Client* aside = nullptr, const Client* also_aside = nullptr) const;
   /// Client `id`, or null.
   const Client* by_id(uint32_t id) const;
   Client* by_id(uint32_t id) { return const_cast<Client*>(std::as_const(*this).by_id(id)); }

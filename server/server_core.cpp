@@ -79,19 +79,31 @@ void ServerCore::on_session_datagram(proto::Nanos now, const proto::Endpoint& fr
   // Sessions are found by address; from an address no session has, by the route the datagram
   // carries (a NAT rebound the client), which only says whose key to try.
   Client* c = roster_.at(from);
-  const bool known = c != nullptr;
-  if (!c) c = roster_.by_route(proto::session_route(bytes));
+  bool known = c != nullptr;
+  Client* const routed = roster_.by_route(proto::session_route(bytes));
+  if (!c) c = routed;
   if (!c) {
     counters_.add(Counter::kDropNoSession);
     return;
   }
-  Session& s = c->session;
   // Opened, new to the window, decoded and marked; or refused, the window untouched.
-  const proto::SessionDatagram d = reader_.session(s.keys.receive, s.window, bytes);
+  proto::SessionDatagram d = reader_.session(c->session.keys.receive, c->session.window, bytes);
+  // Not the session at its address: a NAT may have given that address's port to another client
+  // while the old session waits to time out (issue #63: it blocked the new one until then). The
+  // route says whose key to try; only that key can open it.
+  if (!d.ok() && known && routed && routed != c) {
+    const proto::SessionDatagram by_route = reader_.session(routed->session.keys.receive, routed->session.window, bytes);
+    if (by_route.ok()) {
+      c = routed;
+      known = false;
+      d = by_route;
+    }
+  }
   if (!d.ok()) {
     counters_.add(drop_counter(d.drop));
     return;
   }
+  Session& s = c->session;
   // Authentic from here: only the client holds its sending key. It sends compact inputs messages
   // and carriers (inputs and messages), and, in a Packet, only a Disconnect or a PathResponse
   // (decode() refuses anything else).
@@ -136,6 +148,10 @@ void ServerCore::challenge_path(proto::Nanos now, Client& c, const proto::Endpoi
   // One challenge at a time, sent again only after kPathRetry: a stream of datagrams from the new
   // address (or an attacker racing copies of them there) makes at most a few small replies a second.
   if (s.path_challenge != 0 && s.path_to == to && now - s.path_sent_at < kPathRetry) return;
+  if (!s.challenges.take(now)) {
+    counters_.add(Counter::kPathChallengesLimited);
+    return;
+  }
   if (s.path_to != to || s.path_challenge == 0) s.path_challenge = proto::random_u64() | 1;
   s.path_to = to;
   s.path_sent_at = now;
@@ -148,7 +164,25 @@ void ServerCore::challenge_path(proto::Nanos now, Client& c, const proto::Endpoi
 void ServerCore::validate_path(Client& c, const proto::Endpoint& from, uint64_t data) {
   Session& s = c.session;
   // The answer to the outstanding challenge, from the address it went to; anything else moves nothing.
-  if (s.path_challenge == 0 || data != s.path_challenge || from != s.path_to || !roster_.move(c, from)) {
+  if (s.path_challenge == 0 || data != s.path_challenge || from != s.path_to) {
+    counters_.add(Counter::kPathRefused);
+    return;
+  }
+  // The cap on sessions per address holds for a session that moves there as for one that connects
+  // there (issue #63: moves ignored it).
+  // A session still at that address has lost it: the NAT gave its port to this client, which has
+  // just proven it receives there. It would only time out; it goes now.
+  Client* const stale = roster_.at(from);
+  if (!is_loopback(from) && roster_.sessions_at_address(from, &c, stale) >= config_.max_clients_per_address) {
+    counters_.add(Counter::kPathRefused);
+    counters_.add(Counter::kPathMovesAddressFull);
+    return;
+  }
+  if (stale && stale != &c) {
+    counters_.add(Counter::kPathDisplaced);
+    roster_.remove(stale->id);
+  }
+  if (!roster_.move(c, from)) {
     counters_.add(Counter::kPathRefused);
     return;
   }

@@ -140,5 +140,79 @@ TEST(PathValidation, NothingAnAttackerSendsMovesASession) {
   EXPECT_EQ(h.client(0).predictor().counters().unexplained, 0u);
 }
 
+TEST(PathValidation, ASessionCausesAFewChallengesASecondWhateverAddressesItsDatagramsClaim) {
+  // Issue #63: the retry limit was per address, so copies of a token holder's datagrams from
+  // alternating (spoofed) addresses had an 80-byte challenge sent for each 23-byte datagram.
+  SimHarness h(arena_world(), options(1));
+  h.network().set_impairment({0, 0, 0, 30 * kMs, 0});
+  h.start_all();
+  h.run_for(2 * kS);
+  server::ServerCore& core = h.server();
+  const proto::Endpoint client = SimHarness::client_endpoint(0);
+  const proto::Endpoint spoofed[2] = {{asio::ip::make_address("10.66.0.1"), 6666}, {asio::ip::make_address("10.77.0.1"), 7777}};
+  proto::DatagramSink* sinks[2] = {&h.network().sink_for(spoofed[0]), &h.network().sink_for(spoofed[1])};
+  int copies = 0;
+  h.network().set_tap([&](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
+    if (from != client) return;
+    std::vector<uint8_t> copy(b.begin(), b.end());  // raced ahead of the original, from each address in turn
+    sinks[copies % 2]->send(SimHarness::server_endpoint(), copy);
+    ++copies;
+  });
+  h.run_for(3 * kS);
+  h.network().set_tap(nullptr);
+  ASSERT_GT(copies, 150);
+  const uint64_t challenges = core.counters().get(Counter::kPathChallenges);
+  EXPECT_LE(challenges, uint64_t(server::kPathChallengeBurst + 3 * server::kPathChallengeRate + 1))
+      << "challenges for " << copies << " copies from alternating addresses";
+  EXPECT_GT(core.counters().get(Counter::kPathChallengesLimited), 50u) << "the rest were refused, counted";
+  EXPECT_EQ(core.counters().get(Counter::kPathMigrations), 0u);
+  EXPECT_EQ(h.client(0).phase(), Phase::kConnected);
+}
+
+TEST(PathValidation, AMoveHoldsToTheSessionsPerAddressCap) {
+  // Issue #63: Roster::move ignored max_clients_per_address.
+  HarnessOptions o = options(2);
+  o.core.max_clients_per_address = 1;
+  SimHarness h(arena_world(), o);
+  h.start_all();
+  h.run_for(2 * kS);
+  server::ServerCore& core = h.server();
+  ASSERT_EQ(h.client(1).phase(), Phase::kConnected);
+  const uint32_t id1 = h.client(1).character_id();
+  // Client 1 rebinds to another port of client 0's address, which holds its one session.
+  const proto::Endpoint beside{SimHarness::client_endpoint(0).address(), 51000};
+  h.rebind_client(1, beside);
+  h.run_for(2 * kS);
+  EXPECT_EQ(core.character_at(beside), 0u) << "not moved onto a full address";
+  EXPECT_GE(core.counters().get(Counter::kPathMovesAddressFull), 1u);
+  EXPECT_EQ(core.counters().get(Counter::kPathMigrations), 0u);
+  EXPECT_EQ(core.character_at(SimHarness::client_endpoint(1)), id1);
+}
+
+TEST(PathValidation, AReusedNatPortFallsBackToTheRouteAndDisplacesTheStaleSession) {
+  // Issue #63: a session found by address whose datagram did not open never fell back to the
+  // route, so a NAT that gave a silent client's port to another blocked the new one until the old
+  // session timed out.
+  HarnessOptions o = options(2);
+  o.settings = MoveSettings{};
+  SimHarness h(arena_world(), o);
+  h.network().set_impairment({0, 0, 0, 20 * kMs, 0});
+  h.start_all();
+  h.run_for(2 * kS);
+  server::ServerCore& core = h.server();
+  const uint32_t id0 = h.client(0).character_id(), id1 = h.client(1).character_id();
+  const proto::Endpoint reused = SimHarness::client_endpoint(0);
+  h.pause_client(0, true);  // client 0 goes quiet; its session waits at its address
+  h.run_for(200 * kMs);
+  h.rebind_client(1, reused);
+  h.run_for(2 * kS);  // far less than the session time-out
+  EXPECT_EQ(core.character_at(reused), id1) << "client 1's session moved to the port it was given";
+  EXPECT_EQ(core.counters().get(Counter::kPathMigrations), 1u);
+  EXPECT_EQ(core.counters().get(Counter::kPathDisplaced), 1u);
+  EXPECT_EQ(core.character(id0), nullptr) << "the stale session is gone";
+  EXPECT_EQ(h.client(1).phase(), Phase::kConnected) << h.client(1).reason_text();
+  EXPECT_EQ(h.client(1).predictor().counters().unexplained, 0u);
+}
+
 }  // namespace
 }  // namespace foothold::test
