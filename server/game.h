@@ -101,7 +101,7 @@ inline constexpr uint32_t kFireTickMargin = 2;
 inline constexpr double kViewDelayIntervals = 3;
 /// The jitter allowance of that bound, ticks: the view clock's jitter part and its steering (it
 /// follows a changed delay at 10%), and a message handed over a tick after its datagram's ack.
-inline constexpr double kViewJitterTicks = 3;
+inline constexpr double kViewJitterTicks = 6;
 
 /// What a game does: commands applied at the next tick boundary, and what it may read. Every command
 /// naming a character returns false, and does nothing, when there is no such character now (it left,
