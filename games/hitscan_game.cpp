@@ -15,6 +15,7 @@ struct Shot {
   uint64_t seq = 0;
   uint32_t fire_tick = 0;
   double view_tick = 0;
+  double earliest_view = 0;  // what its sender's timing grants (GameControl::earliest_view)
   Vec3 origin, direction;
 };
 
@@ -53,41 +54,44 @@ class HitscanGame final : public Game {
     s.shooter = id;
     const std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
     if (!parse_shot(text, s)) return answer(game, id, s.seq, "refused", "malformed");
-    // Judged once the server has simulated its fire tick (the shooter's client runs ahead).
-    if (s.fire_tick > game.tick() + uint32_t(game.settings().tick_rate))
+    // Judged once the server has simulated its fire tick (the shooter's client runs ahead, but no
+    // further than the inputs it has sent: a fire tick beyond them is not a tick it predicted).
+    const MessageTiming& timing = game.message_timing();
+    if (s.fire_tick > game.tick() + uint32_t(game.settings().tick_rate) || !game.fire_tick_allowed(timing, s.fire_tick))
       return answer(game, id, s.seq, "refused", "early");
-    std::vector<Shot>& waiting = pending_[s.fire_tick];
-    if (count_ >= kMaxWaiting) return answer(game, id, s.seq, "refused", "busy");
-    waiting.push_back(s);
-    ++count_;
+    s.earliest_view = game.earliest_view(timing);
+    // Each shooter's own queue: one that fills it keeps only its own shots waiting.
+    uint32_t& mine = waiting_[id];
+    if (mine >= kMaxWaitingPerShooter) return answer(game, id, s.seq, "refused", "busy");
+    pending_[s.fire_tick].push_back(s);
+    ++mine;
   }
 
   void on_leave(GameControl&, uint32_t id) override {
     for (auto& [tick, shots] : pending_)
       for (Shot& s : shots)
         if (s.shooter == id) s.shooter = 0;  // judged as nothing: no one to answer
+    waiting_.erase(id);
     hits_.erase(id);
     shots_.erase(id);
   }
 
   void after_tick(GameControl& game, const TickReport& report) override {
     while (!pending_.empty() && pending_.begin()->first <= report.tick) {
-      for (const Shot& s : pending_.begin()->second) judge(game, s);
-      count_ -= pending_.begin()->second.size();
+      for (const Shot& s : pending_.begin()->second) {
+        if (const auto it = waiting_.find(s.shooter); it != waiting_.end() && --it->second == 0) waiting_.erase(it);
+        judge(game, s);
+      }
       pending_.erase(pending_.begin());
     }
   }
 
  private:
-  static constexpr std::size_t kMaxWaiting = 64;
-
   void judge(GameControl& game, const Shot& s) {
     if (s.shooter == 0) return;
-    const std::optional<Vec3> was = game.position_at(s.shooter, s.fire_tick);
-    if (!was) return answer(game, s.shooter, s.seq, "refused", "late");
-    const Vec3 off = s.origin - *was;
-    if (dot(off, off) > kMaxOriginError * kMaxOriginError) return answer(game, s.shooter, s.seq, "refused", "origin");
-    const RayHit hit = game.ray(s.shooter, s.view_tick, s.fire_tick, s.origin, s.direction, kRange);
+    if (!game.position_at(s.shooter, s.fire_tick)) return answer(game, s.shooter, s.seq, "refused", "late");
+    if (!game.origin_allowed(s.shooter, s.fire_tick, s.origin)) return answer(game, s.shooter, s.seq, "refused", "origin");
+    const RayHit hit = game.ray(s.shooter, s.view_tick, s.fire_tick, s.origin, s.direction, kRange, s.earliest_view);
     game.set_attribute(s.shooter, 1, ++shots_[s.shooter]);
     if (hit.kind != RayHit::Kind::kCharacter) return answer(game, s.shooter, s.seq, "miss", "");
     ++hits_[s.shooter];
@@ -103,7 +107,7 @@ class HitscanGame final : public Game {
   }
 
   std::map<uint32_t, std::vector<Shot>> pending_;  // by fire tick
-  std::size_t count_ = 0;
+  std::map<uint32_t, uint32_t> waiting_;           // shots waiting, by shooter (none: absent)
   std::map<uint32_t, int32_t> hits_, shots_;  // by shooter (ordered: deterministic)
 };
 

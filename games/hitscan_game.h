@@ -7,13 +7,16 @@
 // SEQ its own number for the shot; FIRE_TICK the tick its prediction was at (its own character's
 // tick); VIEW_TICK the moment it drew the others (ClientSession::view_tick, foothold_client_view_tick);
 // the origin (metres) and direction. When the server has simulated FIRE_TICK, it checks the origin is
-// within kMaxOriginError of where the shooter's character was then, asks GameControl::ray at
-// VIEW_TICK (up to kRange metres), and answers the shooter, reliably:
+// inside the shooter's character as it was then and in its sight (GameControl::origin_allowed), asks
+// GameControl::ray at VIEW_TICK, no older than the shooter's round trip and interpolation delay
+// explain (GameControl::earliest_view; older is raised to it), up to kRange metres, and answers the
+// shooter, reliably:
 //   "hit SEQ VICTIM"      the ray met character VICTIM first
 //   "miss SEQ"            it met a surface, a mover or nothing
-//   "refused SEQ REASON"  REASON: origin (too far from the shooter), late (FIRE_TICK already out of
-//                         the rewind window), early (more than a second ahead), malformed, busy (64
-//                         shots waiting)
+//   "refused SEQ REASON"  REASON: origin (outside the shooter, or a wall between), late (FIRE_TICK
+//                         already out of the rewind window), early (further ahead than the shooter's
+//                         newest input, GameControl::fire_tick_allowed, or than a second), malformed,
+//                         busy (kMaxWaitingPerShooter of the shooter's own shots waiting)
 // Each character's attributes: hits (0) shots that hit someone, shots (1) shots judged.
 
 #include <memory>
@@ -22,8 +25,10 @@
 
 namespace foothold::server {
 
-/// How far a shot's origin may be from where the shooter's character was at its fire tick, metres.
-inline constexpr double kMaxOriginError = 0.5;
+/// Shots of one shooter waiting for their fire ticks at most: its inputs lead the server by a few
+/// ticks, so a player firing at any human rate has one or two waiting; one that fills its queue
+/// delays nobody else's.
+inline constexpr uint32_t kMaxWaitingPerShooter = 16;
 /// How far a shot reaches, metres.
 inline constexpr double kRange = 200;
 

@@ -262,7 +262,14 @@ void RecordingWriter::write_messages(uint32_t tick, std::span<const MessageEntry
       result_vec = fbb.CreateUninitializedVector(end - begin, &results);
       for (std::size_t i = begin; i < end; ++i) results[i - begin] = messages[i].result;
     }
-    const auto body = rec::CreateMessages(fbb, tick, head_vec, byte_vec, sent, result_vec);
+    flatbuffers::Offset<flatbuffers::Vector<const rec::MessageTiming*>> timing_vec = 0;
+    if (!sent) {
+      rec::MessageTiming* timings = nullptr;
+      timing_vec = fbb.CreateUninitializedVectorOfStructs(end - begin, &timings);
+      for (std::size_t i = begin; i < end; ++i)
+        timings[i - begin] = rec::MessageTiming(messages[i].newest_input, messages[i].acked_snapshot);
+    }
+    const auto body = rec::CreateMessages(fbb, tick, head_vec, byte_vec, sent, result_vec, timing_vec);
     fbb.Finish(rec::CreateRecord(fbb, rec::Body::Messages, body.Union()), rec::RecordIdentifier());
     write_record(fbb);
     begin = end;
@@ -558,12 +565,17 @@ std::string RecordingReader::take_messages(const rec::Messages& m) {
     return "the messages' sizes add up to " + std::to_string(total) + " bytes, but the record holds " + std::to_string(held);
   if (m.sent() && (!m.results() || m.results()->size() != count))
     return "sent messages of tick " + std::to_string(m.tick()) + " without one result each";
+  const auto* timings = m.sent() ? nullptr : m.timings();
+  if (timings && timings->size() != count)
+    return "messages of tick " + std::to_string(m.tick()) + " with " + std::to_string(timings->size()) + " timings for " +
+           std::to_string(count) + " messages";
   if (!has_pending()) messages_offset_ = record_offset_;
   messages_tick_ = m.tick();
   const uint8_t* p = held ? m.bytes()->data() : nullptr;
   for (uint32_t i = 0; i < count; ++i) {
     const rec::MessageHead* h = heads->Get(i);
     into.push_back({h->client(), h->reliable(), std::vector<uint8_t>(p, p + h->size()), m.sent() ? m.results()->Get(i) : uint8_t(0)});
+    if (timings) into.back().newest_input = timings->Get(i)->newest_input(), into.back().acked_snapshot = timings->Get(i)->acked_snapshot();
     p += h->size();
   }
   return {};

@@ -38,7 +38,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 9;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it; 8: the fleet's allocation the game was handed; 9: a server's clients take turns at their snapshots (server/snapshot_phase.h: the same records, a game's rewinds and newest snapshots differ)
+inline constexpr uint16_t kRecordingFormat = 10;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it; 8: the fleet's allocation the game was handed; 9: a server's clients take turns at their snapshots (server/snapshot_phase.h: the same records, a game's rewinds and newest snapshots differ); 10: each handed-over message's timing (what the server had measured of its sender)
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
 /// not record the messages it handed over), so its ticks read with none; format 4 is format 5
 /// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
@@ -117,6 +117,9 @@ struct MessageEntry {
   bool reliable = true;        ///< its channel: reliable, else unreliable
   std::vector<uint8_t> bytes;  ///< 1 .. kMaxRecordedMessage bytes
   uint8_t result = 0;          ///< TickData::sent: the send's verdict (proto::SendError)
+  /// TickData::messages, format 10 (0 before: unknown): the newest input tick that had arrived from
+  /// the sender and the newest snapshot tick it had acknowledged when it was handed over.
+  uint32_t newest_input = 0, acked_snapshot = 0;
 };
 /// A character's state checksum after a tick.
 struct ChecksumEntry {

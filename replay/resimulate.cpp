@@ -199,11 +199,12 @@ Start find_start(const LoadedRecording& rec, uint32_t from_tick) {
 }
 
 // Applies tick `tick`'s commands to the characters simulated in it, as the server did before its
-// steps; one naming a character not simulated then (it left) does nothing there either.
+// steps; one naming a character not simulated then (it left) does nothing there either, nor one out
+// of the range the server holds its game's commands to (a hostile recording's: no server gave it).
 void apply_commands(const LoadedRecording& rec, uint32_t tick, std::span<const GameCommand> commands, const Start& start,
-                    std::vector<CharacterState>& state) {
+                    const Aabb& bounds, std::vector<CharacterState>& state) {
   for (const GameCommand& g : commands) {
-    if (!changes_state(g.kind)) continue;
+    if (!changes_state(g.kind) || !command_problem(g, bounds).empty()) continue;
     const auto it = std::lower_bound(rec.characters.begin(), rec.characters.end(), g.character,
                                      [](const Timeline& t, uint32_t id) { return t.id < id; });
     if (it == rec.characters.end() || it->id != g.character) continue;
@@ -244,7 +245,7 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
                                    [](const TickCommands& t, uint32_t tick) { return t.tick < tick; });
   for (uint32_t tick = result.start_tick; tick <= rec.last_tick && rec.ticks > 0; ++tick) {
     if (commands != rec.commands.end() && commands->tick == tick) {
-      apply_commands(rec, tick, commands->commands, start, state);
+      apply_commands(rec, tick, commands->commands, start, world.bounds(), state);
       ++commands;
     }
     alive.clear();

@@ -128,6 +128,9 @@ enum class Counter : uint8_t {
   kGameRemovals,        ///< sessions the game ended (Disconnect(Removed))
   kRewindQueries,       ///< lag-compensated queries (rays, overlaps)
   kRewindClamped,       ///< ...whose view time was outside the window or after the viewer's newest snapshot
+  kRewindViewRaised,    ///< ...whose view time was older than its client's round trip and interpolation delay explain
+  kRewindFireRefused,   ///< fire ticks further ahead than the client's newest input (GameControl::fire_tick_allowed)
+  kRewindOriginRefused, ///< shot origins outside the shooter or behind a wall from it (GameControl::origin_allowed)
   /// The number of counters (not a counter).
   kCount
 };

@@ -79,10 +79,36 @@ struct TickReport {
   std::span<const CharacterReport> characters;    ///< ascending id
 };
 
+/// What the server had measured of a client when it handed one of its messages to the game
+/// (GameControl::message_timing()): what bounds the times a shot may claim, since a client's own
+/// clock is not to be trusted. Recorded with the message (recording format 10), so that a replay
+/// judges the same; zeros when unknown (an older recording), and then nothing is bounded by it.
+struct MessageTiming {
+  /// The newest input tick that had arrived from it (InputBuffer::newest_received): its prediction,
+  /// and so the fire tick of anything it sent with that input, was no further ahead. 0: unknown.
+  uint32_t newest_input = 0;
+  /// The newest snapshot tick it had acknowledged: it had drawn the others from that snapshot or a
+  /// newer one, so its view was at most an interpolation delay behind it. 0: unknown.
+  uint32_t acked_snapshot = 0;
+};
+/// A fire tick may be this many ticks past MessageTiming::newest_input: a message may be handed over
+/// before the input sent with it is counted, and a copy (MessageLimits::copies) a datagram later.
+inline constexpr uint32_t kFireTickMargin = 2;
+/// How far behind MessageTiming::acked_snapshot an honest view may be: the client's interpolation
+/// delay (client/view_clock.h: one snapshot interval, one more for each snapshot loss makes worth
+/// waiting for, two at 5% loss, and its measured jitter, a quarter tick of margin), in snapshot
+/// intervals, plus kViewJitterTicks.
+inline constexpr double kViewDelayIntervals = 3;
+/// The jitter allowance of that bound, ticks: the view clock's jitter part and its steering (it
+/// follows a changed delay at 10%), and a message handed over a tick after its datagram's ack.
+inline constexpr double kViewJitterTicks = 6;
+
 /// What a game does: commands applied at the next tick boundary, and what it may read. Every command
 /// naming a character returns false, and does nothing, when there is no such character now (it left,
-/// or never was) or a value is out of range; a character that leaves before the boundary has its
-/// commands dropped there (counted: game_commands_dropped).
+/// or never was) or a value is out of range (each command says its range; an attribute's index is in
+/// range below the schema's count of them); a character that leaves before the boundary has its
+/// commands dropped there (counted: game_commands_dropped). A replay applies a recorded command only
+/// within the same ranges (shared/game_command.h's command_problem()).
 class GameControl {
  public:
   /// The last tick simulated (0 before the first).
@@ -97,8 +123,11 @@ class GameControl {
   virtual std::span<const uint8_t> user_data(uint32_t id) const = 0;
 
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
+  /// In range: every component finite and within the world's bounds (World::bounds(), its static
+  /// triangles) grown by kTeleportMargin (1,000 m) on each side (shared/game_command.h).
   virtual bool teleport(uint32_t id, const Vec3& position) = 0;
-  /// Sets the character's velocity (m/s; it leaves the ground): jump pads, knockback.
+  /// Sets the character's velocity (m/s; it leaves the ground): jump pads, knockback. In range: every
+  /// component finite and at most kMaxCommandSpeed (200 m/s) either way.
   virtual bool set_velocity(uint32_t id, const Vec3& velocity) = 0;
   /// Freezes (inputs ignored, gravity still acts) or unfreezes the character.
   virtual bool freeze(uint32_t id, bool frozen) = 0;
@@ -116,19 +145,40 @@ class GameControl {
   virtual int32_t attribute(uint32_t id, int index) const = 0;
   /// The match's attribute as replicated; 0 when there is no such attribute.
   virtual int32_t match_attribute(int index) const = 0;
+  /// During on_message: what the server had measured of the sender when it handed the message over
+  /// (zeros outside on_message). A game keeps it with what it judges later (a shot).
+  virtual const MessageTiming& message_timing() const = 0;
+  /// The oldest view tick that a message handed over with `timing` can honestly carry: its
+  /// acknowledged snapshot less the interpolation delay and jitter its client may have
+  /// (kViewDelayIntervals snapshot intervals and kViewJitterTicks); 0 when `timing` is unknown.
+  virtual double earliest_view(const MessageTiming& timing) const = 0;
+  /// Whether a message handed over with `timing` may name `fire_tick` as the tick its client had
+  /// predicted: at most kFireTickMargin past its newest input (always, when `timing` is unknown).
+  /// False is counted (rewind_fire_refused).
+  virtual bool fire_tick_allowed(const MessageTiming& timing, uint32_t fire_tick) = 0;
   /// Lag compensation (server/rewind.h): the world as client `viewer` drew it. The other characters
   /// at `view_tick` (a fractional server tick: ClientSession::view_tick(), sent with the shot),
   /// interpolated between snapshot ticks as its client did; a view older than the rewind window, or
-  /// newer than the newest snapshot sent to `viewer`, is clamped (counted: rewind_clamped). The
-  /// movers at `movers_tick`: a client draws them where its own prediction has them (they are a
-  /// function of the tick alone), so a shot names its fire tick, the tick its client had predicted;
-  /// clamped to the window and the current tick. `viewer`'s own character is never hit.
+  /// newer than the newest snapshot sent to `viewer`, is clamped (counted: rewind_clamped), and one
+  /// older than `earliest_view` (earliest_view() of the shot's message) is raised to it (counted:
+  /// rewind_view_raised): a client that lies about its time gains nothing, its round trip and its
+  /// interpolation delay are all the past it is granted. The movers at `movers_tick`: a client draws
+  /// them where its own prediction has them (they are a function of the tick alone), so a shot names
+  /// its fire tick, the tick its client had predicted; clamped to the window and the current tick.
+  /// `viewer`'s own character is never hit.
   virtual RayHit ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
-                     double length) = 0;
+                     double length, double earliest_view = 0) = 0;
   /// The characters (not `viewer`'s) that an upright capsule at `center` (`half_segment` 0: a
-  /// sphere) overlaps at `view_tick` as `viewer` drew them, ascending id, into `out`.
+  /// sphere) overlaps at `view_tick` as `viewer` drew them (bounded as ray() bounds it), ascending
+  /// id, into `out`.
   virtual void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
-                       std::vector<uint32_t>& out) = 0;
+                       std::vector<uint32_t>& out, double earliest_view = 0) = 0;
+  /// Whether a shot of character `id` fired at `tick` may start at `origin`: within the character's
+  /// radius of its exact centre after `tick` (position_at), and the segment from that centre to
+  /// `origin` meets none of the world's static triangles nor the movers where they were at `tick`
+  /// (a claimed origin beyond a thin wall does not shoot through it). False, counted
+  /// (rewind_origin_refused), otherwise; false too when the window no longer holds `tick`.
+  virtual bool origin_allowed(uint32_t id, uint32_t tick, const Vec3& origin) = 0;
   /// Where character `id`'s capsule centre was after `tick`, exactly, while the window holds it.
   virtual std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const = 0;
   /// The newest snapshot tick sent to client `id` (0: none yet).
@@ -154,7 +204,8 @@ class Game {
   /// Once, when it is installed, before any other hook.
   virtual void on_start(GameControl&) {}
   /// A client joins. Returns where its character starts (metres, the capsule centre), or nothing for
-  /// the server's own spawn spot (clear of the others).
+  /// the server's own spawn spot (clear of the others); a point out of teleport()'s range is taken as
+  /// nothing.
   virtual std::optional<Vec3> on_join(GameControl&, const Joining&) { return std::nullopt; }
   /// The fleet allocated this server to a match (once at most; never without a fleet): at the start
   /// of the next tick, before the leaves.

@@ -31,6 +31,11 @@ std::string list_problem(const std::vector<std::string>& names, std::string_view
 
 bool valid_index(int index) { return index >= 0 && index < kMaxAttributes; }
 
+// Every component finite and within +-limit (NaN fails every comparison).
+bool in_fixed_range(const Vec3& v, double limit) {
+  return v.x >= -limit && v.x <= limit && v.y >= -limit && v.y <= limit && v.z >= -limit && v.z <= limit;
+}
+
 }  // namespace
 
 std::string schema_problem(const GameSchema& schema) {
@@ -55,6 +60,13 @@ std::optional<Vec3> GameHost::join(const Joining& joining) {
   joining_ = joining.character;
   std::optional<Vec3> spawn = game_->on_join(*this, joining);
   joining_ = 0;
+  // A spawn point is a teleport's position, held to the same range; out of it, the server's own.
+  if (spawn) {
+    GameCommand c;
+    c.kind = GameCommandKind::kTeleport;
+    c.vector = quantize_position(*spawn);
+    if (!in_fixed_range(*spawn, kWorldLimit) || !command_problem(c, simulation_.world().bounds()).empty()) spawn.reset();
+  }
   return spawn;
 }
 
@@ -70,10 +82,28 @@ void GameHost::leaves() {
   for (uint32_t id : gone_) game_->on_leave(*this, id);
 }
 
-bool GameHost::message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
+bool GameHost::message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes, const MessageTiming& timing) {
   if (!game_) return false;
+  timing_ = timing;
   game_->on_message(*this, id, channel, bytes);
+  timing_ = {};
   return true;
+}
+
+MessageTiming GameHost::timing_of(const Client& client) {
+  return {client.character.inputs.newest_received(), client.view.acked_snapshot};
+}
+
+double GameHost::earliest_view(const MessageTiming& timing) const {
+  if (timing.acked_snapshot == 0) return 0;
+  const double behind = kViewDelayIntervals * double(rewind_.snapshot_interval()) + kViewJitterTicks;
+  return det_max(0.0, double(timing.acked_snapshot) - behind);
+}
+
+bool GameHost::fire_tick_allowed(const MessageTiming& timing, uint32_t fire_tick) {
+  if (timing.newest_input == 0 || fire_tick <= timing.newest_input + kFireTickMargin) return true;
+  counters_.add(Counter::kRewindFireRefused);
+  return false;
 }
 
 void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
@@ -142,12 +172,15 @@ std::span<const uint8_t> GameHost::user_data(uint32_t id) const {
 
 bool GameHost::give(uint32_t id, const GameCommand& command) {
   if (id == 0 || (id != joining_ && !roster_.by_id(id))) return false;
+  if (!command_problem(command, simulation_.world().bounds()).empty()) return false;
   pending_.push_back(command);
   pending_.back().character = id;
   return true;
 }
 
 bool GameHost::teleport(uint32_t id, const Vec3& position) {
+  // Checked before quantising, which would clamp what is far out (and make a NaN 0).
+  if (!in_fixed_range(position, kWorldLimit)) return false;
   GameCommand c;
   c.kind = GameCommandKind::kTeleport;
   c.vector = quantize_position(position);
@@ -155,6 +188,7 @@ bool GameHost::teleport(uint32_t id, const Vec3& position) {
 }
 
 bool GameHost::set_velocity(uint32_t id, const Vec3& velocity) {
+  if (!in_fixed_range(velocity, kVelocityLimit)) return false;
   GameCommand c;
   c.kind = GameCommandKind::kVelocity;
   c.vector = quantize_velocity(velocity);
@@ -216,31 +250,57 @@ uint32_t GameHost::newest_snapshot(uint32_t id) const {
   return c ? c->view.newest_sent : 0;
 }
 
-double GameHost::rewind_to(uint32_t viewer, double view_tick) {
+double GameHost::rewind_to(uint32_t viewer, double view_tick, double earliest_view) {
   counters_.add(Counter::kRewindQueries);
   // Never later than the viewer's newest snapshot (a client cannot have drawn what it was not sent),
-  // never earlier than the window: a client that lies about its time gains nothing.
-  const double view = rewind_.clamp(view_tick, newest_snapshot(viewer));
+  // never earlier than the window, nor than its round trip and interpolation delay explain
+  // (earliest_view): a client that lies about its time gains nothing.
+  double view = rewind_.clamp(view_tick, newest_snapshot(viewer));
   if (view != view_tick) counters_.add(Counter::kRewindClamped);
+  if (view < earliest_view) {
+    view = rewind_.clamp(earliest_view, newest_snapshot(viewer));
+    counters_.add(Counter::kRewindViewRaised);
+  }
   rewind_.capsules_at(view, viewer, capsules_);
   return view;
 }
 
-RayHit GameHost::ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
-                     double length) {
-  rewind_to(viewer, view_tick);
-  // The movers where the viewer's client drew them, within what the server has simulated; built
-  // once per tick asked for (a tick's shots mostly name the same one).
-  const uint32_t at = std::clamp(movers_tick, rewind_.oldest(), simulation_.tick());
+void GameHost::place_movers(uint32_t tick) {
+  // Built once per tick asked for (a tick's shots mostly name the same one).
+  const uint32_t at = std::clamp(tick, rewind_.oldest(), simulation_.tick());
   if (!movers_built_ || movers_.tick() != at) movers_.build(simulation_.world(), at, simulation_.settings().tick_rate);
   movers_built_ = true;
+}
+
+RayHit GameHost::ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
+                     double length, double earliest_view) {
+  rewind_to(viewer, view_tick, earliest_view);
+  // The movers where the viewer's client drew them, within what the server has simulated.
+  place_movers(movers_tick);
   return cast_ray(simulation_.world(), &movers_, capsules_, origin, direction, length, viewer, scratch_);
 }
 
 void GameHost::overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
-                       std::vector<uint32_t>& out) {
-  rewind_to(viewer, view_tick);
+                       std::vector<uint32_t>& out, double earliest_view) {
+  rewind_to(viewer, view_tick, earliest_view);
   overlap_characters(capsules_, center, half_segment, radius, viewer, out);
+}
+
+bool GameHost::origin_allowed(uint32_t id, uint32_t tick, const Vec3& origin) {
+  const std::optional<Vec3> centre = rewind_.exact_at(id, tick);
+  const Vec3 off = centre ? origin - *centre : Vec3{};
+  const double radius = derive(simulation_.settings()).radius;
+  bool ok = centre && dot(off, off) <= radius * radius;
+  if (ok && dot(off, off) > 0) {
+    // The segment from the centre the server knows to the origin claimed: the world's triangles and
+    // the movers at that tick only (no character stands inside the shooter's own radius).
+    place_movers(tick);
+    const double d = length(off);
+    const RayHit hit = cast_ray(simulation_.world(), &movers_, {}, *centre, off * (1 / d), d, id, scratch_);
+    ok = hit.kind == RayHit::Kind::kNone;
+  }
+  if (!ok) counters_.add(Counter::kRewindOriginRefused);
+  return ok;
 }
 
 std::optional<Vec3> GameHost::position_at(uint32_t id, uint32_t tick) const { return rewind_.exact_at(id, tick); }

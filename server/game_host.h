@@ -53,8 +53,11 @@ class GameHost final : public GameControl {
   void leaves();
   /// The game called end_match().
   bool match_over() const { return match_over_; }
-  /// A message from character `id`'s client (false without a game: not delivered).
-  bool message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes);
+  /// A message from character `id`'s client, handed over with what the server had measured of it
+  /// (`timing`: message_timing() during on_message); false without a game: not delivered.
+  bool message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes, const MessageTiming& timing = {});
+  /// What the server has measured of `client` now (for message()).
+  static MessageTiming timing_of(const Client& client);
   /// The boundary before tick `tick`: applies every command given since the last one, in order
   /// (`remove` ends a session), and keeps those applied for the recorder (applied()).
   void apply_commands(uint32_t tick, const Remove& remove);
@@ -84,10 +87,14 @@ class GameHost final : public GameControl {
   bool set_match_attribute(int index, int32_t value) override;
   int32_t attribute(uint32_t id, int index) const override;
   int32_t match_attribute(int index) const override;
+  const MessageTiming& message_timing() const override { return timing_; }
+  double earliest_view(const MessageTiming& timing) const override;
+  bool fire_tick_allowed(const MessageTiming& timing, uint32_t fire_tick) override;
   RayHit ray(uint32_t viewer, double view_tick, uint32_t movers_tick, const Vec3& origin, const Vec3& direction,
-             double length) override;
+             double length, double earliest_view = 0) override;
   void overlap(uint32_t viewer, double view_tick, const Vec3& center, double half_segment, double radius,
-               std::vector<uint32_t>& out) override;
+               std::vector<uint32_t>& out, double earliest_view = 0) override;
+  bool origin_allowed(uint32_t id, uint32_t tick, const Vec3& origin) override;
   std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const override;
   uint32_t newest_snapshot(uint32_t id) const override;
   proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) override;
@@ -97,7 +104,9 @@ class GameHost final : public GameControl {
  private:
   bool give(uint32_t id, const GameCommand& command);
   // The view time clamped to what `viewer` may have seen, counted; the capsules and movers placed.
-  double rewind_to(uint32_t viewer, double view_tick);
+  double rewind_to(uint32_t viewer, double view_tick, double earliest_view);
+  // The movers placed at `tick` (clamped to the window and the current tick).
+  void place_movers(uint32_t tick);
 
   Roster& roster_;
   const Simulation& simulation_;
@@ -111,6 +120,7 @@ class GameHost final : public GameControl {
   std::optional<Allocation> allocation_;  // allocate()'s, until the next tick starts
   std::optional<Allocation> delivered_;   // what the last allocated() handed over
   bool match_over_ = false;
+  MessageTiming timing_;  // the message being handed over's
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;

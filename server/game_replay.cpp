@@ -82,7 +82,8 @@ class Replayer {
     host_.allocated();
     host_.leaves();
     for (const replay::MessageEntry& m : t.messages) {
-      host_.message(m.client, m.reliable ? proto::Channel::kReliable : proto::Channel::kUnreliable, m.bytes);
+      host_.message(m.client, m.reliable ? proto::Channel::kReliable : proto::Channel::kUnreliable, m.bytes,
+                    {m.newest_input, m.acked_snapshot});
       ++result_.messages;
     }
     host_.apply_commands(t.tick, [this](Client& c) { roster_.remove(c.id); });

@@ -54,6 +54,8 @@ void ServerRecorder::on_tick(const TickRecord& r) {
     m.client = r.messages[i].client;
     m.reliable = r.messages[i].reliable;
     m.bytes.assign(r.messages[i].bytes.begin(), r.messages[i].bytes.end());
+    m.newest_input = r.messages[i].timing.newest_input;
+    m.acked_snapshot = r.messages[i].timing.acked_snapshot;
   }
   tick_.sent.resize(r.sent.size());
   for (std::size_t i = 0; i < r.sent.size(); ++i) {

@@ -229,13 +229,14 @@ void ServerCore::deliver_messages(proto::Nanos now) {
         continue;
       }
       counters_.add(Counter::kMessagesReceived);
+      const MessageTiming timing = GameHost::timing_of(c);
       if (observer_) {
         // The spans are made once the arena stops growing (below): its offset for now.
-        delivered_.push_back({id, rx_message_.channel == proto::Channel::kReliable, {}});
+        delivered_.push_back({id, rx_message_.channel == proto::Channel::kReliable, {}, timing});
         delivered_offsets_.push_back(delivered_bytes_.size());
         delivered_bytes_.insert(delivered_bytes_.end(), rx_message_.bytes.begin(), rx_message_.bytes.end());
       }
-      game_.message(id, rx_message_.channel, rx_message_.bytes);
+      game_.message(id, rx_message_.channel, rx_message_.bytes, timing);
     }
   }
   for (std::size_t k = 0; k < delivered_.size(); ++k) {

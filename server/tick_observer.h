@@ -42,6 +42,7 @@ struct MessageRecord {
   uint32_t client = 0;  ///< the sender's character id
   bool reliable = true; ///< its channel
   std::span<const uint8_t> bytes;
+  MessageTiming timing; ///< what the server had measured of the sender (GameControl::message_timing)
 };
 
 /// A message the game sent (GameControl::send, and broadcast's to each client), and the verdict.

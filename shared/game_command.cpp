@@ -16,6 +16,38 @@ std::string_view to_string(GameCommandKind kind) {
 }
 
 namespace {
+
+bool within(int32_t raw, double lo, double hi, double scale) { return double(raw) >= lo * scale && double(raw) <= hi * scale; }
+
+}  // namespace
+
+std::string_view command_problem(const GameCommand& c, const Aabb& b) {
+  switch (c.kind) {
+    case GameCommandKind::kTeleport: {
+      const double m = kTeleportMargin;
+      const FixedVec3& p = c.vector;
+      const bool in = within(p.x, b.lo.x - m, b.hi.x + m, kPositionScale) && within(p.y, b.lo.y - m, b.hi.y + m, kPositionScale) &&
+                      within(p.z, b.lo.z - m, b.hi.z + m, kPositionScale);
+      return in ? std::string_view() : "a teleport outside the world's bounds and their margin";
+    }
+    case GameCommandKind::kVelocity: {
+      const double v = kMaxCommandSpeed;
+      const FixedVec3& u = c.vector;
+      const bool in = within(u.x, -v, v, kVelocityScale) && within(u.y, -v, v, kVelocityScale) && within(u.z, -v, v, kVelocityScale);
+      return in ? std::string_view() : "a velocity over the most a command may set";
+    }
+    case GameCommandKind::kFreeze: return c.value == 0 || c.value == 1 ? std::string_view() : "a freeze other than 0 or 1";
+    case GameCommandKind::kProfile:
+      return c.value >= 0 && c.value <= kMaxProfiles ? std::string_view() : "a profile out of range";
+    case GameCommandKind::kRemove: return {};
+    case GameCommandKind::kAttribute:
+    case GameCommandKind::kMatchAttribute:
+      return c.slot < kMaxCommandSlots ? std::string_view() : "an attribute slot out of range";
+  }
+  return "an unknown command";
+}
+
+namespace {
 // The character is in the air, standing on nothing, and has no coyote jump left: a teleport or a
 // launch is not a walk off a ledge.
 void leave_ground(CharacterState& s) {

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "shared/character_state.h"
+#include "shared/world.h"
 
 namespace foothold {
 
@@ -37,6 +38,23 @@ struct GameCommand {
   uint8_t slot = 0;        ///< kAttribute, kMatchAttribute: the attribute's index
   bool operator==(const GameCommand&) const = default;
 };
+
+/// How far outside the world's bounds (World::bounds(): its static triangles) a teleport may put a
+/// character, metres on each axis: room to drop it in from above or stand it beside the level, far
+/// short of the fixed-point range (kWorldLimit), where a position would be clamped.
+inline constexpr double kTeleportMargin = 1000;
+/// The fastest velocity a command may set, m/s on each axis (a jump pad, a knockback): a fifth of the
+/// fixed-point range (kVelocityLimit), where a velocity would be clamped.
+inline constexpr double kMaxCommandSpeed = 200;
+/// Attribute slots a command may name (the server's kMaxAttributes, which shared/ cannot include).
+inline constexpr int kMaxCommandSlots = 16;
+
+/// Why `command` is out of range in a world whose static triangles have `bounds`, or empty when it is
+/// in range: a teleport outside `bounds` grown by kTeleportMargin, a velocity over kMaxCommandSpeed on
+/// an axis, a freeze other than 0 or 1, a profile outside [0, kMaxProfiles], an attribute slot of
+/// kMaxCommandSlots or more, an unknown kind. The server gives no such command (GameControl refuses
+/// it), so a recording that holds one is not a server's: replay refuses it the same way.
+std::string_view command_problem(const GameCommand& command, const Aabb& bounds);
 
 /// True for the kinds that change a character's state (teleport, velocity, freeze, profile): what
 /// apply_command() does something with, and what a client sees as a correction of its own class.

@@ -7,7 +7,9 @@
 #include <fstream>
 #include <iterator>
 #include <functional>
+#include <limits>
 #include <map>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "replay/recording.h"
 #include "server/recorder.h"
 #include "server/game.h"
+#include "shared/game_command.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
 #include "support/test_seed.h"
@@ -154,6 +157,9 @@ struct ScriptGame final : server::Game {
     if (auto it = at.find(r.tick); it != at.end()) it->second(g, r);
   }
 };
+
+// The largest X a teleport may name in the arena: its bounds' and kTeleportMargin.
+double game_world_edge() { return arena_world().bounds().hi.x + kTeleportMargin; }
 
 // A script game installed on `h`'s server (which owns it).
 ScriptGame& install_script(SimHarness& h) {
@@ -361,6 +367,67 @@ TEST(GameApi, TeleportVelocityFreezeAndProfileChangeTheStateAtTheBoundary) {
   EXPECT_EQ(later->position.x, latest->position.x);
   EXPECT_EQ(later->position.z, latest->position.z);
   EXPECT_EQ(h.client(1).predictor().counters().unexplained, 0u);
+}
+
+// Values a command's header calls out of range (server/game.h) are refused: false, and nothing
+// given, so the state is as the character's own steps leave it. (Before, a teleport to infinity
+// put the character at the fixed-point range's edge, 1,048,576 m, and NaN and 5,000 m/s velocities
+// were taken, clamped.)
+TEST(GameApi, NonFiniteAndOutOfRangeCommandValuesAreRefusedWithNothingChanged) {
+  HarnessOptions o = with_clients(1);
+  SimHarness h(arena_world(), o);
+  ScriptGame& game = install_script(h);
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  const uint32_t a = h.client(0).character_id();
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::nan("");
+  std::vector<bool> refused, taken;
+  uint64_t commands_before = 0;
+  game.at[t0 + 2] = [&](server::GameControl& g, const server::TickReport&) {
+    commands_before = h.server().counters().get(Counter::kGameCommands);
+    refused = {g.teleport(a, {inf, 1, -inf}), g.teleport(a, {nan, 1, 0}), g.teleport(a, {0, 2e6, 0}),
+               g.teleport(a, {5000, 1, 0}), g.set_velocity(a, {nan, 0, 0}), g.set_velocity(a, {5000, 0, 0}),
+               g.set_velocity(a, {0, -inf, 0}), g.set_velocity(a, {0, 0, 201}), g.set_attribute(a, 2, 1),
+               g.set_attribute(a, -1, 1), g.set_match_attribute(16, 1)};
+  };
+  h.run_for(kS / 10);
+  ASSERT_EQ(refused.size(), 11u);
+  for (std::size_t i = 0; i < refused.size(); ++i) EXPECT_FALSE(refused[i]) << "value " << i;
+  EXPECT_EQ(h.server().counters().get(Counter::kGameCommands), commands_before) << "nothing applied";
+  const CharacterState* after = state_after(game, a, t0 + 3);
+  ASSERT_TRUE(after);
+  EXPECT_LT(length(to_position(after->position)), 100.0);
+  EXPECT_LT(length(to_velocity(after->velocity)), 20.0);
+  // The edges of the ranges are in them: the arena's bounds plus 1,000 m, and 200 m/s.
+  const Vec3 edge{game_world_edge(), 1, 0};
+  game.at[t0 + 10] = [&](server::GameControl& g, const server::TickReport&) {
+    taken = {g.set_velocity(a, {200, -200, 0}), g.teleport(a, edge)};
+  };
+  h.run_for(kS / 10);
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_TRUE(taken[0]);
+  EXPECT_TRUE(taken[1]);
+}
+
+// What re-simulation checks a recorded command against (replay/resimulate.cpp skips what fails it):
+// a hostile recording's teleport past the margin or launch past the limit is refused by name.
+TEST(GameApi, ARecordedCommandOutOfRangeHasAProblemByName) {
+  const Aabb bounds = arena_world().bounds();
+  GameCommand c;
+  c.kind = GameCommandKind::kTeleport;
+  c.vector = quantize_position({0, 1, 0});
+  EXPECT_EQ(command_problem(c, bounds), "");
+  c.vector = quantize_position({0, 1e6, 0});
+  EXPECT_EQ(command_problem(c, bounds), "a teleport outside the world's bounds and their margin");
+  c.kind = GameCommandKind::kVelocity;
+  c.vector = quantize_velocity({0, 0, 1000});
+  EXPECT_EQ(command_problem(c, bounds), "a velocity over the most a command may set");
+  c.kind = GameCommandKind::kProfile;
+  c.value = 16;
+  EXPECT_EQ(command_problem(c, bounds), "a profile out of range");
+  c.kind = GameCommandKind(9);
+  EXPECT_EQ(command_problem(c, bounds), "an unknown command");
 }
 
 // Attributes change every few ticks through a network that loses a third of everything: each
