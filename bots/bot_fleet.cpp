@@ -76,6 +76,7 @@ struct BotFleet::Bot {
   std::unique_ptr<client::InputSource> brain;
   std::unique_ptr<std::ofstream> trace_file;
   std::unique_ptr<TraceWriter> trace;
+  std::unique_ptr<std::ofstream> drawn_file;  // the others as drawn, a row a frame each (--trace-dir)
   std::unique_ptr<replay::RecordingWriter> recording;
   replay::TickData record_tick;
   InputCmd last_input;
@@ -374,6 +375,14 @@ void BotFleet::open_outputs(Bot& b, uint32_t id) {
       return;
     }
     b.trace = std::make_unique<TraceWriter>(*b.trace_file);
+    // Not bot-*.csv: scripts take every bot-*.csv for a predicted trace.
+    const std::string drawn = options_.trace_dir + "/drawn-" + std::to_string(id) + ".csv";
+    b.drawn_file = std::make_unique<std::ofstream>(drawn, std::ios::binary | std::ios::trunc);
+    if (!*b.drawn_file) {
+      error_ = "cannot write trace file '" + drawn + "'";
+      return;
+    }
+    b.frames.trace_to(b.drawn_file.get());
   }
   if (!options_.record_dir.empty()) {
     // The bot's own input stream, in the server's recording format.
@@ -426,6 +435,7 @@ BotResult BotFleet::result_of(Bot& b) {
 
 std::string BotFleet::close_outputs(Bot& b) {
   if (b.trace_file) b.trace_file->flush();
+  if (b.drawn_file) b.drawn_file->flush();
   if (!b.recording) return {};
   b.recording->close(b.session->predictor().latest_tick());
   return b.recording->ok() ? std::string() : b.recording->error();

@@ -32,6 +32,30 @@
 //                          between two frames that its prediction does not explain, how many passed
 //                          2 cm; frames where another moving character was drawn standing still; the
 //                          others' largest such jump; the frames drawn, all bots together
+//   ended=REASON:BOTS,...  why the sessions ended (client/end_reason.h's codes)
+//   pop_max_at=TICK:CHARACTER:CAUSE remote_pop_max_at=TICK:CHARACTER:CAUSE
+//                          where pop_max_m and remote_pop_max_m were drawn ("none" without a pop):
+//                          the tick drawn (the own character's predicted tick; the others' view tick),
+//                          whole; the character drawn; what the drawing did to it that frame, beyond
+//                          following its snapshots or prediction, as tokens joined by '+'
+//                          (client::DrawCause): correction (new word moved what was drawn the frame
+//                          before: a snapshot showing a guess wrong, a late sample slotted in, the own
+//                          prediction corrected by a repeated input; taken in smoothed), snap (such a
+//                          correction over DrawOptions::snap_m, drawn at once), neighbour_restep (the
+//                          own prediction corrected by another character), re_added (not drawn the
+//                          frame before), kept_unsaid (left out of the newest snapshot: held where an
+//                          older one had it), mover_carry (carried by a mover: the others past their
+//                          newest snapshot, the own while standing on one), extrapolating (carried on
+//                          by its motion past its newest snapshot), extrapolation_end (carried on the
+//                          frame before, not this one), view_delay (the view clock, for the own the
+//                          tick clock, jumped or went back); interpolated when none
+//
+// --trace-dir DIR writes, per bot, DIR/bot-<id>.csv (its predicted ticks, shared/formats/trace.h)
+// and DIR/drawn-<id>.csv: the other characters as it drew them, a row per character per frame, with
+// the header time_ns,view_tick,id,x,y,z,vx,vy,vz,error_m,pop_m,causes (the frame's steady-clock
+// time; the view tick; the character; its drawn capsule centre and velocity, metres and m/s; the
+// guess still being taken in, metres; its pop that frame, metres, 0 on the first; the causes as in
+// remote_pop_max_at).
 // With --pattern tag two more lines come just before it (so that it stays the last), each the key,
 // '=', then the rest of the line:
 //   last_scores=ROUND ID:SECONDS ...   the newest "scores" announcement any bot received (the highest
@@ -112,7 +136,9 @@ void add_options(CLI::App& app, Args& a) {
   app.add_option("--connect-timeout", a.connect_timeout,
                  "seconds to keep trying to connect (default " + std::to_string(proto::kConnectTimeout / proto::kSecond) + ")");
   app.add_option("--seed", a.seed, "seed of the bots' choices (default 1)");
-  app.add_option("--trace-dir", a.trace_dir, "write each bot's predicted trajectory to DIR/bot-<id>.csv");
+  app.add_option("--trace-dir", a.trace_dir,
+                 "write each bot's predicted trajectory to DIR/bot-<id>.csv, and the others as it drew them to "
+                 "DIR/drawn-<id>.csv");
   app.add_option("--record", a.record_dir, "write each bot's own input stream to DIR/bot-<id>.rec");
   app.add_option("--loss", a.loss, "probability each datagram is lost, both directions (default 0)");
   app.add_option("--duplicate", a.duplicate, "probability each datagram arrives twice (default 0)");
@@ -388,7 +414,10 @@ void print_summary(const Args& a, Totals& t, double seconds) {
   for (int r = 0; r < client::kEndReasons; ++r)
     if (t.ended[std::size_t(r)] > 0)
       ended += (ended.empty() ? "" : ",") + std::string(to_string(client::EndReason(r))) + ":" + std::to_string(t.ended[std::size_t(r)]);
-  std::printf(" ended=%s\n", ended.empty() ? "none" : ended.c_str());
+  std::printf(" ended=%s", ended.empty() ? "none" : ended.c_str());
+  // Where the largest pops were drawn, and what the drawing did that frame (#69).
+  std::printf(" pop_max_at=%s remote_pop_max_at=%s\n", t.frames.pop_max_at.text().c_str(),
+              t.frames.remote_pop_max_at.text().c_str());
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.

@@ -2,14 +2,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace foothold::client {
+
+std::string draw_cause_text(uint32_t bits) {
+  static constexpr const char* kTokens[] = {"correction",  "snap",          "neighbour_restep",
+                                            "re_added",    "kept_unsaid",   "mover_carry",
+                                            "extrapolating", "extrapolation_end", "view_delay"};
+  std::string text;
+  for (std::size_t i = 0; i < std::size(kTokens); ++i)
+    if (bits & (1u << i)) text += (text.empty() ? "" : "+") + std::string(kTokens[i]);
+  return text.empty() ? "interpolated" : text;
+}
 
 void LocalDrawing::reset() {
   times_ = {};
   latest_ = 0;
   next_ = 0;
   error_ = {};
+  causes_ = 0;
 }
 
 void LocalDrawing::on_tick(uint32_t tick, proto::Nanos at, proto::Nanos next) {
@@ -64,12 +76,14 @@ std::optional<DrawnPose> LocalDrawing::predicted(const Predictor& p, proto::Nano
   return d;
 }
 
-void LocalDrawing::corrected(const Vec3& moved) {
+void LocalDrawing::corrected(const Vec3& moved, uint32_t cause) {
   if (!error_.started()) return;  // nothing drawn yet: nothing to hide
   if (error_.corrected(moved, options_.smoothing())) {
     ++smoothed_;
+    causes_ |= cause;
   } else {
     ++snaps_;
+    causes_ |= cause | kCauseSnap;
   }
 }
 
@@ -82,6 +96,8 @@ std::optional<DrawnPose> LocalDrawing::draw(const Predictor& p, proto::Nanos now
   error_.cut(world_, d->position, settings_.radius, scratch_);
   d->position = d->position + error_.error();
   d->error = error_.error();
+  d->causes = causes_ | (d->platform != 0 ? kCauseMoverCarry : 0u);
+  causes_ = 0;
   return d;
 }
 

@@ -25,6 +25,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "client/error_smoothing.h"
 #include "proto/clock.h"
@@ -34,6 +35,33 @@
 #include "shared/world.h"
 
 namespace foothold::client {
+
+// What the drawing did to a character in one frame besides following its snapshots (the others)
+// or its prediction (its own): the bits of DrawnPose::causes and DrawnRemote::causes, for explaining
+// a pop (#69: foothold-bot's pop_max_at and remote_pop_max_at). Each has a snake_case token
+// (draw_cause_text), the first word of its comment.
+
+/// correction: new word moved the pose drawn last frame (a snapshot's correction of a guess, a late sample
+/// slotted in; the own prediction corrected by a repeated input), taken in smoothed
+inline constexpr uint32_t kCauseCorrection = 1u << 0;
+/// snap: such a correction was larger than DrawOptions::snap_m and was drawn at once
+inline constexpr uint32_t kCauseSnap = 1u << 1;
+/// neighbour_restep: the own prediction corrected by another character (re-stepped with it)
+inline constexpr uint32_t kCauseNeighbourRestep = 1u << 2;
+/// re_added: not drawn the frame before (new, or back)
+inline constexpr uint32_t kCauseReAdded = 1u << 3;
+/// kept_unsaid: the newest snapshot left it out: held where an older one had it
+inline constexpr uint32_t kCauseKeptUnsaid = 1u << 4;
+/// mover_carry: carried by its mover (the others: past their newest snapshot; the own: standing on one)
+inline constexpr uint32_t kCauseMoverCarry = 1u << 5;
+/// extrapolating: carried on by its motion past its newest snapshot
+inline constexpr uint32_t kCauseExtrapolating = 1u << 6;
+/// extrapolation_end: carried on the frame before, not this one (held, or the late snapshot came)
+inline constexpr uint32_t kCauseExtrapolationEnd = 1u << 7;
+/// view_delay: the view clock (the own: the tick clock) jumped, or went back, since the frame before
+inline constexpr uint32_t kCauseViewDelay = 1u << 8;
+/// The tokens of the causes in `bits`, joined by '+', in the order above; "interpolated" for none.
+std::string draw_cause_text(uint32_t bits);
 
 /// How the client draws (ClientSession::draw_local, draw_remotes).
 struct DrawOptions {
@@ -62,6 +90,7 @@ struct DrawnPose {
   bool crouched = false;
   uint16_t platform = 0;  ///< the mover it stands on (index + 1; 0: none)
   Vec3 error;           ///< the correction still being taken in (drawn minus predicted), metres
+  uint32_t causes = 0;  ///< what the drawing did since the frame before (DrawCause bits)
 };
 
 class LocalDrawing {
@@ -72,8 +101,12 @@ class LocalDrawing {
 
   /// Tick `tick` was predicted; its moment on the tick clock is `at`, the next tick's `next`.
   void on_tick(uint32_t tick, proto::Nanos at, proto::Nanos next);
-  /// The next tick's moment moved (the clock steering, or catching up).
-  void on_next(proto::Nanos next) { next_ = next; }
+  /// The next tick's moment moved (the clock steering, or catching up: `jumped`, told with the next
+  /// frame as kCauseViewDelay).
+  void on_next(proto::Nanos next, bool jumped = false) {
+    next_ = next;
+    if (jumped) causes_ |= kCauseViewDelay;
+  }
   /// Forgets everything (a new session).
   void reset();
 
@@ -85,7 +118,9 @@ class LocalDrawing {
   proto::Nanos drawn_at() const { return error_.started() ? error_.at() : 0; }
   /// A correction moved the predicted pose at drawn_at() by `moved` (after minus before): taken in
   /// over the smoothing time, or snapped when it, or the error it leaves, is larger than snap_m.
-  void corrected(const Vec3& moved);
+  /// `cause`: what corrected it (kCauseCorrection, or kCauseNeighbourRestep for another character),
+  /// told with the next frame (DrawnPose::causes).
+  void corrected(const Vec3& moved, uint32_t cause = kCauseCorrection);
   /// The pose to draw at `now` (frames in order: the smoothing decays from the last call's time).
   std::optional<DrawnPose> draw(const Predictor& p, proto::Nanos now);
   /// Corrections snapped, and taken in smoothly, so far.
@@ -108,6 +143,7 @@ class LocalDrawing {
   proto::Nanos next_ = 0;
   ErrorSmoothing error_;
   uint64_t snaps_ = 0, smoothed_ = 0;
+  uint32_t causes_ = 0;  // DrawCause bits since the last frame
   mutable QueryScratch scratch_;
 };
 

@@ -62,8 +62,18 @@ Vec3 RemoteDrawing::feet(const DrawnRemote& d) const {
   return d.position + Vec3{0, d.crouched ? settings_.crouch_drop : 0, 0};
 }
 
+uint32_t RemoteDrawing::causes(const RemoteFrame& f, const OtherCharacter& o, const DrawnRemote& d) const {
+  if (!d.extrapolated) return 0;
+  const auto newest = f.samples.newest_tick(o.id);
+  if (newest && *newest != f.newest_snapshot) return kCauseKeptUnsaid;
+  if (length_sq(d.velocity) == 0) return 0;  // held: its time to be carried on ran out
+  return o.platform != 0 && o.platform <= world_.movers().size() ? kCauseMoverCarry : kCauseExtrapolating;
+}
+
 std::size_t RemoteDrawing::draw(const RemoteFrame& f, std::span<DrawnRemote> out) {
   const SmoothingOptions smoothing = options_.smoothing();
+  const uint32_t jumped = f.view_jumps != view_jumps_ ? kCauseViewDelay : 0;
+  view_jumps_ = f.view_jumps;
   next_.clear();
   std::size_t n = 0, old = 0;
   for (const OtherCharacter& o : f.others) {
@@ -72,14 +82,25 @@ std::size_t RemoteDrawing::draw(const RemoteFrame& f, std::span<DrawnRemote> out
     while (old < states_.size() && states_[old].id < o.id) ++old;
     State st;
     st.id = o.id;
+    d->causes = causes(f, o, *d) | jumped;
+    st.carried = (d->causes & (kCauseMoverCarry | kCauseExtrapolating)) != 0;
     if (old < states_.size() && states_[old].id == o.id) {
-      st.error = states_[old].error;
+      const State& was = states_[old];
+      st.error = was.error;
+      if (was.carried && !st.carried) d->causes |= kCauseExtrapolationEnd;
+      if (f.view < was.view) d->causes |= kCauseViewDelay;
       // What the newest word says of the moment drawn last frame, against what was drawn then: a
       // guess taken back (or a late sample slotted in) is taken in, not jumped.
-      if (const auto again = raw(f, o, states_[old].view)) {
-        const Vec3 moved = feet(*again) - states_[old].feet;
-        if (length_sq(moved) > 0) (st.error.corrected(moved, smoothing) ? smoothed_ : snaps_)++;
+      if (const auto again = raw(f, o, was.view)) {
+        const Vec3 moved = feet(*again) - was.feet;
+        if (length_sq(moved) > 0) {
+          const bool smooth = st.error.corrected(moved, smoothing);
+          (smooth ? smoothed_ : snaps_)++;
+          d->causes |= smooth ? kCauseCorrection : kCauseCorrection | kCauseSnap;
+        }
       }
+    } else {
+      d->causes |= kCauseReAdded;
     }
     st.error.decay(f.now, smoothing);
     st.error.cut(world_, d->position, settings_.radius, scratch_);

@@ -37,6 +37,7 @@ struct DrawnRemote {
   uint16_t platform = 0;  ///< the mover it stands on (index + 1; 0: none), as its newest snapshot says
   bool extrapolated = false;  ///< carried on past its newest snapshot (or held, once that ran out)
   Vec3 error;           ///< a wrong guess still being taken in (drawn minus snapshots), metres
+  uint32_t causes = 0;  ///< what the drawing did since the frame before (DrawCause bits)
 };
 
 /// What one frame draws from.
@@ -47,13 +48,17 @@ struct RemoteFrame {
   uint32_t max_gap = 1;                    ///< snapshots further apart than this say nothing of motion
   double view = 0;                         ///< the view clock's tick now
   proto::Nanos now = 0;
+  uint64_t view_jumps = 0;                 ///< the view clock's jumps so far (ViewClock::jumps)
 };
 
 class RemoteDrawing {
  public:
   RemoteDrawing(const World& world, const DerivedSettings& settings) : world_(world), settings_(settings) {}
   void set_options(const DrawOptions& o) { options_ = o; }
-  void reset() { states_.clear(); }
+  void reset() {
+    states_.clear();
+    view_jumps_ = 0;
+  }
 
   /// Draws every other character of the frame, in id order: the first out.size() into `out`;
   /// returns how many there are. Frames in time order; allocates only when more characters are
@@ -74,13 +79,18 @@ class RemoteDrawing {
     uint32_t id = 0;
     double view = 0;  // the moment last drawn
     Vec3 feet;        // the raw pose drawn then, as feet() (a crouch is no correction)
+    bool carried = false;  // carried on past its newest snapshot then (extrapolated and moving)
     ErrorSmoothing error;
   };
+  // What the drawing does to `d` this frame beyond interpolating (DrawCause bits), less what
+  // comparing with the frame before finds (draw() adds those).
+  uint32_t causes(const RemoteFrame& f, const OtherCharacter& o, const DrawnRemote& d) const;
   const World& world_;
   const DerivedSettings& settings_;
   DrawOptions options_;
   std::vector<State> states_, next_;  // by id
   uint64_t smoothed_ = 0, snaps_ = 0;
+  uint64_t view_jumps_ = 0;  // RemoteFrame::view_jumps last frame
   mutable QueryScratch scratch_;
 };
 

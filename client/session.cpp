@@ -368,7 +368,7 @@ uint32_t ClientSession::stale_ticks() const {
 }
 
 RemoteFrame ClientSession::remote_frame(proto::Nanos now) const {
-  return RemoteFrame{remotes_, others_, last_snapshot_, stale_ticks(), view_tick(now), now};
+  return RemoteFrame{remotes_, others_, last_snapshot_, stale_ticks(), view_tick(now), now, view_clock_.jumps()};
 }
 
 std::size_t ClientSession::draw_remotes(proto::Nanos now, std::span<DrawnRemote> out) {
@@ -473,7 +473,7 @@ void ClientSession::check_own_state(proto::Nanos now, const proto::SnapshotHeade
     if (r.outcome == Predictor::Outcome::kAhead) drawing_.on_tick(predictor_.latest_tick(), now - period_, next_tick_);
     if ((r.outcome == Predictor::Outcome::kCorrected || r.outcome == Predictor::Outcome::kAhead) && before)
       if (const std::optional<DrawnPose> after = drawing_.predicted(predictor_, seen))
-        drawing_.corrected(after->position - before->position);
+        drawing_.corrected(after->position - before->position, r.interaction ? kCauseNeighbourRestep : kCauseCorrection);
     if (r.outcome == Predictor::Outcome::kMatched || r.outcome == Predictor::Outcome::kCorrected) ++stats_.compared;
     return;
   }
@@ -659,7 +659,7 @@ proto::Nanos ClientSession::update(proto::Nanos now, InputSource& source) {
       }
       if (now - next_tick_ > 4 * period_) {
         next_tick_ = now;  // too far behind: resume from now
-        drawing_.on_next(next_tick_);
+        drawing_.on_next(next_tick_, true);
       }
       return next_tick_;
     }

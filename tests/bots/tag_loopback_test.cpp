@@ -154,8 +154,12 @@ TEST(DrawLoopback, BotsDrawAtTheirFrameRateAndSayWhatTheFramesShowed) {
                                 std::to_string(test_seed(37)));
   ASSERT_EQ(bots.exit_code, 0) << bots.output;
   const auto kv = summary(bots.output);
-  for (const char* key : {"pop_max_m", "pops_over_2cm", "remote_stalls", "remote_pop_max_m", "frames"})
+  for (const char* key : {"pop_max_m", "pops_over_2cm", "remote_stalls", "remote_pop_max_m", "frames", "pop_max_at",
+                          "remote_pop_max_at"})
     EXPECT_EQ(kv.count(key), 1u) << key << "\n" << bots.output;
+  // Where and why (#69): TICK:CHARACTER:CAUSE, a cause token or several joined by '+'.
+  for (const char* key : {"pop_max_at", "remote_pop_max_at"})
+    EXPECT_TRUE(std::regex_match(kv.at(key), std::regex("none|[0-9]+:[0-9]+:[a-z_+]+"))) << key << "=" << kv.at(key);
   // 3 bots, 144 frames a second while connected (most of 3 s).
   EXPECT_GT(std::stoull(kv.at("frames")), 3u * 144 * 2) << bots.output;
   EXPECT_LT(std::stoull(kv.at("frames")), 3u * 144 * 4) << bots.output;

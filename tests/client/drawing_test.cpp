@@ -41,6 +41,15 @@ struct Walker {
   }
 };
 
+TEST(Drawing, CausesAreNamedByTheirTokensJoinedInOrder) {
+  EXPECT_EQ(client::draw_cause_text(0), "interpolated");
+  EXPECT_EQ(client::draw_cause_text(client::kCauseViewDelay | client::kCauseCorrection), "correction+view_delay");
+  EXPECT_EQ(client::draw_cause_text(client::kCauseReAdded | client::kCauseKeptUnsaid | client::kCauseMoverCarry |
+                                    client::kCauseExtrapolating | client::kCauseExtrapolationEnd | client::kCauseSnap |
+                                    client::kCauseNeighbourRestep),
+            "snap+neighbour_restep+re_added+kept_unsaid+mover_carry+extrapolating+extrapolation_end");
+}
+
 TEST(Drawing, SteadyWalkingMovesTheSameDistanceEveryFrameAtAnyFrameRate) {
   for (const int rate : {30, 60, 144, 240}) {
     Walker w(arena::kOpenFloor + Vec3{-6, rest_height(), 0});
