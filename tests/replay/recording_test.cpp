@@ -485,7 +485,7 @@ void record_ticks(const std::string& path, uint32_t ticks, const std::map<uint32
     for (auto& c : characters) c.input.tick = tick;
     std::vector<server::MessageRecord> messages;
     if (auto it = plan.find(tick); it != plan.end())
-      for (const MessageEntry& m : it->second) messages.push_back({m.client, m.reliable, m.bytes});
+      for (const MessageEntry& m : it->second) messages.push_back({m.client, m.reliable, m.bytes, {m.newest_input, m.acked_snapshot}});
     recorder.on_tick({tick, tick == 1 ? std::span(joins) : std::span<const server::JoinRecord>(), {}, characters, messages, {}, {}});
   }
   writer.close(recorder.last_tick());
