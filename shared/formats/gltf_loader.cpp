@@ -1,5 +1,7 @@
 #include "shared/formats/gltf_loader.h"
 
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <cctype>
@@ -509,6 +511,13 @@ bool read_buffer_file(std::vector<unsigned char>* out, std::string* err, const s
   return true;
 }
 
+// Whether a buffer's file is there, without opening it: tinygltf's own check opens it, and opening a
+// FIFO waits for a writer. read_buffer_file() judges what it then opens.
+bool buffer_file_exists(const std::string& path, void*) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
 }  // namespace
 
 MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, const std::string& name,
@@ -522,7 +531,7 @@ MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, co
   }
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(skip_image, nullptr);
-  loader.SetFsCallbacks({&tinygltf::FileExists, &tinygltf::ExpandFilePath, &read_buffer_file, &tinygltf::WriteWholeFile, nullptr});
+  loader.SetFsCallbacks({&buffer_file_exists, &tinygltf::ExpandFilePath, &read_buffer_file, &tinygltf::WriteWholeFile, nullptr});
   tinygltf::Model model;
   std::string err, warn;
   bool ok = false;

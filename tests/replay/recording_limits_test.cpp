@@ -189,6 +189,25 @@ TEST(RecordingWorld, ADeviceAFifoADirectoryAndAnOversizedFileAreRefusedNotRead) 
   expect_world_refused(dir, big, "it is 268435457 bytes, over the most read, 268435456 (256 MiB)");
 }
 
+TEST(RecordingWorld, AGltfWhoseBufferIsAFifoIsRefusedNotWaitedOn) {
+  TempDir dir;
+  // The files a glTF names are read as it is: tinygltf's own reader opened a FIFO and waited.
+  const std::string fifo = dir.file("level.bin");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const std::string gltf = dir.write(
+      "level.gltf",
+      R"({"asset":{"version":"2.0"},"buffers":[{"uri":"level.bin","byteLength":36}],"bufferViews":[{"buffer":0,"byteLength":36}],)"
+      R"("accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,0,1]}],)"
+      R"("meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],"scenes":[{"nodes":[0]}],"scene":0})");
+  const std::string path = naming_world(dir, gltf);
+  for (const std::string& command : {kReplay + " verify " + path, kServer + " --verify-game " + path}) {
+    const auto r = run_command(kLimit + command);
+    EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("level.bin: cannot open buffer file: it is a FIFO, not a regular file"), std::string::npos)
+        << command << "\n" << r.output;
+  }
+}
+
 TEST(RecordingWorld, WorldOnTheCommandLineWinsOverTheRecordingsOwn) {
   TempDir dir;
   const std::string path = naming_world(dir, "/dev/zero");
