@@ -18,6 +18,8 @@
 namespace {
 
 using namespace foothold;
+using server::Game;
+using server::GameControl;
 
 // A game that uses what the header sizes: every message echoed, and a shot at the view the rewind
 // window's oldest tick gives, as a lag-compensated game asks.
