@@ -72,12 +72,12 @@ InputScript parse_input_script(std::string_view text, std::string_view source) {
 
 InputScript load_input_script(const std::string& path) {
   const auto text = read_whole_file(path);
-  if (!text) {
+  if (!text.bytes) {
     InputScript out;
-    out.error = path + ": cannot open input script";
+    out.error = path + ": cannot open input script: " + text.error;
     return out;
   }
-  return parse_input_script(*text, path);
+  return parse_input_script(*text.bytes, path);
 }
 
 }  // namespace foothold::replay

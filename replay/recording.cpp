@@ -382,6 +382,10 @@ bool RecordingReader::open_bytes(std::vector<uint8_t> bytes, const std::string& 
   finished_ = false;
   pending_.clear();
   pending_sent_.clear();
+  pending_bytes_.clear();
+  pending_sent_bytes_.clear();
+  live_.clear();
+  refused_ = false;
   if (bytes_.size() < sizeof kRecordingMagic || std::memcmp(bytes_.data(), kRecordingMagic, sizeof kRecordingMagic) != 0) {
     error_ = name_ + ": not a Foothold recording (bad magic)";
     return false;
@@ -498,8 +502,48 @@ bool RecordingReader::read_header() {
     error_ = name_ + ": the header's settings do not match its settings hash";
     return false;
   }
+  if (std::string over = header_limit_problem(header_); !over.empty()) {
+    error_ = name_ + ": " + over;
+    return false;
+  }
   pos_ += 8 + size;
   return true;
+}
+
+std::string header_limit_problem(const RecordingHeader& h) {
+  const int rate = h.settings.tick_rate;
+  const std::string at = " at " + std::to_string(rate) + " Hz)";
+  if (h.rewind_window > max_rewind_ticks(rate))
+    return "rewind_window " + std::to_string(h.rewind_window) + " ticks is over the server's most, " +
+           std::to_string(kMaxRewindWindowMs) + " ms (" + std::to_string(max_rewind_ticks(rate)) + " ticks" + at;
+  if (h.snapshot_interval > max_snapshot_ticks(rate))
+    return "snapshot_interval " + std::to_string(h.snapshot_interval) + " ticks is over the server's most, " +
+           std::to_string(max_snapshot_ticks(rate)) + " ticks (snapshot_interval at most " + std::to_string(kMaxSnapshotInterval) +
+           ", snapshot_rate at least 1 a second" + at;
+  return {};
+}
+
+std::string RecordingReader::refuse(std::string why) {
+  refused_ = true;
+  return why;
+}
+
+std::string RecordingReader::tick_limits(const rec::Tick& t) {
+  const std::string tick = "tick " + std::to_string(t.tick()) + ": ";
+  const std::string most = " is over the server's most, " + std::to_string(kMaxServerClients) + " (max_clients)";
+  const std::pair<const char*, std::size_t> counts[] = {{"joins", t.joins() ? t.joins()->size() : 0},
+                                                         {"leaves", t.leaves() ? t.leaves()->size() : 0},
+                                                         {"inputs", t.inputs() ? t.inputs()->size() : 0},
+                                                         {"checksums", t.checksums() ? t.checksums()->size() : 0}};
+  for (const auto& [what, count] : counts)
+    if (count > std::size_t(kMaxServerClients)) return refuse(tick + what + " " + std::to_string(count) + most);
+  if (t.leaves())
+    for (uint32_t id : *t.leaves()) live_.erase(id);
+  if (t.joins())
+    for (const rec::Join* j : *t.joins()) live_.insert(j->id());
+  if (live_.size() > std::size_t(kMaxServerClients))
+    return refuse(tick + "characters at once " + std::to_string(live_.size()) + most);
+  return {};
 }
 
 std::string RecordingReader::pending_messages() const {
@@ -571,6 +615,23 @@ std::string RecordingReader::take_messages(const rec::Messages& m) {
            std::to_string(count) + " messages";
   if (!has_pending()) messages_offset_ = record_offset_;
   messages_tick_ = m.tick();
+  // A tick's messages gather across any number of records: each client's bytes are held to what a
+  // session could have handed over (or taken from the game) in one tick, and the clients to max_clients.
+  std::map<uint32_t, uint64_t>& per_client = m.sent() ? pending_sent_bytes_ : pending_bytes_;
+  for (uint32_t i = 0; i < count; ++i) {
+    const rec::MessageHead* h = heads->Get(i);
+    if (m.sent() && m.results()->Get(i) != 0) continue;  // refused by the send: nothing was queued
+    uint64_t& bytes = per_client[h->client()];
+    bytes += h->size();
+    if (bytes <= kMaxMessageBytesPerClientTick && per_client.size() <= std::size_t(kMaxServerClients)) continue;
+    const std::string tick = "tick " + std::to_string(m.tick()) + ": message bytes " + (m.sent() ? "sent to" : "from");
+    if (bytes > kMaxMessageBytesPerClientTick)
+      return refuse(tick + " character " + std::to_string(h->client()) + " " + std::to_string(bytes) +
+                    " is over the server's most, " + std::to_string(kMaxMessageBytesPerClientTick) + " (message_queue at most " +
+                    std::to_string(kMaxMessageQueue) + ", and " + std::to_string(kMaxRecordedUnreliableQueue) + " unreliable)");
+    return refuse(tick + " " + std::to_string(per_client.size()) + " clients is over the server's most, " +
+                  std::to_string(kMaxServerClients) + " (max_clients)");
+  }
   const uint8_t* p = held ? m.bytes()->data() : nullptr;
   for (uint32_t i = 0; i < count; ++i) {
     const rec::MessageHead* h = heads->Get(i);
@@ -584,6 +645,7 @@ std::string RecordingReader::take_messages(const rec::Messages& m) {
 std::string RecordingReader::read_tick(const rec::Tick& t) {
   if (has_pending() && t.tick() != messages_tick_)
     return "the record of tick " + std::to_string(t.tick()) + " follows " + pending_messages();
+  if (std::string why = tick_limits(t); !why.empty()) return why;
   tick_.tick = t.tick();
   tick_.joins.clear();
   tick_.players.clear();
@@ -653,6 +715,8 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
   pending_.clear();
   tick_.sent.swap(pending_sent_);
   pending_sent_.clear();
+  pending_bytes_.clear();
+  pending_sent_bytes_.clear();
   return {};
 }
 
@@ -678,6 +742,11 @@ RecordingReader::Next RecordingReader::next() {
           break;
         }
         const rec::Keyframe* k = r->body_as_Keyframe();
+        if (k->states() && k->states()->size() > uint32_t(kMaxServerClients)) {
+          why = refuse("keyframe of tick " + std::to_string(k->tick()) + ": states " + std::to_string(k->states()->size()) +
+                       " is over the server's most, " + std::to_string(kMaxServerClients) + " (max_clients)");
+          break;
+        }
         keyframe_.tick = k->tick();
         keyframe_.states.clear();
         if (k->states())
@@ -696,6 +765,7 @@ RecordingReader::Next RecordingReader::next() {
       default:
         return stop(Next::kCorrupt, "unexpected record at byte " + std::to_string(record_offset_) + " (a second header)");
     }
+    if (refused_) return stop(Next::kRefused, "refused: the record at byte " + std::to_string(record_offset_) + ": " + why);
     return stop(Next::kCorrupt, "corrupt record at byte " + std::to_string(record_offset_) + ": " + why);
   }
 }

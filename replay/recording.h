@@ -13,8 +13,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +26,7 @@
 #include "shared/character_state.h"
 #include "shared/game_command.h"
 #include "shared/input.h"
+#include "shared/server_limits.h"
 #include "shared/settings.h"
 #include "shared/simulation_version.h"
 
@@ -52,6 +55,15 @@ inline constexpr uint32_t kMaxRecordedMessage = 64u << 10;
 /// tick (every client's, up to 4096 clients), so a tick with more is written in several records:
 /// the cap bounds a record, never what a tick may hold.
 inline constexpr uint32_t kMaxMessagesPerRecord = 4096;
+/// Unreliable message bytes a session holds at most (proto::MessageConfig::unreliable_queue, which
+/// replay/ cannot include; server/recorder.cpp checks it).
+inline constexpr uint32_t kMaxRecordedUnreliableQueue = 16u << 10;
+/// Message bytes one client hands the game in one tick at most, and bytes the game's sends to one
+/// client that are taken (verdict 0) in one tick: a session's reliable queue at its most
+/// (kMaxMessageQueue; over it a receiver cuts the peer off, a sender refuses) and its unreliable
+/// one. The server takes everything each session holds every tick, so a tick cannot hold more. The
+/// reader refuses a tick over it: a tick's messages gather across any number of records.
+inline constexpr uint64_t kMaxMessageBytesPerClientTick = uint64_t(kMaxMessageQueue) + kMaxRecordedUnreliableQueue;
 /// Message bytes the writer puts in one record at most (half of kMaxRecordSize: the heads fit in the
 /// rest); a tick with more goes on in the next record.
 inline constexpr uint32_t kMessageBytesPerRecord = kMaxRecordSize / 2;
@@ -83,6 +95,12 @@ struct RecordingHeader {
   uint32_t simulation_version = kSimulationVersion;
   std::string recorded_by;
 };
+
+/// Why `header` claims more than the server it came from could have had: a rewind window or a
+/// snapshot interval over the server's most at the header's tick rate (shared/server_limits.h),
+/// naming the field and the limit; empty when within. RecordingReader::open() refuses such a header
+/// (a replay of the game sizes its rewind memory by them).
+std::string header_limit_problem(const RecordingHeader& header);
 
 /// A connect token's user data, at most (proto::kMaxUserData, which replay/ cannot include;
 /// server/recorder.cpp checks it).
@@ -257,6 +275,11 @@ class RecordingReader {
     /// A record failed its CRC, its verification or a bound (a message's size, messages per record),
     /// or came out of place: error() names the byte offset and what was wrong.
     kCorrupt,
+    /// A record holds more than the server it came from could have handled (shared/server_limits.h):
+    /// more characters in a tick, or at once, than max_clients; more message bytes of one client in a
+    /// tick than kMaxMessageBytesPerClientTick. Not damage a crash leaves: error() names the field,
+    /// the figure and the limit, and the recording is to be refused whole (exit 2), not read up to it.
+    kRefused,
   };
   /// Reads the next record. After kTruncated or kCorrupt (or kFooter) it returns kEnd.
   Next next();
@@ -281,6 +304,18 @@ class RecordingReader {
   std::string read_tick(const rec::Tick& tick);
   // Appends a Messages record's messages to pending_; empty, or why it is corrupt.
   std::string take_messages(const rec::Messages& messages);
+  // Checks the counts of a Tick record (and the characters at once after it) against the server's
+  // most; empty, or why it is refused (refused_ set).
+  std::string tick_limits(const rec::Tick& tick);
+  // `why`, with refused_ set: what next() then returns kRefused for.
+  std::string refuse(std::string why);
+  bool refused_ = false;
+  // The characters present after the last tick read (its leaves, then its joins), by id: at most
+  // kMaxServerClients of them.
+  std::set<uint32_t> live_;
+  // Per client, the message bytes of the pending tick: handed over (pending_bytes_) and sent and
+  // taken (pending_sent_bytes_).
+  std::map<uint32_t, uint64_t> pending_bytes_, pending_sent_bytes_;
   std::vector<uint8_t> bytes_;
   std::string name_;
   std::size_t pos_ = 0;

@@ -64,6 +64,12 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
       out.clean = true;
       break;
     }
+    if (next == RecordingReader::Next::kRefused) {
+      // Not damage that ends a good file early: a record no server could have written. Nothing of
+      // the file is used.
+      error = reader.error();
+      return false;
+    }
     if (next == RecordingReader::Next::kTruncated || next == RecordingReader::Next::kCorrupt) {
       out.problem = reader.error();
       break;

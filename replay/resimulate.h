@@ -71,8 +71,9 @@ struct LoadedRecording {
   uint64_t command_count = 0;          ///< commands in `commands`, all ticks together
 };
 
-/// Reads a recording. Returns false only when nothing usable could be read (error says why); a file
-/// cut short or corrupt part-way loads what came before and says so in `problem`. Reading also stops
+/// Reads a recording. Returns false when nothing usable could be read, or when the file holds more
+/// than its server could have (RecordingReader::Next::kRefused: error says why, naming the field and
+/// the limit); a file cut short or corrupt part-way loads what came before and says so in `problem`. Reading also stops
 /// at a gap between ticks, at a tick that lacks a live character's input or checksum, and before a
 /// tick with a message from a character not simulated in it.
 bool load_recording(const std::string& path, LoadedRecording& out, std::string& error);

@@ -9,6 +9,7 @@
 #include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
+#include "shared/server_limits.h"
 #include "shared/workers/worker_pool.h"
 
 namespace foothold::server {
@@ -33,8 +34,8 @@ class Replayer {
  public:
   Replayer(const World& world, const replay::RecordingHeader& h, std::unique_ptr<Game> game)
       : pool_(1),
-        simulation_(world, h.settings, pool_, 4096),
-        roster_(4096),
+        simulation_(world, h.settings, pool_, kMaxServerClients),
+        roster_(kMaxServerClients),
         // Servers stagger their clients' snapshots from recording format 9 on (snapshot_phase.h).
         schedule_{std::max<uint32_t>(1, h.snapshot_interval), h.format_version >= 9},
         rewind_(h.rewind_window, schedule_, derive(h.settings)),
@@ -163,13 +164,11 @@ class Replayer {
 
 }  // namespace
 
-GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game) {
+namespace {
+
+// Replays `game` over `reader`, opened on the recording `path` names.
+GameReplayResult replay_from(replay::RecordingReader& reader, const std::string& path, const World& world, std::unique_ptr<Game> game) {
   GameReplayResult r;
-  replay::RecordingReader reader;
-  if (!reader.open(path)) {
-    r.error = reader.error();
-    return r;
-  }
   const replay::RecordingHeader& h = reader.header();
   if (h.source != "server") r.error = path + ": a " + h.source + "'s recording: the game runs in the server's";
   else if (h.format_version < 6)
@@ -196,7 +195,7 @@ GameReplayResult replay_game(const std::string& path, const World& world, std::u
     } else if (next == replay::RecordingReader::Next::kKeyframe) {
       continue;
     } else {
-      if (next == replay::RecordingReader::Next::kCorrupt) {
+      if (next == replay::RecordingReader::Next::kCorrupt || next == replay::RecordingReader::Next::kRefused) {
         GameReplayResult out = replayer->result();
         out.error = reader.error();
         return out;
@@ -208,6 +207,29 @@ GameReplayResult replay_game(const std::string& path, const World& world, std::u
   GameReplayResult out = replayer->result();
   out.ok = out.difference.empty() && out.error.empty();
   return out;
+}
+
+}  // namespace
+
+GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game) {
+  replay::RecordingReader reader;
+  if (!reader.open(path)) {
+    GameReplayResult r;
+    r.error = reader.error();
+    return r;
+  }
+  return replay_from(reader, path, world, std::move(game));
+}
+
+GameReplayResult replay_game_bytes(std::vector<uint8_t> bytes, const std::string& name, const World& world,
+                                   std::unique_ptr<Game> game) {
+  replay::RecordingReader reader;
+  if (!reader.open_bytes(std::move(bytes), name)) {
+    GameReplayResult r;
+    r.error = reader.error();
+    return r;
+  }
+  return replay_from(reader, name, world, std::move(game));
 }
 
 }  // namespace foothold::server

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server/game.h"
 #include "shared/world.h"
@@ -39,5 +40,8 @@ struct GameReplayResult {
 /// Replays `game` (fresh: on_start not yet called) over the recording at `path`, in `world` (it must
 /// be the one recorded: its hash is checked).
 GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game);
+/// The same from a recording's bytes in memory (fuzzing); `name` stands for the file in messages.
+GameReplayResult replay_game_bytes(std::vector<uint8_t> bytes, const std::string& name, const World& world,
+                                   std::unique_ptr<Game> game);
 
 }  // namespace foothold::server

@@ -11,6 +11,10 @@ static_assert(proto::MessageLimits{}.max_message <= replay::kMaxRecordedMessage 
                   proto::kMaxUnreliableMessage <= replay::kMaxRecordedMessage,
               "a message the server delivers must fit in a recording");
 static_assert(proto::kMaxUserData <= replay::kMaxRecordedUserData, "a token's user data must fit in a recording");
+// A recording's tick is refused over a client's message bytes (replay::kMaxMessageBytesPerClientTick):
+// what a session's unreliable queue holds must be within what replay/ allows for it.
+static_assert(proto::MessageConfig{}.unreliable_queue <= replay::kMaxRecordedUnreliableQueue,
+              "a session's unreliable messages of a tick must fit in what a recording allows");
 
 replay::RecordingHeader server_recording_header(const std::string& world_name, const World& world,
                                                 const MoveSettings& settings, uint32_t start_tick,

@@ -13,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "proto/endpoint.h"
+#include "shared/server_limits.h"
 
 
 namespace foothold::server {
@@ -171,12 +172,12 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "agones_health_interval", agones_health_interval, 0.1, 60);
   range(e, "idle_shutdown", idle_shutdown, 0, 86400);
   range(e, "drain_seconds", drain_seconds, 1, 600);
-  range(e, "max_clients_per_address", max_clients_per_address, 1, 4096);
+  range(e, "max_clients_per_address", max_clients_per_address, 1, kMaxServerClients);
   range(e, "port", port, 0, 65535);
-  range(e, "max_clients", max_clients, 1, 4096);
+  range(e, "max_clients", max_clients, 1, kMaxServerClients);
   if (world.empty()) e.push_back("world must name 'arena', a glTF file or an OBJ file");
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
-  range(e, "snapshot_interval", snapshot_interval, 1, 60);
+  range(e, "snapshot_interval", snapshot_interval, 1, kMaxSnapshotInterval);
   if (snapshot_rate != 0) range(e, "snapshot_rate", snapshot_rate, 1, 240);
   range(e, "snapshot_budget", snapshot_budget, proto::kMinSnapshotBudget, double(proto::kMaxDatagram));
   range(e, "neighbours", neighbours, 0, double(proto::kMaxSnapshotNeighbours));
@@ -197,10 +198,10 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "clock_skew", clock_skew, 0, 3600);
   range(e, "source_rate", source_rate, 0.1, 1000000);
   range(e, "prefix_rate", prefix_rate, 0.1, 1000000);
-  range(e, "message_queue", message_queue, 65536, 16777216);
+  range(e, "message_queue", message_queue, kMinMessageQueue, kMaxMessageQueue);
   range(e, "message_rate", message_rate, 1024, 10000000);
   range(e, "message_timeout", message_timeout, 1, 600);
-  range(e, "rewind_window", rewind_window, 0, 1000);
+  range(e, "rewind_window", rewind_window, 0, kMaxRewindWindowMs);
   return e;
 }
 

@@ -1,5 +1,7 @@
 #include "shared/formats/gltf_loader.h"
 
+#include <sys/stat.h>
+
 #include <array>
 #include <cmath>
 #include <cctype>
@@ -497,6 +499,25 @@ std::string glb_problem(const uint8_t* data, std::size_t size) {
   return "";
 }
 
+// A glTF's buffers may name other files: each is read as the glTF itself is (a regular file under the
+// size cap), so a uri such as /dev/zero or a FIFO is refused, not read without end or waited on.
+bool read_buffer_file(std::vector<unsigned char>* out, std::string* err, const std::string& path, void*) {
+  const FileRead read = read_whole_file(path);
+  if (!read.bytes) {
+    if (err) *err += path + ": cannot open buffer file: " + read.error + "\n";
+    return false;
+  }
+  out->assign(read.bytes->begin(), read.bytes->end());
+  return true;
+}
+
+// Whether a buffer's file is there, without opening it: tinygltf's own check opens it, and opening a
+// FIFO waits for a writer. read_buffer_file() judges what it then opens.
+bool buffer_file_exists(const std::string& path, void*) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
 }  // namespace
 
 MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, const std::string& name,
@@ -510,6 +531,7 @@ MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, co
   }
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(skip_image, nullptr);
+  loader.SetFsCallbacks({&buffer_file_exists, &tinygltf::ExpandFilePath, &read_buffer_file, &tinygltf::WriteWholeFile, nullptr});
   tinygltf::Model model;
   std::string err, warn;
   bool ok = false;
@@ -525,12 +547,12 @@ MeshLoad load_gltf_memory(const uint8_t* data, std::size_t size, bool binary, co
 
 MeshLoad load_gltf_file(const std::string& path) {
   const auto read = read_whole_file(path);
-  if (!read) {
+  if (!read.bytes) {
     MeshLoad out;
-    out.error = path + ": cannot open glTF file";
+    out.error = path + ": cannot open glTF file: " + read.error;
     return out;
   }
-  const std::string& data = *read;
+  const std::string& data = *read.bytes;
   if (data.size() > 0xffffffffu) {
     MeshLoad out;
     out.error = path + ": larger than 4 GiB";

@@ -246,12 +246,12 @@ MeshLoad parse_obj(std::string_view text, std::string_view source) {
 
 MeshLoad load_obj_file(const std::string& path) {
   const auto text = read_whole_file(path);
-  if (!text) {
+  if (!text.bytes) {
     MeshLoad out;
-    out.error = path + ": cannot open world file";
+    out.error = path + ": cannot open world file: " + text.error;
     return out;
   }
-  return parse_obj(*text, path);
+  return parse_obj(*text.bytes, path);
 }
 
 }  // namespace foothold

@@ -126,12 +126,12 @@ SettingsLoad parse_settings(std::string_view toml_text, std::string_view source)
 
 SettingsLoad load_settings_file(const std::string& path) {
   const auto text = read_whole_file(path);
-  if (!text) {
+  if (!text.bytes) {
     SettingsLoad out;
-    out.errors.push_back(path + ": cannot open settings file");
+    out.errors.push_back(path + ": cannot open settings file: " + text.error);
     return out;
   }
-  return parse_settings(*text, path);
+  return parse_settings(*text.bytes, path);
 }
 
 std::string settings_to_toml(const MoveSettings& s) {

@@ -1,9 +1,13 @@
 #include "shared/formats/text_fields.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 namespace foothold {
@@ -34,13 +38,61 @@ std::optional<double> parse_finite(std::string_view field) {
   return v;
 }
 
-std::optional<std::string> read_whole_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return bytes.str();
+namespace {
+
+// What a file that is not a regular one is, for the refusal.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "of an unknown kind";
+}
+
+std::string too_large(std::uint64_t size, std::uint64_t max_bytes) {
+  return "it is " + std::to_string(size) + " bytes, over the most read, " + std::to_string(max_bytes) + " (" +
+         std::to_string(max_bytes >> 20) + " MiB)";
+}
+
+}  // namespace
+
+FileRead read_whole_file(const std::string& path, std::uint64_t max_bytes) {
+  FileRead out;
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one. What the
+  // path names is judged from the opened descriptor, never from the path again.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    out.error = std::strerror(errno);
+    return out;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    out.error = std::string("examining it failed (") + std::strerror(errno) + ")";
+  } else if (!S_ISREG(st.st_mode)) {
+    out.error = std::string("it is ") + kind_of(st.st_mode) + ", not a regular file";
+  } else if (std::uint64_t(st.st_size) > max_bytes) {
+    out.error = too_large(std::uint64_t(st.st_size), max_bytes);
+  } else {
+    std::string bytes;
+    bytes.reserve(std::size_t(st.st_size));
+    char chunk[64 << 10];
+    while (true) {
+      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) out.error = std::string("reading it failed (") + std::strerror(errno) + ")";
+      if (n <= 0) break;
+      // The size fstat gave is not trusted to stay: a file that grows past the most is refused too.
+      if (bytes.size() + std::size_t(n) > max_bytes) {
+        out.error = too_large(bytes.size() + std::size_t(n), max_bytes);
+        break;
+      }
+      bytes.append(chunk, std::size_t(n));
+    }
+    if (out.error.empty()) out.bytes = std::move(bytes);
+  }
+  ::close(fd);
+  return out;
 }
 
 }  // namespace foothold
