@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "shared/server_limits.h"
+
 namespace foothold::server {
 
 namespace {
@@ -11,7 +13,7 @@ CoreConfig checked(CoreConfig config) {
   config.snapshot_budget = std::clamp(config.snapshot_budget, proto::kMinSnapshotBudget, int(proto::kMaxDatagram));
   config.neighbours = std::clamp(config.neighbours, 0, int(proto::kMaxSnapshotNeighbours));
   config.neighbour_inputs_ahead = std::clamp(config.neighbour_inputs_ahead, 0, int(kMaxInputsAhead));
-  config.rewind_window_ms = std::clamp(config.rewind_window_ms, 0, 1000);
+  config.rewind_window_ms = std::clamp(config.rewind_window_ms, 0, kMaxRewindWindowMs);
   return config;
 }
 
