@@ -48,14 +48,80 @@ std::optional<DrawnRemote> RemoteDrawing::raw(const RemoteFrame& f, const OtherC
   }
   const Vec3 step = to_position(m);
   const double len = std::sqrt(length_sq(step)) * ahead;
-  if (len <= 0) return d;
-  // Never through a wall: cut where a ray along the motion meets the world, less the radius.
-  double room = len;
-  const RayHit hit = cast_ray(world_, nullptr, {}, d.position, step, len + settings_.radius, 0, scratch_);
-  if (hit.kind != RayHit::Kind::kNone) room = std::max(0.0, std::min(len, hit.distance - settings_.radius));
-  d.position = d.position + step * (room / std::sqrt(length_sq(step)));
-  if (carrying && room == len) d.velocity = step * rate;
+  Vec3 flat{};  // the velocity across the ground drawn
+  if (len > 0) {
+    // Never through a wall: cut where a ray along the motion meets the world, less the radius.
+    double room = len;
+    const RayHit hit = cast_ray(world_, nullptr, {}, d.position, step, len + settings_.radius, 0, scratch_);
+    if (hit.kind != RayHit::Kind::kNone) room = std::max(0.0, std::min(len, hit.distance - settings_.radius));
+    d.position = d.position + step * (room / std::sqrt(length_sq(step)));
+    if (room == len) flat = step * rate;
+  }
+  double vertical = 0;  // metres per tick drawn
+  if (airborne(f, o, *newest, d, step)) d.position.y += fall(f, o, *newest, d, ahead, vertical);
+  if (carrying) d.velocity = flat + Vec3{0, vertical * rate, 0};
   return d;
+}
+
+namespace {
+
+// The ticks between character `id`'s two newest samples (the newest at `newest`), when at most
+// `max_gap`; 0 when longer (or there is one sample). The interpolator gives a segment's motion, not
+// its ends: each moment inside the newest segment gives the same motion, to the bit (one
+// computation), and the first half tick before its older end gives another's.
+uint32_t newest_gap(const RemoteInterpolator& samples, uint32_t id, uint32_t newest, uint32_t max_gap) {
+  const auto last = samples.sample(id, double(newest) - 0.5);
+  if (!last) return 0;
+  for (uint32_t j = 1; j <= max_gap && j < newest; ++j) {
+    const auto s = samples.sample(id, double(newest - j) - 0.5);
+    if (!s || !(s->motion == last->motion)) return j;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool RemoteDrawing::airborne(const RemoteFrame& f, const OtherCharacter& o, uint32_t newest, const DrawnRemote& d,
+                             const Vec3& step) const {
+  if (d.ground == GroundKind::kNone) return true;
+  // Said to stand, but going down more steeply than any walkable ground goes: it left the ground
+  // since (a step down a stair is stopped by the floor at once). Never up: a stair's riser climbed
+  // in a tick is no jump.
+  // (Above the grid's step a tick, which published positions move by.) The gap is looked for last:
+  // it takes a sample per tick of it.
+  const auto last = f.samples.sample(o.id, double(newest) - 0.5);
+  if (!last) return false;
+  const double down = -last->motion.y, across = std::sqrt(length_sq(step));
+  if (!(down > settings_.tan_max_slope * across + double(1 << kPublishedShift) * kPositionQuantum)) return false;
+  return newest_gap(f.samples, o.id, newest, f.max_gap) != 0;
+}
+
+double RemoteDrawing::fall(const RemoteFrame& f, const OtherCharacter& o, uint32_t newest, const DrawnRemote& d,
+                           double ahead, double& velocity) const {
+  // Under gravity as the step gives it (half before the move, half after: a parabola through every
+  // tick's position), per tick. The newest segment's slope is the mean of its h ticks' velocities,
+  // so the velocity at its newer end is that less half of h ticks of gravity; nothing when the
+  // segment says nothing of now (then it falls from rest).
+  const double g = settings_.gravity * settings_.dt * settings_.dt, top = settings_.max_fall_speed * settings_.dt;
+  const uint32_t h = newest_gap(f.samples, o.id, newest, f.max_gap);
+  double v0 = 0;
+  if (h != 0) v0 = f.samples.sample(o.id, double(newest) - 0.5)->motion.y - g * double(h) / 2;
+  v0 = std::max(v0, -top);
+  const double t = g > 0 ? std::min(ahead, (v0 + top) / g) : ahead;  // ticks until it falls as fast as it can
+  double dy = v0 * t - g * t * t / 2 - top * (ahead - t);
+  velocity = v0 - g * t;
+  // Stopped where the world is, by a ray from the centre along the fall: the capsule's half
+  // height (and the gap a grounded one rests at) from it, not its radius, or it would sink.
+  const double half = (d.crouched ? settings_.crouch_half_segment : settings_.half_segment) + settings_.radius;
+  const double reach = half + settings_.rest_gap;
+  if (dy == 0) return 0;
+  const Vec3 way{0, dy < 0 ? -1.0 : 1.0, 0};
+  const RayHit hit = cast_ray(world_, nullptr, {}, d.position, way, std::abs(dy) + reach, 0, scratch_);
+  if (hit.kind != RayHit::Kind::kNone && hit.distance - reach < std::abs(dy)) {
+    dy = std::copysign(std::max(0.0, hit.distance - reach), dy);
+    velocity = 0;  // landed (or met a ceiling)
+  }
+  return dy;
 }
 
 Vec3 RemoteDrawing::feet(const DrawnRemote& d) const {

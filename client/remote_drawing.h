@@ -4,8 +4,11 @@
 // that moment is late (jitter, a loss the delay did not cover), they are not held, to stop and then
 // jump: each is carried on past its newest snapshot by the motion its last two snapshots show (one
 // standing on a mover by the mover, as every client can pose it at any tick), for at most
-// DrawOptions::remote_extrapolate_s (100 ms), and held after that. Carried across the ground only,
-// and never through a wall (cut where a ray along the motion meets the world, less the radius).
+// DrawOptions::remote_extrapolate_s (100 ms), and held after that. Never through a wall (cut where a
+// ray along the motion meets the world, less the radius). One that is airborne (its snapshot says so,
+// or it goes down more steeply than walkable ground) falls on too, under the settings' gravity from
+// the velocity its newest samples show, and stops where a ray down (or up) from its centre meets the
+// world, less its half height and rest gap: no hover at a ledge, no sinking into the floor below.
 //
 // When the late snapshot comes and says the guess was wrong, the drawn pose does not jump back: what
 // the new word moves the pose drawn last frame by is taken in as the own character's corrections are
@@ -14,7 +17,8 @@
 // Only one whose newest snapshot is the newest received is carried on: one that a newer snapshot
 // left out did not move (the server sends what changed), and is held.
 //
-// Drawing decides nothing (the server never sees it): its arithmetic may use libm.
+// Drawing decides nothing (the server never sees it), but is the same on every machine: no libm
+// beyond sqrt and floor, which are exact.
 
 #include <cstdint>
 #include <optional>
@@ -85,6 +89,16 @@ class RemoteDrawing {
   // What the drawing does to `d` this frame beyond interpolating (DrawCause bits), less what
   // comparing with the frame before finds (draw() adds those).
   uint32_t causes(const RemoteFrame& f, const OtherCharacter& o, const DrawnRemote& d) const;
+  // Whether `d`, carried on past its newest snapshot (tick `newest`) by `step` a tick across the
+  // ground, falls (or rises) as well: its snapshot says it is airborne, or it goes down more
+  // steeply than walkable ground.
+  bool airborne(const RemoteFrame& f, const OtherCharacter& o, uint32_t newest, const DrawnRemote& d,
+                const Vec3& step) const;
+  // How far `d` rises (down: negative) `ahead` ticks past its newest snapshot (tick `newest`), under
+  // gravity from the velocity its newest samples show, stopped by the world; its vertical velocity
+  // then (metres per tick) into `velocity`.
+  double fall(const RemoteFrame& f, const OtherCharacter& o, uint32_t newest, const DrawnRemote& d, double ahead,
+              double& velocity) const;
   const World& world_;
   const DerivedSettings& settings_;
   DrawOptions options_;

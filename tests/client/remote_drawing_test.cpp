@@ -3,6 +3,7 @@
 // snapshot is bridged by carrying a character on for at most its limit, then held; the word that
 // comes later is taken in smoothly; the cubic curve passes through every sample.
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -188,6 +189,72 @@ TEST(RemoteDrawing, ACrouchLowersTheCentreAndMovesNoOne) {
     EXPECT_EQ(d->crouched, view >= 10.5) << view;
     EXPECT_NEAR(d->position.y + (d->crouched ? drop : 0), to_position(quantize_position(w.at(1))).y, 1e-9) << "the feet stay: " << view;
     EXPECT_EQ(d->velocity.y, 0) << view;
+  }
+}
+
+// A character walking off the ledge (a 2 m drop), as the step moves it, its snapshots (every tick,
+// published positions) received up to `newest` and none after for more than the limit: the drawn
+// pose past `newest` against where the later snapshots put it.
+struct LedgeFall {
+  DerivedSettings s = derive(MoveSettings{});
+  replay::ScenarioRun run = run_script(
+      arena_world(), {arena::kLedgeX1 - 1, arena::kLedgeHeight + 1.5, (arena::kStairZ0 + arena::kStairZ1) / 2}, "30 0 0 -\n60 1 0 -\n");
+  Vec3 truth(double tick) const {
+    const auto at = [&](std::size_t t) { return to_position(published_position(run.rows[t].state.position)); };
+    const std::size_t whole = std::size_t(tick);
+    return at(whole) + (at(whole + 1) - at(whole)) * (tick - double(whole));
+  }
+  // The worst height error drawn over the limit past `newest`, at 144 frames a second, against the
+  // line through the snapshots (which lands up to a tick late: the step lands it from up to a
+  // tick's fall above the floor); `at_ticks`: the worst at whole ticks, where the snapshots are;
+  // `lowest`: the lowest drawn centre.
+  double worst(uint32_t newest, double& at_ticks, double& lowest) const {
+    RemoteInterpolator samples;
+    for (uint32_t t = 1; t <= newest; ++t) {
+      const CharacterState& c = run.rows[t].state;
+      samples.add(7, t, published_position(c.position), c.ground, c.crouched);
+    }
+    client::RemoteDrawing drawing{arena_world(), s};
+    const std::vector<OtherCharacter> others{{7, {}, false, 0}};
+    double err = 0;
+    at_ticks = 0;
+    lowest = 1e9;
+    for (double view = newest; view <= newest + 6; view += 60.0 / 144) {
+      const auto d = drawing.raw({samples, others, newest, 8, view, 0}, others[0], view);
+      EXPECT_TRUE(d && (view == newest || d->extrapolated));
+      err = std::max(err, std::abs(d->position.y - truth(view).y));
+      lowest = std::min(lowest, d->position.y);
+    }
+    for (uint32_t t = newest + 1; t <= newest + 6; ++t) {
+      const auto d = drawing.raw({samples, others, newest, 8, double(t), 0}, others[0], double(t));
+      at_ticks = std::max(at_ticks, std::abs(d->position.y - truth(t).y));
+    }
+    return err;
+  }
+};
+
+TEST(RemoteDrawing, OneWalkingOffALedgeFallsOnPastItsNewestSnapshotAndLandsOnTheFloorWithoutSinking) {
+  LedgeFall fall;
+  int left = -1;
+  for (std::size_t t = 31; t < fall.run.rows.size() && left < 0; ++t)
+    if (fall.run.rows[t].state.ground == GroundKind::kNone) left = int(t);
+  ASSERT_GT(left, 0);
+  const int landed = first_grounded(fall.run, left);
+  ASSERT_GT(landed, left + 12) << "a 2 m fall takes about 27 ticks";
+  double at_ticks = 0, lowest = 0;
+  // Its newest snapshot the first (and then the second, the fifth) that has it in the air: the
+  // snapshots after it are lost for 100 ms while it falls (39 to 51 cm: it rolled off the edge).
+  // Within the 4 mm grid snapshots are published on, a tick's motion is known to 4 mm, so six
+  // ticks' to about 2.5 cm.
+  for (int after : {0, 1, 4}) {
+    EXPECT_LT(fall.worst(uint32_t(left + after), at_ticks, lowest), 0.025) << "no hover: snapshots to tick " << left + after;
+  }
+  // Landing in the gap: it stops on the floor at the height it rests at, not below.
+  for (int before : {1, 3, 5}) {
+    EXPECT_LT(fall.worst(uint32_t(landed - before), at_ticks, lowest), 0.05) << "the last snapshot " << before << " ticks before landing";
+    EXPECT_LT(at_ticks, 0.025) << "the last snapshot " << before << " ticks before landing";
+    EXPECT_GE(lowest, rest_height() - 0.005) << "no sinking (snapshots are published on a 4 mm grid): the last snapshot " << before
+                                             << " ticks before landing";
   }
 }
 
