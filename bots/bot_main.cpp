@@ -32,7 +32,6 @@
 //                          between two frames that its prediction does not explain, how many passed
 //                          2 cm; frames where another moving character was drawn standing still; the
 //                          others' largest such jump; the frames drawn, all bots together
-//   ended=REASON:BOTS,...  why the sessions ended (client/end_reason.h's codes)
 //   pop_max_at=TICK:CHARACTER:CAUSE remote_pop_max_at=TICK:CHARACTER:CAUSE
 //                          where pop_max_m and remote_pop_max_m were drawn ("none" without a pop):
 //                          the tick drawn (the own character's predicted tick; the others' view tick),
@@ -49,6 +48,7 @@
 //                          by its motion past its newest snapshot), extrapolation_end (carried on the
 //                          frame before, not this one), view_delay (the view clock, for the own the
 //                          tick clock, jumped or went back); interpolated when none
+//   ended=REASON:BOTS,...  why the sessions ended (client/end_reason.h's codes); always the last
 //
 // --trace-dir DIR writes, per bot, DIR/bot-<id>.csv (its predicted ticks, shared/formats/trace.h)
 // and DIR/drawn-<id>.csv: the other characters as it drew them, a row per character per frame, with
@@ -408,16 +408,17 @@ void print_summary(const Args& a, Totals& t, double seconds) {
   std::printf(" pop_max_m=%.4f pops_over_2cm=%llu remote_stalls=%llu remote_pop_max_m=%.4f frames=%llu", t.frames.pop_max_m,
               (unsigned long long)t.frames.pops_over_2cm, (unsigned long long)t.frames.remote_stalls, t.frames.remote_pop_max_m,
               (unsigned long long)t.frames.frames);
+  // Where the largest pops were drawn, and what the drawing did that frame (#69); before ended=,
+  // which stays the line's last field (scripts match " ended=...$").
+  std::printf(" pop_max_at=%s remote_pop_max_at=%s", t.frames.pop_max_at.text().c_str(),
+              t.frames.remote_pop_max_at.text().c_str());
   // Why the sessions ended, REASON:BOTS in the codes' order (client/end_reason.h): client_quit when
   // they ran their time, server_shutdown when the server drained.
   std::string ended;
   for (int r = 0; r < client::kEndReasons; ++r)
     if (t.ended[std::size_t(r)] > 0)
       ended += (ended.empty() ? "" : ",") + std::string(to_string(client::EndReason(r))) + ":" + std::to_string(t.ended[std::size_t(r)]);
-  std::printf(" ended=%s", ended.empty() ? "none" : ended.c_str());
-  // Where the largest pops were drawn, and what the drawing did that frame (#69).
-  std::printf(" pop_max_at=%s remote_pop_max_at=%s\n", t.frames.pop_max_at.text().c_str(),
-              t.frames.remote_pop_max_at.text().c_str());
+  std::printf(" ended=%s\n", ended.empty() ? "none" : ended.c_str());
 }
 
 // Plays until the duration is over or a signal stops the fleet, then prints the summary.
