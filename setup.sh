@@ -4,7 +4,8 @@
 #   ./setup.sh --test   also what the full test run needs (clang for fuzzing, podman for the container test,
 #                       SDL2, OpenGL and Xvfb for foothold-play and its headless test, Chromium for the
 #                       HTML report test,
-#                       the arm64 cross compiler, arm64 libraries and qemu-user for the cross-arch test)
+#                       the arm64 cross compiler, arm64 libraries and qemu-user for the cross-arch test,
+#                       MinGW-w64 and Wine for the Windows build and its cross-os test)
 # It also unpacks Debian's own sources of Bullet and libsodium (the versions installed) under
 # /usr/src/foothold: the client's shared library compiles them in, position-independent, so that a
 # game ships it alone (Debian packages neither as a static library it could link into one).
@@ -26,6 +27,7 @@ test_packages=(
   clang libclang-rt-14-dev prometheus python3-jsonschema python3-yaml
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
+  g++-mingw-w64-x86-64-posix wine64
   libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium
   libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
   libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64 libcpp-httplib-dev:arm64

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every test: ./test.sh
 #
-# Installs what is missing (./setup.sh --test), builds the Debug, ASan, fuzz and arm64 trees and the
+# Installs what is missing (./setup.sh --test), builds the Debug, ASan, fuzz, arm64 and Windows trees and the
 # Release foothold-replay (the Debug tests compare against it bit for bit), then:
 #   1. the quick suite (ctest label "quick") in Debug: unit, scenario, network and end-to-end tests,
 #      including Debug-against-Release determinism;
@@ -11,7 +11,10 @@
 #   4. the cross-architecture test (label "cross-arch"): the arm64 cross build, run under qemu-user,
 #      against this machine's Debug build, byte for byte (hashes, scenario traces, a stress walk, a
 #      recorded session re-simulated, arm64 bots playing against the x86-64 server);
-#   5. the container test (label "container"): the image is built from a clean tree with Podman and
+#   5. the cross-OS test (label "cross-os"): the Windows build (MinGW-w64), run under Wine, against
+#      this machine's Debug build, byte for byte (scripts, the scenario suite, recordings both ways),
+#      Windows bots and the C example against the Linux server, the DLL's exports and imports;
+#   6. the container test (label "container"): the image is built from a clean tree with Podman and
 #      run for real, with Debug bots on the host against the Release server inside.
 # The soak suite (label "soak", 10+ minutes) is not part of this run: ctest --preset soak.
 set -euo pipefail
@@ -20,7 +23,7 @@ start=$SECONDS
 phase() { echo "== $1 ($((SECONDS - start)) s)"; }
 ./setup.sh --test
 phase "build"
-./build.sh debug asan fuzz arm64
+./build.sh debug asan fuzz arm64 windows
 cmake --preset release >/dev/null
 cmake --build --preset release --target foothold-replay
 phase "quick tests (Debug)"
@@ -32,6 +35,8 @@ cmake --preset fuzz -DFOOTHOLD_FUZZ_SECONDS="${FOOTHOLD_FUZZ_SECONDS:-60}" >/dev
 ctest --test-dir build/fuzz -L fuzz -j2 --output-on-failure
 phase "cross-architecture test (arm64 under qemu-user)"
 ctest --test-dir build/debug -L cross-arch --output-on-failure
+phase "cross-OS test (Windows under Wine)"
+ctest --test-dir build/debug -L cross-os --output-on-failure
 phase "container test"
 ctest --test-dir build/debug -L container --verbose
 phase "all tests passed"

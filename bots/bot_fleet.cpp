@@ -7,9 +7,7 @@
 #include <fstream>
 #include <queue>
 
-#include <asio/ip/udp.hpp>
-#include <asio/post.hpp>
-#include <asio/steady_timer.hpp>
+#include "proto/asio.h"
 
 #include "client/input_latch.h"
 #include "replay/recording.h"

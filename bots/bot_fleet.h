@@ -9,8 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <asio/io_context.hpp>
-#include <asio/steady_timer.hpp>
+#include "proto/asio.h"
 
 #include "proto/endpoint.h"
 #include "proto/token.h"

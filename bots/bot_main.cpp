@@ -442,6 +442,9 @@ int run_fleet(const World& world, const MoveSettings& settings, const FleetOptio
 
 int main(int argc, char** argv) {
   CLI::App app{"foothold-bot: simulated Foothold players (UDP clients with prediction), and a status probe"};
+  // The same options on every system: on Windows CLI11 would also read "/name" as an option, and
+  // take an absolute path given as an argument ("/levels/a.glb") for one.
+  app.allow_windows_style_options(false);
   Args args;
   add_options(app, args);
   app.set_version_flag("--version", version_line("foothold-bot"), "print the version and exit");

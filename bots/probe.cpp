@@ -2,8 +2,7 @@
 
 #include <thread>
 
-#include <asio/io_context.hpp>
-#include <asio/ip/udp.hpp>
+#include "proto/asio.h"
 
 #include "proto/codec.h"
 #include "proto/secure.h"

@@ -18,8 +18,7 @@
 #include <string>
 #include <vector>
 
-#include <asio/io_context.hpp>
-#include <asio/ip/udp.hpp>
+#include "proto/asio.h"
 
 #include "proto/endpoint.h"
 

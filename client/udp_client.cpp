@@ -9,11 +9,15 @@
 #include <cstring>
 #include <ctime>
 
+#include "proto/asio.h"
+
+#if defined(_WIN32)
+#include <mstcpip.h>
+#include <winsock2.h>
+#else
 #include <sys/socket.h>
 #include <sys/types.h>
-
-#include <asio/io_context.hpp>
-#include <asio/ip/udp.hpp>
+#endif
 
 #include "proto/endpoint.h"
 
@@ -96,10 +100,21 @@ UdpClient::UdpClient(const World& world, const MoveSettings& settings, const pro
   if (!ec) socket_->socket.bind(proto::Endpoint(to.protocol(), 0), ec);
   if (!ec) socket_->socket.connect(to, ec);
   if (!ec) socket_->socket.non_blocking(true, ec);
+#if defined(_WIN32)
+  // Windows reports an ICMP "port unreachable" (a server restarting, say) as WSAECONNRESET on the
+  // next receive, and keeps failing receives on a connected UDP socket after it: a session must
+  // outlive that, as every Windows game client's does, so the report is switched off.
+  BOOL report_resets = FALSE;
+  DWORD returned = 0;
+  if (!ec && ::WSAIoctl(socket_->socket.native_handle(), SIO_UDP_CONNRESET, &report_resets, sizeof report_resets,
+                        nullptr, 0, &returned, nullptr, nullptr) != 0)
+    ec = asio::error_code(::WSAGetLastError(), asio::system_category());
+#else
   // Receive time stamps (SO_TIMESTAMPNS): the round trip as the network sees it, not the frame loop.
   const int on = 1;
   if (!ec && ::setsockopt(socket_->socket.native_handle(), SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on) != 0)
     ec = asio::error_code(errno, asio::system_category());
+#endif
   if (ec) {
     error_ = "cannot open a UDP socket to " + proto::to_string(to) + ": " + ec.message();
     return;
@@ -128,9 +143,32 @@ void UdpClient::release_due(proto::Nanos now) {
   }
 }
 
-proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
-  if (conditioner_) conditioner_->now = now;
-  if (session_->phase() == ClientSession::Phase::kIdle) session_->start(now);
+void UdpClient::deliver(proto::Nanos arrived, std::span<const uint8_t> bytes) {
+  if (conditioner_) {
+    conditioner_->hold(arrived, false, bytes);
+  } else {
+    session_->on_datagram(arrived, bytes);
+  }
+}
+
+#if defined(_WIN32)
+void UdpClient::receive_waiting(proto::Nanos now) {
+  // Winsock has no receive time stamps: a datagram arrived at this poll. Non-blocking, so an empty
+  // socket answers WSAEWOULDBLOCK (asio's would_block).
+  for (int i = 0; i < 256; ++i) {
+    asio::error_code ec;
+    const std::size_t n = socket_->socket.receive(asio::buffer(socket_->buffer), 0, ec);
+    if (ec == asio::error::would_block) break;
+    if (ec == asio::error::connection_refused || ec == asio::error::connection_reset) {
+      session_->on_unreachable();  // only if SIO_UDP_CONNRESET could not be switched off
+      continue;
+    }
+    if (ec) continue;  // not a datagram of ours (one larger than any: WSAEMSGSIZE)
+    deliver(std::max(last_poll_, now), {socket_->buffer, n});
+  }
+}
+#else
+void UdpClient::receive_waiting(proto::Nanos now) {
   // The kernel's clock now, to place each datagram's receive time stamp on the session's clock.
   timespec real_now{};
   clock_gettime(CLOCK_REALTIME, &real_now);
@@ -163,13 +201,15 @@ proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
       const proto::Nanos age = (real_now.tv_sec - stamp.tv_sec) * proto::kSecond + (real_now.tv_nsec - stamp.tv_nsec);
       arrived = std::max(last_poll_, now - std::clamp<proto::Nanos>(age, 0, proto::kSecond));
     }
-    const std::span<const uint8_t> bytes(socket_->buffer, std::size_t(n));
-    if (conditioner_) {
-      conditioner_->hold(arrived, false, bytes);
-    } else {
-      session_->on_datagram(arrived, bytes);
-    }
+    deliver(arrived, {socket_->buffer, std::size_t(n)});
   }
+}
+#endif
+
+proto::Nanos UdpClient::poll(proto::Nanos now, InputSource& source) {
+  if (conditioner_) conditioner_->now = now;
+  if (session_->phase() == ClientSession::Phase::kIdle) session_->start(now);
+  receive_waiting(now);
   release_due(now);
   last_poll_ = now;
   const proto::Nanos next = session_->update(now, source);

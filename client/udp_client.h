@@ -61,6 +61,10 @@ class UdpClient {
   struct Conditioner;
   // Releases the conditioner's datagrams due by `now`: to the socket, or to the session.
   void release_due(proto::Nanos now);
+  // Takes every datagram waiting on the socket (up to 256) and hands each on, stamped with when it
+  // arrived.
+  void receive_waiting(proto::Nanos now);
+  void deliver(proto::Nanos arrived, std::span<const uint8_t> bytes);
   std::string error_;
   std::unique_ptr<Socket> socket_;
   std::unique_ptr<Conditioner> conditioner_;  // null when off

@@ -8,10 +8,11 @@
 # downloaded at build time. The header-only libraries (tinyobjloader, tinygltf with stb, toml++) are
 # compiled in by client/third_party_impl.cpp; FlatBuffers and Asio need no library at all.
 #
-# Off in cross and sanitizer builds (their shared client links Debian's libraries, as a build for
-# testing may); FOOTHOLD_SELF_CONTAINED_CLIENT=OFF does the same anywhere.
+# Off in the arm64 and sanitizer builds (their shared client links Debian's libraries, as a build for
+# testing may); FOOTHOLD_SELF_CONTAINED_CLIENT=OFF does the same anywhere. Always on for Windows,
+# where nothing else provides Bullet or libsodium (cmake/windows_dependencies.cmake).
 set(_foothold_self_contained_default ON)
-if(CMAKE_CROSSCOMPILING OR FOOTHOLD_SANITIZE OR FOOTHOLD_FUZZ)
+if((CMAKE_CROSSCOMPILING AND NOT WIN32) OR FOOTHOLD_SANITIZE OR FOOTHOLD_FUZZ)
   set(_foothold_self_contained_default OFF)
 endif()
 option(FOOTHOLD_SELF_CONTAINED_CLIENT "Build libfoothold-client.so with Bullet, libsodium and the file formats inside it"
@@ -52,12 +53,19 @@ if(FOOTHOLD_SELF_CONTAINED_CLIENT)
   endif()
   set(SODIUM_LIBRARY_MINIMAL_DEF "")
   configure_file(${_sodium}/include/sodium/version.h.in ${CMAKE_BINARY_DIR}/sodium_pic/sodium/version.h @ONLY)
+  # version.h includes "export.h" from its own folder: a copy beside the generated one, for the
+  # programs that include sodium.h from these sources (the Windows build).
+  configure_file(${_sodium}/include/sodium/export.h ${CMAKE_BINARY_DIR}/sodium_pic/sodium/export.h COPYONLY)
   add_library(foothold_sodium_pic STATIC ${_sodium_sources})
   target_include_directories(foothold_sodium_pic BEFORE PRIVATE ${CMAKE_BINARY_DIR}/sodium_pic/sodium ${_sodium}/include/sodium)
   target_include_directories(foothold_sodium_pic BEFORE PUBLIC ${CMAKE_BINARY_DIR}/sodium_pic ${_sodium}/include)
-  target_compile_definitions(foothold_sodium_pic PRIVATE CONFIGURED=1 NATIVE_LITTLE_ENDIAN=1 HAVE_EXPLICIT_BZERO=1
-                                                         HAVE_GETRANDOM=1 HAVE_SYS_RANDOM_H=1
-                                                 PUBLIC SODIUM_STATIC)
+  target_compile_definitions(foothold_sodium_pic PRIVATE CONFIGURED=1 NATIVE_LITTLE_ENDIAN=1 PUBLIC SODIUM_STATIC)
+  if(WIN32)
+    # Its Windows code: SecureZeroMemory to wipe, RtlGenRandom (advapi32) for randomness.
+    target_link_libraries(foothold_sodium_pic PUBLIC advapi32)
+  else()
+    target_compile_definitions(foothold_sodium_pic PRIVATE HAVE_EXPLICIT_BZERO=1 HAVE_GETRANDOM=1 HAVE_SYS_RANDOM_H=1)
+  endif()
   target_compile_options(foothold_sodium_pic PRIVATE -w)
   unset(VERSION)
 endif()

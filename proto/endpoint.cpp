@@ -2,8 +2,7 @@
 
 #include <charconv>
 
-#include <asio/io_context.hpp>
-#include <asio/ip/address.hpp>
+#include "proto/asio.h"
 
 namespace foothold::proto {
 

@@ -9,7 +9,7 @@
 #include <span>
 #include <string>
 
-#include <asio/ip/udp.hpp>
+#include "proto/asio.h"
 
 #include "proto/clock.h"
 #include "proto/token.h"

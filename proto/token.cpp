@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(_WIN32)
+#include <io.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
@@ -105,10 +108,19 @@ std::string validate_address(const TokenAddress& a, std::size_t i) {
   return e;
 }
 
+#if defined(_WIN32)
+// Windows' C runtime: binary mode (text mode would write every 0x0A byte as 0x0D 0x0A); nothing is
+// exec'd to inherit a descriptor. A file's mode bits mean nothing there: who reads a key is its
+// folder's access list (the server and foothold-token, which write keys, run on Linux).
+constexpr int kFileFlags = O_BINARY;
+#else
+constexpr int kFileFlags = O_CLOEXEC;
+#endif
+
 // Writes a secret (a key, or a token's session keys) readable by its owner only. `flags` holds
 // O_EXCL (never replace: keys) or O_TRUNC (replace: tokens).
 bool write_file(const std::string& path, const uint8_t* data, std::size_t size, int flags, std::string& error) {
-  const int fd = ::open(path.c_str(), flags | O_WRONLY | O_CLOEXEC, 0600);
+  const int fd = ::open(path.c_str(), flags | O_WRONLY | kFileFlags, 0600);
   if (fd < 0) {
     error = errno == EEXIST ? path + " already exists; remove it first or choose another path"
                             : path + ": cannot create: " + std::strerror(errno);
@@ -124,12 +136,14 @@ bool write_file(const std::string& path, const uint8_t* data, std::size_t size, 
   // open's mode applies only to a file it creates: a token written over an older, world-readable
   // file must not keep that file's mode. Only regular files: --out /dev/stdout must not change the
   // mode of the terminal or pipe behind it.
+#if !defined(_WIN32)
   struct stat st {};
   if (::fstat(fd, &st) != 0) return failed("stat");
   if (S_ISREG(st.st_mode) && (st.st_mode & 0777) != 0600 && ::fchmod(fd, 0600) != 0) return failed("set its mode to 0600");
+#endif
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::write(fd, data + done, size - done);
+    const auto n = ::write(fd, data + done, static_cast<unsigned>(std::min<std::size_t>(size - done, 1u << 30)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return failed("write");
     if (n == 0) {
@@ -148,7 +162,7 @@ bool write_file(const std::string& path, const uint8_t* data, std::size_t size, 
 
 // Reads at most `limit` bytes (one more than any valid file, so that a longer one is noticed).
 bool read_file(const std::string& path, std::vector<uint8_t>& out, std::size_t limit, std::string& error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = ::open(path.c_str(), O_RDONLY | kFileFlags);
   if (fd < 0) {
     error = path + ": cannot open: " + std::strerror(errno);
     return false;
@@ -156,7 +170,7 @@ bool read_file(const std::string& path, std::vector<uint8_t>& out, std::size_t l
   out.assign(limit, 0);
   std::size_t got = 0;
   while (got < limit) {
-    const ssize_t n = ::read(fd, out.data() + got, limit - got);
+    const auto n = ::read(fd, out.data() + got, static_cast<unsigned>(std::min<std::size_t>(limit - got, 1u << 30)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       error = path + ": cannot read: " + std::strerror(errno);

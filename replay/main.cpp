@@ -461,6 +461,9 @@ int view_command(const ViewOptions& o) {
 
 int main(int argc, char** argv) {
   CLI::App app{"foothold-replay: run movement scenarios, replay recordings, verify determinism, diff trajectories"};
+  // The same options on every system: on Windows CLI11 would also read "/name" as an option, and
+  // take an absolute path given as an argument ("/levels/a.glb") for one.
+  app.allow_windows_style_options(false);
   app.require_subcommand(1);
 
   RunOptions run_opts;

@@ -19,6 +19,11 @@
  * Built against an installed SDK:
  *
  *   cc main.c $(pkg-config --cflags --libs foothold-client) -lm     (libm: this program's own sqrt)
+ *
+ * On Windows, from the zip (foothold-client-VERSION-windows-x86_64.zip):
+ *
+ *   cl main.c /I include lib\foothold-client.lib                       (MSVC)
+ *   x86_64-w64-mingw32-gcc main.c -Iinclude -Llib -lfoothold-client    (MinGW)
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -29,6 +34,28 @@
 #include <stdlib.h>
 #include <time.h>
 
+#if defined(_WIN32)
+/* Windows (MSVC or MinGW): the performance counter, the thread's CPU times, Sleep. */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+static double now_seconds(void) {
+  LARGE_INTEGER count, frequency;
+  QueryPerformanceCounter(&count);
+  QueryPerformanceFrequency(&frequency);
+  return (double)count.QuadPart / (double)frequency.QuadPart;
+}
+
+static double thread_cpu_seconds(void) {
+  FILETIME created, exited, kernel, user;
+  GetThreadTimes(GetCurrentThread(), &created, &exited, &kernel, &user);
+  const ULONGLONG k = ((ULONGLONG)kernel.dwHighDateTime << 32) | kernel.dwLowDateTime;
+  const ULONGLONG u = ((ULONGLONG)user.dwHighDateTime << 32) | user.dwLowDateTime;
+  return (double)(k + u) * 1e-7; /* 100 ns units */
+}
+
+static void sleep_seconds(double wait) { Sleep((DWORD)(wait * 1000.0)); }
+#else
 static double clock_seconds(clockid_t clock) {
   struct timespec t;
   clock_gettime(clock, &t);
@@ -36,6 +63,16 @@ static double clock_seconds(clockid_t clock) {
 }
 
 static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+static double thread_cpu_seconds(void) { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
+
+static void sleep_seconds(double wait) {
+  struct timespec t;
+  t.tv_sec = (time_t)wait;
+  t.tv_nsec = (long)((wait - (double)t.tv_sec) * 1e9);
+  nanosleep(&t, NULL);
+}
+#endif
 
 /* The API's CPU time per frame while walking, microseconds (the first 65536 frames: 18 minutes). */
 enum { kMaxSamples = 65536 };
@@ -56,11 +93,7 @@ static double quantile(double p) {
 
 static void sleep_until(double when) {
   const double wait = when - now_seconds();
-  if (wait <= 0) return;
-  struct timespec t;
-  t.tv_sec = (time_t)wait;
-  t.tv_nsec = (long)((wait - (double)t.tv_sec) * 1e9);
-  nanosleep(&t, NULL);
+  if (wait > 0) sleep_seconds(wait);
 }
 
 int main(int argc, char** argv) {
@@ -117,7 +150,7 @@ int main(int argc, char** argv) {
       break;
     }
     if (connected && now >= walk_until) break;
-    const double before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+    const double before = thread_cpu_seconds();
     foothold_client_set_input(client, 0.0, connected ? -1.0 : 0.0, 0);
     if (foothold_client_update(client, now) != FOOTHOLD_CLIENT_OK) {
       fprintf(stderr, "c_client: %s\n", foothold_client_last_error(client));
@@ -128,7 +161,7 @@ int main(int argc, char** argv) {
       foothold_client_stats frame_stats;
       foothold_client_local_character(client, &me);
       foothold_client_get_stats(client, &frame_stats);
-      if (sample_count < kMaxSamples) samples[sample_count++] = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - before) * 1e6;
+      if (sample_count < kMaxSamples) samples[sample_count++] = (thread_cpu_seconds() - before) * 1e6;
     }
     next += frame;
     sleep_until(next);

@@ -558,7 +558,11 @@ MeshLoad load_gltf_file(const std::string& path) {
     out.error = path + ": larger than 4 GiB";
     return out;
   }
+#if defined(_WIN32)
+  const std::size_t slash = path.find_last_of("/\\");  // C:\levels\a.gltf as well as C:/levels/a.gltf
+#else
   const std::size_t slash = path.find_last_of('/');
+#endif
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   const bool binary = data.size() >= 4 && std::memcmp(data.data(), "glTF", 4) == 0;
   return load_gltf_memory(reinterpret_cast<const uint8_t*>(data.data()), data.size(), binary, path, dir);

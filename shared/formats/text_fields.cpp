@@ -2,7 +2,11 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
+#if defined(_WIN32)
+#include <io.h>
+#endif
 
 #include <cerrno>
 #include <charconv>
@@ -40,13 +44,24 @@ std::optional<double> parse_finite(std::string_view field) {
 
 namespace {
 
+#if defined(_WIN32)
+// Windows' C runtime: binary mode, or it would turn CR LF into LF; no FIFO to wait on, nothing
+// exec'd to inherit the descriptor.
+constexpr int kReadFlags = O_RDONLY | O_BINARY;
+#else
+// O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_CLOEXEC;
+#endif
+
 // What a file that is not a regular one is, for the refusal.
-const char* kind_of(mode_t mode) {
+const char* kind_of(unsigned mode) {
   if (S_ISDIR(mode)) return "a directory";
   if (S_ISFIFO(mode)) return "a FIFO";
   if (S_ISCHR(mode)) return "a character device";
   if (S_ISBLK(mode)) return "a block device";
+#if defined(S_ISSOCK)
   if (S_ISSOCK(mode)) return "a socket";
+#endif
   return "of an unknown kind";
 }
 
@@ -59,9 +74,8 @@ std::string too_large(std::uint64_t size, std::uint64_t max_bytes) {
 
 FileRead read_whole_file(const std::string& path, std::uint64_t max_bytes) {
   FileRead out;
-  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one. What the
-  // path names is judged from the opened descriptor, never from the path again.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  // What the path names is judged from the opened descriptor, never from the path again.
+  const int fd = ::open(path.c_str(), kReadFlags);
   if (fd < 0) {
     out.error = std::strerror(errno);
     return out;
@@ -78,7 +92,7 @@ FileRead read_whole_file(const std::string& path, std::uint64_t max_bytes) {
     bytes.reserve(std::size_t(st.st_size));
     char chunk[64 << 10];
     while (true) {
-      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      const auto n = ::read(fd, chunk, sizeof chunk);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) out.error = std::string("reading it failed (") + std::strerror(errno) + ")";
       if (n <= 0) break;

@@ -42,11 +42,15 @@
 extern "C" {
 #endif
 
-/* Platforms: Linux on x86-64 and arm64, built and tested there (the same ticks bit for bit on both).
- * Windows is not supported yet: nothing builds or tests the library there, so the header says so
- * rather than export macros no one has tried. */
+/* Platforms: Linux on x86-64 and arm64, Windows on x86-64 (foothold-client.dll), the same ticks bit
+ * for bit on all three. On Windows the library defines FOOTHOLD_CLIENT_BUILDING_DLL while it is built;
+ * a program that links it imports the functions. */
 #if defined(_WIN32)
-#error "foothold/client.h: Windows is not supported yet (Linux on x86-64 and arm64 is)"
+#if defined(FOOTHOLD_CLIENT_BUILDING_DLL)
+#define FOOTHOLD_CLIENT_API __declspec(dllexport)
+#else
+#define FOOTHOLD_CLIENT_API __declspec(dllimport)
+#endif
 #else
 #define FOOTHOLD_CLIENT_API __attribute__((visibility("default")))
 #endif

@@ -1,0 +1,30 @@
+# The scenario and simulation suite's sources (shared_tests): this tree's, and the Windows build's
+# (tests/windows), which runs them under Wine for the cross-os test.
+set(FOOTHOLD_SHARED_TEST_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/collide_and_slide_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contact_queries_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fixed_point_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/geometry_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/formats/gltf_loader_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/frozen_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ground_contact_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ground_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/movers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/crouch_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cell_runs_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/character_contacts_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/formats/obj_loader_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/predictor_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/predictor_neighbours_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/profiles_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/push_out_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/ray_query_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/settings_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/step_scenario_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/stress_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/formats/text_fields_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sort_presorted_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/tick_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/touches_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/workers_test.cpp
+)
