@@ -7,6 +7,8 @@
 # ./build.sh deb builds dist and packages it (CPack, cmake/packaging.cmake): build/deb/foothold-server_*.deb,
 # libfoothold-client0_*.deb and libfoothold-dev_*.deb, for `apt-get install ./build/deb/*.deb`.
 # Installs missing build dependencies first (./setup.sh). Safe to run again: only what changed is rebuilt.
+# Every preset compiles through ccache (CMakePresets.json's base presets), with paths taken relative to
+# the source folder, so a second clone or worktree on the same machine reuses what the first compiled.
 set -euo pipefail
 cd "$(dirname "$0")"
 ./setup.sh >/dev/null

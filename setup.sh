@@ -14,7 +14,7 @@
 set -euo pipefail
 
 build_packages=(
-  build-essential cmake pkg-config git ca-certificates
+  build-essential cmake pkg-config git ca-certificates ccache
   libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
   libcli11-dev libtinyobjloader-dev libtinygltf-dev libtomlplusplus-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev libjs-three libstb-dev nlohmann-json3-dev dpkg-dev
