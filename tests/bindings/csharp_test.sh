@@ -13,7 +13,10 @@
 #      match (events); 2,000 frames of every per-frame call with a bot and echoes: no collection of
 #      generation 0 and no heap growth;
 #   7. --game tag: the game's attributes read by name; disconnect ends with client_quit, and the same
-#      client connecting again to the echo server's port, closed now, ends with no_server.
+#      client connecting again to the echo server's port, closed now, ends with no_server;
+#   8. the Unity package (bindings/unity): its version is the project's, its sample compiles against
+#      a stub of the UnityEngine types it uses (tests/bindings/unity_stub), and npm pack --dry-run
+#      lists the manifest, the binding, the .asmdef, the plugins with their .meta files and the sample.
 #
 #   csharp_test.sh LINUX_BUILD CLIENT_LIBRARY LAYOUT_PROGRAM [WINDOWS_DLL]
 #     LINUX_BUILD: foothold-server, foothold-token and foothold-bot's build; CLIENT_LIBRARY: the
@@ -137,4 +140,32 @@ token "$address" "$work/disconnect.token"
 token "$echo_address" "$work/closed.token"
 tests disconnect "$work/disconnect.token" "$work/closed.token"
 stop_server
+
+# 8. The Unity package.
+version=$(sed -n 's/^project(foothold VERSION \([0-9.]*\) .*/\1/p' "$src/CMakeLists.txt")
+package_version=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["version"])' "$src/bindings/unity/package.json")
+[ -n "$version" ] && [ "$package_version" = "$version" ] ||
+  fail "bindings/unity/package.json's version is '$package_version', the project's '$version'"
+"${cs[@]}" -target:library -out:"$work/UnityEngine.dll" "$src/tests/bindings/unity_stub/UnityEngine.cs" || fail "the UnityEngine stub does not build"
+"${cs[@]}" -target:library -r:"$work/UnityEngine.dll" -r:"$work/Foothold.dll" -out:"$work/sample.dll" "$src"/bindings/unity/Samples~/*/*.cs ||
+  fail "the Unity sample does not compile"
+echo "unity: the sample compiles against the binding and the UnityEngine stub"
+"$src/bindings/unity/pack.sh" --dry-run "$work/pack" "$library" ${dll:+"$dll"} >"$work/pack.log" 2>&1 ||
+  fail "pack.sh: $(tail -5 "$work/pack.log")"
+want=(package.json README.md LICENSE Runtime/Foothold.Client.asmdef Runtime/Foothold.Client.asmdef.meta
+      Runtime/Plugins/Linux/x86_64/libfoothold-client.so Runtime/Plugins/Linux/x86_64/libfoothold-client.so.meta
+      Runtime/Foothold.meta Runtime/Plugins/Linux/x86_64.meta)
+for f in "$src"/bindings/csharp/Foothold/*.cs; do want+=("Runtime/Foothold/$(basename "$f")" "Runtime/Foothold/$(basename "$f").meta"); done
+for f in "$src"/bindings/unity/Samples~/*/*; do want+=("${f#"$src/bindings/unity/"}"); done
+[ -z "$dll" ] || [ ! -f "$dll" ] ||
+  want+=(Runtime/Plugins/Windows/x86_64/foothold-client.dll Runtime/Plugins/Windows/x86_64/foothold-client.dll.meta)
+for f in "${want[@]}"; do
+  grep -q "^$f [0-9]*$" "$work/pack.log" || fail "npm pack --dry-run does not list $f: $(cat "$work/pack.log")"
+done
+grep -q "^pack: com.foothold.client-$version.tgz, " "$work/pack.log" || fail "npm pack names no com.foothold.client-$version.tgz"
+grep -A3 'Standalone: Linux64' "$src/bindings/unity/Runtime/Plugins/Linux/x86_64/libfoothold-client.so.meta" | grep -q 'enabled: 1' &&
+  grep -A3 'Standalone: Win64' "$src/bindings/unity/Runtime/Plugins/Windows/x86_64/foothold-client.dll.meta" | grep -q 'enabled: 1' &&
+  ! grep -A3 'Standalone: Win64' "$src/bindings/unity/Runtime/Plugins/Linux/x86_64/libfoothold-client.so.meta" | grep -q 'enabled: 1' ||
+  fail "the plugins' .meta files do not mark Linux64 for the .so and Win64 for the DLL alone"
+echo "unity: $(tail -1 "$work/pack.log"), every file the package needs listed"
 echo "csharp: every check passed"
