@@ -27,7 +27,7 @@ test_packages=(
   clang libclang-rt-14-dev prometheus python3-jsonschema python3-yaml
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
-  g++-mingw-w64-x86-64-posix wine64
+  g++-mingw-w64-x86-64-posix wine64 mono-mcs mono-runtime npm
   libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium
   libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
   libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64 libcpp-httplib-dev:arm64

@@ -14,6 +14,9 @@
 #   5. the cross-OS test (label "cross-os"): the Windows build (MinGW-w64), run under Wine, against
 #      this machine's Debug build, byte for byte (scripts, the scenario suite, recordings both ways),
 #      Windows bots and the C example against the Linux server, the DLL's exports and imports;
+#   5b. the C# test (label "csharp"): the binding and the Unity package built with Mono's mcs, run
+#      against real servers on loopback (layouts, entry points, a walk, echoed messages, events,
+#      attributes, end reasons, no allocation per frame);
 #   6. the container test (label "container"): the image is built from a clean tree with Podman and
 #      run for real, with Debug bots on the host against the Release server inside.
 # The soak suite (label "soak", 10+ minutes) is not part of this run: ctest --preset soak.
@@ -37,6 +40,8 @@ phase "cross-architecture test (arm64 under qemu-user)"
 ctest --test-dir build/debug -L cross-arch --output-on-failure
 phase "cross-OS test (Windows under Wine)"
 ctest --test-dir build/debug -L cross-os --output-on-failure
+phase "C# binding and Unity package (Mono)"
+ctest --test-dir build/debug -L csharp --output-on-failure
 phase "container test"
 ctest --test-dir build/debug -L container --verbose
 phase "all tests passed"
