@@ -15,6 +15,8 @@ host=$1 arm=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$src/tests/support/wait_ready.sh"
+# shellcheck source=tests/determinism/cross_inputs.sh
+source "$src/tests/determinism/cross_inputs.sh"
 command -v qemu-aarch64 >/dev/null || { echo "cross_arch: qemu-aarch64 is missing (./setup.sh --test)" >&2; exit 2; }
 for b in "$host/replay/foothold-replay" "$host/server/foothold-server" "$host/bots/foothold-bot" "$host/tests/shared_tests" \
          "$arm/replay/foothold-replay" "$arm/bots/foothold-bot" "$arm/tests/shared_tests"; do
@@ -34,39 +36,8 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "cross_arch: FAILED: $*" >&2; exit 1; }
 
-# Generated worlds, written once as text (both builds read the same file). Coordinates are printed
-# with 17 significant digits, so every one needs correct rounding to read back the same.
-awk 'BEGIN {
-  srand(7); n = 40; s = 1.7
-  for (i = 0; i <= n; i++) for (j = 0; j <= n; j++) {
-    h = 0.6 * sin(i * 0.37) * cos(j * 0.23) + 0.25 * rand()
-    printf "v %.17g %.17g %.17g\n", (i - n / 2) * s, h, (j - n / 2) * s
-  }
-  for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
-    a = i * (n + 1) + j + 1; b = a + 1; c = a + n + 1; d = c + 1
-    printf "f %d %d %d\nf %d %d %d\n", a, b, c, b, d, c
-  }
-}' >"$work/terrain.obj"
-# A V crevice of 70-degree faces, its axis tilted 30 degrees about Y, on a floor.
-awk 'BEGIN {
-  pi = atan2(0, -1); t = 30 * pi / 180; c = cos(t); s = sin(t)
-  w = 4 * cos(70 * pi / 180) / sin(70 * pi / 180)
-  split("-8 8", zs, " ")
-  n = 0
-  for (k = 1; k <= 2; k++) {
-    z = zs[k]
-    # left rim, bottom, right rim at this z, rotated about Y
-    xs[1] = -w; ys[1] = 4; xs[2] = 0; ys[2] = 0; xs[3] = w; ys[3] = 4
-    for (m = 1; m <= 3; m++) printf "v %.17g %.17g %.17g\n", xs[m] * c + z * s, ys[m], -xs[m] * s + z * c
-  }
-  print "f 1 2 5\nf 1 5 4\nf 2 3 6\nf 2 6 5"
-  print "v -20 0 -20\nv 20 0 -20\nv 20 0 20\nv -20 0 20\nf 7 10 9\nf 7 9 8"
-}' >"$work/crevice.obj"
-printf 'radius = 0.30000000000000004\nwalk_speed = 4.1000000000000005\ngravity = 9.8100000000000005\nmax_slope_deg = 47.123456789012345\n' \
-  >"$work/hard.toml"
-
-# A tour with turns and jumps; a long stress walk from a fixed generator (awk's, run once).
-printf '20 0 0 -\n60 1 0 -\n15 1 0.3 jump\n50 0.2 1 -\n40 -1 0.4 jump\n90 0.7 -0.7 -\n30 -0.3 -1 jump\n60 0 -1 -\n' >"$work/tour.txt"
+# Generated worlds, settings and a tour (tests/determinism/cross_inputs.sh).
+write_cross_inputs "$work"
 awk 'BEGIN { srand(11); for (i = 0; i < 150; i++) printf "%d %.3f %.3f %s\n", 5 + int(rand() * 30), 2 * rand() - 1, 2 * rand() - 1, (rand() < 0.2 ? "jump" : "-") }' \
   >"$work/stress.txt"
 

@@ -24,6 +24,8 @@ host=$(cd "$1" && pwd) win=$(cd "$2" && pwd)
 src=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$src/tests/support/wait_ready.sh"
+# shellcheck source=tests/determinism/cross_inputs.sh
+source "$src/tests/determinism/cross_inputs.sh"
 wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || { echo "cross_os: $wine is missing (./setup.sh --test installs wine64)" >&2; exit 2; }
 command -v x86_64-w64-mingw32-objdump >/dev/null || { echo "cross_os: x86_64-w64-mingw32-objdump is missing (./setup.sh --test)" >&2; exit 2; }
@@ -53,33 +55,8 @@ cp "$win/client/foothold-client.dll" "$win/examples/"
   fail "foothold-replay.exe does not start under Wine: $(cat "$work/wine-start.log")"
 echo "under Wine: $(grep -v "^wine: " "$work/wine-start.log" | tr -d "\r" | head -1)"
 
-# Generated worlds and scripts: the cross-arch test's (tests/determinism/cross_arch.sh).
-awk 'BEGIN {
-  srand(7); n = 40; s = 1.7
-  for (i = 0; i <= n; i++) for (j = 0; j <= n; j++) {
-    h = 0.6 * sin(i * 0.37) * cos(j * 0.23) + 0.25 * rand()
-    printf "v %.17g %.17g %.17g\n", (i - n / 2) * s, h, (j - n / 2) * s
-  }
-  for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
-    a = i * (n + 1) + j + 1; b = a + 1; c = a + n + 1; d = c + 1
-    printf "f %d %d %d\nf %d %d %d\n", a, b, c, b, d, c
-  }
-}' >"$work/terrain.obj"
-awk 'BEGIN {
-  pi = atan2(0, -1); t = 30 * pi / 180; c = cos(t); s = sin(t)
-  w = 4 * cos(70 * pi / 180) / sin(70 * pi / 180)
-  split("-8 8", zs, " ")
-  for (k = 1; k <= 2; k++) {
-    z = zs[k]
-    xs[1] = -w; ys[1] = 4; xs[2] = 0; ys[2] = 0; xs[3] = w; ys[3] = 4
-    for (m = 1; m <= 3; m++) printf "v %.17g %.17g %.17g\n", xs[m] * c + z * s, ys[m], -xs[m] * s + z * c
-  }
-  print "f 1 2 5\nf 1 5 4\nf 2 3 6\nf 2 6 5"
-  print "v -20 0 -20\nv 20 0 -20\nv 20 0 20\nv -20 0 20\nf 7 10 9\nf 7 9 8"
-}' >"$work/crevice.obj"
-printf 'radius = 0.30000000000000004\nwalk_speed = 4.1000000000000005\ngravity = 9.8100000000000005\nmax_slope_deg = 47.123456789012345\n' \
-  >"$work/hard.toml"
-printf '20 0 0 -\n60 1 0 -\n15 1 0.3 jump\n50 0.2 1 -\n40 -1 0.4 jump\n90 0.7 -0.7 -\n30 -0.3 -1 jump\n60 0 -1 -\n' >"$work/tour.txt"
+# Generated worlds, settings and a tour: the cross-arch test's (tests/determinism/cross_inputs.sh).
+write_cross_inputs "$work"
 printf '30 0 0 crouch\n60 1 0 crouch\n20 0.5 0.5 jump,crouch\n40 -1 0 -\n30 0 1 crouch\n40 0 -1 jump\n' >"$work/crouch.txt"
 awk 'BEGIN { srand(11); for (i = 0; i < 150; i++) printf "%d %.3f %.3f %s\n", 5 + int(rand() * 30), 2 * rand() - 1, 2 * rand() - 1, (rand() < 0.2 ? "jump" : (rand() < 0.2 ? "crouch" : "-")) }' \
   >"$work/stress.txt"
