@@ -1,6 +1,7 @@
 #include "server/game_replay.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 
 #include "replay/recording.h"
@@ -9,6 +10,7 @@
 #include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
+#include "shared/fixed_point.h"
 #include "shared/server_limits.h"
 #include "shared/workers/worker_pool.h"
 
@@ -23,10 +25,22 @@ std::string shown(std::span<const uint8_t> bytes) {
   return "'" + std::string(bytes.begin(), bytes.end()) + "'";
 }
 
+// A command's vector in the units a person reads, beside its raw fixed-point ones (issue #66): a
+// position in metres, a velocity in m/s; nothing for the kinds without one.
+std::string vector_units(const GameCommand& c) {
+  const bool position = c.kind == GameCommandKind::kTeleport;
+  if (!position && c.kind != GameCommandKind::kVelocity) return "";
+  const double scale = position ? kPositionScale : kVelocityScale;
+  char text[96];
+  std::snprintf(text, sizeof text, " = %.6g,%.6g,%.6g %s", double(c.vector.x) / scale, double(c.vector.y) / scale,
+                double(c.vector.z) / scale, position ? "m" : "m/s");
+  return text;
+}
+
 std::string shown(const GameCommand& c) {
   return std::string(to_string(c.kind)) + " of character " + std::to_string(c.character) + " (slot " + std::to_string(c.slot) +
          ", value " + std::to_string(c.value) + ", vector " + std::to_string(c.vector.x) + "," + std::to_string(c.vector.y) + "," +
-         std::to_string(c.vector.z) + ")";
+         std::to_string(c.vector.z) + vector_units(c) + ")";
 }
 
 // One replay: the server's parts a game touches, fed from the recording.

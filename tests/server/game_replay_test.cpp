@@ -167,6 +167,45 @@ TEST(GameReplay, AGameThatDecidesByWhatTheRecordingDoesNotHoldIsCaughtAtItsFirst
   std::remove(path.c_str());
 }
 
+// A game that teleports and pushes whoever messages it, by amounts it was built with.
+struct Pusher final : server::Game {
+  Pusher(double to_x, double speed_x) : x(to_x), vx(speed_x) {}
+  double x, vx;
+  void on_message(server::GameControl& g, uint32_t id, proto::Channel, std::span<const uint8_t>) override {
+    g.teleport(id, {x, 3, 0});
+    g.set_velocity(id, {vx, 5, 0});
+  }
+};
+
+// Issue #66: --verify-game printed a differing command's vector in raw fixed-point units only; now
+// metres (a position) and m/s (a velocity) beside them.
+TEST(GameReplay, ADifferingCommandIsShownInMetresAndMetresPerSecond) {
+  HarnessOptions o = with_clients(1);
+  SimHarness h(arena_world(), o);
+  h.server().set_game(std::make_unique<Pusher>(2.5, 1));
+  GameRecording recording(h, o, "pusher");
+  h.start_all();
+  h.run_for(kS / 2);
+  const std::string text = "push";
+  h.client(0).send_message(proto::Channel::kReliable, std::vector<uint8_t>(text.begin(), text.end()));
+  h.run_for(kS / 2);
+  recording.stop();
+  const server::GameReplayResult same = server::replay_game(recording.path, arena_world(), std::make_unique<Pusher>(2.5, 1));
+  EXPECT_TRUE(same.ok) << same.difference << same.error;
+  EXPECT_EQ(same.commands, 2u);
+  const server::GameReplayResult there = server::replay_game(recording.path, arena_world(), std::make_unique<Pusher>(-1.25, 1));
+  EXPECT_NE(there.difference.find("the game gave teleport of character 1 (slot 0, value 0, vector -1280,3072,0 = -1.25,3,0 m) "
+                                  "where the recording has teleport of character 1 (slot 0, value 0, vector 2560,3072,0 = 2.5,3,0 m)"),
+            std::string::npos)
+      << there.difference;
+  const server::GameReplayResult faster = server::replay_game(recording.path, arena_world(), std::make_unique<Pusher>(2.5, 2));
+  EXPECT_NE(faster.difference.find("command 1: the game gave velocity of character 1 (slot 0, value 0, vector "
+                                   "131072,327680,0 = 2,5,0 m/s) where the recording has velocity"),
+            std::string::npos)
+      << faster.difference;
+  std::remove(recording.path.c_str());
+}
+
 // A game that decides by the fleet's allocation (here: which mode to announce, and the match
 // attribute it sets) replays the same, because the recording holds the allocation at its tick.
 struct ModeGame final : server::Game {
