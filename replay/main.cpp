@@ -298,15 +298,19 @@ int info_command(const ReplayOptions& o) {
   } else {
     std::printf("ends: without a footer (the writer stopped before closing it)\n");
   }
-  // The messages handed to the game (format 4), for scripts; appended so the lines above stay.
-  std::printf("messages=%llu message_bytes=%llu message_ticks=%zu\n", static_cast<unsigned long long>(rec.message_count),
-              static_cast<unsigned long long>(rec.message_bytes), rec.messages.size());
+  // The messages handed to the game (format 4), then those the game sent (format 6), for scripts;
+  // appended so the lines above stay.
+  std::printf("messages=%llu message_bytes=%llu message_ticks=%zu messages_sent=%llu sent_bytes=%llu\n",
+              static_cast<unsigned long long>(rec.message_count), static_cast<unsigned long long>(rec.message_bytes),
+              rec.messages.size(), static_cast<unsigned long long>(rec.sent_count),
+              static_cast<unsigned long long>(rec.sent_bytes));
   // The game's commands (format 5): what a replay applies without the game's code.
   std::printf("commands=%llu command_ticks=%zu\n", static_cast<unsigned long long>(rec.command_count), rec.commands.size());
   // The game that ran (format 6; "none" before or without one), and what its replay needs
   // (foothold-server --verify-game).
-  std::printf("game=%s snapshot_interval=%u rewind_window=%u\n", h.game.empty() ? "none" : h.game.c_str(), h.snapshot_interval,
-              h.rewind_window);
+  // The rewind window in milliseconds, as every flag gives it, and in the ticks recorded.
+  std::printf("game=%s snapshot_interval=%u rewind_window_ms=%.4g rewind_window_ticks=%u\n", h.game.empty() ? "none" : h.game.c_str(),
+              h.snapshot_interval, h.settings.tick_rate > 0 ? 1000.0 * h.rewind_window / h.settings.tick_rate : 0.0, h.rewind_window);
   return 0;
 }
 

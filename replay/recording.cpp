@@ -162,7 +162,8 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
                                         h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id,
                                         h.format_version >= 6 ? fbb.CreateString(h.game) : 0, h.snapshot_interval,
                                         h.rewind_window, h.format_version >= 7 ? h.simulation_version : 0,
-                                        h.format_version >= 7 ? fbb.CreateString(h.recorded_by) : 0);
+                                        h.format_version >= 7 ? fbb.CreateString(h.recorded_by) : 0,
+                                        h.format_version >= 11 ? h.game_seed : 0);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -466,6 +467,7 @@ bool RecordingReader::read_header() {
   header_.rewind_window = h->rewind_window();
   header_.simulation_version = h->simulation_version();
   header_.recorded_by = h->recorded_by() ? printable(h->recorded_by()->str()) : "";
+  header_.game_seed = h->game_seed();
   if (const rec::Settings* s = h->settings()) {
     MoveSettings& m = header_.settings;
     m.tick_rate = s->tick_rate();

@@ -130,6 +130,8 @@ bool load(RecordingReader& reader, LoadedRecording& out, std::string& error) {
       out.message_count += t.messages.size();
       for (const MessageEntry& m : t.messages) out.message_bytes += m.bytes.size();
     }
+    out.sent_count += t.sent.size();
+    for (const MessageEntry& m : t.sent) out.sent_bytes += m.bytes.size();
   }
   for (auto& [id, tl] : live) done.push_back(std::move(tl));
   done.erase(std::remove_if(done.begin(), done.end(), [](const Timeline& t) { return t.inputs.empty(); }), done.end());

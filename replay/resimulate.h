@@ -65,6 +65,10 @@ struct LoadedRecording {
   std::vector<TickMessages> messages;
   uint64_t message_count = 0;          ///< messages in `messages`, all ticks together
   uint64_t message_bytes = 0;          ///< their bytes
+  /// The messages the game sent (format 6; GameControl::send, broadcast's one per client), all
+  /// ticks together, and their bytes: only counted, a replay does not send them.
+  uint64_t sent_count = 0;
+  uint64_t sent_bytes = 0;             ///< their bytes
   /// The game's commands, for each tick read that had any, in tick order (none before format 5):
   /// re-simulation applies them before those ticks' steps, as the server did, without the game.
   std::vector<TickCommands> commands;

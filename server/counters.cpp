@@ -53,4 +53,12 @@ static_assert(std::size(kDropCounter) == std::size_t(proto::DatagramDrop::kCount
 
 Counter drop_counter(proto::DatagramDrop d) { return kDropCounter[std::size_t(d)]; }
 
+double remainder_pct(uint64_t whole, uint64_t a, uint64_t b) {
+  if (whole == 0) return 0.0;
+  const uint64_t taken = a + b;
+  return taken >= whole ? 0.0 : 100.0 * double(whole - taken) / double(whole);
+}
+
+double per_client(double total, std::size_t clients) { return clients == 0 ? 0.0 : total / double(clients); }
+
 }  // namespace foothold::server

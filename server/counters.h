@@ -140,6 +140,14 @@ std::string_view to_string(Counter c);
 /// The counter a datagram the reader (proto/datagram_reader.h) refused goes in.
 Counter drop_counter(proto::DatagramDrop d);
 
+/// What is left of `whole` once `a` and `b` are taken, in percent of `whole` (0 when `whole` is 0;
+/// `a` and `b` beyond it leave 0). Subtracted in integers: 100 less two shares in floating point left
+/// -0.0 for a remainder of nothing (issue #66).
+double remainder_pct(uint64_t whole, uint64_t a, uint64_t b);
+/// A figure per client of `total` over `clients` clients: 0 with none (the stats line showed the
+/// total as a per-client figure then, issue #66).
+double per_client(double total, std::size_t clients);
+
 /// One value per Counter, all from 0. Not thread-safe: each worker thread keeps its own, merged into
 /// the server's by the tick thread.
 class Counters {

@@ -103,6 +103,11 @@ inline constexpr double kViewDelayIntervals = 3;
 /// follows a changed delay at 10%), and a message handed over a tick after its datagram's ack.
 inline constexpr double kViewJitterTicks = 6;
 
+/// How much a game's log line matters (GameControl::log): the server's logger's levels, debug to error.
+enum class GameLogLevel : uint8_t { kDebug, kInfo, kWarn, kError };
+/// A game's log line at most, in bytes: longer text is cut there.
+inline constexpr std::size_t kMaxGameLogLine = 512;
+
 /// What a game does: commands applied at the next tick boundary, and what it may read. Every command
 /// naming a character returns false, and does nothing, when there is no such character now (it left,
 /// or never was) or a value is out of range (each command says its range; an attribute's index is in
@@ -187,6 +192,19 @@ class GameControl {
   virtual proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) = 0;
   /// Queues a message to every client; returns how many took it.
   virtual std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) = 0;
+  /// The next number of the match's deterministic random source: a counter-based generator
+  /// (SplitMix64's mix of the match's seed plus the count of numbers drawn before). The seed is drawn
+  /// from the system's randomness when the server starts (or given: --game-seed), written into the
+  /// recording (format 11), and --verify-game replays the game with it, so the same calls in the same
+  /// order give the same numbers. Never rand(), a clock or a pointer: those a replay cannot repeat.
+  virtual uint64_t random() = 0;
+  /// A number in [0, bound) from random() (0 when `bound` is 0), without modulo bias.
+  uint64_t random_below(uint64_t bound);
+  /// Logs `text` through the server's logger, the line naming the game ("game NAME: TEXT"); the text
+  /// is cut to kMaxGameLogLine bytes and every byte outside printable ASCII shown as '?', so a game
+  /// cannot forge log lines. Silent under --verify-game unless --game-log is given (a replay does not
+  /// print the match again); under a server's --log-level as the server's own lines.
+  virtual void log(GameLogLevel level, std::string_view text) = 0;
   /// The match is over: after this tick the server drains (every client told, the recording
   /// closed), tells the fleet (Agones: Shutdown) and its program exits 0.
   virtual void end_match() = 0;

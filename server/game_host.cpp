@@ -1,5 +1,6 @@
 #include "server/game_host.h"
 
+#include "proto/untrusted_text.h"
 #include "replay/recording.h"
 
 #include "shared/det_math.h"
@@ -149,6 +150,27 @@ void GameHost::after_tick(const Simulation& simulation) {
   for (std::size_t i = 0; i < roster_.size(); ++i)
     reports_.push_back({roster_[i].id, roster_[i].character.state, simulation.touches(i)});
   game_->after_tick(*this, {simulation.tick(), reports_});
+}
+
+uint64_t game_random(uint64_t seed, uint64_t counter) {
+  uint64_t z = seed + (counter + 1) * 0x9e3779b97f4a7c15ull;  // unsigned: wraps, as SplitMix64's state does
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+uint64_t GameControl::random_below(uint64_t bound) {
+  if (bound == 0) return 0;
+  // 2^64 mod bound: the draws below it are the ones that would favour the low residues; drop them.
+  const uint64_t threshold = (0 - bound) % bound;
+  for (;;)
+    if (const uint64_t r = random(); r >= threshold) return r % bound;
+}
+
+void GameHost::log(GameLogLevel level, std::string_view text) {
+  if (!log_) return;
+  // The game's text, but not its control bytes or escapes: a line it logs is one line, bounded.
+  log_(level, "game " + game_name_ + ": " + proto::printable(text, kMaxGameLogLine));
 }
 
 uint32_t GameHost::tick() const { return simulation_.tick(); }

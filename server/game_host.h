@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "server/client.h"
@@ -22,6 +23,15 @@ namespace foothold::server {
 
 /// Checks a game's schema: empty when it is valid, else what is wrong with it, by name.
 std::string schema_problem(const GameSchema& schema);
+
+/// Where a game's log lines go: its level and the whole line ("game NAME: TEXT", already printable
+/// and bounded).
+using GameLog = std::function<void(GameLogLevel, const std::string& line)>;
+
+/// The `counter`-th number (from 0) of the random source seeded with `seed`: SplitMix64's output
+/// mix of seed + (counter + 1) x its golden-ratio increment, so SplitMix64's own sequence; a pure
+/// function of its arguments (what GameControl::random() draws).
+uint64_t game_random(uint64_t seed, uint64_t counter);
 
 class GameHost final : public GameControl {
  public:
@@ -40,6 +50,22 @@ class GameHost final : public GameControl {
   const GameSchema& schema() const { return schema_; }
   /// The match's replicated attributes.
   const GameMatch& match() const { return match_; }
+
+  /// Seeds the game's random source (GameControl::random()) and starts its count again; before
+  /// install(), whose on_start may draw.
+  void set_seed(uint64_t seed) {
+    seed_ = seed;
+    drawn_ = 0;
+  }
+  /// The seed of the game's random source (what the recording keeps).
+  uint64_t seed() const { return seed_; }
+  /// Numbers the game has drawn from it.
+  uint64_t drawn() const { return drawn_; }
+  /// Where the game's log lines go (an empty function: nowhere), each naming `game_name`.
+  void set_log(std::string game_name, GameLog log) {
+    game_name_ = std::move(game_name);
+    log_ = std::move(log);
+  }
 
   /// A Connect accepted: the game's spawn point, if it chooses one.
   std::optional<Vec3> join(const Joining& joining);
@@ -100,6 +126,8 @@ class GameHost final : public GameControl {
   proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) override;
   std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) override;
   void end_match() override { match_over_ = true; }
+  uint64_t random() override { return game_random(seed_, drawn_++); }
+  void log(GameLogLevel level, std::string_view text) override;
 
  private:
   bool give(uint32_t id, const GameCommand& command);
@@ -120,6 +148,9 @@ class GameHost final : public GameControl {
   std::optional<Allocation> allocation_;  // allocate()'s, until the next tick starts
   std::optional<Allocation> delivered_;   // what the last allocated() handed over
   bool match_over_ = false;
+  uint64_t seed_ = 0, drawn_ = 0;  // the random source's seed, and numbers drawn from it
+  std::string game_name_;
+  GameLog log_;
   MessageTiming timing_;  // the message being handed over's
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call

@@ -1,6 +1,7 @@
 #include "server/game_replay.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <optional>
 
 #include "replay/recording.h"
@@ -9,6 +10,7 @@
 #include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
+#include "shared/fixed_point.h"
 #include "shared/server_limits.h"
 #include "shared/workers/worker_pool.h"
 
@@ -23,16 +25,28 @@ std::string shown(std::span<const uint8_t> bytes) {
   return "'" + std::string(bytes.begin(), bytes.end()) + "'";
 }
 
+// A command's vector in the units a person reads, beside its raw fixed-point ones (issue #66): a
+// position in metres, a velocity in m/s; nothing for the kinds without one.
+std::string vector_units(const GameCommand& c) {
+  const bool position = c.kind == GameCommandKind::kTeleport;
+  if (!position && c.kind != GameCommandKind::kVelocity) return "";
+  const double scale = position ? kPositionScale : kVelocityScale;
+  char text[96];
+  std::snprintf(text, sizeof text, " = %.6g,%.6g,%.6g %s", double(c.vector.x) / scale, double(c.vector.y) / scale,
+                double(c.vector.z) / scale, position ? "m" : "m/s");
+  return text;
+}
+
 std::string shown(const GameCommand& c) {
   return std::string(to_string(c.kind)) + " of character " + std::to_string(c.character) + " (slot " + std::to_string(c.slot) +
          ", value " + std::to_string(c.value) + ", vector " + std::to_string(c.vector.x) + "," + std::to_string(c.vector.y) + "," +
-         std::to_string(c.vector.z) + ")";
+         std::to_string(c.vector.z) + vector_units(c) + ")";
 }
 
 // One replay: the server's parts a game touches, fed from the recording.
 class Replayer {
  public:
-  Replayer(const World& world, const replay::RecordingHeader& h, std::unique_ptr<Game> game)
+  Replayer(const World& world, const replay::RecordingHeader& h, std::unique_ptr<Game> game, GameLog log)
       : pool_(1),
         simulation_(world, h.settings, pool_, kMaxServerClients),
         roster_(kMaxServerClients),
@@ -42,7 +56,11 @@ class Replayer {
         host_(roster_, simulation_, counters_,
               [this](uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) { return sent(id, channel, bytes); },
               rewind_),
-        game_(std::move(game)) {}
+        game_(std::move(game)) {
+    // The match's random source as it was: the same draws give the same numbers.
+    host_.set_seed(h.game_seed);
+    host_.set_log(h.game, std::move(log));
+  }
 
   // Record `t` (the tick after the last one replayed): the rest of the tick before, then this one.
   void tick(const replay::TickData& t) {
@@ -167,7 +185,8 @@ class Replayer {
 namespace {
 
 // Replays `game` over `reader`, opened on the recording `path` names.
-GameReplayResult replay_from(replay::RecordingReader& reader, const std::string& path, const World& world, std::unique_ptr<Game> game) {
+GameReplayResult replay_from(replay::RecordingReader& reader, const std::string& path, const World& world, std::unique_ptr<Game> game,
+                             GameLog log) {
   GameReplayResult r;
   const replay::RecordingHeader& h = reader.header();
   if (h.source != "server") r.error = path + ": a " + h.source + "'s recording: the game runs in the server's";
@@ -181,7 +200,7 @@ GameReplayResult replay_from(replay::RecordingReader& reader, const std::string&
     r.error = path + ": recorded in another world than the one given (world hash differs)";
   if (!r.error.empty()) return r;
   std::optional<Replayer> replayer;
-  replayer.emplace(world, h, std::move(game));
+  replayer.emplace(world, h, std::move(game), std::move(log));
   while (!replayer->failed()) {
     const auto next = reader.next();
     if (next == replay::RecordingReader::Next::kTick) {
@@ -211,25 +230,25 @@ GameReplayResult replay_from(replay::RecordingReader& reader, const std::string&
 
 }  // namespace
 
-GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game) {
+GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game, GameLog log) {
   replay::RecordingReader reader;
   if (!reader.open(path)) {
     GameReplayResult r;
     r.error = reader.error();
     return r;
   }
-  return replay_from(reader, path, world, std::move(game));
+  return replay_from(reader, path, world, std::move(game), std::move(log));
 }
 
 GameReplayResult replay_game_bytes(std::vector<uint8_t> bytes, const std::string& name, const World& world,
-                                   std::unique_ptr<Game> game) {
+                                   std::unique_ptr<Game> game, GameLog log) {
   replay::RecordingReader reader;
   if (!reader.open_bytes(std::move(bytes), name)) {
     GameReplayResult r;
     r.error = reader.error();
     return r;
   }
-  return replay_from(reader, name, world, std::move(game));
+  return replay_from(reader, name, world, std::move(game), std::move(log));
 }
 
 }  // namespace foothold::server

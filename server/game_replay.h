@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "server/game.h"
+#include "server/game_host.h"
 #include "shared/world.h"
 
 namespace foothold::server {
@@ -38,10 +39,12 @@ struct GameReplayResult {
 };
 
 /// Replays `game` (fresh: on_start not yet called) over the recording at `path`, in `world` (it must
-/// be the one recorded: its hash is checked).
-GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game);
+/// be the one recorded: its hash is checked). Its random source is seeded with the recording's seed
+/// (format 11; 0 before). Its log lines go to `log`, naming the recorded game (none: silent, so a
+/// replay does not print the match again).
+GameReplayResult replay_game(const std::string& path, const World& world, std::unique_ptr<Game> game, GameLog log = {});
 /// The same from a recording's bytes in memory (fuzzing); `name` stands for the file in messages.
 GameReplayResult replay_game_bytes(std::vector<uint8_t> bytes, const std::string& name, const World& world,
-                                   std::unique_ptr<Game> game);
+                                   std::unique_ptr<Game> game, GameLog log = {});
 
 }  // namespace foothold::server

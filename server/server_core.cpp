@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "proto/secure.h"
 #include "shared/server_limits.h"
 
 namespace foothold::server {
@@ -37,6 +38,8 @@ ServerCore::ServerCore(const CoreConfig& config, const World& world, const MoveS
       game_(roster_, simulation_, counters_,
             [this](uint32_t id, proto::Channel ch, std::span<const uint8_t> b) { return send_message(id, ch, b); }, rewind_) {
   rx_inputs_.reserve(proto::kMaxCompactInputs);
+  // A match's random source starts from the system's randomness; the recording keeps the seed.
+  game_.set_seed(proto::random_u64());
   admission_.set_join_hook([this](Client& c) {
     const std::optional<Vec3> at = game_.join({c.id, c.session.client_id, {c.session.user_data.data(), c.session.user_data_size}});
     if (at) c.character.state = spawn_state(*at);

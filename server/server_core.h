@@ -101,6 +101,13 @@ class ServerCore {
     game_.install(std::move(game));
     admission_.set_attribute_names(game_.schema());
   }
+  /// Seeds the game's random source (GameControl::random(); the core seeds it from the system's
+  /// randomness when made). Give it before set_game(), whose on_start may draw.
+  void set_game_seed(uint64_t seed) { game_.set_seed(seed); }
+  /// The seed of the game's random source: a recording's header keeps it (RecordingHeader::game_seed).
+  uint64_t game_seed() const { return game_.seed(); }
+  /// Where the game's log lines go (GameControl::log), each naming `game_name`; before set_game().
+  void set_game_log(std::string game_name, GameLog log) { game_.set_log(std::move(game_name), std::move(log)); }
   /// The game's attribute names (empty without a game).
   const GameSchema& game_schema() const { return game_.schema(); }
   /// The game as it sees the server (its commands and what it may read), for tests and tools.

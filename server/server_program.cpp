@@ -172,7 +172,13 @@ void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std:
       by_default("seconds the drain after SIGTERM or the match's end may take", &ServerConfig::drain_seconds));
 }
 
-int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, std::string& verify_path) {
+// What --verify-game is given: the recording, and whether the game's log lines are printed.
+struct VerifyFlags {
+  std::string path;
+  bool game_log = false;
+};
+
+int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, VerifyFlags& verify) {
   CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
   app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
              "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
@@ -181,10 +187,11 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
   ServerConfig flags;
   GivenFlags given;
   declare_options(app, flags, given, games, config);
-  app.add_option("--verify-game", verify_path,
+  app.add_option("--verify-game", verify.path,
                  "replay the game of a recording made with --record (its game, world and settings are the recording's) and "
                  "check every command it gave and message it sent; print the outcome and exit (0 identical, 1 differs, 2 "
                  "cannot be replayed)");
+  app.add_flag("--game-log", verify.game_log, "with --verify-game: print the game's log lines as it replays (silent without)");
 
   app.set_version_flag("--version", version_line(program_name), "print the version and exit");
 
@@ -365,6 +372,15 @@ std::shared_ptr<spdlog::logger> make_logger(const char* name, const std::string&
   return l;
 }
 
+// A game's log lines through `log` at their levels.
+GameLog game_logger(std::shared_ptr<spdlog::logger> log) {
+  return [log = std::move(log)](GameLogLevel level, const std::string& line) {
+    static constexpr spdlog::level::level_enum kLevels[] = {spdlog::level::debug, spdlog::level::info, spdlog::level::warn,
+                                                            spdlog::level::err};
+    log->log(kLevels[std::min<std::size_t>(std::size_t(level), 3)], "{}", line);
+  };
+}
+
 // --record: the input stream, with keyframes every 10 s of ticks, observed from the core's next tick.
 int start_recording(const ServerConfig& config, const World& world, const MoveSettings& settings, int snapshot_interval,
                     ServerCore& core, replay::RecordingWriter& writer, std::unique_ptr<ServerRecorder>& recorder,
@@ -377,6 +393,7 @@ int start_recording(const ServerConfig& config, const World& world, const MoveSe
   header.snapshot_interval = uint32_t(snapshot_interval);
   header.rewind_window = core.rewind_window_ticks();
   header.recorded_by = version_line("foothold-server");
+  header.game_seed = core.game_seed();  // what --verify-game seeds the game's random source with
   if (!writer.open(config.record, header)) {
     log.critical("{}", writer.error());
     return 1;
@@ -388,7 +405,7 @@ int start_recording(const ServerConfig& config, const World& world, const MoveSe
 }
 
 // --verify-game FILE: the recording's game replayed (server/game_replay.h).
-int verify_game(const std::string& path, std::span<const GameEntry> games) {
+int verify_game(const std::string& path, bool game_log, std::span<const GameEntry> games, const std::string& log_level) {
   replay::RecordingReader reader;
   if (!reader.open(path)) return usage_errors({reader.error()});
   const replay::RecordingHeader& h = reader.header();
@@ -400,7 +417,8 @@ int verify_game(const std::string& path, std::span<const GameEntry> games) {
   if (!g) return usage_errors({path + ": its game '" + h.game + "' is not one this server knows: " + game_list(games)});
   auto world = load_world(h.world);
   if (!world.world) return usage_errors({path + ": its world: " + world.error});
-  const GameReplayResult r = replay_game(path, *world.world, g->make());
+  const GameReplayResult r =
+      replay_game(path, *world.world, g->make(), game_log ? game_logger(make_logger("sim", log_level)) : GameLog{});
   if (!r.error.empty() && r.difference.empty()) return usage_errors({r.error});
   if (!r.difference.empty()) {
     std::printf("game differs: %s\n", r.difference.c_str());
@@ -420,9 +438,10 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   program_name = program;
   ServerConfig config;
   config.game = default_game;
-  std::string verify_path;
-  if (const int exit = read_configuration(argc, argv, games, config, verify_path); exit != kContinue) return exit;
-  if (!verify_path.empty()) return verify_game(verify_path, games);
+  VerifyFlags verify;
+  if (const int exit = read_configuration(argc, argv, games, config, verify); exit != kContinue) return exit;
+  if (!verify.path.empty()) return verify_game(verify.path, verify.game_log, games, config.log_level);
+  if (verify.game_log) return usage_errors({"--game-log is for --verify-game (a server logs its game's lines by --log-level)"});
   MoveSettings settings;
   int snapshot_interval = 0;
   if (const int exit = read_movement(config, settings, snapshot_interval); exit != kContinue) return exit;
@@ -459,6 +478,7 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
   if (const GameEntry* g = find_game(games, config.game)) {
+    core.set_game_log(config.game, game_logger(sim_log));
     try {
       core.set_game(g->make());
     } catch (const std::invalid_argument& e) {

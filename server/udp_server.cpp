@@ -194,8 +194,8 @@ void UdpServer::log_stats() {
   const Counters& c = core_->counters();
   auto rate = [&](Counter k) { return double(c.get(k) - last_counters_.get(k)) / seconds; };
   auto delta = [&](Counter k) { return c.get(k) - last_counters_.get(k); };
-  // Per client: over the clients connected now (1 when none, so the figure is the total).
-  const double clients = double(std::max<std::size_t>(1, core_->client_count()));
+  // Per client: over the clients connected now (0 when none: no total passes for one client's).
+  const std::size_t clients = core_->client_count();
   // A part's share of a whole over this window, in percent (0 when the whole is 0).
   auto pct = [&](Counter part, Counter whole) {
     const uint64_t w = delta(whole);
@@ -216,7 +216,8 @@ void UdpServer::log_stats() {
       "in_other_pct={:.1f} snapshots_with_state_pct={:.1f} version_hint_limited={} connects_replayed={} "
       "tokens_early={} tokens_far={} messages_in={} messages_out={} message_bytes_in_per_s={:.0f} "
       "message_bytes_out_per_s={:.0f} message_retransmissions={} message_violations={} message_timeouts={} "
-      "messages_refused={} messages_undelivered={} game_commands={} game_removals={} gso_sends={} gso_datagrams={}",
+      "messages_refused={} messages_undelivered={} game_commands={} game_commands_dropped={} game_removals={} gso_sends={} "
+      "gso_datagrams={}",
       core_->client_count(), core_->current_tick(), p50, p99, cpu_mean, percentile(window_.cpu_us, 0.99),
       t.empty() ? 0.0 : double(sink_.sender_cpu() - sender_cpu_mark_) / 1000.0 / double(t.size()), t.size(),
       window_.overruns, window_.slipped,
@@ -225,17 +226,18 @@ void UdpServer::log_stats() {
           delta(Counter::kDropBadSeal),
       delta(Counter::kDropBadSeal), delta(Counter::kDropReplayed), delta(Counter::kDropRateLimited),
       delta(Counter::kSourceLimited), delta(Counter::kHandshakeRateLimited), delta(Counter::kStatusRateLimited),
-      delta(Counter::kTokenRateLimited), sink_.errors(), rate(Counter::kBytesIn) / clients, rate(Counter::kBytesOut) / clients,
+      delta(Counter::kTokenRateLimited), sink_.errors(), per_client(rate(Counter::kBytesIn), clients), per_client(rate(Counter::kBytesOut), clients),
       pct(Counter::kBytesOutSnapshots, Counter::kBytesOut), pct(Counter::kBytesOutHandshake, Counter::kBytesOut),
       pct(Counter::kBytesOutControl, Counter::kBytesOut), pct(Counter::kBytesInInputs, Counter::kBytesIn),
       pct(Counter::kBytesInHandshake, Counter::kBytesIn),
-      delta(Counter::kBytesIn) ? 100.0 - pct(Counter::kBytesInInputs, Counter::kBytesIn) - pct(Counter::kBytesInHandshake, Counter::kBytesIn) : 0.0,
+      remainder_pct(delta(Counter::kBytesIn), delta(Counter::kBytesInInputs), delta(Counter::kBytesInHandshake)),
       pct(Counter::kSnapshotsWithState, Counter::kSnapshotsSent), delta(Counter::kVersionHintRateLimited),
       delta(Counter::kDropCookieSpent), delta(Counter::kDropEarlyToken), delta(Counter::kDropFarToken),
       delta(Counter::kMessagesReceived) + delta(Counter::kMessagesUndelivered), delta(Counter::kMessagesSent),
       rate(Counter::kBytesInMessages), rate(Counter::kBytesOutMessages), delta(Counter::kMessageRetransmissions),
       delta(Counter::kMessageViolations), delta(Counter::kMessageTimeouts), delta(Counter::kMessagesRefused),
-      delta(Counter::kMessagesUndelivered), delta(Counter::kGameCommands), delta(Counter::kGameRemovals),
+      delta(Counter::kMessagesUndelivered), delta(Counter::kGameCommands), delta(Counter::kGameCommandsDropped),
+      delta(Counter::kGameRemovals),
       sink_.gso_sends() - gso_sends_mark_, sink_.gso_datagrams() - gso_datagrams_mark_);
   last_counters_ = c;
   sender_cpu_mark_ = sink_.sender_cpu();

@@ -128,7 +128,7 @@ TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
   const auto verify = run_command(kReplay + " verify " + dir.file("match.rec"));
   EXPECT_EQ(verify.exit_code, 0) << verify.output;
   const auto info = run_command(kReplay + " info " + dir.file("match.rec"));
-  EXPECT_NE(info.output.find("\ngame=hitscan snapshot_interval=1 rewind_window=15\n"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("\ngame=hitscan snapshot_interval=1 rewind_window_ms=250 rewind_window_ticks=15\n"), std::string::npos) << info.output;
   const auto replayed = run_command(kServer + " --verify-game " + dir.file("match.rec"));
   EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
   const std::regex line(R"(game verified: hitscan, (\d+) ticks, (\d+) commands, (\d+) messages sent, (\d+) handed over: identical)");

@@ -610,7 +610,9 @@ TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickFor
   o.clients = 3;
   SimHarness h(arena_world(), o);
   replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(dir.file("s.rec"), server::server_recording_header("arena", arena_world(), o.settings, 1, 60)));
+  auto header = server::server_recording_header("arena", arena_world(), o.settings, 1, 60);
+  header.rewind_window = 15;  // ticks at 60 Hz: info says 250 ms
+  ASSERT_TRUE(writer.open(dir.file("s.rec"), header));
   server::ServerRecorder recorder(writer, 60);
   server::ServerCore& core = h.server();
   core.set_observer(&recorder);
@@ -680,10 +682,16 @@ TEST(RecordingMessages, ASessionRecordsExactlyTheMessagesTheGameWasHandedTickFor
   const auto info = run_command(replay_bin + " info " + dir.file("s.rec"));
   EXPECT_EQ(info.exit_code, 0) << info.output;
   EXPECT_NE(info.output.find("format: " + std::to_string(replay::kRecordingFormat) + "; source: server\n"), std::string::npos) << info.output;
+  // Issue #66: info counted only the messages handed over; the game echoed each one, so as many
+  // were sent, byte for byte.
+  EXPECT_EQ(rec.sent_count, count);
   EXPECT_NE(info.output.find("ends: cleanly (footer present)\nmessages=" + std::to_string(count) + " message_bytes=" +
-                             std::to_string(total) + " message_ticks=" + std::to_string(handed.size()) + "\n"),
+                             std::to_string(total) + " message_ticks=" + std::to_string(handed.size()) +
+                             " messages_sent=" + std::to_string(count) + " sent_bytes=" + std::to_string(total) + "\n"),
             std::string::npos)
       << info.output;
+  // Issue #66: the rewind window was printed in ticks where every flag says milliseconds.
+  EXPECT_NE(info.output.find(" rewind_window_ms=250 rewind_window_ticks=15\n"), std::string::npos) << info.output;
 }
 
 // A session recorded in format 3 (what the server wrote before messages were recorded: the same

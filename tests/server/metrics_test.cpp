@@ -16,8 +16,10 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <spdlog/fmt/fmt.h>
 #include <httplib.h>
 
+#include "server/counters.h"
 #include "server/http_request.h"
 #include "server/metrics.h"
 #include "server/metrics_server.h"
@@ -35,6 +37,18 @@ double value_of(const std::string& text, const std::string& series) {
   for (std::string line; std::getline(in, line);)
     if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
   return -1;
+}
+
+// Issue #66: the stats line showed in_other_pct=-0.0 (100 less the inputs' 33.3..% and the
+// handshakes' 66.6..% of 3 bytes is -1.4e-14 in floating point) and, with no clients, the totals as
+// per-client figures.
+TEST(StatsLine, ARemainderOfNothingIsZeroAndNoClientsHaveNoPerClientFigure) {
+  EXPECT_EQ(fmt::format("{:.1f}", server::remainder_pct(3, 1, 2)), "0.0");
+  EXPECT_EQ(fmt::format("{:.1f}", server::remainder_pct(0, 0, 0)), "0.0");
+  EXPECT_EQ(fmt::format("{:.1f}", server::remainder_pct(3, 5, 2)), "0.0") << "shares beyond the whole leave nothing";
+  EXPECT_DOUBLE_EQ(server::remainder_pct(8, 1, 1), 75.0);
+  EXPECT_EQ(server::per_client(1626.0, 0), 0.0);
+  EXPECT_DOUBLE_EQ(server::per_client(1626.0, 2), 813.0);
 }
 
 TEST(Metrics, TheTextHasEveryFamilyOnceItsHistogramCumulativeAndItsLabels) {
