@@ -101,6 +101,33 @@ void put_move(BitWriter& w, int32_t dx, int32_t dy, int32_t dz, bool same_postur
   w.put_wide(word, bits + 1);
 }
 
+std::size_t velocity_bits(int32_t v) { return 1 + (v != 0 ? std::size_t(var_bits(zigzag(v), kVelocityGroup)) : 0); }
+void put_velocity(BitWriter& w, int32_t v) {
+  w.put_bool(v != 0);
+  if (v != 0) w.put_var(zigzag(v), kVelocityGroup);
+}
+int32_t get_velocity(BitReader& r) { return r.get_bool() ? unzigzag(r.get_var(kVelocityGroup)) : 0; }
+
+// A game's push (CharacterState::push, WIRE_FORMAT.md "Pushes"): a bit, and while it is not zero its
+// x and z as velocities (its y is always 0, and a reader makes it so).
+void put_push(BitWriter& w, const FixedVec3& p) {
+  w.put_bool(p != FixedVec3{});
+  if (p == FixedVec3{}) return;
+  put_velocity(w, p.x);
+  put_velocity(w, p.z);
+}
+// False for a push marked present that is zero (one encoding per state).
+bool get_push(BitReader& r, FixedVec3& p) {
+  p = {};
+  if (!r.get_bool()) return true;
+  p.x = get_velocity(r);
+  p.z = get_velocity(r);
+  return p != FixedVec3{};
+}
+std::size_t push_bits(const FixedVec3& p) {
+  return 1 + (p != FixedVec3{} ? velocity_bits(p.x) + velocity_bits(p.z) : 0);
+}
+
 // The own state's fixed bits: all but the profile (a var(4)) and the platform offset (only on a platform).
 constexpr std::size_t kOwnStateBits = 3 * 32 + 3 * 32 + 3 * 16 + kGroundBits + 8 + 8 + 1 + 1 + 1 + 16;
 constexpr std::size_t kPlatformOffsetBits = 3 * 32;
@@ -118,6 +145,7 @@ void put_own(BitWriter& w, const CharacterState& s) {
   w.put(s.platform, 16);
   if (s.platform)
     for (int32_t v : {s.platform_offset.x, s.platform_offset.y, s.platform_offset.z}) w.put(uint32_t(v), 32);
+  put_push(w, s.push);
 }
 bool get_own(BitReader& r, CharacterState& s) {
   auto i32 = [&] { return int32_t(r.get(32)); };
@@ -137,11 +165,13 @@ bool get_own(BitReader& r, CharacterState& s) {
   s.platform = uint16_t(r.get(16));
   s.platform_offset = {};
   if (s.platform) s.platform_offset = {i32(), i32(), i32()};
-  return ground < kGroundKindCount && profile <= uint32_t(kMaxProfiles);
+  const bool push_ok = get_push(r, s.push);
+  return ground < kGroundKindCount && profile <= uint32_t(kMaxProfiles) && push_ok;
 }
 
 std::size_t own_state_bits(const CharacterState& s) {
-  return kOwnStateBits + std::size_t(var_bits(s.profile, kProfileGroup)) + (s.platform ? kPlatformOffsetBits : 0);
+  return kOwnStateBits + std::size_t(var_bits(s.profile, kProfileGroup)) + (s.platform ? kPlatformOffsetBits : 0) +
+         push_bits(s.push);
 }
 
 // One input's command (its tick aside), as the inputs message writes it.
@@ -174,12 +204,6 @@ uint32_t normal_class(const FixedNormal& n) {
   return n == kUp ? kNormalUp : kNormalOther;
 }
 uint32_t air_class(uint8_t air) { return air == 0 ? kAirNone : air == 255 ? kAirLong : kAirOther; }
-std::size_t velocity_bits(int32_t v) { return 1 + (v != 0 ? std::size_t(var_bits(zigzag(v), kVelocityGroup)) : 0); }
-void put_velocity(BitWriter& w, int32_t v) {
-  w.put_bool(v != 0);
-  if (v != 0) w.put_var(zigzag(v), kVelocityGroup);
-}
-int32_t get_velocity(BitReader& r) { return r.get_bool() ? unzigzag(r.get_var(kVelocityGroup)) : 0; }
 
 // A view's coordinates are the published position's (proto::kRemoteShift, codec.h): 1/256 m.
 constexpr int kViewShift = kPublishedShift;
@@ -205,6 +229,7 @@ void put_neighbour(BitWriter& w, const SnapshotNeighbour& n) {
   if (s.profile != 0) w.put_var(s.profile, kProfileGroup);
   if (s.platform != 0)
     for (const int32_t v : {n.offset_residual.x, n.offset_residual.y, n.offset_residual.z}) w.put_var(zigzag(v), kResidualGroup);
+  put_push(w, s.push);
   put_input(w, n.input);
   // The inputs ahead, each after a bit that says whether it repeats the one before.
   const std::size_t ahead = std::min<std::size_t>(n.ahead_count, kMaxInputsAhead);
@@ -248,7 +273,8 @@ bool get_neighbour(BitReader& r, const RemotePose& entry, SnapshotNeighbour& n) 
     auto residual = [&] { return unzigzag(r.get_var(kResidualGroup)); };
     n.offset_residual = {residual(), residual(), residual()};
   }
-  bool inputs_ok = get_input(r, n.input);
+  const bool push_ok = get_push(r, s.push);
+  bool inputs_ok = get_input(r, n.input) && push_ok;
   n.ahead_count = uint8_t(r.get(kAheadCountBits));
   for (std::size_t i = 0; i < n.ahead_count; ++i) {
     const InputCmd& before = i == 0 ? n.input : n.ahead[i - 1];
@@ -278,6 +304,7 @@ std::size_t neighbour_bits_after_index(const SnapshotNeighbour& n) {
   if (s.platform != 0)
     for (const int32_t v : {n.offset_residual.x, n.offset_residual.y, n.offset_residual.z})
       bits += std::size_t(var_bits(zigzag(v), kResidualGroup));
+  bits += push_bits(s.push);
   bits += kInputBits + kAheadCountBits;
   for (std::size_t i = 0; i < std::min<std::size_t>(n.ahead_count, kMaxInputsAhead); ++i)
     bits += 1 + (n.ahead[i].same_command(i == 0 ? n.input : n.ahead[i - 1]) ? 0 : kInputBits);

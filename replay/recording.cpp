@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -108,6 +109,22 @@ std::string apply_extras(const Vector* extras, std::size_t states, std::vector<J
   return {};
 }
 
+// Format 11's pushes of a keyframe, one per state when present: horizontal, each axis within what a
+// command may set (GameCommand's kMaxCommandSpeed), as apply_command() holds them.
+std::string apply_pushes(const flatbuffers::Vector<const rec::Vec3i*>* pushes, std::vector<JoinEntry>& states) {
+  if (!pushes) return {};
+  if (pushes->size() != states.size())
+    return std::to_string(pushes->size()) + " pushes for " + std::to_string(states.size()) + " states";
+  const int64_t limit = int64_t(kMaxCommandSpeed * kVelocityScale);
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const rec::Vec3i* p = pushes->Get(flatbuffers::uoffset_t(i));
+    if (p->y() != 0 || std::abs(int64_t(p->x())) > limit || std::abs(int64_t(p->z())) > limit)
+      return "a push out of range (" + std::to_string(p->x()) + "," + std::to_string(p->y()) + "," + std::to_string(p->z()) + ")";
+    states[i].state.push = {p->x(), 0, p->z()};
+  }
+  return {};
+}
+
 void put_u32(uint8_t* p, uint32_t v) {
   for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
 }
@@ -157,7 +174,8 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
   const auto settings = rec::CreateSettings(fbb, m.tick_rate, m.radius, m.height, m.max_slope_deg, m.step_height, m.walk_speed,
                                             m.gravity, m.jump_speed, m.air_acceleration, m.max_fall_speed, m.contact_distance,
                                             m.safety_margin, m.max_iterations, m.max_pushout_iterations, m.coyote_time,
-                                            m.jump_buffer, m.crouch_height, m.crouch_speed, write_profiles(fbb, m));
+                                            m.jump_buffer, m.crouch_height, m.crouch_speed, write_profiles(fbb, m),
+                                            m.push_friction, m.push_air_friction);
   const auto header = rec::CreateHeader(fbb, h.format_version, fbb.CreateString(h.source), fbb.CreateString(h.world),
                                         h.world_hash, settings, h.settings_hash, h.start_tick, h.keyframe_interval, h.character_id,
                                         h.format_version >= 6 ? fbb.CreateString(h.game) : 0, h.snapshot_interval,
@@ -344,7 +362,14 @@ void RecordingWriter::write_keyframe(const KeyframeData& k) {
     for (const auto& j : k.states) extras.push_back(extra_of(j.state));
     extra_vec = fbb.CreateVectorOfStructs(extras);
   }
-  const auto kf = rec::CreateKeyframe(fbb, k.tick, fbb.CreateVectorOfStructs(states), extra_vec);
+  // Format 11's pushes only where a character has one.
+  flatbuffers::Offset<flatbuffers::Vector<const rec::Vec3i*>> push_vec = 0;
+  if (std::any_of(k.states.begin(), k.states.end(), [](const JoinEntry& j) { return j.state.push != FixedVec3{}; })) {
+    std::vector<rec::Vec3i> pushes;
+    for (const auto& j : k.states) pushes.emplace_back(j.state.push.x, 0, j.state.push.z);
+    push_vec = fbb.CreateVectorOfStructs(pushes);
+  }
+  const auto kf = rec::CreateKeyframe(fbb, k.tick, fbb.CreateVectorOfStructs(states), extra_vec, push_vec);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Keyframe, kf.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -488,6 +513,10 @@ bool RecordingReader::read_header() {
     m.jump_buffer = s->jump_buffer();
     m.crouch_height = s->crouch_height();
     m.crouch_speed = s->crouch_speed();
+    if (h->format_version() >= 11) {  // before, there were no pushes: the defaults are as good as any
+      m.push_friction = s->push_friction();
+      m.push_air_friction = s->push_air_friction();
+    }
     if (s->profiles())
       for (const rec::Profile* p : *s->profiles())
         m.profiles.push_back({p->name() ? p->name()->str() : "", p->walk_speed(), p->crouch_speed(), p->jump_speed(),
@@ -754,6 +783,7 @@ RecordingReader::Next RecordingReader::next() {
         if (k->states())
           for (const rec::KeyState* s : *k->states()) keyframe_.states.push_back({s->id(), from_rec(s->state())});
         why = apply_extras(k->extras(), keyframe_.states.size(), keyframe_.states);
+        if (why.empty()) why = apply_pushes(k->pushes(), keyframe_.states);
         if (!why.empty()) break;
         return Next::kKeyframe;
       }

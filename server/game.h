@@ -131,9 +131,18 @@ class GameControl {
   /// In range: every component finite and within the world's bounds (World::bounds(), its static
   /// triangles) grown by kTeleportMargin (1,000 m) on each side (shared/game_command.h).
   virtual bool teleport(uint32_t id, const Vec3& position) = 0;
-  /// Sets the character's velocity (m/s; it leaves the ground): jump pads, knockback. In range: every
-  /// component finite and at most kMaxCommandSpeed (200 m/s) either way.
+  /// Sets the character's velocity (m/s; it leaves the ground): jump pads, launches (a knockback that
+  /// should carry on the ground is push()). In range: every component finite and at most
+  /// kMaxCommandSpeed (200 m/s) either way.
   virtual bool set_velocity(uint32_t id, const Vec3& velocity) = 0;
+  /// Knockback: adds `velocity`'s horizontal part (m/s) to the character's push, an external velocity
+  /// that moves it beside its own on the ground and in the air through the same collide-and-slide,
+  /// slides along the walls it meets and dies at push_friction (on the ground) or push_air_friction
+  /// (in the air), m/s²: a 6 m/s push on flat ground goes about 6² / (2 · 20) = 0.9 m and stops
+  /// (movement.md §5.5). The vertical part is a launch, added to the velocity (upward: it leaves the
+  /// ground). The client predicts it. In range: every component finite and at most kMaxCommandSpeed
+  /// (200 m/s) either way; the push that results is held to that on each axis.
+  virtual bool push(uint32_t id, const Vec3& velocity) = 0;
   /// Freezes (inputs ignored, gravity still acts) or unfreezes the character.
   virtual bool freeze(uint32_t id, bool frozen) = 0;
   /// Switches the character to the movement profile `name` ("base", or a [profiles.NAME] of the

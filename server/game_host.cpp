@@ -217,6 +217,14 @@ bool GameHost::set_velocity(uint32_t id, const Vec3& velocity) {
   return give(id, c);
 }
 
+bool GameHost::push(uint32_t id, const Vec3& velocity) {
+  if (!in_fixed_range(velocity, kVelocityLimit)) return false;
+  GameCommand c;
+  c.kind = GameCommandKind::kPush;
+  c.vector = quantize_velocity(velocity);
+  return give(id, c);
+}
+
 bool GameHost::freeze(uint32_t id, bool frozen) {
   GameCommand c;
   c.kind = GameCommandKind::kFreeze;

@@ -106,6 +106,7 @@ class GameHost final : public GameControl {
   std::span<const uint8_t> user_data(uint32_t id) const override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
+  bool push(uint32_t id, const Vec3& velocity) override;
   bool freeze(uint32_t id, bool frozen) override;
   bool set_profile(uint32_t id, std::string_view name) override;
   bool remove(uint32_t id) override;

@@ -22,14 +22,20 @@ namespace {
 std::string shown(std::span<const uint8_t> bytes) {
   const bool text = std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b >= 0x20 && b < 0x7f; });
   if (!text || bytes.size() > 120) return std::to_string(bytes.size()) + " bytes";
-  return "'" + std::string(bytes.begin(), bytes.end()) + "'";
+  // Appended, not "'" + std::string(...) + "'": GCC 12 warns falsely (-Wrestrict) of that inlined.
+  std::string out;
+  out.reserve(bytes.size() + 2);
+  out += '\'';
+  out.append(bytes.begin(), bytes.end());
+  out += '\'';
+  return out;
 }
 
 // A command's vector in the units a person reads, beside its raw fixed-point ones (issue #66): a
 // position in metres, a velocity in m/s; nothing for the kinds without one.
 std::string vector_units(const GameCommand& c) {
   const bool position = c.kind == GameCommandKind::kTeleport;
-  if (!position && c.kind != GameCommandKind::kVelocity) return "";
+  if (!position && c.kind != GameCommandKind::kVelocity && c.kind != GameCommandKind::kPush) return "";
   const double scale = position ? kPositionScale : kVelocityScale;
   char text[96];
   std::snprintf(text, sizeof text, " = %.6g,%.6g,%.6g %s", double(c.vector.x) / scale, double(c.vector.y) / scale,

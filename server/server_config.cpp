@@ -66,6 +66,7 @@ const Key kKeys[] = {
     {"message_rate", &ServerConfig::message_rate},
     {"message_timeout", &ServerConfig::message_timeout},
     {"rewind_window", &ServerConfig::rewind_window},
+    {"game_seed", &ServerConfig::game_seed},
 };
 
 }  // namespace
@@ -202,7 +203,17 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "message_rate", message_rate, 1024, 10000000);
   range(e, "message_timeout", message_timeout, 1, 600);
   range(e, "rewind_window", rewind_window, 0, kMaxRewindWindowMs);
+  if (!game_seed.empty() && !game_seed_value())
+    e.push_back("game_seed = '" + game_seed.substr(0, 40) + "' is not a whole number from 0 to 18446744073709551615");
   return e;
+}
+
+std::optional<uint64_t> ServerConfig::game_seed_value() const {
+  uint64_t v = 0;
+  const char* end = game_seed.data() + game_seed.size();
+  const auto [p, ec] = std::from_chars(game_seed.data(), end, v);
+  if (game_seed.empty() || ec != std::errc() || p != end) return std::nullopt;
+  return v;
 }
 
 int ServerConfig::snapshot_ticks(int ticks_per_second, std::string& error) const {

@@ -3,6 +3,7 @@
 // variables, then command-line flags (later ones win). Every value is checked; errors name the key.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,12 @@ struct ServerConfig {
   double message_timeout = double(CoreConfig{}.messages.timeout) / double(proto::kSecond);
   /// Milliseconds of the past the game's lag-compensated queries may rewind to [0, 1000].
   int rewind_window = CoreConfig{}.rewind_window_ms;
+  /// The seed of the game's random source (GameControl::random), a decimal from 0 to 2^64 - 1: the
+  /// same seed draws the same numbers (to replay a match's luck); empty: fresh from the system's
+  /// randomness at every start. The recording keeps it either way.
+  std::string game_seed;
+  /// game_seed as a number (nothing when it is empty or not a number in range: validate() says so).
+  std::optional<uint64_t> game_seed_value() const;
 
   /// Problems with the values, one message each naming the key (empty: valid). Without a key file
   /// the bind address must be loopback: the development key is public.

@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <asio/io_context.hpp>
 #include <asio/post.hpp>
+#include <sodium.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -151,6 +152,8 @@ void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std:
   opt("record", &ServerConfig::record, "record the input stream to this file");
   opt("ready-file", &ServerConfig::ready_file, "once listening, write the bound HOST:PORT to this file (atomically)");
   opt("game", &ServerConfig::game, game_help(games, config.game));
+  opt("game-seed", &ServerConfig::game_seed,
+      "seed of the game's random source, 0 to 2^64-1 (the same seed draws the same numbers; default: fresh at every start)");
   opt("message-queue", &ServerConfig::message_queue,
       by_default("bytes of reliable messages one session may have unacknowledged, each way", &ServerConfig::message_queue));
   opt("message-rate", &ServerConfig::message_rate, by_default("message bytes per second to one client", &ServerConfig::message_rate));
@@ -381,6 +384,15 @@ GameLog game_logger(std::shared_ptr<spdlog::logger> log) {
   };
 }
 
+// A seed for the game's random source from the system's randomness (libsodium's), for a server
+// started without --game-seed: no two matches draw the same numbers.
+uint64_t fresh_seed() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  uint64_t seed = 0;
+  randombytes_buf(&seed, sizeof seed);
+  return seed;
+}
+
 // --record: the input stream, with keyframes every 10 s of ticks, observed from the core's next tick.
 int start_recording(const ServerConfig& config, const World& world, const MoveSettings& settings, int snapshot_interval,
                     ServerCore& core, replay::RecordingWriter& writer, std::unique_ptr<ServerRecorder>& recorder,
@@ -477,6 +489,8 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   const CoreConfig core_config =
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
+  // Before the game is installed: its on_start may draw already.
+  core.set_game_seed(config.game_seed_value().value_or(fresh_seed()));
   if (const GameEntry* g = find_game(games, config.game)) {
     core.set_game_log(config.game, game_logger(sim_log));
     try {

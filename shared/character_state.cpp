@@ -45,6 +45,12 @@ uint64_t CharacterState::hash() const {
     h.add_u8(frozen ? 1 : 0);
     h.add_u8(profile);
   }
+  if (push != FixedVec3{}) {
+    h.add_u8(0x50);  // 'P': a push hashed where frozen and profile alone would not collide with it
+    h.add_i32(push.x);
+    h.add_i32(push.y);
+    h.add_i32(push.z);
+  }
   return h.value();
 }
 

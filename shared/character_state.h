@@ -59,9 +59,15 @@ struct CharacterState {
   /// The movement profile it moves with: 0 the base settings, k the k-th of MoveSettings::profiles
   /// (ascending name). An index with no profile moves with the base settings. At most kMaxProfiles.
   uint8_t profile = 0;
+  /// An external velocity a game gave (GameControl::push: knockback), 1/65536 m/s, horizontal (its
+  /// y is always 0): it moves the character through the same collide-and-slide as its own velocity,
+  /// on the ground and in the air, loses what points into the walls it meets, and push_friction (on
+  /// the ground) or push_air_friction (in the air) takes it to zero (movement.md §5.5).
+  FixedVec3 push;
   bool operator==(const CharacterState&) const = default;
   /// Stable checksum of every field (not of the struct's memory). `frozen` and `profile` are fed
-  /// only when either is set, so a state no game touched keeps the hash it had before they existed.
+  /// only when either is set, and `push` only while it is not zero, so a state no game touched keeps
+  /// the hash it had before they existed.
   uint64_t hash() const;
   /// hash() folded to 32 bits: what a snapshot carries instead of the state when no correction is
   /// expected (WIRE_FORMAT.md).

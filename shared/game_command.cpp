@@ -1,5 +1,7 @@
 #include "shared/game_command.h"
 
+#include <algorithm>
+
 namespace foothold {
 
 std::string_view to_string(GameCommandKind kind) {
@@ -11,6 +13,7 @@ std::string_view to_string(GameCommandKind kind) {
     case GameCommandKind::kRemove: return "remove";
     case GameCommandKind::kAttribute: return "attribute";
     case GameCommandKind::kMatchAttribute: return "match_attribute";
+    case GameCommandKind::kPush: return "push";
   }
   return "invalid";
 }
@@ -30,11 +33,14 @@ std::string_view command_problem(const GameCommand& c, const Aabb& b) {
                       within(p.z, b.lo.z - m, b.hi.z + m, kPositionScale);
       return in ? std::string_view() : "a teleport outside the world's bounds and their margin";
     }
-    case GameCommandKind::kVelocity: {
+    case GameCommandKind::kVelocity:
+    case GameCommandKind::kPush: {
       const double v = kMaxCommandSpeed;
       const FixedVec3& u = c.vector;
       const bool in = within(u.x, -v, v, kVelocityScale) && within(u.y, -v, v, kVelocityScale) && within(u.z, -v, v, kVelocityScale);
-      return in ? std::string_view() : "a velocity over the most a command may set";
+      if (in) return {};
+      return c.kind == GameCommandKind::kPush ? "a push over the most a command may set"
+                                              : "a velocity over the most a command may set";
     }
     case GameCommandKind::kFreeze: return c.value == 0 || c.value == 1 ? std::string_view() : "a freeze other than 0 or 1";
     case GameCommandKind::kProfile:
@@ -57,6 +63,13 @@ void leave_ground(CharacterState& s) {
   s.platform = 0;
   s.platform_offset = {};
 }
+
+// a + b on the 1/65536 m/s grid, held to +-kMaxCommandSpeed: pushes given tick after tick add up,
+// never past what one command may set (nor near the fixed-point range).
+int32_t add_held(int32_t a, int32_t b) {
+  const int64_t limit = int64_t(kMaxCommandSpeed * kVelocityScale);
+  return int32_t(std::clamp<int64_t>(int64_t(a) + int64_t(b), -limit, limit));
+}
 }  // namespace
 
 void apply_command(const GameCommand& c, CharacterState& s) {
@@ -68,6 +81,14 @@ void apply_command(const GameCommand& c, CharacterState& s) {
     case GameCommandKind::kVelocity:
       s.velocity = c.vector;
       leave_ground(s);
+      return;
+    case GameCommandKind::kPush:
+      s.push.x = add_held(s.push.x, c.vector.x);
+      s.push.z = add_held(s.push.z, c.vector.z);
+      if (c.vector.y != 0) {
+        s.velocity.y = add_held(s.velocity.y, c.vector.y);
+        if (c.vector.y > 0) leave_ground(s);
+      }
       return;
     case GameCommandKind::kFreeze: s.frozen = c.value != 0; return;
     case GameCommandKind::kProfile:

@@ -21,19 +21,20 @@ enum class GameCommandKind : uint8_t {
   kRemove = 5,          ///< the character's client is disconnected (its leave is in the same tick)
   kAttribute = 6,       ///< the character's attribute `slot` becomes `value`
   kMatchAttribute = 7,  ///< the match's attribute `slot` becomes `value` (`character` is 0)
+  kPush = 8,            ///< `vector` (1/65536 m/s) is added to the push: knockback (recording format 11)
 };
 /// The largest GameCommandKind.
-inline constexpr uint8_t kLastGameCommandKind = 7;
+inline constexpr uint8_t kLastGameCommandKind = 8;
 
-/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute" ("invalid"
-/// for a value out of range).
+/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute", "push"
+/// ("invalid" for a value out of range).
 std::string_view to_string(GameCommandKind kind);
 
 /// One command, for one tick boundary: applied before that tick's steps, in the order given.
 struct GameCommand {
   GameCommandKind kind = GameCommandKind::kTeleport;
   uint32_t character = 0;  ///< the character's id (0 for a match attribute)
-  FixedVec3 vector;        ///< kTeleport: position; kVelocity: velocity
+  FixedVec3 vector;        ///< kTeleport: position; kVelocity: velocity; kPush: the push added
   int32_t value = 0;       ///< kFreeze, kProfile, kAttribute, kMatchAttribute
   uint8_t slot = 0;        ///< kAttribute, kMatchAttribute: the attribute's index
   bool operator==(const GameCommand&) const = default;
@@ -50,17 +51,17 @@ inline constexpr double kMaxCommandSpeed = 200;
 inline constexpr int kMaxCommandSlots = 16;
 
 /// Why `command` is out of range in a world whose static triangles have `bounds`, or empty when it is
-/// in range: a teleport outside `bounds` grown by kTeleportMargin, a velocity over kMaxCommandSpeed on
-/// an axis, a freeze other than 0 or 1, a profile outside [0, kMaxProfiles], an attribute slot of
+/// in range: a teleport outside `bounds` grown by kTeleportMargin, a velocity or a push over
+/// kMaxCommandSpeed on an axis, a freeze other than 0 or 1, a profile outside [0, kMaxProfiles], an attribute slot of
 /// kMaxCommandSlots or more, an unknown kind. The server gives no such command (GameControl refuses
 /// it), so a recording that holds one is not a server's: replay refuses it the same way.
 std::string_view command_problem(const GameCommand& command, const Aabb& bounds);
 
-/// True for the kinds that change a character's state (teleport, velocity, freeze, profile): what
+/// True for the kinds that change a character's state (teleport, velocity, freeze, profile, push): what
 /// apply_command() does something with, and what a client sees as a correction of its own class.
 constexpr bool changes_state(GameCommandKind k) {
   return k == GameCommandKind::kTeleport || k == GameCommandKind::kVelocity || k == GameCommandKind::kFreeze ||
-         k == GameCommandKind::kProfile;
+         k == GameCommandKind::kProfile || k == GameCommandKind::kPush;
 }
 
 /// Applies a state-changing command to `state` (nothing for the other kinds).
@@ -69,7 +70,11 @@ constexpr bool changes_state(GameCommandKind k) {
 ///  - velocity: the velocity becomes the command's and the character leaves the ground (a grounded
 ///    character's velocity would otherwise be its input's at the next step), with no coyote jump;
 ///  - freeze: `state.frozen` becomes value != 0;
-///  - profile: `state.profile` becomes value (a value out of [0, kMaxProfiles] leaves it unchanged).
+///  - profile: `state.profile` becomes value (a value out of [0, kMaxProfiles] leaves it unchanged);
+///  - push: the vector's horizontal part is added to `state.push` (each axis then held to
+///    +-kMaxCommandSpeed); its vertical part is a launch, added to the velocity's y (held the same
+///    way), and an upward one lifts the character off the ground as a velocity command does. The
+///    character's own velocity is otherwise left alone: on the ground its input still steers it.
 void apply_command(const GameCommand& command, CharacterState& state);
 
 }  // namespace foothold

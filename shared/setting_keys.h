@@ -31,6 +31,9 @@ struct SettingKey {
   /// The same value in a movement profile, for the keys a `[profiles.NAME]` table may give (those
   /// that change neither the capsule's shape nor the tick); null for the others.
   double MoveProfile::*profile = nullptr;
+  /// Hashed only when it differs from its default (MoveSettings{}): a key added after settings were
+  /// deployed, so that settings that leave it alone keep the hash they had (recordings name it).
+  bool hashed_when_changed = false;
 };
 
 /// Every setting, in the README's order.

@@ -62,6 +62,12 @@ const Key kKeys[] = {
      "collide-and-slide iterations per tick"},
     {"max_pushout_iterations", nullptr, &MoveSettings::max_pushout_iterations, "", at(1), at(64), "[1, 64]",
      "push-out iterations per tick"},
+    // A push's friction: a 6 m/s knockback on the ground goes about 6^2 / (2 * 20) = 0.9 m. 0 keeps a
+    // push until a wall takes it. Hashed only when changed (settings from before pushes keep theirs).
+    {"push_friction", &MoveSettings::push_friction, nullptr, "m/s^2", at(0), at(1000), "[0, 1000]",
+     "how fast a game's push (knockback) dies on the ground", nullptr, true},
+    {"push_air_friction", &MoveSettings::push_air_friction, nullptr, "m/s^2", at(0), at(1000), "[0, 1000]",
+     "how fast a game's push dies in the air", nullptr, true},
 };
 
 double value_of(const MoveSettings& s, const Key& k) { return setting_value(s, k); }
@@ -185,8 +191,9 @@ uint64_t MoveSettings::hash() const {
     h.add_string(k.name);
     h.add_i32(this->*k.whole);
   }
+  static const MoveSettings kDefaults;
   for (const Key& k : kKeys) {
-    if (!k.real) continue;
+    if (!k.real || (k.hashed_when_changed && this->*k.real == kDefaults.*k.real)) continue;
     h.add_string(k.name);
     h.add_double(this->*k.real);
   }

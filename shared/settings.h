@@ -59,6 +59,8 @@ struct MoveSettings {
   double crouch_speed = 2.5;          ///< ground speed at full input while crouched, metres per second [0, 100]
   int max_iterations = 16;            ///< collide-and-slide iterations per tick [1, 64]
   int max_pushout_iterations = 8;     ///< push-out iterations per tick [1, 64]
+  double push_friction = 20;          ///< how fast a push (CharacterState::push) dies on the ground, m/s^2 [0, 1000]
+  double push_air_friction = 4;       ///< how fast a push dies in the air, m/s^2 [0, 1000]
   /// The movement profiles, ascending by name (at most kMaxProfiles): profile k (k >= 1) of a
   /// character's state is profiles[k - 1]; 0 is these base settings.
   std::vector<MoveProfile> profiles;

@@ -241,6 +241,40 @@ Vec3 velocity_for_tick(const Vec3& v_in, const StartGround& ground, bool jump, c
   return v;
 }
 
+// §5.5: a game's push (CharacterState::push) moves the character beside its own velocity: along
+// its floor while it moves grounded (at the same speed, as a walk does), as it is in the air.
+Vec3 push_motion(const Vec3& push, const StartGround& ground, bool move_grounded) {
+  return move_grounded && length_sq(ground.floor_normal) > 0 ? along_floor(push, ground.floor_normal) : push;
+}
+
+// §5.5: what of `p` the surfaces that stopped the slide leave: the part into each one too steep to
+// walk (against a wall a push slides along it; a slope it walks up takes nothing). `flat` measures
+// against each surface's horizontal normal, so that a horizontal push stays horizontal.
+Vec3 clip_push(Vec3 p, const TouchList& touches, double cos_max_slope, bool flat) {
+  for (int i = 0; i < touches.size(); ++i) {
+    const Touch& t = touches[i];
+    if (!t.blocked || t.normal.y >= cos_max_slope) continue;
+    Vec3 n = flat ? horizontal(t.normal) : t.normal;
+    const double len = length(n);
+    if (!(len > 0)) continue;
+    n = n * (1 / len);
+    const double into = dot(p, n);
+    if (into < 0) p -= n * into;
+  }
+  return p;
+}
+
+// §5.5: the push after a tick's friction: `friction` m/s^2 (push_friction on the ground,
+// push_air_friction in the air) takes its length toward zero, its heading kept.
+FixedVec3 push_after_friction(const Vec3& p, double friction, double dt) {
+  const double len = length(p);
+  const double left = len - friction * dt;
+  if (!(left > 0)) return {};
+  FixedVec3 out = quantize_velocity(p * (left / len));
+  out.y = 0;
+  return out;
+}
+
 // §4.3: one BVH walk for everything this step is likely to touch: the capsule's bounds grown by its
 // travel (and the snap after it) and the contact band, and vertically by a stair. A query beyond
 // them gathers again (contact_queries.h), so this bound affects speed only, never results.
@@ -404,7 +438,8 @@ Vec3 build_fences(const CharacterState& state, const InputCmd& input, bool jump,
   const double speed = jump ? fastest + s.jump_speed
                        : is_grounded(state.ground) ? fastest * length(wish_direction(input))
                                                    : length(to_velocity(state.velocity)) + (s.air_acceleration + s.gravity) * s.dt;
-  const double travel = speed * s.dt;
+  // A push adds its speed (along a floor at most that: along_floor keeps a speed).
+  const double travel = (state.push != FixedVec3{} ? speed + length(to_velocity(state.push)) : speed) * s.dt;
   const double reach = length(carry.after - carry.before) + travel * (1 + s.tan_max_slope) +
                        (travel > 0 ? s.step_height : 0) + 2 * s.contact_distance + s.safety_margin;
   // Only the others whose surfaces may come within twice the reach (fence_plane's test): from the
@@ -545,10 +580,21 @@ void step(const CharacterState& state, const InputCmd& given, const World& world
   if (frame) pushed_by_movers(q, start, ground.grounded, diag);
   Vec3 v = velocity_for_tick(to_velocity(state.velocity), ground, jump.jump, input, s, diag);
   const bool move_grounded = ground.grounded && !diag.jumped;  // §4.2
-  gather_candidates(q, start, v, s, scratch.cache);
+  // §5.5: a push moves the character with its own velocity, through the same slide. Without one,
+  // nothing below is computed (a state no game pushed steps bit for bit as before pushes existed).
+  const bool pushed = state.push != FixedVec3{};
+  const Vec3 external = pushed ? push_motion(to_velocity(state.push), ground, move_grounded) : Vec3{};
+  gather_candidates(q, start, pushed ? v + external : v, s, scratch.cache);
 
-  const SlideResult slid = slide(q, start, v, move_grounded, ground.floor_normal, out.touches);
+  const SlideResult slid = slide(q, start, pushed ? v + external : v, move_grounded, ground.floor_normal, out.touches);
   v = slid.velocity;
+  // What the walls left of the push is the push's; the rest of the slid velocity is the character's.
+  Vec3 push_left;
+  if (pushed) {
+    const bool climbed = slid.stepped_up;  // a stair's riser stopped the sweep, not the character
+    push_left = climbed ? to_velocity(state.push) : clip_push(to_velocity(state.push), out.touches, s.cos_max_slope, true);
+    v -= climbed ? external : clip_push(external, out.touches, s.cos_max_slope, false);
+  }
   diag.slide_iterations = slid.iterations;
   diag.stepped_up = slid.stepped_up;
 
@@ -576,6 +622,8 @@ void step(const CharacterState& state, const InputCmd& given, const World& world
   // What a game set stays until it changes it (game_command.h).
   out.state.frozen = state.frozen;
   out.state.profile = state.profile;
+  if (pushed)
+    out.state.push = push_after_friction(push_left, is_grounded(out.state.ground) ? s.push_friction : s.push_air_friction, s.dt);
 }
 
 }  // namespace foothold

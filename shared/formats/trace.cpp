@@ -41,6 +41,10 @@ std::string format_trace_row(const TraceRow& row) {
   }
   s += row.state.frozen ? ",1," : ",0,";
   s += std::to_string(row.state.profile);
+  for (int32_t c : {row.state.push.x, row.state.push.z}) {
+    s += ',';
+    s += format_fixed(c, kVelocityFracBits);
+  }
   return s;
 }
 
@@ -100,6 +104,19 @@ bool parse_game_columns(const std::string_view* cols, TraceRow& row, std::string
   }
   row.state.frozen = cols[21] == "1";
   row.state.profile = uint8_t(profile);
+  return true;
+}
+
+// Columns 24-25: a game's push (x and z); absent from older traces.
+bool parse_push_columns(const std::string_view* cols, TraceRow& row, std::string& error) {
+  for (int i = 0; i < 2; ++i) {
+    const auto v = parse_fixed(cols[23 + i], kVelocityFracBits);
+    if (!v) {
+      error = "bad push '" + std::string(cols[23 + i]) + "' (not an exact fixed-point value)";
+      return false;
+    }
+    (i == 0 ? row.state.push.x : row.state.push.z) = *v;
+  }
   return true;
 }
 
@@ -169,6 +186,7 @@ std::optional<TraceRow> parse_trace_row(std::string_view line, std::string& erro
   }
   if (n >= 21 && !parse_posture_columns(cols, row, error)) return std::nullopt;
   if (n >= 23 && !parse_game_columns(cols, row, error)) return std::nullopt;
+  if (n >= 25 && !parse_push_columns(cols, row, error)) return std::nullopt;
   return row;
 }
 

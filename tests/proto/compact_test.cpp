@@ -115,6 +115,7 @@ CharacterState extreme_state(uint16_t platform) {
   s.crouched = true;
   s.frozen = true;
   s.profile = kMaxProfiles;
+  s.push = {-65536 * 200, 0, 65536 * 200};
   s.platform = platform;
   if (platform) s.platform_offset = {std::numeric_limits<int32_t>::min(), 7, std::numeric_limits<int32_t>::max()};
   return s;
@@ -205,7 +206,7 @@ TEST(CompactSnapshot, EachMaskAloneRoundTripsAndTheOthersReadAsZero) {
   }
 }
 
-TEST(CompactSnapshot, TheOwnStateCarriesFrozenAndTheProfile) {
+TEST(CompactSnapshot, TheOwnStateCarriesFrozenTheProfileAndThePush) {
   for (const bool frozen : {false, true})
     for (const uint8_t profile : {uint8_t(0), uint8_t(1), uint8_t(7), uint8_t(15)}) {
       SnapshotHeader h;
@@ -219,6 +220,18 @@ TEST(CompactSnapshot, TheOwnStateCarriesFrozenAndTheProfile) {
       EXPECT_EQ(back.own, h.own);
       EXPECT_EQ(back.own_digest, h.own.digest());
     }
+  // A push costs one bit when there is none, and round-trips on either axis alone.
+  for (const FixedVec3 push : {FixedVec3{}, FixedVec3{-1, 0, 0}, FixedVec3{0, 0, 65536 * 6}}) {
+    SnapshotHeader h;
+    h.tick = h.received_through = 77;
+    h.has_own_state = true;
+    h.own.push = push;
+    SnapshotHeader back;
+    const auto bytes = write(h, {}, 1, {}, {}).bytes;
+    ASSERT_EQ(read_snapshot_header(bytes, 77, 1, back), SnapshotError::kNone);
+    EXPECT_EQ(back.own.push, push);
+    EXPECT_EQ(back.own_digest, h.own.digest());
+  }
   // A profile no settings hold is refused (kMaxProfiles is the most there are), whatever the width.
   for (const uint8_t profile : {uint8_t(16), uint8_t(17), uint8_t(255)}) {
     SnapshotHeader h;

@@ -49,6 +49,7 @@ Character unusual(uint32_t id) {
   s.crouched = true;
   s.frozen = true;
   s.profile = 15;
+  s.push = {-65536 * 200, 0, 1};
   s.platform = 3;
   c.full.offset_residual = {-1, 0, 40};
   c.full.input = {0, -127, 127, uint8_t(kButtonJump)};

@@ -17,6 +17,7 @@
 
 #include "proto/token.h"
 #include "replay/recording.h"
+#include "replay/resimulate.h"
 #include "server/recorder.h"
 #include "server/game.h"
 #include "shared/game_command.h"
@@ -367,6 +368,76 @@ TEST(GameApi, TeleportVelocityFreezeAndProfileChangeTheStateAtTheBoundary) {
   EXPECT_EQ(later->position.x, latest->position.x);
   EXPECT_EQ(later->position.z, latest->position.z);
   EXPECT_EQ(h.client(1).predictor().counters().unexplained, 0u);
+}
+
+// Knockback (GameControl::push, movement.md §5.5) on #37's bad network: four wandering clients
+// pushed every half second, some into the arena's walls, some with a launch. Every client predicts
+// what follows the push (it sees the push itself as the server's doing, never unexplained), and the
+// recording, keyframes holding pushes included, replays without the game.
+TEST(GameApi, PushesArePredictedOnABadNetworkAndTheRecordingReplaysThem) {
+  HarnessOptions o = with_clients(4);
+  o.seed = test_seed(66);
+  SimHarness h(arena_world(), o);
+  h.network().set_impairment(bad_network());
+  ScriptGame& game = install_script(h);
+  const std::string path = ::testing::TempDir() + "/pushes.rec";
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, server::server_recording_header("arena", arena_world(), o.settings, 1, 30)));
+  server::ServerRecorder recorder(writer, 30);
+  h.server().set_observer(&recorder);
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  int given = 0;
+  uint64_t moved_far = 0;
+  for (uint32_t k = 0; k < 16; ++k)
+    game.at[t0 + 29 + 30 * k] = [&, k](server::GameControl& g, const server::TickReport& r) {
+      for (const auto& c : r.characters) {
+        // Eight headings, 9 m/s, every third one with a launch.
+        const double angle_x[8] = {1, 0.7071, 0, -0.7071, -1, -0.7071, 0, 0.7071};
+        const double angle_z[8] = {0, 0.7071, 1, 0.7071, 0, -0.7071, -1, -0.7071};
+        const std::size_t d = (k + c.id) % 8;
+        EXPECT_TRUE(g.push(c.id, {9 * angle_x[d], (k + c.id) % 3 == 0 ? 4.0 : 0.0, 9 * angle_z[d]}));
+        ++given;
+      }
+    };
+  h.run_for(10 * kS);
+  // The pushes carried the characters: at least one went over a metre in the tick after its push.
+  for (std::size_t i = 0; i + 1 < game.states.size(); ++i) {
+    const CharacterState& st = game.states[i].state;
+    if (st.push != FixedVec3{} && to_velocity(st.push).x * to_velocity(st.push).x + to_velocity(st.push).z * to_velocity(st.push).z > 60)
+      ++moved_far;
+  }
+  EXPECT_EQ(given, 16 * 4);
+  EXPECT_GT(moved_far, 16u) << "states just after a push hold most of its 9 m/s";
+  uint64_t server_corrections = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto& counters = h.client(i).predictor().counters();
+    EXPECT_EQ(counters.unexplained, 0u) << "client " << i;
+    server_corrections += counters.server;
+  }
+  EXPECT_GE(server_corrections, 16u) << "each client saw the game's pushes as the server's doing";
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+  replay::LoadedRecording rec;
+  std::string err;
+  ASSERT_TRUE(replay::load_recording(path, rec, err)) << err;
+  std::remove(path.c_str());
+  const auto full = replay::resimulate(rec, arena_world(), {});
+  EXPECT_TRUE(full.ok) << "tick " << full.first.tick << " id " << full.first.id;
+  EXPECT_EQ(full.mismatches, 0u);
+  // A keyframe taken while someone was pushed carries the push: a replay from it agrees too.
+  const replay::KeyframeData* pushed_key = nullptr;
+  for (const auto& k : rec.keyframes)
+    for (const auto& st : k.states)
+      if (st.state.push != FixedVec3{} && !pushed_key && k.tick > t0) pushed_key = &k;
+  ASSERT_NE(pushed_key, nullptr) << "no keyframe held a push";
+  replay::ResimOptions from;
+  from.from_tick = pushed_key->tick + 1;
+  const auto part = replay::resimulate(rec, arena_world(), from);
+  EXPECT_TRUE(part.ok);
+  EXPECT_EQ(part.start_tick, pushed_key->tick + 1);
 }
 
 // Values a command's header calls out of range (server/game.h) are refused: false, and nothing

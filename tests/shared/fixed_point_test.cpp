@@ -161,9 +161,10 @@ TEST(Trace, RowsRoundTripExactly) {
   row.state.platform_offset = {-1, 2048, 5};
   row.state.frozen = true;
   row.state.profile = 7;
+  row.state.push = {65536 * 2 + 1, 0, -3};
   const std::string line = format_trace_row(row);
   EXPECT_EQ(line, "77,3,-12.0556640625,0.0009765625,97.6552734375,-3.0000152587890625,0.0001068115234375,0,1,walkable,"
-                  "-0.5,0.86602783203125,0,0,4,1,1,3,-0.0009765625,2,0.0048828125,1,7");
+                  "-0.5,0.86602783203125,0,0,4,1,1,3,-0.0009765625,2,0.0048828125,1,7,2.0000152587890625,-0.0000457763671875");
   std::string err;
   const auto back = parse_trace_row(line + ",extra,columns", err);
   ASSERT_TRUE(back) << err;
@@ -177,11 +178,19 @@ TEST(Trace, RowsRoundTripExactly) {
   EXPECT_EQ(short_row->state.jump_buffer, 255);
   EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,256,0,0", err)) << "air is a byte";
   EXPECT_FALSE(parse_trace_row("1,0,0,0,0,0,0,0,0,none,0,0,0,3,0,2", err)) << "held is 0 or 1";
+  // A trace from before pushes (23 columns) reads as a character not pushed.
+  const std::string unpushed_line = line.substr(0, line.rfind(",2.0000152587890625"));
+  const auto unpushed = parse_trace_row(unpushed_line, err);
+  ASSERT_TRUE(unpushed) << err;
+  TraceRow no_push = row;
+  no_push.state.push = {};
+  EXPECT_EQ(*unpushed, no_push);
+  EXPECT_FALSE(parse_trace_row(unpushed_line + ",0.00001,0", err)) << "not on the velocity grid";
   // A trace from before games (21 columns) reads as a character not frozen, on the base profile.
-  const std::string old = line.substr(0, line.size() - 4);
+  const std::string old = unpushed_line.substr(0, unpushed_line.size() - 4);
   const auto old_row = parse_trace_row(old, err);
   ASSERT_TRUE(old_row) << err;
-  TraceRow unfrozen = row;
+  TraceRow unfrozen = no_push;
   unfrozen.state.frozen = false;
   unfrozen.state.profile = 0;
   EXPECT_EQ(*old_row, unfrozen);

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "shared/hash.h"
+#include "shared/setting_keys.h"
 #include "shared/settings.h"
 #include "shared/formats/settings_file.h"
 
@@ -110,7 +112,7 @@ TEST(Settings, ReadmeTableIsTheKeyTable) {
 TEST(Settings, EveryKeyIsDocumentedParsedAndHashed) {
   // Each key of the table reads back from TOML, is rejected out of range, and changes the hash.
   const auto docs = setting_docs();
-  EXPECT_EQ(docs.size(), 18u);
+  EXPECT_EQ(docs.size(), 20u);
   const MoveSettings defaults;
   for (const auto& d : docs) {
     SCOPED_TRACE(d.key);
@@ -126,6 +128,33 @@ TEST(Settings, EveryKeyIsDocumentedParsedAndHashed) {
     EXPECT_TRUE(mentions(parse_settings(d.key + " = 100000\n", "big").errors, d.key + " = "));
     EXPECT_NE(settings_to_toml(defaults).find(d.key + " = "), std::string::npos);
   }
+}
+
+// The push frictions came after settings were deployed: settings that leave them at their defaults
+// hash as before (FNV-1a of foothold.settings.v1's keys then: the whole ones, then the reals, each in
+// table order), so recordings and configurations keep naming the same hash; changing one changes it.
+TEST(Settings, SettingsThatLeaveThePushFrictionsAloneHashAsBeforeThem) {
+  const MoveSettings s;
+  Hasher h;
+  h.add_string("foothold.settings.v1");
+  for (const SettingKey& k : setting_keys())
+    if (k.whole) {
+      h.add_string(k.name);
+      h.add_i32(s.*k.whole);
+    }
+  for (const SettingKey& k : setting_keys())
+    if (k.real && std::string_view(k.name).rfind("push_", 0) != 0) {
+      h.add_string(k.name);
+      h.add_double(s.*k.real);
+    }
+  EXPECT_EQ(s.hash(), h.value());
+  MoveSettings pushy = s;
+  pushy.push_friction = 10;
+  EXPECT_NE(pushy.hash(), s.hash());
+  MoveSettings floaty = s;
+  floaty.push_air_friction = 0;
+  EXPECT_NE(floaty.hash(), s.hash());
+  EXPECT_NE(floaty.hash(), pushy.hash());
 }
 
 TEST(Settings, CrossKeyBoundsNameTheOtherKeyAndItsValue) {

@@ -18,6 +18,7 @@ set(FOOTHOLD_SHARED_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/predictor_neighbours_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/profiles_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/push_out_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/push_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ray_query_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/settings_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/step_scenario_test.cpp

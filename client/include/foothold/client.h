@@ -216,7 +216,7 @@ typedef struct foothold_client_stats {
   uint64_t message_bytes_out, message_bytes_in; /**< bytes of the message sections, both ways */
   uint64_t message_retransmissions; /**< reliable fragments sent again */
   double message_rtt_ms;         /**< the round trip the message acknowledgements measured; -1 before the first */
-  uint64_t corrections_server;   /**< corrections because the server's game moved or changed the character (a teleport, a launch, a freeze, a movement profile) */
+  uint64_t corrections_server;   /**< corrections because the server's game moved or changed the character (a teleport, a launch, a push, a freeze, a movement profile) */
 } foothold_client_stats;
 
 /** The library's version, "MAJOR.MINOR.PATCH". */
