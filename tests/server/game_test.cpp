@@ -492,6 +492,71 @@ TEST(GameApi, ASingleLostSnapshotNeverLosesAnAttributeChange) {
   EXPECT_EQ(h.client(0).match_attribute(0), 12345);
 }
 
+// #66: an attribute of visibility `all` reaches every client that has the character in its view
+// and none that does not; one of visibility `self` reaches only its own client. 52 characters in a
+// row 1 m apart, frozen: each client sees about its nearest 48 within its interest's reach, so
+// those near one end never see the far end. Then the row is reversed end for end: the values of the characters that left a view are
+// forgotten, and the ones that came into it arrive.
+TEST(GameApi, AnAttributeSeenByAllReachesEveryClientInViewAndNoneOutOfView) {
+  constexpr int kClients = 52;
+  HarnessOptions o = with_clients(kClients);
+  o.seed = test_seed(66);
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  owned->declared = {{"secret", "team", "score"}, {}, {"team", "score"}};
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  h.network().set_impairment({0.1, 0.02, 0.05, 20 * kMs, 10 * kMs});
+  const uint32_t t0 = h.server().current_tick();
+  auto line_up = [&](bool reversed) {
+    return [&, reversed](server::GameControl& g, const server::TickReport& r) {
+      for (std::size_t k = 0; k < r.characters.size(); ++k) {
+        const uint32_t id = r.characters[k].id;
+        const double x = (reversed ? double(r.characters.size() - 1 - k) : double(k)) - 25.0;
+        g.freeze(id, true);
+        g.teleport(id, {x, 1, 0});
+        g.set_attribute(id, 0, 7000 + int32_t(id));
+        g.set_attribute(id, 1, 100 + int32_t(id));
+        g.set_attribute(id, 2, -int32_t(id) * 1000);
+      }
+    };
+  };
+  game.at[t0 + 2] = line_up(false);
+  auto check = [&](const char* when) {
+    SCOPED_TRACE(when);
+    std::size_t seen = 0, unseen = 0;
+    for (int i = 0; i < kClients; ++i) {
+      const client::ClientSession& c = h.client(i);
+      ASSERT_EQ(c.phase(), Phase::kConnected);
+      std::vector<uint32_t> in_view;
+      for (const OtherCharacter& other : c.others()) in_view.push_back(other.id);
+      for (int j = 0; j < kClients; ++j) {
+        const uint32_t id = h.client(j).character_id();
+        const bool own = id == c.character_id();
+        const bool visible = std::find(in_view.begin(), in_view.end(), id) != in_view.end();
+        EXPECT_EQ(c.attribute_of(id, 0), own ? 7000 + int32_t(id) : 0) << "client " << i << " of " << id << ": `self`";
+        EXPECT_EQ(c.attribute_of(id, 1), own || visible ? 100 + int32_t(id) : 0) << "client " << i << " of " << id;
+        EXPECT_EQ(c.attribute_of(id, 2), own || visible ? -int32_t(id) * 1000 : 0) << "client " << i << " of " << id;
+        if (!own) ++(visible ? seen : unseen);
+      }
+    }
+    // The interest reaches about the nearest 48 within its rings of cells: at each end of the row,
+    // the far end is out of view.
+    EXPECT_GT(seen, std::size_t(kClients) * 20) << "unseen " << unseen;
+    EXPECT_GT(unseen, std::size_t(kClients) * 3) << "seen " << seen;
+  };
+  h.run_for(3 * kS);
+  h.network().set_impairment({});
+  h.run_for(kS / 2);
+  check("in a row");
+  const uint32_t t1 = h.server().current_tick();
+  game.at[t1 + 2] = line_up(true);
+  h.run_for(2 * kS);
+  check("the row reversed");
+}
+
 TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
   SimHarness h(arena_world(), with_clients(0));
   auto make = [](server::GameSchema s) {
@@ -513,7 +578,10 @@ TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
             "the game's schema: character_attributes: 17 attributes, more than the 16 a game may declare");
   EXPECT_EQ(refusal({{std::string(17, 'x')}, {}}),
             "the game's schema: character_attributes[0]: '" + std::string(17, 'x') + "' is not 1-16 characters of [a-z0-9_]");
+  EXPECT_EQ(refusal({{"ok"}, {}, {"ko"}}), "the game's schema: seen_by_all: 'ko' is not one of character_attributes");
+  EXPECT_EQ(refusal({{"ok"}, {}, {"ok", "ok"}}), "the game's schema: seen_by_all: 'ok' is declared twice");
   EXPECT_EQ(refusal({{"ok"}, {}}), "accepted");
+  EXPECT_EQ(refusal({{"ok", "team"}, {}, {"team"}}), "accepted");
 }
 
 // The largest schema's names all reach the client in its Accept.
