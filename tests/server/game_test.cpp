@@ -3,6 +3,7 @@
 // replicated attributes through loss, the token's user data, and the schema's checks.
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/secure.h"
 #include "proto/token.h"
 #include "replay/recording.h"
 #include "server/recorder.h"
@@ -555,6 +557,49 @@ TEST(GameApi, AnAttributeSeenByAllReachesEveryClientInViewAndNoneOutOfView) {
   game.at[t1 + 2] = line_up(true);
   h.run_for(2 * kS);
   check("the row reversed");
+}
+
+// #66: at the smallest budget, 49 wandering clients each seeing 48 others whose 4 attributes seen
+// by all change every few ticks: no snapshot exceeds the budget, and once the changes stop every
+// client soon holds every value of every character in its view (none starved by the view's changes).
+TEST(GameApi, AttributesSeenByAllFitTheSmallestBudgetAndNoneStarves) {
+  constexpr int kClients = 49;
+  HarnessOptions o = with_clients(kClients);
+  o.core.snapshot_budget = proto::kMinSnapshotBudget;
+  o.seed = test_seed(67);
+  SimHarness h(arena_world(), o);
+  std::size_t largest = 0;
+  h.network().set_tap([&](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
+    if (from == SimHarness::server_endpoint() && proto::session_payload(b) == proto::Payload::kCompact)
+      largest = std::max(largest, b.size());
+  });
+  auto owned = std::make_unique<ScriptGame>();
+  owned->declared = {{"a", "b", "c", "d"}, {}, {"a", "b", "c", "d"}};
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  std::map<uint32_t, std::array<int32_t, 4>> values;
+  for (uint32_t t = t0 + 1; t < t0 + 180; ++t)
+    game.at[t] = [t, &values](server::GameControl& g, const server::TickReport& r) {
+      for (const auto& c : r.characters) {
+        if ((t + c.id) % 5 != 0) continue;
+        const int32_t v = int32_t(t * 131 + c.id) % 100000;
+        g.set_attribute(c.id, int(t % 4), v);
+        values[c.id][t % 4] = v;
+      }
+    };
+  h.run_for(3 * kS + kS / 2);
+  for (int i = 0; i < kClients; ++i) {
+    const client::ClientSession& c = h.client(i);
+    ASSERT_EQ(c.phase(), Phase::kConnected);
+    EXPECT_GE(c.others().size(), 40u) << "client " << i;
+    for (const OtherCharacter& other : c.others())
+      for (int a = 0; a < 4; ++a)
+        EXPECT_EQ(c.attribute_of(other.id, a), values[other.id][std::size_t(a)]) << "client " << i << " of " << other.id;
+  }
+  EXPECT_LE(largest, std::size_t(proto::kMinSnapshotBudget));
 }
 
 TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
