@@ -736,6 +736,20 @@ foothold_client_result foothold_client_attribute(const foothold_client* client, 
   });
 }
 
+foothold_client_result foothold_client_character_attribute(const foothold_client* client, uint32_t character,
+                                                           int32_t index, int32_t* value) {
+  return guarded(client, [&] {
+    const foothold_client* c = client;
+    if (!value) return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "value is null");
+    *value = 0;
+    if (index < 0 || index >= 16)
+      return fail(c, FOOTHOLD_CLIENT_ERROR_ARGUMENT, "attribute index " + std::to_string(index) + " is not in 0..15");
+    if (!client->udp) return fail(c, FOOTHOLD_CLIENT_ERROR_STATE, "not connected");
+    *value = client->udp->session().attribute_of(character, index);
+    return FOOTHOLD_CLIENT_OK;
+  });
+}
+
 int32_t foothold_client_attribute_index(const foothold_client* client, int32_t scope, const char* name) {
   if (!client || !name || !client->udp) return -1;
   const ClientSession& s = client->udp->session();

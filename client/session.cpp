@@ -41,6 +41,9 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   others_.reserve(proto::kMaxRemotes);
   for (auto& r : received_) r.view.reserve(proto::kMaxRemotes);
   view_.reserve(proto::kMaxRemotes);
+  seen_.reserve(proto::kMaxRemotes);
+  wire_seen_.reserve(proto::kMaxRemotes);
+  seen_next_.reserve(proto::kMaxRemotes);
   changed_.reserve(proto::kMaxRemotes);
   view_ids_.reserve(proto::kMaxRemotes);
   motion_.reserve(proto::kMaxRemotes);
@@ -245,6 +248,9 @@ void ClientSession::on_accept(proto::Nanos now, const proto::fb::Accept& a) {
   };
   names(a.character_attributes(), attribute_names_);
   names(a.match_attributes(), match_attribute_names_);
+  // Only attributes the game declared can be seen by all: other bits are no server's, and ignored.
+  seen_by_all_ = a.seen_by_all() & ((uint32_t(1) << std::min<std::size_t>(attribute_names_.size(), 31)) - 1);
+  seen_.clear();
   period_ = proto::kSecond / settings_.tick_rate;
   // Start ahead of the server's tick in the Accept by the whole round trip the handshake
   // suggests (the server is half of it past that tick by now, and our inputs take the other half
@@ -301,8 +307,8 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   }
   base_ids_.clear();
   for (const proto::RemoteState& b : *base) base_ids_.push_back(b.id);
-  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_, &gone_, &wire_neighbours_) !=
-      proto::SnapshotError::kNone) {
+  if (proto::read_snapshot(message, last_snapshot_, snapshot_interval_, *base, h, view_, changed_, &gone_, &wire_neighbours_,
+                           &wire_seen_) != proto::SnapshotError::kNone) {
     ++stats_.dropped;
     return std::nullopt;
   }
@@ -315,6 +321,7 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   // Every snapshot taken is the newest yet: what it carries is the latest word on each attribute.
   for (int slot = 0; slot < proto::kAttributeSlots; ++slot)
     if (h.attribute_mask & (uint32_t(1) << slot)) attributes_[std::size_t(slot)] = h.attribute_values[std::size_t(slot)];
+  take_seen_attributes();
   Received& rec = received_[(h.tick / snapshot_interval_) % received_.size()];
   rec.tick = h.tick;
   rec.view.assign(view_.begin(), view_.end());
@@ -378,6 +385,36 @@ std::size_t ClientSession::draw_remotes(proto::Nanos now, std::span<DrawnRemote>
 
 int32_t ClientSession::attribute(int index) const {
   return index >= 0 && index < proto::kCharacterAttributes ? attributes_[std::size_t(index)] : 0;
+}
+
+void ClientSession::take_seen_attributes() {
+  // The characters of the new view keep what was known of them, updated by what this snapshot
+  // carries; those not in it are forgotten (the server forgets, for them, what we hold: it sends
+  // their values again when they come back). Both lists and the view ascend by id.
+  seen_next_.clear();
+  std::size_t old = 0, wire = 0;
+  for (const proto::RemoteState& v : view_) {
+    while (old < seen_.size() && seen_[old].id < v.id) ++old;
+    while (wire < wire_seen_.size() && wire_seen_[wire].id < v.id) ++wire;
+    proto::SeenAttributes next = old < seen_.size() && seen_[old].id == v.id ? seen_[old] : proto::SeenAttributes{v.id, 0, {}};
+    if (wire < wire_seen_.size() && wire_seen_[wire].id == v.id) {
+      const proto::SeenAttributes& w = wire_seen_[wire];
+      const uint32_t mask = w.mask & seen_by_all_;
+      for (int i = 0; i < proto::kCharacterAttributes; ++i)
+        if ((mask >> i) & 1) next.values[std::size_t(i)] = w.values[std::size_t(i)];
+      next.mask = uint16_t(next.mask | mask);
+    }
+    if (next.mask != 0) seen_next_.push_back(next);
+  }
+  seen_.swap(seen_next_);
+}
+
+int32_t ClientSession::attribute_of(uint32_t character, int index) const {
+  if (index < 0 || index >= proto::kCharacterAttributes) return 0;
+  if (character == character_id_ && character != 0) return attribute(index);
+  const auto it = std::lower_bound(seen_.begin(), seen_.end(), character,
+                                   [](const proto::SeenAttributes& s, uint32_t id) { return s.id < id; });
+  return it != seen_.end() && it->id == character && ((it->mask >> index) & 1) ? it->values[std::size_t(index)] : 0;
 }
 
 int32_t ClientSession::match_attribute(int index) const {

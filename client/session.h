@@ -119,6 +119,12 @@ class ClientSession {
   /// Their names, as the game declared them (from the Accept; empty before it, or without a game).
   std::span<const std::string> attribute_names() const { return attribute_names_; }
   std::span<const std::string> match_attribute_names() const { return match_attribute_names_; }
+  /// Character `character`'s attribute `index` (below proto::kCharacterAttributes): for another
+  /// character, the last value a snapshot carried of one the game lets every client see (visibility
+  /// `all`) while the character stayed in this client's view; for this client's own, attribute().
+  /// 0 when unknown: never carried, of visibility `self`, out of range, or the character not in the
+  /// view (its values are forgotten when it leaves the view).
+  int32_t attribute_of(uint32_t character, int index) const;
   /// The index of the attribute called `name`, or -1.
   int attribute_index(std::string_view name) const;
   int match_attribute_index(std::string_view name) const;
@@ -256,6 +262,7 @@ class ClientSession {
   // the predictor still holds.
   uint32_t oldest_unacknowledged() const;
   void handle_snapshot(proto::Nanos now, std::span<const uint8_t> message);
+  void take_seen_attributes();
   // A snapshot newer than the last, read against its base, its view kept as a later one's base and
   // its gap counted as loss; nothing (and a count) when it is stale or cannot be read.
   std::optional<proto::SnapshotHeader> take_snapshot(std::span<const uint8_t> message);
@@ -328,6 +335,10 @@ class ClientSession {
   // The replicated attributes: own character's slots, then the match's (proto::kAttributeSlots).
   std::array<int32_t, proto::kAttributeSlots> attributes_{};
   std::vector<std::string> attribute_names_, match_attribute_names_;
+  uint32_t seen_by_all_ = 0;  // bit i: character attribute i is seen by all (the Accept's seen_by_all)
+  // The attributes others see of the characters of the newest view (ascending id; mask: those
+  // known), the ones a snapshot carries as decoded, and the scratch the next list is merged in.
+  std::vector<proto::SeenAttributes> seen_, wire_seen_, seen_next_;
   // The views of the snapshots received, the delta bases: a ring by snapshot number.
   struct Received {
     uint32_t tick = 0;

@@ -17,7 +17,8 @@ constexpr int kFrozenSeconds = 1;
 
 class TagGame final : public Game {
  public:
-  GameSchema schema() const override { return {{"it_seconds"}, {"it", "round", "seconds_left", "tags"}}; }
+  // it_seconds is everyone's to see: a scoreboard over each player.
+  GameSchema schema() const override { return {{"it_seconds"}, {"it", "round", "seconds_left", "tags"}, {"it_seconds"}}; }
 
   void on_start(GameControl& game) override {
     rate_ = uint32_t(game.settings().tick_rate);

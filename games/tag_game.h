@@ -12,7 +12,8 @@
 // Replicated attributes (by these names and indices):
 //   match:     it (0) the character id of "it" (0: nobody yet), round (1) from 1,
 //              seconds_left (2) in the round, tags (3) passes this round
-//   character: it_seconds (0) whole seconds as "it" this round
+//   character: it_seconds (0) whole seconds as "it" this round (visibility `all`: every client that
+//              sees the character receives it)
 // Reliable messages to every client, text:
 //   "tag FROM TO"                     "it" passed from FROM to TO (FROM 0: the game chose TO)
 //   "scores ROUND ID:SECONDS ..."     a round ended; every character then present, ascending id

@@ -177,7 +177,8 @@ PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, u
                                          uint16_t snapshot_interval, const CharacterState& state,
                                          std::span<const uint8_t> server_random, uint32_t route,
                                          std::span<const std::string> character_attributes,
-                                         std::span<const std::string> match_attributes, uint64_t client_id) {
+                                         std::span<const std::string> match_attributes, uint64_t client_id,
+                                         uint32_t seen_by_all) {
   fbb_.Clear();
   const proto::fb::CharacterStateW w = to_wire(state);
   const auto r = fbb_.CreateVector(server_random.data(), server_random.size());
@@ -191,7 +192,7 @@ PacketWriter::Bytes PacketWriter::accept(uint32_t character_id, uint32_t tick, u
   const auto character_names = names(character_attributes);
   const auto match_names = names(match_attributes);
   return finish(proto::fb::Body::Accept, proto::fb::CreateAccept(fbb_, character_id, tick, tick_rate, snapshot_interval, &w, r,
-                                                                 route, character_names, match_names, client_id)
+                                                                 route, character_names, match_names, client_id, seen_by_all)
                                              .Union());
 }
 

@@ -29,7 +29,7 @@ inline constexpr uint32_t kProtocolId = 0x44485446;  ///< "FTHD" read as a littl
 /// Names of replicated attributes an Accept carries at most, per list, and the longest name.
 inline constexpr std::size_t kMaxAttributeNames = 16;
 inline constexpr std::size_t kMaxAttributeName = 16;
-inline constexpr uint16_t kProtocolVersion = 11;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time; 7: messages (carriers), their disconnect reasons; 8: game commands' corrections, replicated attributes, frozen characters and movement profiles; 9: players named (client ids in Accept and snapshots' additions, removals say whether the character left the match); 10: neighbours in full in snapshots (state, input and the inputs held for the next ticks of the nearest characters, for the client's prediction); 11: a game's push (knockback) in the own state and the neighbours
+inline constexpr uint16_t kProtocolVersion = 11;  ///< 2: connect tokens and encrypted sessions; 3: jump state; 4: posture, platforms; 5: compact snapshots and inputs; 6: fresh randomness from both sides in the session keys, replies bound to their request, tokens with a not-before time; 7: messages (carriers), their disconnect reasons; 8: game commands' corrections, replicated attributes, frozen characters and movement profiles; 9: players named (client ids in Accept and snapshots' additions, removals say whether the character left the match); 10: neighbours in full in snapshots (state, input and the inputs held for the next ticks of the nearest characters, for the client's prediction); 11: a game's push (knockback) in the own state and the neighbours; attributes others see (the Accept's seen_by_all, a snapshot's seen attributes of characters in its view)
 inline constexpr std::size_t kMaxDatagram = 1200;    ///< bytes; larger datagrams are neither sent nor accepted
 /// ConnectRequest, Connect and StatusRequest datagrams are padded to at least this size, and every
 /// reply the server sends to an address it has not verified is no larger: answering never amplifies.
@@ -121,11 +121,12 @@ class PacketWriter {
   /// Accept: the character's id and its state after server tick `tick`; `tick_rate` in ticks per
   /// second, `snapshot_interval` in ticks; `server_random` the server's share of the session keys;
   /// `route` the session's route (secure.h), which the client's datagrams carry; the names of the
-  /// game's replicated attributes (at most kMaxAttributeNames each, each 1 to kMaxAttributeName bytes: all of them fit an Accept).
+  /// game's replicated attributes (at most kMaxAttributeNames each, each 1 to kMaxAttributeName bytes: all of them fit an Accept);
+  /// `seen_by_all` bit i: character attribute i is seen by every client that sees the character.
   Bytes accept(uint32_t character_id, uint32_t tick, uint16_t tick_rate, uint16_t snapshot_interval,
                const CharacterState& state, std::span<const uint8_t> server_random, uint32_t route = 0,
                std::span<const std::string> character_attributes = {}, std::span<const std::string> match_attributes = {},
-               uint64_t client_id = 0);
+               uint64_t client_id = 0, uint32_t seen_by_all = 0);
   /// PathChallenge, to a session's new address (in the session).
   Bytes path_challenge(uint64_t data);
   /// PathResponse: the challenge's data, from the address it reached.

@@ -33,6 +33,12 @@ constexpr int kAttributeClassBits = 2;
 // (scores, flags, timers in seconds) are small.
 constexpr int kAttributeValueBits[4] = {4, 8, 16, 32};
 static_assert(kAttributeSlots == 1 << kAttributeSlotBits && kAttributeSlots == 1 << kAttributeCountBits);
+constexpr int kSeenCountBits = 6;       // characters in the seen attributes' section, minus 1 (1 to 48)
+constexpr int kSeenIndexBits = 6;       // a character's entry in the view (below kMaxViewSize)
+constexpr int kSeenAttributeBits = 4;   // a character attribute's index; and a character's count minus 1
+static_assert(kCharacterAttributes == 1 << kSeenAttributeBits && kMaxViewSize <= (1u << kSeenCountBits) &&
+              kMaxViewSize <= (1u << kSeenIndexBits) && kSeenSectionBits == kSeenCountBits &&
+              kSeenCharacterBits == kSeenIndexBits + kSeenAttributeBits);
 constexpr int kNeighbourIndexBits = 6;   // its entry in the view (below kMaxViewSize)
 constexpr int kNeighbourCountBits = 3;   // neighbours minus 1 (1 to kMaxSnapshotNeighbours)
 constexpr int kVelocityGroup = 6;        // a velocity axis, zigzagged: walking speeds take 3 or 4 groups
@@ -361,6 +367,35 @@ SnapshotError get_attributes(BitReader& r, SnapshotHeader& h) {
   return SnapshotError::kNone;
 }
 
+// A character's seen attributes after its view index: the count minus 1, then per attribute, by
+// ascending index, the index, the size class and the zigzagged value (as the attributes section).
+void put_seen_values(BitWriter& w, const SeenAttributes& s) {
+  w.put(uint32_t(std::popcount(s.mask) - 1), kSeenAttributeBits);
+  for (int i = 0; i < kCharacterAttributes; ++i) {
+    if (!((s.mask >> i) & 1)) continue;
+    const uint32_t z = zigzag(s.values[std::size_t(i)]);
+    const int c = attribute_class(z);
+    w.put(uint32_t(i), kSeenAttributeBits);
+    w.put(uint32_t(c), kAttributeClassBits);
+    w.put(z, kAttributeValueBits[c]);
+  }
+}
+// Indices must ascend (each once) and each value be in its smallest class, as in the attributes section.
+bool get_seen_values(BitReader& r, SeenAttributes& s) {
+  const uint32_t count = r.get(kSeenAttributeBits) + 1;
+  int previous = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    const int index = int(r.get(kSeenAttributeBits));
+    const int c = int(r.get(kAttributeClassBits));
+    const uint32_t z = r.get(kAttributeValueBits[c]);
+    if (!r.ok() || index <= previous || attribute_class(z) != c) return false;
+    previous = index;
+    s.mask = uint16_t(s.mask | (1u << index));
+    s.values[std::size_t(index)] = unzigzag(z);
+  }
+  return true;
+}
+
 uint32_t delay_units(uint32_t us) {
   return uint32_t(std::min<uint64_t>(kMaxDelayUnits, (uint64_t(us) + kDelayUnitUs / 2) / kDelayUnitUs));
 }
@@ -381,6 +416,10 @@ std::size_t attribute_bits(int32_t value) {
   return std::size_t(kAttributeSlotBits + kAttributeClassBits + kAttributeValueBits[attribute_class(zigzag(value))]);
 }
 
+std::size_t seen_attribute_bits(int32_t value) {
+  return std::size_t(kSeenAttributeBits + kAttributeClassBits + kAttributeValueBits[attribute_class(zigzag(value))]);
+}
+
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std::size_t base_size) {
   const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0 || h.server_mask != 0;
   const uint32_t received = h.received_through - h.tick;
@@ -396,7 +435,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std
   bits += 1;
   if (h.base_tick != 0) bits += std::size_t(var_bits((h.tick - h.base_tick) / interval, kSmallGroup)) + base_size;
   bits += std::size_t(var_bits(kMaxViewSize, kSmallGroup));  // the additions' count, at most
-  return bits + 1;  // whether neighbours follow
+  return bits + 1 + 1;  // whether neighbours follow, whether seen attributes follow
 }
 
 std::size_t change_bits(const RemotePose& base, const RemoteState* now) {
@@ -520,7 +559,29 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView
     }
   }
   put_neighbours(w, view);
+  put_seen(w, view);
   return w.finish();
+}
+
+void SnapshotWriter::put_seen(BitWriter& w, const PoseView& view) const {
+  // Each by its entry in the view just described; one it lacks (or with nothing carried) is left out.
+  std::array<std::pair<uint32_t, const SeenAttributes*>, kMaxViewSize> sent;
+  std::size_t count = 0;
+  for (const SeenAttributes& s : seen_) {
+    if (s.mask == 0 || count == sent.size()) continue;
+    const auto it = std::lower_bound(view.begin(), view.end(), s.id, [](const RemotePose& p, uint32_t id) { return p.id < id; });
+    if (it == view.end() || it->id != s.id) continue;
+    const uint32_t index = uint32_t(it - view.begin());
+    if (count > 0 && index <= sent[count - 1].first) continue;  // not ascending: the reader would refuse it
+    sent[count++] = {index, &s};
+  }
+  w.put_bool(count > 0);
+  if (count == 0) return;
+  w.put(uint32_t(count - 1), kSeenCountBits);
+  for (std::size_t i = 0; i < count; ++i) {
+    w.put(sent[i].first, kSeenIndexBits);
+    put_seen_values(w, *sent[i].second);
+  }
 }
 
 void SnapshotWriter::put_neighbours(BitWriter& w, const PoseView& view) const {
@@ -579,6 +640,24 @@ SnapshotError read_header(BitReader& r, uint32_t reference_tick, uint32_t interv
   return r.ok() ? SnapshotError::kNone : SnapshotError::kMalformed;
 }
 
+// The attributes others see, by their characters' entries in the view just read (ascending, each once).
+SnapshotError get_seen(BitReader& r, const RemoteView& view, std::vector<SeenAttributes>* seen) {
+  if (!r.get_bool()) return r.ok() ? SnapshotError::kNone : SnapshotError::kMalformed;
+  const uint32_t count = r.get(kSeenCountBits) + 1;
+  int64_t previous_index = -1;
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t index = r.get(kSeenIndexBits);
+    if (!r.ok()) return SnapshotError::kMalformed;
+    if (int64_t(index) <= previous_index || index >= view.size()) return SnapshotError::kBadValue;
+    previous_index = index;
+    SeenAttributes s;
+    s.id = view[index].id;
+    if (!get_seen_values(r, s)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
+    if (seen) seen->push_back(s);
+  }
+  return SnapshotError::kNone;
+}
+
 }  // namespace
 
 SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
@@ -590,11 +669,13 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
 
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t interval,
                             const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
-                            std::vector<uint32_t>* gone, std::vector<SnapshotNeighbour>* neighbours) {
+                            std::vector<uint32_t>* gone, std::vector<SnapshotNeighbour>* neighbours,
+                            std::vector<SeenAttributes>* seen) {
   view.clear();
   changed.clear();
   if (gone) gone->clear();
   if (neighbours) neighbours->clear();
+  if (seen) seen->clear();
   BitReader r(message);
   bool has_base = false;
   if (const SnapshotError e = read_header(r, reference_tick, interval, h, has_base); e != SnapshotError::kNone) return e;
@@ -676,6 +757,7 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
       if (neighbours) neighbours->push_back(n);
     }
   }
+  if (const SnapshotError e = get_seen(r, view, seen); e != SnapshotError::kNone) return e;
   if (!r.finished_cleanly()) return SnapshotError::kMalformed;
   return SnapshotError::kNone;
 }

@@ -11,7 +11,8 @@
 // 32-bit digest unless a correction may be owed (the server repeated an input, its step met another
 // character, or a game's command changed the state, since the snapshot the client acknowledged), or
 // the client asked for it. A snapshot may also carry replicated attributes: the game's integers for
-// the client's own character and for the match, only those the server chose to send.
+// the client's own character and for the match, only those the server chose to send; and, at its
+// end, the attributes other clients see (visibility `all`) of characters in the view it describes.
 //
 // Every reader here treats its bytes as untrusted: any field out of range, a count beyond the
 // limits, a reference to a character the baseline does not hold, a read past the end or trailing
@@ -130,6 +131,22 @@ std::size_t change_bits(const RemotePose& base, const RemoteState* now);
 /// Bits of a character new to the view, at most (its id costs less after another new one).
 std::size_t addition_bits(const RemoteState& now);
 
+/// The attributes of one character of a snapshot's view that every client seeing it receives (a
+/// game's visibility `all`, server/game.h GameSchema::seen_by_all), those the server chose to carry.
+struct SeenAttributes {
+  uint32_t id = 0;    ///< the character's
+  uint16_t mask = 0;  ///< bit i: values[i] (character attribute i) is carried
+  std::array<int32_t, kCharacterAttributes> values{};  ///< the carried ones' values (the others ignored; read as 0)
+};
+/// Bits the seen attributes' section costs once when it holds any (its count), besides its
+/// presence bit (which snapshot_header_bits() counts).
+inline constexpr std::size_t kSeenSectionBits = 6;
+/// Bits each character of the section costs (its entry in the view and its count), besides its attributes.
+inline constexpr std::size_t kSeenCharacterBits = 6 + 4;
+/// Bits one attribute of this value costs within a character's entry of the section (its index and
+/// the value: 10 for -8 to 7, 14 for -128 to 127, 22 for -32768 to 32767, 38 beyond).
+std::size_t seen_attribute_bits(int32_t value);
+
 /// Most characters a snapshot gives in full for the receiver's prediction (its neighbours section).
 inline constexpr std::size_t kMaxSnapshotNeighbours = 8;
 
@@ -175,6 +192,10 @@ class SnapshotWriter {
   /// out), each written only if the view this snapshot describes shows it as it is. Kept by address:
   /// `neighbours` must outlive finish().
   void neighbours(std::span<const SnapshotNeighbour> neighbours) { neighbours_ = neighbours; }
+  /// Attributes others see of characters of the view this snapshot describes (ascending id, each
+  /// with a non-zero mask, at most kMaxViewSize; one not in that view is left out). Kept by address:
+  /// `seen` must outlive finish().
+  void seen(std::span<const SeenAttributes> seen) { seen_ = seen; }
   /// Writes the message into `out`; returns its bytes (empty when it does not fit), and the view the
   /// client will reconstruct from it in `view` (less the client ids).
   std::span<const uint8_t> finish(std::span<uint8_t> out, PoseView& view);
@@ -194,7 +215,9 @@ class SnapshotWriter {
   std::vector<Change> changes_;  // one per base entry
   std::vector<RemoteState> added_;
   std::span<const SnapshotNeighbour> neighbours_;
+  std::span<const SeenAttributes> seen_;
   void put_neighbours(BitWriter& w, const PoseView& view) const;
+  void put_seen(BitWriter& w, const PoseView& view) const;
 };
 
 /// Why read_snapshot refused a message.
@@ -208,10 +231,12 @@ SnapshotError read_snapshot_header(std::span<const uint8_t> message, uint32_t re
 /// writes the view it describes into `view`. `changed` receives the ids sent in this snapshot (updated
 /// or added), ascending, for the interpolation's samples; `gone` (when given) the ids of the base
 /// removed because they left the match, ascending. Nothing is trusted: see the header comment.
-/// `neighbours` (when given) receives the characters the snapshot gives in full, ascending id.
+/// `neighbours` (when given) receives the characters the snapshot gives in full, ascending id;
+/// `seen` (when given) the attributes others see that it carries, ascending id.
 SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference_tick, uint32_t snapshot_interval,
                             const RemoteView& base, SnapshotHeader& h, RemoteView& view, std::vector<uint32_t>& changed,
-                            std::vector<uint32_t>* gone = nullptr, std::vector<SnapshotNeighbour>* neighbours = nullptr);
+                            std::vector<uint32_t>* gone = nullptr, std::vector<SnapshotNeighbour>* neighbours = nullptr,
+                            std::vector<SeenAttributes>* seen = nullptr);
 
 /// The client's inputs for a run of consecutive ticks ending at `newest_tick`, oldest first.
 struct InputsHeader {

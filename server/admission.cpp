@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "proto/handshake.h"
+#include "server/game_host.h"
 
 namespace foothold::server {
 
@@ -372,7 +373,8 @@ void Admission::admit(proto::Nanos now, const proto::Endpoint& from, const proto
       token.server_to_client, salt, attempt,
       writer_.accept(id, simulation_.tick(), uint16_t(simulation_.settings().tick_rate),
                      uint16_t(config_.snapshot_interval), c->character.state, server_random, s.route,
-                     attribute_names_.character_attributes, attribute_names_.match_attributes, c->session.client_id),
+                     attribute_names_.character_attributes, attribute_names_.match_attributes, c->session.client_id,
+                     seen_by_all_mask(attribute_names_)),
       tx_);
   s.accept_datagram.assign(accept.begin(), accept.end());
   outbox_.send(from, accept, Traffic::kHandshake);

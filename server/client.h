@@ -75,6 +75,9 @@ struct GameMatch {
   std::array<int32_t, kMaxAttributes> attributes{};
   /// Per attribute: the tick at whose start it last changed (0: never).
   std::array<uint32_t, kMaxAttributes> changed{};
+  /// Bit i: character attribute i is seen by every client that sees the character (the schema's
+  /// seen_by_all; 0 when none is: then snapshots carry no one else's attributes).
+  uint32_t seen_by_all = 0;
 };
 
 /// What the game keeps of the character (server/game_host.h): its replicated attributes.
@@ -108,6 +111,14 @@ struct ClientView {
   /// the first snapshot that carried the slot's current value (0: none yet). The client holds the
   /// value once it acknowledges a snapshot that late (Replication::attributes_for).
   std::array<uint32_t, 2 * kMaxAttributes> attribute_carried{};
+  /// Per character of the newest view sent (ascending id; only when the game has attributes seen by
+  /// all): per character attribute, as attribute_carried for its own. A character's record goes when
+  /// a snapshot's view lacks it: the client forgets its values then (Replication::carry_seen).
+  struct Seen {
+    uint32_t id = 0;
+    std::array<uint32_t, kMaxAttributes> carried{};
+  };
+  std::vector<Seen> seen;
 };
 
 /// A connected client: its character id and the three parts.

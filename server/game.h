@@ -44,9 +44,18 @@ namespace foothold::server {
 /// The attributes a game replicates to its clients (Game::schema()): integers, sent in the snapshots
 /// when they change and read by clients by index or name. Each list holds at most 16 names, each 1–16
 /// characters of [a-z0-9_], unique within its list.
+///
+/// A character attribute's visibility is `self` (only the character's own client receives it) unless
+/// its name is also in `seen_by_all`: then it is `all`, and every client that sees the character (has
+/// it in its view) receives it too, with the character (a team, a score, a health bar over a player):
+///
+///   GameSchema schema() const override { return {{"team", "ammo"}, {"round"}, {"team"}}; }  // team: all
 struct GameSchema {
   std::vector<std::string> character_attributes;  ///< each character's (a client receives its own)
   std::vector<std::string> match_attributes;      ///< the match's (every client receives them)
+  /// The names of character_attributes whose visibility is `all` (each once); the others are `self`.
+  /// Each costs every client that sees the character the bytes of its changes, within the budget.
+  std::vector<std::string> seen_by_all = {};
 };
 /// Most attributes per character, and per match.
 inline constexpr int kMaxGameAttributes = 16;

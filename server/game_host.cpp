@@ -41,7 +41,21 @@ bool in_fixed_range(const Vec3& v, double limit) {
 
 std::string schema_problem(const GameSchema& schema) {
   std::string p = list_problem(schema.character_attributes, "character_attributes");
-  return p.empty() ? list_problem(schema.match_attributes, "match_attributes") : p;
+  if (p.empty()) p = list_problem(schema.match_attributes, "match_attributes");
+  if (p.empty()) p = list_problem(schema.seen_by_all, "seen_by_all");
+  if (!p.empty()) return p;
+  for (const std::string& n : schema.seen_by_all)
+    if (std::find(schema.character_attributes.begin(), schema.character_attributes.end(), n) == schema.character_attributes.end())
+      return "seen_by_all: '" + n + "' is not one of character_attributes";
+  return {};
+}
+
+uint32_t seen_by_all_mask(const GameSchema& schema) {
+  uint32_t mask = 0;
+  for (std::size_t i = 0; i < schema.character_attributes.size() && i < std::size_t(kMaxAttributes); ++i)
+    if (std::find(schema.seen_by_all.begin(), schema.seen_by_all.end(), schema.character_attributes[i]) != schema.seen_by_all.end())
+      mask |= uint32_t(1) << i;
+  return mask;
 }
 
 GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send, const RewindHistory& rewind)
@@ -52,6 +66,7 @@ void GameHost::install(std::unique_ptr<Game> game) {
   if (const std::string p = schema_problem(schema); !p.empty()) throw std::invalid_argument("the game's schema: " + p);
   game_ = std::move(game);
   schema_ = std::move(schema);
+  match_.seen_by_all = seen_by_all_mask(schema_);
   if (game_) game_->on_start(*this);
 }
 

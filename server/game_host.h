@@ -23,6 +23,8 @@ namespace foothold::server {
 
 /// Checks a game's schema: empty when it is valid, else what is wrong with it, by name.
 std::string schema_problem(const GameSchema& schema);
+/// Bit i: character attribute i is seen by all (GameSchema::seen_by_all) in a valid schema.
+uint32_t seen_by_all_mask(const GameSchema& schema);
 
 /// Where a game's log lines go: its level and the whole line ("game NAME: TEXT", already printable
 /// and bounded).

@@ -36,6 +36,10 @@ struct Replication::Worker {
   std::vector<uint32_t> fresh;  // per base entry, the freshness the new view inherits
   std::vector<std::pair<int64_t, uint32_t>> near;    // the neighbours' candidates: distance squared, roster index
   std::vector<proto::SnapshotNeighbour> neighbours;  // those a snapshot gives in full, ascending id
+  std::vector<uint32_t> next_ids;                      // the ids of the view a snapshot leaves the client with
+  std::vector<uint8_t> removed;                        // per base entry: a removal was taken
+  std::vector<ClientView::Seen> seen_records;          // swapped into the client's (carry_seen())
+  std::vector<proto::SeenAttributes> seen;             // aligned with next_ids: what a snapshot carries
   proto::SnapshotWriter snapshot;
   proto::PoseView view;  // the view a snapshot leaves the client with; swapped into the client's history
   // Storage of released history slots (release_history()), for the next slots any of this worker's
@@ -102,6 +106,10 @@ Replication::Replication(const CoreConfig& config, int tick_rate, WorkerPool& po
     w->view_change.reserve(2 * kMaxOthers);
     w->fresh.reserve(kMaxOthers);
     w->view.reserve(kMaxOthers);
+    w->next_ids.reserve(kMaxOthers);
+    w->removed.reserve(kMaxOthers);
+    w->seen_records.reserve(kMaxOthers);
+    w->seen.reserve(kMaxOthers);
     w->out.reserve(capacity);
     w->out_bytes.reserve(capacity * 512);
     workers_.push_back(std::move(w));
@@ -375,6 +383,116 @@ void Replication::carry_attributes(Client& c, proto::SnapshotHeader& h, std::siz
   }
 }
 
+namespace {
+
+// Whether the client may lack a seen attribute's value (see carry_attributes() for the run rule);
+// forgets a run of an older value first.
+bool seen_owed(uint32_t& carried, uint32_t changed, uint32_t acked) {
+  if (changed == 0) return false;  // never set: the client's 0 is right
+  if (carried != 0 && int32_t(carried - changed) < 0) carried = 0;
+  return !(carried != 0 && acked != 0 && int32_t(acked - carried) >= 0);
+}
+
+}  // namespace
+
+std::size_t Replication::seen_reserve(const Client& c, const Roster& roster) const {
+  // What the attributes others see would cost this snapshot if every character of interest were in
+  // its view, up to their share of the budget: kept from the view's changes so that, in a crowd
+  // whose changes fill every snapshot, they still go.
+  const uint32_t mask = match_->seen_by_all;
+  std::size_t wanted = 0;
+  std::size_t r = 0;
+  const std::vector<ClientView::Seen>& records = c.view.seen;
+  for (const uint32_t idx : c.view.interest) {
+    const Client& other = roster[idx];
+    while (r < records.size() && records[r].id < other.id) ++r;
+    const bool known = r < records.size() && records[r].id == other.id;
+    std::size_t bits = 0;
+    for (int a = 0; a < kMaxAttributes; ++a) {
+      if (!((mask >> a) & 1)) continue;
+      uint32_t carried = known ? records[r].carried[std::size_t(a)] : 0;
+      if (seen_owed(carried, other.game.changed[std::size_t(a)], c.view.acked_snapshot))
+        bits += proto::seen_attribute_bits(other.game.attributes[std::size_t(a)]);
+    }
+    if (bits > 0) wanted += proto::kSeenCharacterBits + bits;
+  }
+  if (wanted > 0) wanted += proto::kSeenSectionBits;
+  return std::min(wanted, std::size_t(config_.snapshot_budget) * 8 * kSeenShareQuarters / 4);
+}
+
+void Replication::next_view_ids(std::span<const proto::RemotePose> base_view, Worker& ws) const {
+  // The view this snapshot leaves the client with, as finish() will write it: the base's entries
+  // but those removed, and the additions taken.
+  ws.removed.assign(base_view.size(), 0);
+  ws.next_ids.clear();
+  for (const uint64_t key : ws.taken) {
+    const Worker::Choice& ch = ws.choices[budget_index(key)];
+    if (ch.removal) ws.removed[std::size_t(ch.base_index)] = 1;
+    if (ch.base_index < 0) ws.next_ids.push_back(ch.id);
+  }
+  for (std::size_t i = 0; i < base_view.size(); ++i)
+    if (!ws.removed[i]) ws.next_ids.push_back(base_view[i].id);
+  std::sort(ws.next_ids.begin(), ws.next_ids.end());
+}
+
+std::size_t Replication::taken_bits(const Worker& ws) const {
+  std::size_t bits = 0;
+  for (const uint64_t key : ws.taken) bits += ws.choices[budget_index(key)].bits;
+  return bits;
+}
+
+void Replication::carry_seen(Client& c, const Roster& roster, std::size_t room, Worker& ws) const {
+  // Per character of the view this snapshot describes, per attribute seen by all, the rule of
+  // carry_attributes(): carried until the client acknowledges a snapshot of an unbroken run that
+  // carried it. A snapshot whose view lacks the character ends its runs (the client forgets the
+  // values of a character that leaves its view), so its record goes. Runs under way go first, so
+  // that a run is not broken while it waits for its acknowledgement; then the others, from a first
+  // character that steps back one each snapshot (so one near the front stays near it for the next
+  // few, while its run waits for its acknowledgement), so that under a tight budget none waits for ever.
+  ws.seen_records.clear();
+  std::size_t r = 0;
+  for (const uint32_t id : ws.next_ids) {
+    while (r < c.view.seen.size() && c.view.seen[r].id < id) ++r;
+    ws.seen_records.push_back(r < c.view.seen.size() && c.view.seen[r].id == id ? c.view.seen[r] : ClientView::Seen{id, {}});
+  }
+  c.view.seen.swap(ws.seen_records);
+  std::vector<ClientView::Seen>& records = c.view.seen;
+  const std::size_t n = records.size();
+  ws.seen.resize(n);
+  for (std::size_t j = 0; j < n; ++j) ws.seen[j] = {records[j].id, 0, {}};
+  if (n == 0) return;
+  const uint32_t mask = match_->seen_by_all;
+  const uint32_t acked = c.view.acked_snapshot;
+  const std::size_t first = n - 1 - (tick_ / schedule_.interval) % n;
+  std::size_t used = 0;
+  for (const bool in_run : {true, false}) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t j = (first + k) % n;
+      const auto it = std::lower_bound(published_.begin(), published_.end(), records[j].id,
+                                       [](const Published& p, uint32_t v) { return p.remote.id < v; });
+      if (it == published_.end() || it->remote.id != records[j].id) continue;  // gone from the match
+      const GameCharacter& other = roster[std::size_t(it - published_.begin())].game;
+      proto::SeenAttributes& out = ws.seen[j];
+      for (int a = 0; a < kMaxAttributes; ++a) {
+        uint32_t& carried = records[j].carried[std::size_t(a)];
+        if (!((mask >> a) & 1) || !seen_owed(carried, other.changed[std::size_t(a)], acked)) continue;
+        if ((carried != 0) != in_run || ((out.mask >> a) & 1)) continue;
+        const int32_t value = other.attributes[std::size_t(a)];
+        const std::size_t cost = proto::seen_attribute_bits(value) + (out.mask == 0 ? proto::kSeenCharacterBits : 0) +
+                                 (used == 0 ? proto::kSeenSectionBits : 0);
+        if (used + cost > room) {
+          carried = 0;
+          continue;
+        }
+        used += cost;
+        out.mask = uint16_t(out.mask | (1u << a));
+        out.values[std::size_t(a)] = value;
+        if (carried == 0) carried = tick_;
+      }
+    }
+  }
+}
+
 bool Replication::playing(uint32_t id) const {
   const auto it = std::lower_bound(published_.begin(), published_.end(), id,
                                    [](const Published& p, uint32_t v) { return p.remote.id < v; });
@@ -638,10 +756,18 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
   std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;
   room -= choose_neighbours(room, ws);
-  take_choices(c, room, base_view.size(), ws);
+  const bool seen = match_->seen_by_all != 0;
+  const std::size_t reserve = seen ? std::min(room, seen_reserve(c, roster)) : 0;
+  take_choices(c, room - reserve, base_view.size(), ws);
   ws.snapshot.begin(h, base_view, interval);
   write_choices(ws);
   ws.snapshot.neighbours(ws.neighbours);
+  ws.seen.clear();
+  if (seen) {
+    next_view_ids(base_view, ws);
+    carry_seen(c, roster, room - std::min(room, taken_bits(ws)), ws);
+  }
+  ws.snapshot.seen(ws.seen);
   const auto message = ws.snapshot.finish(ws.payload, ws.view);
   if (message.empty()) return;  // cannot happen: the budget is within the buffer
   record_sent(c, base_view, ws);

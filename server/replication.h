@@ -75,6 +75,9 @@ class Replication {
     uint32_t worker = 0, index = 0;  // the Worker and the entry of its `out` that holds the snapshot
     bool built = false;
   };
+  /// Attributes others see take at most this share of the budget, in quarters of it, when the
+  /// view's changes would take it all: they never starve, nor starve the view.
+  static constexpr std::size_t kSeenShareQuarters = 1;
   /// Below this count per thread, fewer threads are woken (waking one costs microseconds).
   static constexpr std::size_t kMinSnapshotsPerThread = 32;
   static constexpr std::size_t kSentHistory = proto::kBaseHistory;
@@ -93,6 +96,10 @@ class Replication {
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
+  std::size_t seen_reserve(const Client& c, const Roster& roster) const;
+  void next_view_ids(std::span<const proto::RemotePose> base_view, Worker& ws) const;
+  std::size_t taken_bits(const Worker& ws) const;
+  void carry_seen(Client& c, const Roster& roster, std::size_t room, Worker& ws) const;
   void gather_choices(const Client& c, const SentSnapshot* base, std::span<const proto::RemotePose> base_view, Worker& ws) const;
   std::size_t choose_neighbours(std::size_t room, Worker& ws) const;
   void take_choices(const Client& c, std::size_t room, std::size_t view_size, Worker& ws) const;

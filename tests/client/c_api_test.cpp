@@ -790,5 +790,54 @@ TEST(ClientApiTag, TheGamesAttributesReadByNameAndIndex) {
   EXPECT_EQ(server->wait(5), 0) << server->output();
 }
 
+// #66: against foothold-server --game tag, whose it_seconds every client sees: a second client reads
+// the first one's through foothold_client_character_attribute, the value the first reads as its own;
+// a character not in its view reads 0.
+TEST(ClientApiTag, AnotherCharactersAttributeSeenByAllReadsAsItsOwnClientReadsIt) {
+  TempDir dir;
+  std::string address;
+  auto server = start_server(kServer, dir, "server", {"--game", "tag"}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  foothold_client* a = make_client();
+  foothold_client* b = make_client();
+  ASSERT_TRUE(a && b);
+  int32_t value = 5;
+  EXPECT_EQ(foothold_client_character_attribute(b, 1, 0, &value), FOOTHOLD_CLIENT_ERROR_STATE);
+  EXPECT_EQ(value, 0);
+  ASSERT_TRUE(connect_bytes(a, mint_for(address, 1))) << foothold_client_last_error(a);
+  ASSERT_TRUE(connect_bytes(b, mint_for(address, 2))) << foothold_client_last_error(b);
+  foothold_client_character me{};
+  int32_t own = 0, seen = -1;
+  const double deadline = wall_seconds() + 10;
+  // Alone first, then with b: whoever is "it" counts seconds; wait until a has counted two and b
+  // reads a's as a does (it changes once a second, so both read the same value most of the time).
+  while (wall_seconds() < deadline && !(own >= 2 && seen == own)) {
+    ASSERT_EQ(foothold_client_update(a, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    ASSERT_EQ(foothold_client_update(b, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    if (foothold_client_get_status(a) == FOOTHOLD_CLIENT_CONNECTED && foothold_client_get_status(b) == FOOTHOLD_CLIENT_CONNECTED) {
+      ASSERT_EQ(foothold_client_local_character(a, &me), FOOTHOLD_CLIENT_OK);
+      ASSERT_EQ(foothold_client_attribute(a, FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER, 0, &own), FOOTHOLD_CLIENT_OK);
+      ASSERT_EQ(foothold_client_character_attribute(b, me.id, 0, &seen), FOOTHOLD_CLIENT_OK);
+      int32_t self_read = -1;
+      ASSERT_EQ(foothold_client_character_attribute(a, me.id, 0, &self_read), FOOTHOLD_CLIENT_OK);
+      EXPECT_EQ(self_read, own) << "a character's own client reads its attribute either way";
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GE(own, 2);
+  EXPECT_EQ(seen, own) << "b sees a's it_seconds";
+  value = 5;
+  EXPECT_EQ(foothold_client_character_attribute(b, 999999, 0, &value), FOOTHOLD_CLIENT_OK);
+  EXPECT_EQ(value, 0) << "a character not in the view";
+  EXPECT_EQ(foothold_client_character_attribute(b, me.id, 16, &value), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  EXPECT_NE(std::string(foothold_client_last_error(b)).find("index 16"), std::string::npos);
+  EXPECT_EQ(foothold_client_character_attribute(b, me.id, 0, nullptr), FOOTHOLD_CLIENT_ERROR_ARGUMENT);
+  foothold_client_destroy(a);
+  foothold_client_destroy(b);
+  server->signal(SIGINT);
+  EXPECT_EQ(server->wait(5), 0) << server->output();
+}
+
 }  // namespace
 }  // namespace foothold::test

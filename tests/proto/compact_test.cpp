@@ -262,10 +262,11 @@ TEST(CompactSnapshot, AttributesCostFewBitsWhenSmallAndOneBitWhenAbsent) {
   EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::max()), 39u);
   // The smallest header: kind 2, tick 16, has_masks 1, received 4, lead 3, delay 5, has_state 1,
   // digest 32, has_attributes 1, has_base 1, the room for the additions' count (8) and
-  // has_neighbours 1: one bit more than before attributes existed, and one more for neighbours.
+  // has_neighbours 1 and has_seen 1: one bit more than before attributes existed, one more for
+  // neighbours and one more for the attributes others see.
   SnapshotHeader h;
   h.tick = h.received_through = 1234;
-  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 75u);
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 76u);
   const std::size_t none = snapshot_header_bits(h, 1, 0);
   h.attribute_mask = 1u << 3;
   h.attribute_values[3] = 5;
@@ -274,6 +275,141 @@ TEST(CompactSnapshot, AttributesCostFewBitsWhenSmallAndOneBitWhenAbsent) {
   h.attribute_values[31] = -100000;
   h.attribute_values[30] = 99;  // not carried: costs nothing
   EXPECT_EQ(snapshot_header_bits(h, 1, 0), none + 5 + 11 + 39);
+}
+
+// #66: the attributes others see ride by their characters' entries in the view the snapshot
+// describes (after its changes and additions), cost what seen_attribute_bits() and the section's
+// constants say, and leave out a character the view lacks.
+TEST(CompactSnapshot, SeenAttributesRoundTripByTheirCharactersInTheNewView) {
+  constexpr int32_t kLow = std::numeric_limits<int32_t>::min();
+  EXPECT_EQ(seen_attribute_bits(0), 10u);
+  EXPECT_EQ(seen_attribute_bits(-128), 14u);
+  EXPECT_EQ(seen_attribute_bits(32767), 22u);
+  EXPECT_EQ(seen_attribute_bits(kLow), 38u);
+  const RemoteView base = {remote(5, 0, 0, 0), remote(9, 100, 0, 100), remote(12, 0, 0, 0)};
+  SnapshotHeader h;
+  h.tick = h.received_through = 300;
+  h.base_tick = 296;
+  std::vector<SeenAttributes> seen(4);
+  seen[0] = {5, 0b1001, {}};
+  seen[0].values[0] = -3;
+  seen[0].values[3] = kLow;
+  seen[1] = {7, 1u << 15, {}};  // added by this snapshot
+  seen[1].values[15] = 1000;
+  seen[2] = {9, 1, {}};  // removed by this snapshot: left out
+  seen[2].values[0] = 1;
+  seen[3] = {12, 0xffff, {}};
+  for (int i = 0; i < 16; ++i) seen[3].values[std::size_t(i)] = i * 37 - 300;
+  SnapshotWriter w;
+  const PoseView base_poses = poses(base);
+  w.begin(h, base_poses, 4);
+  w.change(1, nullptr);
+  w.add(remote(7, 50, 0, 50));
+  w.seen(seen);
+  std::array<uint8_t, 4096> buffer{};
+  PoseView written_view;
+  const auto finished = w.finish(buffer, written_view);
+  const std::vector<uint8_t> bytes(finished.begin(), finished.end());
+  SnapshotHeader back;
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  std::vector<SeenAttributes> read;
+  ASSERT_EQ(read_snapshot(bytes, 300, 4, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kNone);
+  ASSERT_EQ(read.size(), 3u);
+  for (std::size_t k = 0, from = 0; k < read.size(); ++k, ++from) {
+    if (seen[from].id == 9) ++from;
+    EXPECT_EQ(read[k].id, seen[from].id);
+    EXPECT_EQ(read[k].mask, seen[from].mask);
+    for (int i = 0; i < 16; ++i)
+      EXPECT_EQ(read[k].values[std::size_t(i)], (seen[from].mask >> i) & 1 ? seen[from].values[std::size_t(i)] : 0) << i;
+  }
+  // What it costs: the section's count, per character its index and count, per attribute its bits.
+  std::size_t section = kSeenSectionBits;
+  for (const SeenAttributes& s : seen) {
+    if (s.id == 9) continue;
+    section += kSeenCharacterBits;
+    for (int i = 0; i < 16; ++i)
+      if ((s.mask >> i) & 1) section += seen_attribute_bits(s.values[std::size_t(i)]);
+  }
+  w.begin(h, base_poses, 4);
+  w.change(1, nullptr);
+  w.add(remote(7, 50, 0, 50));
+  w.seen({});
+  const std::size_t without = w.finish(buffer, written_view).size();
+  EXPECT_LE(bytes.size() * 8, without * 8 + section + 7) << "the section's bits, to the byte";
+  EXPECT_GE(bytes.size() * 8 + 7, without * 8 + section) << "the section's bits, to the byte";
+  // Read without asking for them, the same snapshot reads the same.
+  ASSERT_EQ(read_snapshot(bytes, 300, 4, base, back, view, changed), SnapshotError::kNone);
+}
+
+// Seen attributes out of order, of an entry beyond the view, or in a larger class than their value
+// needs refuse the snapshot whole.
+TEST(CompactSnapshot, MalformedSeenAttributesRefuseTheSnapshot) {
+  const RemoteView base = {remote(5, 0, 0, 0), remote(9, 100, 0, 100)};
+  SnapshotHeader h;
+  h.tick = h.received_through = 300;
+  h.base_tick = 299;
+  const PoseView base_poses = poses(base);
+  SnapshotWriter w;
+  w.begin(h, base_poses, 1);
+  std::array<uint8_t, 4096> buffer{};
+  PoseView written_view;
+  const auto plain = w.finish(buffer, written_view);
+  const std::vector<uint8_t> without(plain.begin(), plain.end());
+  // Rewrite the last bit (has_seen 0) as a hand-made section: the plain snapshot's bits but the
+  // last, then the section.
+  auto with_section = [&](const std::function<void(BitWriter&)>& section) {
+    std::array<uint8_t, 4096> out{};
+    BitWriter bw(out);
+    BitReader br(without);
+    const std::size_t bits = snapshot_header_bits(h, 1, base.size()) - std::size_t(var_bits(kMaxViewSize, 3)) +
+                             std::size_t(var_bits(0, 3)) - 1;
+    for (std::size_t i = 0; i < bits; ++i) bw.put(br.get(1), 1);
+    bw.put_bool(true);
+    section(bw);
+    const auto b = bw.finish();
+    return std::vector<uint8_t>(b.begin(), b.end());
+  };
+  SnapshotHeader back;
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  std::vector<SeenAttributes> read;
+  auto entry = [](BitWriter& bw, uint32_t index, uint32_t attribute, uint32_t cls, uint32_t z, int value_bits) {
+    bw.put(index, 6);
+    bw.put(0, 4);  // one attribute
+    bw.put(attribute, 4);
+    bw.put(cls, 2);
+    bw.put(z, value_bits);
+  };
+  const auto good = with_section([&](BitWriter& bw) {
+    bw.put(1, 6);  // two characters
+    entry(bw, 0, 3, 0, zigzag(-2), 4);
+    entry(bw, 1, 0, 1, zigzag(100), 8);
+  });
+  ASSERT_EQ(read_snapshot(good, 300, 1, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kNone);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].id, 5u);
+  EXPECT_EQ(read[0].values[3], -2);
+  EXPECT_EQ(read[1].id, 9u);
+  EXPECT_EQ(read[1].values[0], 100);
+  const auto out_of_order = with_section([&](BitWriter& bw) {
+    bw.put(1, 6);
+    entry(bw, 1, 0, 0, 1, 4);
+    entry(bw, 0, 0, 0, 1, 4);
+  });
+  EXPECT_EQ(read_snapshot(out_of_order, 300, 1, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kBadValue);
+  const auto beyond = with_section([&](BitWriter& bw) {
+    bw.put(0, 6);
+    entry(bw, 2, 0, 0, 1, 4);
+  });
+  EXPECT_EQ(read_snapshot(beyond, 300, 1, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kBadValue);
+  const auto too_wide = with_section([&](BitWriter& bw) {
+    bw.put(0, 6);
+    entry(bw, 0, 0, 1, 1, 8);
+  });
+  EXPECT_EQ(read_snapshot(too_wide, 300, 1, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kBadValue);
+  const auto cut = with_section([&](BitWriter& bw) { bw.put(0, 6); });
+  EXPECT_EQ(read_snapshot(cut, 300, 1, base, back, view, changed, nullptr, nullptr, &read), SnapshotError::kMalformed);
 }
 
 TEST(CompactSnapshot, AttributesRoundTripAtTheirLimitsAndCostWhatTheHeaderSays) {

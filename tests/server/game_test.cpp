@@ -3,6 +3,7 @@
 // replicated attributes through loss, the token's user data, and the schema's checks.
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include "proto/secure.h"
 #include "proto/token.h"
 #include "replay/recording.h"
 #include "replay/resimulate.h"
@@ -563,6 +565,114 @@ TEST(GameApi, ASingleLostSnapshotNeverLosesAnAttributeChange) {
   EXPECT_EQ(h.client(0).match_attribute(0), 12345);
 }
 
+// #66: an attribute of visibility `all` reaches every client that has the character in its view
+// and none that does not; one of visibility `self` reaches only its own client. 52 characters in a
+// row 1 m apart, frozen: each client sees about its nearest 48 within its interest's reach, so
+// those near one end never see the far end. Then the row is reversed end for end: the values of the characters that left a view are
+// forgotten, and the ones that came into it arrive.
+TEST(GameApi, AnAttributeSeenByAllReachesEveryClientInViewAndNoneOutOfView) {
+  constexpr int kClients = 52;
+  HarnessOptions o = with_clients(kClients);
+  o.seed = test_seed(66);
+  SimHarness h(arena_world(), o);
+  auto owned = std::make_unique<ScriptGame>();
+  owned->declared = {{"secret", "team", "score"}, {}, {"team", "score"}};
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  h.network().set_impairment({0.1, 0.02, 0.05, 20 * kMs, 10 * kMs});
+  const uint32_t t0 = h.server().current_tick();
+  auto line_up = [&](bool reversed) {
+    return [&, reversed](server::GameControl& g, const server::TickReport& r) {
+      for (std::size_t k = 0; k < r.characters.size(); ++k) {
+        const uint32_t id = r.characters[k].id;
+        const double x = (reversed ? double(r.characters.size() - 1 - k) : double(k)) - 25.0;
+        g.freeze(id, true);
+        g.teleport(id, {x, 1, 0});
+        g.set_attribute(id, 0, 7000 + int32_t(id));
+        g.set_attribute(id, 1, 100 + int32_t(id));
+        g.set_attribute(id, 2, -int32_t(id) * 1000);
+      }
+    };
+  };
+  game.at[t0 + 2] = line_up(false);
+  auto check = [&](const char* when) {
+    SCOPED_TRACE(when);
+    std::size_t seen = 0, unseen = 0;
+    for (int i = 0; i < kClients; ++i) {
+      const client::ClientSession& c = h.client(i);
+      ASSERT_EQ(c.phase(), Phase::kConnected);
+      std::vector<uint32_t> in_view;
+      for (const OtherCharacter& other : c.others()) in_view.push_back(other.id);
+      for (int j = 0; j < kClients; ++j) {
+        const uint32_t id = h.client(j).character_id();
+        const bool own = id == c.character_id();
+        const bool visible = std::find(in_view.begin(), in_view.end(), id) != in_view.end();
+        EXPECT_EQ(c.attribute_of(id, 0), own ? 7000 + int32_t(id) : 0) << "client " << i << " of " << id << ": `self`";
+        EXPECT_EQ(c.attribute_of(id, 1), own || visible ? 100 + int32_t(id) : 0) << "client " << i << " of " << id;
+        EXPECT_EQ(c.attribute_of(id, 2), own || visible ? -int32_t(id) * 1000 : 0) << "client " << i << " of " << id;
+        if (!own) ++(visible ? seen : unseen);
+      }
+    }
+    // The interest reaches about the nearest 48 within its rings of cells: at each end of the row,
+    // the far end is out of view.
+    EXPECT_GT(seen, std::size_t(kClients) * 20) << "unseen " << unseen;
+    EXPECT_GT(unseen, std::size_t(kClients) * 3) << "seen " << seen;
+  };
+  h.run_for(3 * kS);
+  h.network().set_impairment({});
+  h.run_for(kS / 2);
+  check("in a row");
+  const uint32_t t1 = h.server().current_tick();
+  game.at[t1 + 2] = line_up(true);
+  h.run_for(2 * kS);
+  check("the row reversed");
+}
+
+// #66: at the smallest budget, 49 wandering clients each seeing 48 others whose 4 attributes seen
+// by all change every few ticks: no snapshot exceeds the budget, and once the changes stop every
+// client soon holds every value of every character in its view (none starved by the view's changes).
+TEST(GameApi, AttributesSeenByAllFitTheSmallestBudgetAndNoneStarves) {
+  constexpr int kClients = 49;
+  HarnessOptions o = with_clients(kClients);
+  o.core.snapshot_budget = proto::kMinSnapshotBudget;
+  o.seed = test_seed(67);
+  SimHarness h(arena_world(), o);
+  std::size_t largest = 0;
+  h.network().set_tap([&](const proto::Endpoint& from, const proto::Endpoint&, std::span<const uint8_t> b) {
+    if (from == SimHarness::server_endpoint() && proto::session_payload(b) == proto::Payload::kCompact)
+      largest = std::max(largest, b.size());
+  });
+  auto owned = std::make_unique<ScriptGame>();
+  owned->declared = {{"a", "b", "c", "d"}, {}, {"a", "b", "c", "d"}};
+  ScriptGame& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t t0 = h.server().current_tick();
+  std::map<uint32_t, std::array<int32_t, 4>> values;
+  for (uint32_t t = t0 + 1; t < t0 + 180; ++t)
+    game.at[t] = [t, &values](server::GameControl& g, const server::TickReport& r) {
+      for (const auto& c : r.characters) {
+        if ((t + c.id) % 5 != 0) continue;
+        const int32_t v = int32_t(t * 131 + c.id) % 100000;
+        g.set_attribute(c.id, int(t % 4), v);
+        values[c.id][t % 4] = v;
+      }
+    };
+  h.run_for(3 * kS + kS / 2);
+  for (int i = 0; i < kClients; ++i) {
+    const client::ClientSession& c = h.client(i);
+    ASSERT_EQ(c.phase(), Phase::kConnected);
+    EXPECT_GE(c.others().size(), 40u) << "client " << i;
+    for (const OtherCharacter& other : c.others())
+      for (int a = 0; a < 4; ++a)
+        EXPECT_EQ(c.attribute_of(other.id, a), values[other.id][std::size_t(a)]) << "client " << i << " of " << other.id;
+  }
+  EXPECT_LE(largest, std::size_t(proto::kMinSnapshotBudget));
+}
+
 TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
   SimHarness h(arena_world(), with_clients(0));
   auto make = [](server::GameSchema s) {
@@ -584,7 +694,10 @@ TEST(GameApi, AnInvalidSchemaIsRefusedByName) {
             "the game's schema: character_attributes: 17 attributes, more than the 16 a game may declare");
   EXPECT_EQ(refusal({{std::string(17, 'x')}, {}}),
             "the game's schema: character_attributes[0]: '" + std::string(17, 'x') + "' is not 1-16 characters of [a-z0-9_]");
+  EXPECT_EQ(refusal({{"ok"}, {}, {"ko"}}), "the game's schema: seen_by_all: 'ko' is not one of character_attributes");
+  EXPECT_EQ(refusal({{"ok"}, {}, {"ok", "ok"}}), "the game's schema: seen_by_all: 'ok' is declared twice");
   EXPECT_EQ(refusal({{"ok"}, {}}), "accepted");
+  EXPECT_EQ(refusal({{"ok", "team"}, {}, {"team"}}), "accepted");
 }
 
 // The largest schema's names all reach the client in its Accept.

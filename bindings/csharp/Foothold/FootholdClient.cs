@@ -360,6 +360,17 @@ namespace Foothold
         }
 
         /// <summary>
+        /// Character <paramref name="character"/>'s attribute <paramref name="index"/> (of the character scope): the
+        /// last value a snapshot carried of one the game lets every client see while the character stayed in this
+        /// client's view; this client's own character's as <see cref="Attribute"/> gives it. 0 when unknown.
+        /// </summary>
+        /// <returns><see cref="Result.ErrorArgument"/> for an index out of 0..15, <see cref="Result.ErrorState"/> before connecting.</returns>
+        public Result CharacterAttribute(uint character, int index, out int value)
+        {
+            return Native.foothold_client_character_attribute(handle_, character, index, out value);
+        }
+
+        /// <summary>
         /// The index of the attribute of <paramref name="scope"/> the game named <paramref name="name"/>, or -1 when
         /// it declared none by that name (or before the server's accept, which brings the names). Allocates the
         /// name's UTF-8: look indices up once after connecting, not every frame.

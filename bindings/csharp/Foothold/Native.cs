@@ -110,6 +110,10 @@ namespace Foothold
         internal static extern Result foothold_client_attribute(ClientHandle client, int scope, int index, out int value);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern Result foothold_client_character_attribute(ClientHandle client, uint character, int index,
+                                                                          out int value);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern int foothold_client_attribute_index(ClientHandle client, int scope, byte[] name);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]

@@ -413,6 +413,19 @@ FOOTHOLD_CLIENT_API foothold_client_result foothold_client_attribute(const footh
                                                                      int32_t index, int32_t* value);
 
 /**
+ * Another character's replicated attribute `index` (of the CHARACTER scope) into `*value`: the last
+ * value a snapshot carried of an attribute the game lets every client see (visibility `all`) while
+ * `character` (an id from foothold_client_draw_remotes) stayed in this client's view; for this
+ * client's own character, its attribute as foothold_client_attribute gives it. 0 when unknown: never
+ * carried, an attribute of visibility `self`, or a character not in the view (its values are
+ * forgotten when it leaves the view). ERROR_ARGUMENT for an index out of 0..15 or a null `value`;
+ * ERROR_STATE before connecting. Allocates nothing.
+ */
+FOOTHOLD_CLIENT_API foothold_client_result foothold_client_character_attribute(const foothold_client* client,
+                                                                               uint32_t character, int32_t index,
+                                                                               int32_t* value);
+
+/**
  * The index of the attribute of `scope` that the game named `name`, or -1 when it declared none by
  * that name (or before the server's accept, which brings the names).
  */

@@ -333,6 +333,11 @@ static class Tests
                 if (it == (int)me.Id && seconds >= 2) break;
                 Check(Now() - start < 15, "after 15 s: it=" + it + " (me " + me.Id + "), it_seconds=" + seconds);
             }
+            // it_seconds is seen by all: this client reads its own character's through CharacterAttribute too.
+            int seen;
+            Check(client.CharacterAttribute(me.Id, secondsIndex, out seen) == Result.Ok && seen == seconds,
+                  "CharacterAttribute of this client's own character: " + seen + ", not " + seconds);
+            Check(client.CharacterAttribute(me.Id, 16, out seen) == Result.ErrorArgument, "CharacterAttribute: index 16 is refused");
             Console.WriteLine("tag: attributes by name: it={0} is this client's character, it_seconds={1}", it, seconds);
         }
     }
