@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034,SC2154  # sets variables for its caller; address comes from start_server
 # Sourced by the tests that scrape a real server's /metrics (tests/server/metrics_endpoint.sh,
 # tests/docker/monitoring_kit.sh). Needs tests/support/wait_ready.sh sourced first for start_server.
 
