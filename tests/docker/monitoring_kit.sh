@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The operator's kit (docker/monitoring/, #68), label quick-loopback: the alert rules pass
-# `promtool check rules` and their unit tests `promtool test rules`; the metric-name extraction passes
-# its selftest; and every metric the dashboard, the rules and the rules' tests name is in the /metrics
-# of a real server playing a game (tag) with 4 bots, under the Agones SDK sidecar (local mode, on
-# loopback) so that foothold_agones_state is exported too. Without the sidecar the names are checked
+# `promtool check rules` and their unit tests `promtool test rules`; the dashboard's PromQL parses
+# (promtool, as recording rules); the metric-name extraction passes its selftest; every metric the
+# dashboard, the rules and the rules' tests name is in the /metrics of a real server playing a game
+# (tag) with 4 bots, under the Agones SDK sidecar (local mode, on loopback) so that
+# foothold_agones_state is exported too; and a made-up name planted in the dashboard is refused. Without the sidecar the names are checked
 # against a server without Agones, foothold_agones_state is reported unchecked, and the test exits 77
 # (skipped) unless a name is missing.
 #   tests/docker/monitoring_kit.sh FOOTHOLD_SERVER FOOTHOLD_BOT AGONES_SDK_SERVER KIT_DIR
@@ -31,6 +32,9 @@ promtool check rules "$kit/foothold-alerts.yml" || fail "promtool check rules"
 # The tests name the rule file relative to themselves.
 (cd "$kit" && promtool test rules foothold-alerts.test.yml) || fail "promtool test rules"
 python3 "$here/monitoring_names.py" --selftest || fail "the name extraction's selftest"
+# The dashboard's expressions parse: promtool reads them as recording rules.
+{ python3 "$here/monitoring_names.py" --as-rules "$kit/foothold-dashboard.json" "$work/dashboard-rules.yml" &&
+  promtool check rules "$work/dashboard-rules.yml"; } || fail "the dashboard's PromQL does not parse"
 
 with_agones=
 if [ -x "$sidecar_bin" ]; then
@@ -58,6 +62,14 @@ tail -n +2 <<<"$metrics" >"$work/metrics.txt"
 
 python3 "$here/monitoring_names.py" "$work/metrics.txt" "$kit/foothold-dashboard.json" "$kit/foothold-alerts.yml" \
   "$kit/foothold-alerts.test.yml" || fail "the kit names metrics the server does not export"
+# The check can fail: a dashboard naming a metric the server does not export is refused, by name.
+sed 's/foothold_inputs_late_total/foothold_inputs_made_up_total/' "$kit/foothold-dashboard.json" >"$work/planted.json"
+set +e
+out=$(python3 "$here/monitoring_names.py" "$work/metrics.txt" "$work/planted.json" "$kit/foothold-alerts.yml" \
+        "$kit/foothold-alerts.test.yml" 2>&1); code=$?
+set -e
+{ [ $code -eq 1 ] && [[ $out == *"foothold_inputs_made_up_total is not in the server's /metrics"* ]]; } ||
+  fail "a made-up metric in the dashboard was not refused (exit $code): $out"
 wait "$bot_pid" || fail "the bots failed: $(tail -3 "$work/bots.log")"
 bot_pid=
 if [ -z "$with_agones" ]; then

@@ -3,6 +3,7 @@
 
   monitoring_names.py SCRAPE DASHBOARD_JSON RULES_YML RULES_TEST_YML
   monitoring_names.py --selftest
+  monitoring_names.py --as-rules DASHBOARD_JSON OUT_YML
 
 Takes every PromQL expression of the Grafana dashboard (every panel's targets, in rows too, and the
 templating variables' label_values() queries), of the Prometheus rule file (every rule's expr) and of
@@ -12,6 +13,9 @@ _bucket, _sum and _count are its family's. Prometheus's own `up` is allowed: Pro
 An expression in which no name is found fails too (the extraction would be broken), as does a kit
 with no expressions. Exit codes: 0 every name is exported; 1 a name is not, or an expression yields
 none; 2 bad usage or a file that does not parse.
+
+--as-rules writes the dashboard's panel expressions as Prometheus recording rules, Grafana's variables
+replaced by values ($__rate_interval by 1m, the others by .*), for `promtool check rules` to parse.
 """
 import json
 import re
@@ -123,9 +127,25 @@ def selftest():
     return 0
 
 
+def as_rules(dashboard, out):
+    """The dashboard's panel expressions as a rule file of recording rules (what promtool can parse)."""
+    rules = []
+    for i, (_, expr) in enumerate(dashboard_expressions(dashboard)):
+        if expr.lstrip().startswith("label_values("):
+            continue  # a variable's query: Grafana's, not PromQL
+        expr = re.sub(r"\$\{?__rate_interval\}?", "1m", expr)
+        rules.append({"record": f"dashboard:expression_{i}", "expr": re.sub(r"\$\{?\w+\}?", ".*", expr)})
+    with open(out, "w") as f:
+        yaml.safe_dump({"groups": [{"name": "dashboard", "rules": rules}]}, f)
+    print(f"monitoring_names: {len(rules)} dashboard expressions written to {out}")
+    return 0
+
+
 def main(argv):
     if argv[1:] == ["--selftest"]:
         return selftest()
+    if len(argv) == 4 and argv[1] == "--as-rules":
+        return as_rules(argv[2], argv[3])
     if len(argv) != 5:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
