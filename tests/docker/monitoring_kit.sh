@@ -4,9 +4,9 @@
 # (promtool, as recording rules); the metric-name extraction passes its selftest; every metric the
 # dashboard, the rules and the rules' tests name is in the /metrics of a real server playing a game
 # (tag) with 4 bots, under the Agones SDK sidecar (local mode, on loopback) so that
-# foothold_agones_state is exported too; and a made-up name planted in the dashboard is refused. Without the sidecar the names are checked
-# against a server without Agones, foothold_agones_state is reported unchecked, and the test exits 77
-# (skipped) unless a name is missing.
+# foothold_agones_state is exported too; and a made-up name planted in the dashboard is refused.
+# Without the sidecar the names are checked against a server without Agones, foothold_agones_state is
+# reported unchecked, and the test exits 77 (skipped) unless a name is missing.
 #   tests/docker/monitoring_kit.sh FOOTHOLD_SERVER FOOTHOLD_BOT AGONES_SDK_SERVER KIT_DIR
 set -euo pipefail
 [ $# -eq 4 ] || { echo "usage: $0 FOOTHOLD_SERVER FOOTHOLD_BOT AGONES_SDK_SERVER KIT_DIR" >&2; exit 2; }
