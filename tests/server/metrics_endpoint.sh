@@ -10,6 +10,8 @@ server_bin=$1 bot_bin=$2
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$here/../support/wait_ready.sh"
+# shellcheck source=tests/support/metrics_scrape.sh
+source "$here/../support/metrics_scrape.sh"
 work=$(mktemp -d)
 bot_pid=
 cleanup() {
@@ -19,18 +21,6 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "metrics_endpoint: FAIL $*" >&2; exit 1; }
-# GET http://127.0.0.1:PORT/PATH: the status on the first line, the body after it.
-get() { python3 - "$1" "$2" <<'PY'
-import sys, urllib.request, urllib.error
-try:
-    r = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}{sys.argv[2]}", timeout=5)
-    print(r.status); print(r.read().decode(), end="")
-except urllib.error.HTTPError as e:
-    print(e.code); print(e.read().decode(), end="")
-PY
-}
-value() { awk -v s="$1" '$1 == s {print $2}' <<<"$2"; }
-free_tcp_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # Bad usage: exit 2, naming the value.
 set +e
@@ -39,23 +29,14 @@ set -e
 [ $code -eq 2 ] || fail "--metrics-address nonsense exited $code: $out"
 [[ $out == *"metrics_address: 'nonsense' is not HOST:PORT"* ]] || fail "the refusal does not name it: $out"
 
-port=$(free_tcp_port)
-start_server "$server_bin" "$work" --metrics-address "127.0.0.1:$port" || fail "the server did not start"
-"$bot_bin" --server "$address" --bots 4 --duration 6 --pattern wander --seed 3 >"$work/bots.log" 2>&1 &
-bot_pid=$!
-clients=0
-for _ in $(seq 80); do
-  metrics=$(get "$port" /metrics)
-  clients=$(value foothold_clients "$metrics")
-  [ "${clients:-0}" -ge 4 ] && break
-  sleep 0.1
-done
+serve_bots_and_scrape "$server_bin" "$bot_bin" "$work" 4 || fail "the server did not start"
+port=$metrics_port
 [ "$(head -1 <<<"$metrics")" = 200 ] || fail "/metrics answered $(head -1 <<<"$metrics")"
 [ "${clients:-0}" -eq 4 ] || fail "foothold_clients is '$clients' with 4 bots playing"
-accepted=$(value 'foothold_handshakes_total{outcome="accepted"}' "$metrics")
+accepted=$(metric_value 'foothold_handshakes_total{outcome="accepted"}' "$metrics")
 [ "${accepted:-0}" -eq 4 ] || fail "4 bots, $accepted accepted handshakes"
 for series in foothold_bytes_in_total foothold_bytes_out_total foothold_packets_in_total foothold_tick_duration_seconds_count; do
-  [ "$(value "$series" "$metrics" | cut -d. -f1)" -gt 0 ] || fail "$series is not counting"
+  [ "$(metric_value "$series" "$metrics" | cut -d. -f1)" -gt 0 ] || fail "$series is not counting"
 done
 tail -n +2 <<<"$metrics" >"$work/metrics.txt"
 if command -v promtool >/dev/null; then
@@ -64,9 +45,9 @@ if command -v promtool >/dev/null; then
 else
   fail "promtool is not installed (./setup.sh --test installs Debian's prometheus package)"
 fi
-health=$(get "$port" /healthz)
+health=$(http_get "$port" /healthz)
 [ "$(head -1 <<<"$health")" = 200 ] || fail "/healthz: $health"
-ready=$(get "$port" /readyz)
+ready=$(http_get "$port" /readyz)
 [ "$(head -1 <<<"$ready")" = 200 ] || fail "/readyz: $ready"
 echo "healthz: $(tail -1 <<<"$health"); readyz: $(tail -1 <<<"$ready"); clients=$clients accepted=$accepted"
 
