@@ -311,6 +311,8 @@ int info_command(const ReplayOptions& o) {
   // The rewind window in milliseconds, as every flag gives it, and in the ticks recorded.
   std::printf("game=%s snapshot_interval=%u rewind_window_ms=%.4g rewind_window_ticks=%u\n", h.game.empty() ? "none" : h.game.c_str(),
               h.snapshot_interval, h.settings.tick_rate > 0 ? 1000.0 * h.rewind_window / h.settings.tick_rate : 0.0, h.rewind_window);
+  // The seed of the game's random source (format 11; 0 before): `--game-seed` repeats the match's luck.
+  std::printf("game_seed=%llu\n", static_cast<unsigned long long>(h.game_seed));
   return 0;
 }
 

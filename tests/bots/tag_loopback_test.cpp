@@ -142,6 +142,32 @@ TEST(ShootLoopback, ShotsAtTheDrawnCentreHitAndShotsBesideItDoNot) {
   EXPECT_NE(missing.output.find("none.rec"), std::string::npos) << missing.output;
 }
 
+// The game's random seed: --game-seed gives it, else each start draws a fresh one; the recording
+// keeps it either way (foothold-replay info's game_seed=), for --verify-game.
+TEST(GameSeedLoopback, TheSeedIsGivenOrFreshAndTheRecordingKeepsIt) {
+  TempDir dir;
+  std::vector<std::string> seeds;
+  for (const char* given : {"18446744073709551615", "", ""}) {
+    const std::string name = "seed" + std::to_string(seeds.size());
+    std::vector<std::string> flags{"--game", "tag", "--record", dir.file(name + ".rec")};
+    if (*given) flags.insert(flags.end(), {"--game-seed", given});
+    std::string address;
+    auto server = start_server(kServer, dir, name, flags, address);
+    ASSERT_FALSE(address.empty()) << server->output();
+    server->signal(SIGINT);
+    EXPECT_EQ(server->wait(5), 0) << server->output();
+    const auto info = run_command(kReplay + " info " + dir.file(name + ".rec"));
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(info.output, m, std::regex(R"(\ngame_seed=(\d+)\n)"))) << info.output;
+    seeds.push_back(m[1].str());
+  }
+  EXPECT_EQ(seeds[0], "18446744073709551615");
+  EXPECT_NE(seeds[1], seeds[2]) << "two starts without --game-seed draw different seeds";
+  const auto bad = run_command(kServer + " --game-seed 12x");
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_NE(bad.output.find("game_seed = '12x' is not a whole number"), std::string::npos) << bad.output;
+}
+
 // --frame-rate: every bot draws its character and the others at that rate, as a game would; the
 // summary's last keys say what the frames showed.
 TEST(DrawLoopback, BotsDrawAtTheirFrameRateAndSayWhatTheFramesShowed) {

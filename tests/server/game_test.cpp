@@ -632,7 +632,8 @@ TEST(GameApi, AnAttributeSeenByAllReachesEveryClientInViewAndNoneOutOfView) {
 
 // #66: at the smallest budget, 49 wandering clients each seeing 48 others whose 4 attributes seen
 // by all change every few ticks: no snapshot exceeds the budget, and once the changes stop every
-// client soon holds every value of every character in its view (none starved by the view's changes).
+// client holds every value of every character in its view within a second (none starved by the
+// view's changes).
 TEST(GameApi, AttributesSeenByAllFitTheSmallestBudgetAndNoneStarves) {
   constexpr int kClients = 49;
   HarnessOptions o = with_clients(kClients);
@@ -661,7 +662,9 @@ TEST(GameApi, AttributesSeenByAllFitTheSmallestBudgetAndNoneStarves) {
         values[c.id][t % 4] = v;
       }
     };
-  h.run_for(3 * kS + kS / 2);
+  // The changes stop after 3 s; a second later every value has arrived (at this smallest budget, 48
+  // others in view each: half a second was not always enough, for some seeds, with or without pushes).
+  h.run_for(4 * kS);
   for (int i = 0; i < kClients; ++i) {
     const client::ClientSession& c = h.client(i);
     ASSERT_EQ(c.phase(), Phase::kConnected);

@@ -248,5 +248,29 @@ TEST(ServerConfig, TheGameComesFromTheFileOrTheEnvironmentAndMessageSettingsAreR
   EXPECT_NE(errors[2].find("message_timeout = 0.5 is out of range"), std::string::npos) << errors[2];
 }
 
+// --game-seed / game_seed / FOOTHOLD_GAME_SEED: a whole number over the full 64 bits, or empty (fresh
+// at every start); anything else is an error naming the key.
+TEST(ServerConfig, TheGameSeedIsAnyUnsigned64BitNumberOrNothing) {
+  server::ServerConfig c;
+  EXPECT_FALSE(c.game_seed_value()) << "empty: the program draws one";
+  EXPECT_TRUE(c.validate().empty());
+  c.game_seed = "18446744073709551615";
+  EXPECT_TRUE(c.validate().empty());
+  EXPECT_EQ(c.game_seed_value(), std::optional<uint64_t>(18446744073709551615ull));
+  c.game_seed = "0";
+  EXPECT_EQ(c.game_seed_value(), std::optional<uint64_t>(0));
+  for (const char* bad : {"18446744073709551616", "-1", "12abc", " 7", "0x10"}) {
+    c.game_seed = bad;
+    EXPECT_FALSE(c.game_seed_value()) << bad;
+    const auto errors = c.validate();
+    ASSERT_EQ(errors.size(), 1u) << bad;
+    EXPECT_TRUE(mentions(errors, "game_seed = '" + std::string(bad) + "' is not a whole number")) << errors[0];
+  }
+  server::ScopedEnv env("FOOTHOLD_GAME_SEED", "42");
+  server::ServerConfig d;
+  EXPECT_TRUE(server::apply_server_config_env(d).empty());
+  EXPECT_EQ(d.game_seed_value(), std::optional<uint64_t>(42));
+}
+
 }  // namespace
 }  // namespace foothold::test
