@@ -1,0 +1,35 @@
+#include "shared/triggers.h"
+
+#include "shared/det_math.h"
+
+namespace foothold {
+
+namespace {
+
+// How far `v` lies outside [lo, hi] (0 inside).
+double outside(double v, double lo, double hi) { return det_max(0.0, det_max(lo - v, v - hi)); }
+
+}  // namespace
+
+bool capsule_overlaps_box(const Vec3& centre, double half_segment, double radius, const Vec3& lo, const Vec3& hi) {
+  // The segment is along Y, an axis of the box: its distance to the box is the centre's distance to
+  // the box grown by half_segment along Y, and each axis's part of it is separate.
+  const double dx = outside(centre.x, lo.x, hi.x);
+  const double dy = outside(centre.y, lo.y - half_segment, hi.y + half_segment);
+  const double dz = outside(centre.z, lo.z, hi.z);
+  return dx * dx + dy * dy + dz * dz < radius * radius;
+}
+
+TriggerSet triggers_containing(const World& world, const CharacterState& state, const DerivedSettings& settings) {
+  TriggerSet in;
+  const auto& triggers = world.triggers();
+  if (triggers.empty()) return in;
+  const DerivedSettings& s = settings.for_profile(state.profile);
+  const double half = state.crouched ? s.crouch_half_segment : s.half_segment;
+  const Vec3 centre = to_position(state.position);
+  for (std::size_t t = 0; t < triggers.size(); ++t)
+    if (capsule_overlaps_box(centre, half, s.radius, triggers[t].lo, triggers[t].hi)) in.set(t);
+  return in;
+}
+
+}  // namespace foothold
