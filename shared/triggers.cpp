@@ -7,17 +7,26 @@ namespace foothold {
 namespace {
 
 // How far `v` lies outside [lo, hi] (0 inside).
-double outside(double v, double lo, double hi) { return det_max(0.0, det_max(lo - v, v - hi)); }
+inline double outside(double v, double lo, double hi) { return det_max(0.0, det_max(lo - v, v - hi)); }
+
+// capsule_overlaps_box(), inline for the loop over a world's triggers. An axis alone as far as the
+// radius decides it (the sum of the squares, rounded, is then at least the radius squared, rounded):
+// most boxes are far in X or Z, and this leaves the answer as it was.
+inline bool overlaps(const Vec3& centre, double half_segment, double radius, const Vec3& lo, const Vec3& hi) {
+  const double dx = outside(centre.x, lo.x, hi.x);
+  if (dx >= radius) return false;
+  const double dz = outside(centre.z, lo.z, hi.z);
+  if (dz >= radius) return false;
+  // The segment is along Y, an axis of the box: its distance to the box is the centre's distance to
+  // the box grown by half_segment along Y, and each axis's part of it is separate.
+  const double dy = outside(centre.y, lo.y - half_segment, hi.y + half_segment);
+  return dx * dx + dy * dy + dz * dz < radius * radius;
+}
 
 }  // namespace
 
 bool capsule_overlaps_box(const Vec3& centre, double half_segment, double radius, const Vec3& lo, const Vec3& hi) {
-  // The segment is along Y, an axis of the box: its distance to the box is the centre's distance to
-  // the box grown by half_segment along Y, and each axis's part of it is separate.
-  const double dx = outside(centre.x, lo.x, hi.x);
-  const double dy = outside(centre.y, lo.y - half_segment, hi.y + half_segment);
-  const double dz = outside(centre.z, lo.z, hi.z);
-  return dx * dx + dy * dy + dz * dz < radius * radius;
+  return overlaps(centre, half_segment, radius, lo, hi);
 }
 
 TriggerSet triggers_containing(const World& world, const CharacterState& state, const DerivedSettings& settings) {
@@ -28,7 +37,7 @@ TriggerSet triggers_containing(const World& world, const CharacterState& state, 
   const double half = state.crouched ? s.crouch_half_segment : s.half_segment;
   const Vec3 centre = to_position(state.position);
   for (std::size_t t = 0; t < triggers.size(); ++t)
-    if (capsule_overlaps_box(centre, half, s.radius, triggers[t].lo, triggers[t].hi)) in.set(t);
+    if (overlaps(centre, half, s.radius, triggers[t].lo, triggers[t].hi)) in.set(t);
   return in;
 }
 
