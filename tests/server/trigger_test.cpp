@@ -40,7 +40,8 @@ struct Heard {
 };
 
 // Freezes every character where it joins (x = -15, in no trigger), teleports a message's sender to
-// "go X Y Z", every character to "all X Y Z" (1.5 m apart along Z, ascending id); launches whoever
+// "go X Y Z", every character to "all X Y Z" (1.5 m apart along Z, ascending id), removes the sender
+// of "bye"; launches whoever
 // enters "pad" upward at `pad_speed` m/s and tells each character of each enter and leave.
 struct Zones final : server::Game {
   explicit Zones(double speed = 6) : pad_speed(speed) {}
@@ -59,6 +60,7 @@ struct Zones final : server::Game {
     Vec3 p;
     in >> what >> p.x >> p.y >> p.z;
     if (what == "go") g.teleport(id, p);
+    if (what == "bye") g.remove(id);
     for (std::size_t k = 0; what == "all" && k < g.characters().size(); ++k)
       g.teleport(g.characters()[k], p + Vec3{0, 0, 1.5 * double(k)});
   }
@@ -183,6 +185,30 @@ TEST(GameTriggers, AGameHearsEntersAndLeavesInOrderAndAMatchOfThemReplaysIdentic
   EXPECT_FALSE(higher.ok);
   EXPECT_NE(higher.difference.find("the game gave velocity of character 1"), std::string::npos) << higher.difference;
   std::remove(path.c_str());
+}
+
+// A character the game removes while in a trigger leaves the roster at that boundary, but the game
+// hears of it only at the start of the next tick: its trigger's leave waits for it there, then comes
+// just before its on_leave.
+TEST(GameTriggers, ACharacterTheGameRemovesInATriggerLeavesItJustBeforeTheMatch) {
+  const World& world = trigger_world();
+  HarnessOptions o = with_clients(2);
+  SimHarness h(world, o);
+  auto owned = std::make_unique<Zones>();
+  Zones& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t one = h.client(0).character_id();
+  say(h.client(0), "go -5 1 0");
+  h.run_for(kS / 2);
+  ASSERT_NE(first(game.heard, 'e', one, "hill", world), 0u);
+  say(h.client(0), "bye");
+  h.run_for(kS / 2);
+  const uint32_t gone = first(game.heard, 'g', one, "", world);
+  ASSERT_NE(gone, 0u);
+  EXPECT_EQ(at_tick(game.heard, gone, world), "l1:hill g1");
+  EXPECT_EQ(game.mismatches, 0);
 }
 
 }  // namespace
