@@ -172,6 +172,10 @@ class Reader {
                   " characters of [A-Za-z0-9_.-]"),
              false;
     const std::string& name = value.Get<std::string>();
+    // The box is the one shape: a file asking for another (a convex hull) is told, not given a box.
+    if (const auto* shape = foothold_extras(model_.nodes[size_t(index)].extras, "shape");
+        shape && !(shape->IsString() && shape->Get<std::string>() == "box"))
+      return fail(where + ".extras.foothold.shape must be \"box\" (a trigger's volume is its meshes' box)"), false;
     if (trigger_node_ >= 0)
       return fail(where + " is a trigger inside the trigger nodes[" + std::to_string(trigger_node_) + "]"), false;
     if (target >= 0 || !channels_[size_t(index)].empty())

@@ -12,7 +12,8 @@
 // children out (decoration). extras {"foothold": {"trigger": "NAME"}} on a node makes it and its
 // children a trigger volume (TriangleMesh::triggers, in the order the scene is walked): their
 // triangles collide with nothing, and the volume is the axis-aligned box, in world axes, of every
-// position of their meshes as the node transforms place them. A trigger does not move: one on an
+// position of their meshes as the node transforms place them (extras.foothold.shape, if given, must
+// be "box"). A trigger does not move: one on an
 // animated node, under one, or with one under it is an error, as are a trigger inside another, two of
 // the same name, more than kMaxTriggers, or one without a triangle mesh. A decoration's triggers are
 // left out with it. Images are never decoded.

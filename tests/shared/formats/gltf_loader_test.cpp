@@ -541,6 +541,9 @@ TEST(GltfTriggers, WhatATriggerCannotBeIsAnErrorNamingTheNode) {
   EXPECT_TRUE(load_json(trigger_doc(trigger_node(R"({"trigger":")" + std::string(32, 'x') + "\"}"))).ok())
       << "32 characters are allowed";
   const std::string a = R"({"trigger":"a"})";
+  EXPECT_TRUE(load_json(trigger_doc(trigger_node(R"({"trigger":"a","shape":"box"})"))).ok());
+  expect_error(load_json(trigger_doc(trigger_node(R"({"trigger":"a","shape":"convex"})")), "bad.gltf"),
+               "nodes[1].extras.foothold.shape must be \"box\"");
   // A child's mesh is part of the volume.
   const MeshLoad child = load_json(trigger_doc(trigger_node(a, R"(,"children":[2])"), R"(,{"mesh":0,"translation":[0,0,3]})"));
   ASSERT_TRUE(child.ok()) << child.error;
