@@ -174,7 +174,7 @@ void GameHost::update_triggers() {
     for (; old < presence_.size() && presence_[old].id < id; ++old) keep(presence_[old]);
     TriggerSet before;
     if (old < presence_.size() && presence_[old].id == id) before = presence_[old++].inside;
-    const TriggerSet now = triggers_containing(world, roster_[i].character.state, derived_);
+    const TriggerSet now = triggers_containing(world, roster_[i].character.state, derived_, &simulation_.movers());
     keep({id, now});
     if (now != before) trigger_changes_.push_back({id, before & ~now, now & ~before});
   }

@@ -27,11 +27,14 @@ std::string_view to_string(SurfaceTag tag);
 
 struct MoverMesh;
 
-/// A trigger volume (glTF `extras.foothold.trigger`): a named axis-aligned box, in world axes, that
-/// collides with nothing; a game hears characters enter and leave it (server/game.h).
+/// A trigger volume (glTF `extras.foothold.trigger`): a named axis-aligned box that collides with
+/// nothing; a game hears characters enter and leave it (server/game.h). One on a mover follows it
+/// (shared/triggers.h: trigger_box()).
 struct TriggerBox {
   std::string name;  ///< 1 to kMaxTriggerName characters of [A-Za-z0-9_.-], unique in its world
-  Vec3 lo, hi;       ///< minimum and maximum corners, metres, world axes (lo <= hi; a side may be flat)
+  Vec3 lo, hi;       ///< minimum and maximum corners, metres (lo <= hi; a side may be flat)
+  /// 0: a still trigger, its box in world axes; m + 1: it rides mover m, its box in the mover's axes.
+  uint16_t mover = 0;
 };
 /// Most triggers a world may have.
 inline constexpr std::size_t kMaxTriggers = 256;

@@ -99,7 +99,7 @@ bool in_world(const Vec3& v) {
 }
 
 // What is wrong with a mesh's triggers, or "".
-std::string trigger_problem(const std::vector<TriggerBox>& triggers, const std::string& name) {
+std::string trigger_problem(const std::vector<TriggerBox>& triggers, std::size_t movers, const std::string& name) {
   if (triggers.size() > kMaxTriggers)
     return name + ": " + std::to_string(triggers.size()) + " triggers; at most " + std::to_string(kMaxTriggers);
   for (std::size_t i = 0; i < triggers.size(); ++i) {
@@ -112,6 +112,8 @@ std::string trigger_problem(const std::vector<TriggerBox>& triggers, const std::
     if (!in_world(t.lo) || !in_world(t.hi))
       return where + " '" + t.name + "': its box lies outside the fixed-point range of +-" + std::to_string(long(kWorldLimit)) + " m";
     if (!(t.lo.x <= t.hi.x && t.lo.y <= t.hi.y && t.lo.z <= t.hi.z)) return where + " '" + t.name + "': its box's lo exceeds its hi";
+    if (t.mover > movers)
+      return where + " '" + t.name + "': it rides mover " + std::to_string(t.mover - 1) + " of " + std::to_string(movers);
   }
   return "";
 }
@@ -123,6 +125,7 @@ void hash_triggers(Hasher& h, const std::vector<TriggerBox>& triggers) {
     h.add_string(t.name);
     hash_vec(h, t.lo);
     hash_vec(h, t.hi);
+    h.add_u64(t.mover);
   }
 }
 
@@ -179,7 +182,7 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
     out.error = w->name_ + ": " + std::to_string(w->movers_.size()) + " movers; at most " + std::to_string(kMaxMovers);
     return out;
   }
-  out.error = trigger_problem(mesh.triggers, w->name_);
+  out.error = trigger_problem(mesh.triggers, w->movers_.size(), w->name_);
   if (!out.error.empty()) return out;
   w->triggers_ = mesh.triggers;
 

@@ -56,7 +56,8 @@ class World {
   /// vertex indices out of range, coordinates beyond kWorldLimit (or not finite), a mesh with no
   /// usable static triangle, a mover without a usable triangle or with a malformed animation are
   /// errors; so are more than kMaxTriggers triggers, a trigger whose name is not valid_trigger_name()
-  /// or is another's, or whose box is not finite, inside +-kWorldLimit and lo <= hi. `name` is used in messages. The mesh is copied: it need not outlive the world.
+  /// or is another's, whose box is not finite, inside +-kWorldLimit and lo <= hi, or that rides a
+  /// mover the mesh does not have. `name` is used in messages. The mesh is copied: it need not outlive the world.
   /// Triangle indices are the mesh's face order with the dropped faces left out; movers' triangles
   /// come after them (MoverFrame), mover by mover.
   static Build create(const TriangleMesh& mesh, std::string name);

@@ -124,7 +124,8 @@ class Reader {
     link.channels = channels_[size_t(index)];
     const bool animated = !link.channels.empty();
     if (animated && trigger_node_ >= 0)
-      return fail(where + " is animated inside the trigger nodes[" + std::to_string(trigger_node_) + "] (a trigger does not move)");
+      return fail(where + " is animated inside the trigger nodes[" + std::to_string(trigger_node_) +
+                  "] (a trigger rides the mover it is under; nothing moves within it)");
     const bool rigid = rigid_part(node, link.rest, animated);
     if (animated && !rigid) return fail(where + ": an animated node may not have a matrix");
     path.push_back(link);
@@ -163,8 +164,8 @@ class Reader {
   }
 
   // Node `index` has extras.foothold.trigger = `value`: checks it and starts gathering its volume
-  // (its mesh's and its descendants' triangles, which then collide with nothing). False with the
-  // error set when it cannot be one.
+  // (its mesh's and its descendants' triangles, which then collide with nothing), in world axes or,
+  // under a mover (`target` >= 0), in the mover's. False with the error set when it cannot be one.
   bool start_trigger(int index, const tinygltf::Value& value, int target) {
     const std::string where = "nodes[" + std::to_string(index) + "]";
     if (!value.IsString() || !valid_trigger_name(value.Get<std::string>()))
@@ -178,15 +179,17 @@ class Reader {
       return fail(where + ".extras.foothold.shape must be \"box\" (a trigger's volume is its meshes' box)"), false;
     if (trigger_node_ >= 0)
       return fail(where + " is a trigger inside the trigger nodes[" + std::to_string(trigger_node_) + "]"), false;
-    if (target >= 0 || !channels_[size_t(index)].empty())
-      return fail(where + " is a trigger on a mover (an animated node, or under one): a trigger does not move"), false;
+    // A mover's own node carries its solid mesh; a trigger riding it is a node under it.
+    if (!channels_[size_t(index)].empty())
+      return fail(where + " is an animated trigger: a trigger rides a mover as a node under the animated one"), false;
     for (std::size_t t = 0; t < out_.mesh.triggers.size(); ++t)
       if (out_.mesh.triggers[t].name == name)
         return fail(where + ".extras.foothold.trigger '" + name + "' is also " + trigger_nodes_[t] + "'s (names are unique)"), false;
     if (out_.mesh.triggers.size() >= kMaxTriggers) return fail("more than " + std::to_string(kMaxTriggers) + " triggers"), false;
     trigger_node_ = index;
     trigger_mesh_ = {};
-    out_.mesh.triggers.push_back({name, {}, {}});
+    // Under a mover, visit() places the meshes in the mover's own axes: the box rides it.
+    out_.mesh.triggers.push_back({name, {}, {}, uint16_t(target + 1)});
     trigger_nodes_.push_back(where);
     return true;
   }

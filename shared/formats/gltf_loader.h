@@ -11,12 +11,12 @@
 // children; the material's wins). extras {"foothold": {"collide": false}} on a node leaves it and its
 // children out (decoration). extras {"foothold": {"trigger": "NAME"}} on a node makes it and its
 // children a trigger volume (TriangleMesh::triggers, in the order the scene is walked): their
-// triangles collide with nothing, and the volume is the axis-aligned box, in world axes, of every
-// position of their meshes as the node transforms place them (extras.foothold.shape, if given, must
-// be "box"). A trigger does not move: one on an
-// animated node, under one, or with one under it is an error, as are a trigger inside another, two of
-// the same name, more than kMaxTriggers, or one without a triangle mesh. A decoration's triggers are
-// left out with it. Images are never decoded.
+// triangles collide with nothing, and the volume is the axis-aligned box of every position of their
+// meshes as the node transforms place them (extras.foothold.shape, if given, must be "box"): in
+// world axes, or, under an animated node, in that mover's axes, riding it (shared/triggers.h). An
+// animated trigger node, an animated node under a trigger, a trigger inside another, two of the same
+// name, more than kMaxTriggers or one without a triangle mesh are errors. A decoration's triggers
+// are left out with it. Images are never decoded.
 
 #include <cstdint>
 #include <string>

@@ -18,7 +18,7 @@ inline void build_and_walk(const TriangleMesh& mesh) {
   CharacterState st = spawn_state((b.lo + b.hi) * 0.5);
   for (uint32_t t = 1; t <= 8; ++t) {
     st = step(st, encode_move(1, 0.5, t % 3 == 0 ? kButtonJump : 0, t), *built.world, s, scratch).state;
-    (void)triggers_containing(*built.world, st, s);  // whatever boxes a file gave (issue #66)
+    (void)triggers_containing(*built.world, st, s, nullptr);  // whatever boxes a file gave (issue #66)
   }
 }
 

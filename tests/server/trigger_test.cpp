@@ -18,6 +18,7 @@
 #include "server/game_replay.h"
 #include "server/recorder.h"
 #include "shared/formats/world_file.h"
+#include "support/scenario_support.h"
 #include "support/sim_harness.h"
 
 namespace foothold::test {
@@ -208,6 +209,49 @@ TEST(GameTriggers, ACharacterTheGameRemovesInATriggerLeavesItJustBeforeTheMatch)
   const uint32_t gone = first(game.heard, 'g', one, "", world);
   ASSERT_NE(gone, 0u);
   EXPECT_EQ(at_tick(game.heard, gone, world), "l1:hill g1");
+  EXPECT_EQ(game.mismatches, 0);
+}
+
+// A 40 m floor with a lift at x = 10: a 2 m slab whose top rests 0.2 m up, rising 4 m over 2 s and
+// back (a 4 s loop). The trigger "on_lift" rides it (1 m over its top); "ground" stays at its foot.
+std::unique_ptr<World> lift_world() {
+  MeshBuilder b;
+  b.floor_grid(-20, -20, 20, 20, 0, 40);
+  TriangleMesh mesh = b.take();
+  MeshBuilder slab;
+  slab.box({-1, -0.2, -1}, {1, 0, 1});
+  MoverMesh lift;
+  lift.name = "lift";
+  Channel rise;
+  rise.times = {0, 2, 4};
+  rise.values = {10, 0.2, 0, 10, 4.2, 0, 10, 0.2, 0};
+  rise.period = 4;
+  lift.chain = {Link{{}, {rise}}};
+  lift.mesh = slab.take();
+  mesh.movers.push_back(std::move(lift));
+  mesh.triggers = {{"ground", {9, 0, -1}, {11, 1, 1}}, {"on_lift", {-1, 0, -1}, {1, 1, 1}, 1}};
+  return make_world(std::move(mesh), "lift");
+}
+
+TEST(GameTriggers, ATriggerOnALiftCarriesItsRiderWhileTheGroundTriggerSeesItGoAndCome) {
+  const auto world = lift_world();
+  HarnessOptions o = with_clients(1);
+  SimHarness h(*world, o);
+  auto owned = std::make_unique<Zones>();
+  Zones& game = *owned;
+  h.server().set_game(std::move(owned));
+  h.start_all();
+  h.run_for(kS);
+  const uint32_t one = h.client(0).character_id();
+  say(h.client(0), "go 10 6 0");  // above the lift wherever it is: it lands on it and rides
+  h.run_for(6 * kS);
+  const uint32_t on = first(game.heard, 'e', one, "on_lift", *world);
+  ASSERT_NE(on, 0u);
+  EXPECT_EQ(first(game.heard, 'l', one, "on_lift", *world, on), 0u) << "a rider never leaves the volume it rides in";
+  // The lift takes it down into the still trigger at its foot and up out of it again.
+  const uint32_t down = first(game.heard, 'e', one, "ground", *world, on);
+  ASSERT_NE(down, 0u);
+  EXPECT_NE(first(game.heard, 'l', one, "ground", *world, down), 0u);
   EXPECT_EQ(game.mismatches, 0);
 }
 

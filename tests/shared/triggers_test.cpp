@@ -51,10 +51,10 @@ TEST(Triggers, ACharactersPostureChoosesItsCapsule) {
   CharacterState crouched = standing;
   crouched.crouched = true;
   crouched.position.y -= int32_t(s.crouch_drop * kPositionScale);
-  EXPECT_EQ(triggers_containing(*built.world, standing, s).to_ulong(), 0b11u);
-  EXPECT_EQ(triggers_containing(*built.world, crouched, s).to_ulong(), 0b10u);
+  EXPECT_EQ(triggers_containing(*built.world, standing, s, nullptr).to_ulong(), 0b11u);
+  EXPECT_EQ(triggers_containing(*built.world, crouched, s, nullptr).to_ulong(), 0b10u);
   CharacterState away = spawn_state({5, rest_height(), 0});
-  EXPECT_TRUE(triggers_containing(*built.world, away, s).none());
+  EXPECT_TRUE(triggers_containing(*built.world, away, s, nullptr).none());
 }
 
 TEST(Triggers, TheWorldChecksThemAndHashesThemOnlyWhenThereAreSome) {
@@ -94,6 +94,56 @@ TEST(Triggers, TheWorldChecksThemAndHashesThemOnlyWhenThereAreSome) {
   EXPECT_NE(floor_with(many).error.find("257 triggers; at most 256"), std::string::npos);
   many.pop_back();
   EXPECT_TRUE(floor_with(many).world) << "256 are allowed";
+}
+
+// A lift: a 2 m slab rising from y = 0 to y = 4 over 2 s and back (a 4 s loop), with the trigger
+// "on_lift" riding it (1 m above its top, in its axes) and the still trigger "ground" at its foot.
+World::Build lift_world() {
+  MeshBuilder b;
+  b.floor_grid(-20, -20, 20, 20, 0, 40);
+  TriangleMesh mesh = b.take();
+  MeshBuilder slab;
+  slab.box({-1, -0.2, -1}, {1, 0, 1});
+  MoverMesh lift;
+  lift.name = "lift";
+  Channel rise;
+  rise.times = {0, 2, 4};
+  rise.values = {0, 0, 0, 0, 4, 0, 0, 0, 0};
+  rise.period = 4;
+  lift.chain = {Link{{}, {rise}}};
+  lift.mesh = slab.take();
+  mesh.movers.push_back(std::move(lift));
+  mesh.triggers = {{"ground", {-1, 0, -1}, {1, 1, 1}}, {"on_lift", {-1, 0, -1}, {1, 1, 1}, 1}};
+  return World::create(mesh, "lift");
+}
+
+TEST(Triggers, ATriggerOnAMoverRidesIt) {
+  const auto built = lift_world();
+  ASSERT_TRUE(built.world) << built.error;
+  const World& w = *built.world;
+  const DerivedSettings s = derive(MoveSettings{});
+  MoverFrame frame;
+  frame.build(w, 0, 60);
+  const CharacterState foot = spawn_state({0, rest_height(), 0});
+  const CharacterState high = spawn_state({0, 2 + rest_height(), 0});
+  EXPECT_EQ(triggers_containing(w, foot, s, &frame).to_ulong(), 0b11u) << "at rest the lift's volume is at its foot";
+  EXPECT_EQ(triggers_containing(w, high, s, &frame).to_ulong(), 0b00u);
+  frame.build(w, 60, 60);  // 1 s: the lift 2 m up
+  EXPECT_EQ(triggers_containing(w, foot, s, &frame).to_ulong(), 0b01u);
+  EXPECT_EQ(triggers_containing(w, high, s, &frame).to_ulong(), 0b10u) << "its volume went up with it";
+  const std::optional<Aabb> box = trigger_box(w.triggers()[1], &frame);
+  ASSERT_TRUE(box);
+  EXPECT_EQ(box->lo.y, 2);
+  EXPECT_EQ(box->hi.y, 3);
+  // Without the movers' frame, a riding trigger holds nobody; a still one is where it is.
+  EXPECT_EQ(triggers_containing(w, foot, s, nullptr).to_ulong(), 0b01u);
+  EXPECT_FALSE(trigger_box(w.triggers()[1], nullptr));
+  // A trigger riding a mover the world does not have is refused.
+  MeshBuilder b;
+  b.floor_grid(-20, -20, 20, 20, 0, 40);
+  TriangleMesh mesh = b.take();
+  mesh.triggers = {{"a", {0, 0, 0}, {1, 1, 1}, 1}};
+  EXPECT_NE(World::create(mesh, "floor").error.find("floor: trigger 0 'a': it rides mover 0 of 0"), std::string::npos);
 }
 
 }  // namespace

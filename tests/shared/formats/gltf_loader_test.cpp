@@ -558,11 +558,16 @@ TEST(GltfTriggers, WhatATriggerCannotBeIsAnErrorNamingTheNode) {
                "nodes[3].extras.foothold.trigger 'a' is also nodes[2]'s");
   expect_error(load_json(trigger_doc(R"({"extras":{"foothold":{"trigger":"a"}}})"), "bad.gltf"),
                "nodes[1] is a trigger without a triangle mesh");
-  // A trigger does not move: not on an animated node, under one, or over one.
-  expect_error(load_json(trigger_doc(trigger_node(a), "", 1), "bad.gltf"), "nodes[1] is a trigger on a mover");
-  expect_error(load_json(trigger_doc(R"({"mesh":0,"children":[2]})", R"(,{"mesh":0,"extras":{"foothold":{"trigger":"a"}}})", 1),
-                         "bad.gltf"),
-               "nodes[2] is a trigger on a mover");
+  // Movers: a trigger under an animated node rides it (its box in the mover's axes); the animated
+  // node itself, or an animated node inside a trigger, is refused.
+  const MeshLoad rides = load_json(
+      trigger_doc(R"({"mesh":0,"translation":[0,1,0],"children":[2]})", R"(,{"mesh":0,"translation":[0,0.5,0],"extras":{"foothold":{"trigger":"a"}}})", 1));
+  ASSERT_TRUE(rides.ok()) << rides.error;
+  ASSERT_EQ(rides.mesh.triggers.size(), 1u);
+  EXPECT_EQ(rides.mesh.triggers[0].mover, 1u);
+  expect_box(rides.mesh.triggers[0], {-1, 0.5, -1}, {1, 0.5, 1});
+  EXPECT_EQ(rides.mesh.movers.at(0).mesh.faces.size(), 2u) << "the mover's own floor, not the trigger's";
+  expect_error(load_json(trigger_doc(trigger_node(a), "", 1), "bad.gltf"), "nodes[1] is an animated trigger");
   expect_error(load_json(trigger_doc(trigger_node(a, R"(,"children":[2])"), R"(,{"mesh":0})", 2), "bad.gltf"),
                "nodes[2] is animated inside the trigger nodes[1]");
 }
