@@ -1,8 +1,9 @@
 // Trigger volumes in a match (issue #66): a game hears its characters enter and leave the level's
 // triggers (tests/fuzz/corpus/gltf/triggers.gltf) after each tick's steps, ascending character id,
 // each one's leaves before its enters, ascending trigger index; a character leaving the match leaves
-// its triggers first; GameControl::triggers_at() agrees with what the hooks said; and a match whose
-// commands hang on triggers replays identically (--verify-game's replay_game).
+// its triggers first (also when the game removes it); GameControl::triggers_at() agrees with what the
+// hooks said; a trigger on a lift carries its rider; and a match whose commands hang on triggers,
+// still or riding, replays identically (--verify-game's replay_game).
 
 #include <cstdio>
 #include <map>
@@ -240,6 +241,15 @@ TEST(GameTriggers, ATriggerOnALiftCarriesItsRiderWhileTheGroundTriggerSeesItGoAn
   auto owned = std::make_unique<Zones>();
   Zones& game = *owned;
   h.server().set_game(std::move(owned));
+  const std::string path = ::testing::TempDir() + "/lift_triggers.rec";
+  replay::RecordingHeader header = server::server_recording_header("lift", *world, o.settings, 1, 0);
+  header.game = "zones";
+  header.game_seed = h.server().game_seed();
+  header.snapshot_interval = 1;
+  replay::RecordingWriter writer;
+  ASSERT_TRUE(writer.open(path, header)) << writer.error();
+  server::ServerRecorder recorder(writer, 0, true);
+  h.server().set_observer(&recorder);
   h.start_all();
   h.run_for(kS);
   const uint32_t one = h.client(0).character_id();
@@ -253,6 +263,14 @@ TEST(GameTriggers, ATriggerOnALiftCarriesItsRiderWhileTheGroundTriggerSeesItGoAn
   ASSERT_NE(down, 0u);
   EXPECT_NE(first(game.heard, 'l', one, "ground", *world, down), 0u);
   EXPECT_EQ(game.mismatches, 0);
+  h.server().set_observer(nullptr);
+  writer.close(recorder.last_tick());
+  ASSERT_TRUE(writer.ok()) << writer.error();
+  // The replay poses the lift as the server did, so hears the same.
+  const server::GameReplayResult same = server::replay_game(path, *world, std::make_unique<Zones>());
+  EXPECT_TRUE(same.ok) << same.error << same.difference;
+  EXPECT_GE(same.sends, 3u);
+  std::remove(path.c_str());
 }
 
 }  // namespace
