@@ -262,8 +262,16 @@ int world_command(const WorldOptions& o) {
     std::printf("mover %zu (platform %zu) '%s': %zu triangles, loops every %g s\n", m, m + 1, mover.name.c_str(),
                 mover.local.size(), loop);
   }
+  // Trigger volumes (glTF extras.foothold.trigger): each with its index, as the game API names it.
+  for (std::size_t t = 0; t < w.triggers().size(); ++t) {
+    const TriggerBox& box = w.triggers()[t];
+    std::printf("trigger %zu '%s': (%g, %g, %g) to (%g, %g, %g) m%s\n", t, box.name.c_str(), box.lo.x, box.lo.y, box.lo.z,
+                box.hi.x, box.hi.y, box.hi.z,
+                box.mover == 0 ? "" : (", riding mover " + std::to_string(box.mover - 1) + " (in its axes)").c_str());
+  }
   if (o.export_path.empty()) return 0;
   if (!w.movers().empty()) std::fprintf(stderr, "warning: --export writes the static triangles only, not the movers\n");
+  if (!w.triggers().empty()) std::fprintf(stderr, "warning: --export writes the static triangles only, not the triggers\n");
   TriangleMesh mesh;
   mesh.vertices.reserve(w.triangle_count() * 3);
   for (uint32_t i = 0; i < w.triangle_count(); ++i) {

@@ -17,8 +17,14 @@
 //                                               given since the last boundary is applied, in the
 //                                               order given (and recorded, as tick T's)
 //   tick T's steps
-//   after tick T's steps, before its snapshots: after_tick with every character's state and what
-//                                               it touched, ascending id
+//   after tick T's steps, before its snapshots: on_trigger_leave and on_trigger_enter for every
+//                                               character whose trigger volumes changed, ascending
+//                                               id, each one's leaves before its enters, each in
+//                                               ascending trigger index; then after_tick with every
+//                                               character's state and what it touched, ascending id
+//
+// A character that leaves the match while in triggers gets on_trigger_leave for each, ascending
+// index, just before its on_leave: every enter has its leave.
 //
 // So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
 // Messages a game sends are queued at once and go out after the next snapshots. A game must not
@@ -38,6 +44,7 @@
 #include "shared/settings.h"
 #include "shared/touches.h"
 #include "shared/vec3.h"
+#include "shared/world.h"
 
 namespace foothold::server {
 
@@ -135,6 +142,16 @@ class GameControl {
   virtual const CharacterState* character(uint32_t id) const = 0;
   /// The user data of character `id`'s connect token (empty when there is none).
   virtual std::span<const uint8_t> user_data(uint32_t id) const = 0;
+  /// The world the match is played in: its trigger volumes are world().triggers() (a trigger's index
+  /// is its place there; its name World::triggers()[index].name), its bounds world().bounds().
+  virtual const World& world() const = 0;
+  /// The triggers character `id` is in (shared/triggers.h: its capsule overlaps the box) after the
+  /// last tick, as trigger indices, ascending; empty when none, before its first tick, or when there
+  /// is no such character. During on_trigger_enter and on_trigger_leave: already after that tick's
+  /// changes. Valid until the next call.
+  virtual std::span<const int> triggers_at(uint32_t id) const = 0;
+  /// The index of the trigger named `name` (world().triggers()), or -1 when there is none.
+  int trigger_index(std::string_view name) const { return world().trigger_index(name); }
 
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
   /// In range: every component finite and within the world's bounds (World::bounds(), its static
@@ -250,6 +267,14 @@ class Game {
   virtual void on_leave(GameControl&, uint32_t /*id*/) {}
   /// A message from character `id`'s client.
   virtual void on_message(GameControl&, uint32_t /*id*/, proto::Channel, std::span<const uint8_t>) {}
+  /// Character `character` came into the trigger volume `trigger` (an index of
+  /// GameControl::world().triggers()) in the tick just simulated: after its steps, before
+  /// after_tick. Named so, not on_enter, beside on_join and on_leave, which are about the match.
+  virtual void on_trigger_enter(GameControl&, uint32_t /*character*/, int /*trigger*/) {}
+  /// Character `character` went out of the trigger volume `trigger` in the tick just simulated, or
+  /// is leaving the match while in it (then just before its on_leave, the character already gone:
+  /// GameControl::character() is null).
+  virtual void on_trigger_leave(GameControl&, uint32_t /*character*/, int /*trigger*/) {}
   /// After every tick's steps.
   virtual void after_tick(GameControl&, const TickReport&) {}
 };

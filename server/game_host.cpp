@@ -59,7 +59,12 @@ uint32_t seen_by_all_mask(const GameSchema& schema) {
 }
 
 GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& counters, Send send, const RewindHistory& rewind)
-    : roster_(roster), simulation_(simulation), counters_(counters), send_(std::move(send)), rewind_(rewind) {}
+    : roster_(roster),
+      simulation_(simulation),
+      counters_(counters),
+      send_(std::move(send)),
+      derived_(derive(simulation.settings())),
+      rewind_(rewind) {}
 
 void GameHost::install(std::unique_ptr<Game> game) {
   GameSchema schema = game ? game->schema() : GameSchema{};
@@ -95,7 +100,16 @@ void GameHost::allocated() {
 void GameHost::leaves() {
   roster_.take_departures(gone_);
   if (!game_) return;
-  for (uint32_t id : gone_) game_->on_leave(*this, id);
+  for (uint32_t id : gone_) {
+    // Its triggers' leaves first: a game counting who is in a volume sees every enter matched.
+    const auto at = std::lower_bound(presence_.begin(), presence_.end(), id, [](const Presence& p, uint32_t v) { return p.id < v; });
+    if (at != presence_.end() && at->id == id) {
+      const TriggerSet was = at->inside;
+      presence_.erase(at);
+      tell_triggers(id, was, {});
+    }
+    game_->on_leave(*this, id);
+  }
 }
 
 bool GameHost::message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes, const MessageTiming& timing) {
@@ -159,8 +173,42 @@ void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
   pending_.clear();
 }
 
+void GameHost::update_triggers() {
+  const World& world = simulation_.world();
+  if (world.triggers().empty()) return;
+  // Merged by id with what the last tick left: both ascending.
+  next_presence_.clear();
+  trigger_changes_.clear();
+  std::size_t old = 0;
+  auto keep = [&](const Presence& p) {
+    if (p.inside.any()) next_presence_.push_back(p);
+  };
+  for (std::size_t i = 0; i < roster_.size(); ++i) {
+    const uint32_t id = roster_[i].id;
+    // Gone from the roster since (a removal at the last boundary): leaves() tells the game.
+    for (; old < presence_.size() && presence_[old].id < id; ++old) keep(presence_[old]);
+    TriggerSet before;
+    if (old < presence_.size() && presence_[old].id == id) before = presence_[old++].inside;
+    const TriggerSet now = triggers_containing(world, roster_[i].character.state, derived_, &simulation_.movers());
+    keep({id, now});
+    if (now != before) trigger_changes_.push_back({id, before & ~now, now & ~before});
+  }
+  for (; old < presence_.size(); ++old) keep(presence_[old]);
+  presence_.swap(next_presence_);  // before the hooks: triggers_at() is already after the tick
+  for (const TriggerChange& c : trigger_changes_) tell_triggers(c.id, c.left, c.entered);
+}
+
+void GameHost::tell_triggers(uint32_t id, const TriggerSet& left, const TriggerSet& entered) {
+  const std::size_t count = simulation_.world().triggers().size();
+  for (std::size_t t = 0; t < count; ++t)
+    if (left[t]) game_->on_trigger_leave(*this, id, int(t));
+  for (std::size_t t = 0; t < count; ++t)
+    if (entered[t]) game_->on_trigger_enter(*this, id, int(t));
+}
+
 void GameHost::after_tick(const Simulation& simulation) {
   if (!game_) return;
+  update_triggers();
   reports_.clear();
   for (std::size_t i = 0; i < roster_.size(); ++i)
     reports_.push_back({roster_[i].id, roster_[i].character.state, simulation.touches(i)});
@@ -205,6 +253,18 @@ const CharacterState* GameHost::character(uint32_t id) const {
 std::span<const uint8_t> GameHost::user_data(uint32_t id) const {
   const Client* c = roster_.by_id(id);
   return c ? std::span<const uint8_t>(c->session.user_data.data(), c->session.user_data_size) : std::span<const uint8_t>();
+}
+
+const World& GameHost::world() const { return simulation_.world(); }
+
+std::span<const int> GameHost::triggers_at(uint32_t id) const {
+  at_.clear();
+  const auto at = std::lower_bound(presence_.begin(), presence_.end(), id, [](const Presence& p, uint32_t v) { return p.id < v; });
+  // A character gone from the roster is in none, whatever its entry still holds for leaves().
+  if (at == presence_.end() || at->id != id || !roster_.by_id(id)) return at_;
+  for (std::size_t t = 0; t < simulation_.world().triggers().size(); ++t)
+    if (at->inside[t]) at_.push_back(int(t));
+  return at_;
 }
 
 bool GameHost::give(uint32_t id, const GameCommand& command) {

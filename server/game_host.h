@@ -18,6 +18,7 @@
 #include "server/simulation.h"
 #include "server/tick_observer.h"
 #include "shared/game_command.h"
+#include "shared/triggers.h"
 
 namespace foothold::server {
 
@@ -97,7 +98,10 @@ class GameHost final : public GameControl {
   /// What the game sent since the last clear_sent(), in order (for the recorder); valid until then.
   std::span<const SentRecord> sent();
   void clear_sent();
-  /// After tick `simulation.tick()`'s steps: after_tick with every character's state and touches.
+  /// After tick `simulation.tick()`'s steps: on_trigger_leave and on_trigger_enter for every change
+  /// of the triggers a character is in (shared/triggers.h), then after_tick with every character's
+  /// state and touches. A replay of the game (server/game_replay.h) calls it as the server does, so
+  /// the same states give the same hooks.
   void after_tick(const Simulation& simulation);
 
   // GameControl.
@@ -106,6 +110,8 @@ class GameHost final : public GameControl {
   std::span<const uint32_t> characters() const override;
   const CharacterState* character(uint32_t id) const override;
   std::span<const uint8_t> user_data(uint32_t id) const override;
+  const World& world() const override;
+  std::span<const int> triggers_at(uint32_t id) const override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
   bool push(uint32_t id, const Vec3& velocity) override;
@@ -138,6 +144,10 @@ class GameHost final : public GameControl {
   double rewind_to(uint32_t viewer, double view_tick, double earliest_view);
   // The movers placed at `tick` (clamped to the window and the current tick).
   void place_movers(uint32_t tick);
+  // After a tick's steps: the triggers each character is in now, and the game told what changed.
+  void update_triggers();
+  // The game told that `id` left each trigger in `left`, then entered each in `entered`, ascending.
+  void tell_triggers(uint32_t id, const TriggerSet& left, const TriggerSet& entered);
 
   Roster& roster_;
   const Simulation& simulation_;
@@ -158,6 +168,20 @@ class GameHost final : public GameControl {
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;
+  // The triggers each character is in after the last tick, ascending id; only those in some. A
+  // character gone from the roster keeps its entry until leaves() tells the game it left them.
+  struct Presence {
+    uint32_t id;
+    TriggerSet inside;
+  };
+  struct TriggerChange {
+    uint32_t id;
+    TriggerSet left, entered;
+  };
+  DerivedSettings derived_;  // the capsule each profile and posture gives (triggers_containing)
+  std::vector<Presence> presence_, next_presence_;
+  std::vector<TriggerChange> trigger_changes_;
+  mutable std::vector<int> at_;  // triggers_at(): refreshed on each call
   const RewindHistory& rewind_;
   std::vector<QueryCapsule> capsules_;
   MoverFrame movers_;

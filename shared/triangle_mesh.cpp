@@ -22,6 +22,15 @@ std::string_view to_string(SurfaceTag tag) {
   return "by_normal";
 }
 
+bool valid_trigger_name(std::string_view name) {
+  if (name.empty() || name.size() > kMaxTriggerName) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 uint32_t MeshBuilder::vertex(const Vec3& p) {
   mesh_.vertices.push_back(p);
   return uint32_t(mesh_.vertices.size() - 1);

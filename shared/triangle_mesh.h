@@ -27,6 +27,22 @@ std::string_view to_string(SurfaceTag tag);
 
 struct MoverMesh;
 
+/// A trigger volume (glTF `extras.foothold.trigger`): a named axis-aligned box that collides with
+/// nothing; a game hears characters enter and leave it (server/game.h). One on a mover follows it
+/// (shared/triggers.h: trigger_box()).
+struct TriggerBox {
+  std::string name;  ///< 1 to kMaxTriggerName characters of [A-Za-z0-9_.-], unique in its world
+  Vec3 lo, hi;       ///< minimum and maximum corners, metres (lo <= hi; a side may be flat)
+  /// 0: a still trigger, its box in world axes; m + 1: it rides mover m, its box in the mover's axes.
+  uint16_t mover = 0;
+};
+/// Most triggers a world may have.
+inline constexpr std::size_t kMaxTriggers = 256;
+/// Longest trigger name, in characters.
+inline constexpr std::size_t kMaxTriggerName = 32;
+/// Whether `name` is a valid trigger name: 1 to kMaxTriggerName characters of [A-Za-z0-9_.-].
+bool valid_trigger_name(std::string_view name);
+
 /// Triangles over shared vertices. Y up, metres; a face's front is counter-clockwise.
 struct TriangleMesh {
   /// One triangle.
@@ -39,6 +55,9 @@ struct TriangleMesh {
   /// Geometry that moves (movement.md §15.1), in order (a World keeps it as mover indices). The
   /// movers' own meshes have no movers of their own.
   std::vector<MoverMesh> movers;
+  /// Trigger volumes, in order (a World keeps it as trigger indices); never collision geometry.
+  /// Only a world's own mesh has them, not a mover's.
+  std::vector<TriggerBox> triggers;
 };
 
 /// Most movers a world may have (CharacterState::platform holds index + 1 in 16 bits).

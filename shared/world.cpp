@@ -94,7 +94,48 @@ void hash_chain(Hasher& h, const std::vector<Link>& chain) {
   }
 }
 
+bool in_world(const Vec3& v) {
+  return std::fabs(v.x) <= kWorldLimit && std::fabs(v.y) <= kWorldLimit && std::fabs(v.z) <= kWorldLimit;  // NaN: false
+}
+
+// What is wrong with a mesh's triggers, or "".
+std::string trigger_problem(const std::vector<TriggerBox>& triggers, std::size_t movers, const std::string& name) {
+  if (triggers.size() > kMaxTriggers)
+    return name + ": " + std::to_string(triggers.size()) + " triggers; at most " + std::to_string(kMaxTriggers);
+  for (std::size_t i = 0; i < triggers.size(); ++i) {
+    const TriggerBox& t = triggers[i];
+    const std::string where = name + ": trigger " + std::to_string(i);
+    if (!valid_trigger_name(t.name))
+      return where + ": its name is not 1-" + std::to_string(kMaxTriggerName) + " characters of [A-Za-z0-9_.-]";
+    for (std::size_t j = 0; j < i; ++j)
+      if (triggers[j].name == t.name) return where + ": the name '" + t.name + "' is trigger " + std::to_string(j) + "'s too";
+    if (!in_world(t.lo) || !in_world(t.hi))
+      return where + " '" + t.name + "': its box lies outside the fixed-point range of +-" + std::to_string(long(kWorldLimit)) + " m";
+    if (!(t.lo.x <= t.hi.x && t.lo.y <= t.hi.y && t.lo.z <= t.hi.z)) return where + " '" + t.name + "': its box's lo exceeds its hi";
+    if (t.mover > movers)
+      return where + " '" + t.name + "': it rides mover " + std::to_string(t.mover - 1) + " of " + std::to_string(movers);
+  }
+  return "";
+}
+
+void hash_triggers(Hasher& h, const std::vector<TriggerBox>& triggers) {
+  h.add_string("triggers");
+  h.add_u64(triggers.size());
+  for (const TriggerBox& t : triggers) {
+    h.add_string(t.name);
+    hash_vec(h, t.lo);
+    hash_vec(h, t.hi);
+    h.add_u64(t.mover);
+  }
+}
+
 }  // namespace
+
+int World::trigger_index(std::string_view name) const {
+  for (std::size_t i = 0; i < triggers_.size(); ++i)
+    if (triggers_[i].name == name) return int(i);
+  return -1;
+}
 
 WorldTriangle make_world_triangle(const Vec3& a, const Vec3& b, const Vec3& c, SurfaceTag tag) {
   WorldTriangle t;
@@ -141,6 +182,9 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
     out.error = w->name_ + ": " + std::to_string(w->movers_.size()) + " movers; at most " + std::to_string(kMaxMovers);
     return out;
   }
+  out.error = trigger_problem(mesh.triggers, w->movers_.size(), w->name_);
+  if (!out.error.empty()) return out;
+  w->triggers_ = mesh.triggers;
 
   Hasher h;
   h.add_string("foothold.world.v1");
@@ -154,6 +198,8 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
       hash_triangles(h, m.local);
     }
   }
+  // And one without triggers as it did before triggers existed (recordings compare the hash).
+  if (!w->triggers_.empty()) hash_triggers(h, w->triggers_);
   Aabb b{w->triangles_[0].lo, w->triangles_[0].hi};
   for (const auto& t : w->triangles_) {
     b.lo = {std::min(b.lo.x, t.lo.x), std::min(b.lo.y, t.lo.y), std::min(b.lo.z, t.lo.z)};

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "shared/geometry.h"
@@ -54,7 +55,9 @@ class World {
   /// Builds a world from a mesh and its movers. Degenerate triangles are dropped (and counted);
   /// vertex indices out of range, coordinates beyond kWorldLimit (or not finite), a mesh with no
   /// usable static triangle, a mover without a usable triangle or with a malformed animation are
-  /// errors. `name` is used in messages. The mesh is copied: it need not outlive the world.
+  /// errors; so are more than kMaxTriggers triggers, a trigger whose name is not valid_trigger_name()
+  /// or is another's, whose box is not finite, inside +-kWorldLimit and lo <= hi, or that rides a
+  /// mover the mesh does not have. `name` is used in messages. The mesh is copied: it need not outlive the world.
   /// Triangle indices are the mesh's face order with the dropped faces left out; movers' triangles
   /// come after them (MoverFrame), mover by mover.
   static Build create(const TriangleMesh& mesh, std::string name);
@@ -73,8 +76,13 @@ class World {
   const Aabb& bounds() const { return bounds_; }
   /// The movers, in the mesh's order (index m is CharacterState::platform m + 1).
   const std::vector<Mover>& movers() const { return movers_; }
-  /// Content hash of every triangle (exact coordinates and tag, in order; not the name) and of every
-  /// mover's triangles and animation; peers compare it.
+  /// The trigger volumes, in the mesh's order (index t is the trigger index the game API names).
+  const std::vector<TriggerBox>& triggers() const { return triggers_; }
+  /// The index of the trigger named `name` in triggers(), or -1 when there is none.
+  int trigger_index(std::string_view name) const;
+  /// Content hash of every triangle (exact coordinates and tag, in order; not the name), of every
+  /// mover's triangles and animation, and of every trigger's name and box; peers compare it. A world
+  /// without movers or triggers hashes as it did before they existed.
   uint64_t hash() const { return hash_; }
 
   /// Replaces `out` with the indices of the triangles whose bounds overlap `box`, ascending.
@@ -96,6 +104,7 @@ class World {
   std::string name_;
   std::vector<WorldTriangle> triangles_;
   std::vector<Mover> movers_;
+  std::vector<TriggerBox> triggers_;
   Aabb bounds_;
   uint64_t hash_ = 0;
   std::unique_ptr<Bullet> bullet_;

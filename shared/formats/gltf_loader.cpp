@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cctype>
@@ -109,6 +110,8 @@ class Reader {
     const std::string where = "nodes[" + std::to_string(index) + "]";
     if (const auto* collide = foothold_extras(node.extras, "collide"); collide && collide->IsBool() && !collide->Get<bool>())
       return;  // decoration: neither it nor its children collide
+    const tinygltf::Value* trigger = foothold_extras(node.extras, "trigger");
+    if (trigger && !start_trigger(index, *trigger, target)) return;
     SurfaceTag tag = inherited;
     if (const auto* ground = foothold_extras(node.extras, "ground")) {
       if (!parse_ground(*ground, tag)) return fail(where + ".extras.foothold.ground must be \"always\" or \"never\"");
@@ -120,6 +123,9 @@ class Reader {
     Link link;
     link.channels = channels_[size_t(index)];
     const bool animated = !link.channels.empty();
+    if (animated && trigger_node_ >= 0)
+      return fail(where + " is animated inside the trigger nodes[" + std::to_string(trigger_node_) +
+                  "] (a trigger rides the mover it is under; nothing moves within it)");
     const bool rigid = rigid_part(node, link.rest, animated);
     if (animated && !rigid) return fail(where + ": an animated node may not have a matrix");
     path.push_back(link);
@@ -143,7 +149,8 @@ class Reader {
     on_path[size_t(index)] = true;
     if (node.mesh >= 0) {
       if (node.mesh >= int(model_.meshes.size())) return fail(where + ".mesh refers to mesh " + std::to_string(node.mesh) + ", which does not exist");
-      add_mesh(node.mesh, world, tag, target < 0 ? out_.mesh : out_.mesh.movers[size_t(target)].mesh);
+      TriangleMesh& into = trigger_node_ >= 0 ? trigger_mesh_ : target < 0 ? out_.mesh : out_.mesh.movers[size_t(target)].mesh;
+      add_mesh(node.mesh, world, tag, into);
       if (!out_.error.empty()) return;
     }
     for (int child : node.children) {
@@ -153,6 +160,52 @@ class Reader {
     path.pop_back();
     path_rigid_.pop_back();
     on_path[size_t(index)] = false;
+    if (trigger) end_trigger(where);
+  }
+
+  // Node `index` has extras.foothold.trigger = `value`: checks it and starts gathering its volume
+  // (its mesh's and its descendants' triangles, which then collide with nothing), in world axes or,
+  // under a mover (`target` >= 0), in the mover's. False with the error set when it cannot be one.
+  bool start_trigger(int index, const tinygltf::Value& value, int target) {
+    const std::string where = "nodes[" + std::to_string(index) + "]";
+    if (!value.IsString() || !valid_trigger_name(value.Get<std::string>()))
+      return fail(where + ".extras.foothold.trigger must be a string of 1-" + std::to_string(kMaxTriggerName) +
+                  " characters of [A-Za-z0-9_.-]"),
+             false;
+    const std::string& name = value.Get<std::string>();
+    // The box is the one shape: a file asking for another (a convex hull) is told, not given a box.
+    if (const auto* shape = foothold_extras(model_.nodes[size_t(index)].extras, "shape");
+        shape && !(shape->IsString() && shape->Get<std::string>() == "box"))
+      return fail(where + ".extras.foothold.shape must be \"box\" (a trigger's volume is its meshes' box)"), false;
+    if (trigger_node_ >= 0)
+      return fail(where + " is a trigger inside the trigger nodes[" + std::to_string(trigger_node_) + "]"), false;
+    // A mover's own node carries its solid mesh; a trigger riding it is a node under it.
+    if (!channels_[size_t(index)].empty())
+      return fail(where + " is an animated trigger: a trigger rides a mover as a node under the animated one"), false;
+    for (std::size_t t = 0; t < out_.mesh.triggers.size(); ++t)
+      if (out_.mesh.triggers[t].name == name)
+        return fail(where + ".extras.foothold.trigger '" + name + "' is also " + trigger_nodes_[t] + "'s (names are unique)"), false;
+    if (out_.mesh.triggers.size() >= kMaxTriggers) return fail("more than " + std::to_string(kMaxTriggers) + " triggers"), false;
+    trigger_node_ = index;
+    trigger_mesh_ = {};
+    // Under a mover, visit() places the meshes in the mover's own axes: the box rides it.
+    out_.mesh.triggers.push_back({name, {}, {}, uint16_t(target + 1)});
+    trigger_nodes_.push_back(where);
+    return true;
+  }
+
+  // The end of the trigger node's subtree: its box is the bounds of every vertex gathered.
+  void end_trigger(const std::string& where) {
+    trigger_node_ = -1;
+    if (!out_.error.empty()) return;
+    const std::vector<Vec3>& v = trigger_mesh_.vertices;
+    if (trigger_mesh_.faces.empty()) return fail(where + " is a trigger without a triangle mesh (its box is its mesh's)");
+    TriggerBox& box = out_.mesh.triggers.back();
+    box.lo = box.hi = v[0];
+    for (const Vec3& p : v) {
+      box.lo = {std::min(box.lo.x, p.x), std::min(box.lo.y, p.y), std::min(box.lo.z, p.z)};
+      box.hi = {std::max(box.hi.x, p.x), std::max(box.hi.y, p.y), std::max(box.hi.z, p.z)};
+    }
   }
 
   // The node's translation and rotation (a matrix must be rigid: orthonormal, no mirror). When the
@@ -442,6 +495,9 @@ class Reader {
   std::size_t skipped_modes_ = 0;
   std::vector<std::vector<Channel>> channels_;  // by node index
   std::vector<bool> path_rigid_;                // along visit()'s path: whether each node is rigid
+  int trigger_node_ = -1;                       // the trigger node whose subtree visit() is in (-1: none)
+  TriangleMesh trigger_mesh_;                   // its triangles so far, in world axes
+  std::vector<std::string> trigger_nodes_;      // each trigger's node, "nodes[N]", for messages
 };
 
 // Images are never needed: collision only.

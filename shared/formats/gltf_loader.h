@@ -9,7 +9,14 @@
 // warning. Tags as in OBJ: a material named always_ground or never_ground, or
 // extras {"foothold": {"ground": "always"|"never"}} on the material or on a node (inherited by its
 // children; the material's wins). extras {"foothold": {"collide": false}} on a node leaves it and its
-// children out (decoration). Images are never decoded.
+// children out (decoration). extras {"foothold": {"trigger": "NAME"}} on a node makes it and its
+// children a trigger volume (TriangleMesh::triggers, in the order the scene is walked): their
+// triangles collide with nothing, and the volume is the axis-aligned box of every position of their
+// meshes as the node transforms place them (extras.foothold.shape, if given, must be "box"): in
+// world axes, or, under an animated node, in that mover's axes, riding it (shared/triggers.h). An
+// animated trigger node, an animated node under a trigger, a trigger inside another, two of the same
+// name, more than kMaxTriggers or one without a triangle mesh are errors. A decoration's triggers
+// are left out with it. Images are never decoded.
 
 #include <cstdint>
 #include <string>

@@ -71,6 +71,20 @@ TEST(ReplayWorld, DescribesAWorldAndExportsItAsGlbThatLoadsBack) {
   EXPECT_NE(bad.output.find("broken.gltf"), std::string::npos) << bad.output;
 }
 
+// Issue #66: a level's trigger volumes are listed with their index and box; the export leaves them
+// out, and says so.
+TEST(ReplayWorld, ListsTheTriggersOfALevel) {
+  TempDir dir;
+  const std::string level = std::string(FOOTHOLD_SOURCE_DIR) + "/tests/fuzz/corpus/gltf/triggers.gltf";
+  const auto r = run_command(kReplay + " world --world " + level + " --export " + dir.file("t.glb"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("trigger 0 'pad': (4, 0, -1) to (6, 0.5, 1) m"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("trigger 2 'east': (0, 0, -20) to (20, 10, 20) m"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("not the triggers"), std::string::npos) << r.output;
+  const auto arena = run_command(kReplay + " world --world arena");
+  EXPECT_EQ(arena.output.find("trigger "), std::string::npos) << arena.output;
+}
+
 TEST(ReplayRun, SettingsFileChangesTheMovement) {
   TempDir dir;
   const auto script = dir.write("walk.txt", "60 0 0 -\n60 1 0 -\n");

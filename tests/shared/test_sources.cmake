@@ -27,5 +27,6 @@ set(FOOTHOLD_SHARED_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/sort_presorted_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tick_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/touches_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/triggers_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/workers_test.cpp
 )

@@ -179,7 +179,7 @@ TEST(Gltf, PointsAndLinesAreSkippedAndCounted) {
 }
 
 void expect_error(const MeshLoad& load, const std::string& part) {
-  EXPECT_FALSE(load.ok());
+  EXPECT_FALSE(load.ok()) << part;
   EXPECT_NE(load.error.find("bad.gltf"), std::string::npos) << load.error;
   EXPECT_NE(load.error.find(part), std::string::npos) << load.error;
   EXPECT_TRUE(load.mesh.faces.empty());
@@ -464,6 +464,112 @@ TEST(GltfLoader, AGlbWhoseChunksBreakTheContainerIsRefusedBeforeTinygltfReadsIt)
   lying[8] = 0x65;  // the header's total length, one more than the file
   EXPECT_NE(load_gltf_memory(lying.data(), lying.size(), true, "l.glb", "").error.find("the GLB header says 1637 bytes"),
             std::string::npos);
+}
+
+}  // namespace
+}  // namespace foothold::test
+
+namespace foothold::test {
+namespace {
+
+// Issue #66: tests/fuzz/corpus/gltf/triggers.gltf, a 40 m floor and three triggers: "pad" (a cube
+// scaled to 2 x 0.5 x 2 m at x = 5), "hill" (a node turned 90 degrees about Y over a child cube of
+// 6 x 2 x 4 m, at x = -5) and "east" (the half x > 0, 10 m high).
+MeshLoad trigger_level() { return load_gltf_file(std::string(FOOTHOLD_SOURCE_DIR) + "/tests/fuzz/corpus/gltf/triggers.gltf"); }
+
+void expect_box(const TriggerBox& t, const Vec3& lo, const Vec3& hi) {
+  EXPECT_NEAR(t.lo.x, lo.x, 1e-12) << t.name;
+  EXPECT_NEAR(t.lo.y, lo.y, 1e-12) << t.name;
+  EXPECT_NEAR(t.lo.z, lo.z, 1e-12) << t.name;
+  EXPECT_NEAR(t.hi.x, hi.x, 1e-12) << t.name;
+  EXPECT_NEAR(t.hi.y, hi.y, 1e-12) << t.name;
+  EXPECT_NEAR(t.hi.z, hi.z, 1e-12) << t.name;
+}
+
+TEST(GltfTriggers, ATriggerNodeIsTheWorldBoxOfItsMeshesInFileOrder) {
+  const MeshLoad loaded = trigger_level();
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  EXPECT_EQ(loaded.mesh.faces.size(), 2u) << "the floor's two triangles: no trigger's cube collides";
+  ASSERT_EQ(loaded.mesh.triggers.size(), 3u);
+  EXPECT_EQ(loaded.mesh.triggers[0].name, "pad");
+  EXPECT_EQ(loaded.mesh.triggers[1].name, "hill");
+  EXPECT_EQ(loaded.mesh.triggers[2].name, "east");
+  expect_box(loaded.mesh.triggers[0], {4, 0, -1}, {6, 0.5, 1});
+  // The child's 6 x 4 m turned by its parent: 4 m along X, 6 m along Z.
+  expect_box(loaded.mesh.triggers[1], {-7, 0, -3}, {-3, 2, 3});
+  expect_box(loaded.mesh.triggers[2], {0, 0, -20}, {20, 10, 20});
+  const auto world = make_world(loaded.mesh, "triggers");
+  ASSERT_EQ(world->triggers().size(), 3u);
+  EXPECT_EQ(world->trigger_index("hill"), 1);
+  EXPECT_EQ(world->trigger_index("nowhere"), -1);
+}
+
+TEST(GltfTriggers, ACharacterWalksThroughATriggersMesh) {
+  const MeshLoad loaded = trigger_level();
+  ASSERT_TRUE(loaded.ok()) << loaded.error;
+  const auto world = make_world(loaded.mesh, "triggers");
+  // From x = -10 along +X for 3 s (about 12 m at the default walk speed): through the hill's 2 m cube.
+  const auto run = run_script(*world, {-10, rest_height(), 0}, "180 1 0 -\n");
+  EXPECT_GT(pos(run.rows.back()).x, -1.0) << "the hill's cube would have stopped it at x = -7";
+  EXPECT_NEAR(pos(run.rows.back()).y, rest_height(), 1e-9) << "on the floor, not on a cube";
+}
+
+// A floor (node 0) and the level's node 1 (JSON) with the nodes after it (`more`, each with a
+// leading comma); node `animated` (-1: none) slides 1 m along X and back.
+std::string trigger_doc(const std::string& node1, const std::string& more = "", int animated = -1) {
+  Doc d;
+  const int floor = d.positions(kFloor);
+  const int t = d.floats({0, 1}, "SCALAR");
+  const int v = d.floats({0, 0, 0, 1, 0, 0}, "VEC3");
+  const std::string animations =
+      animated < 0 ? "" : R"("animations":[{"samplers":[)" + sampler(t, v, "LINEAR") + R"(],"channels":[)" + channel(0, animated, "translation") + "]}],";
+  return d.json(R"("meshes":[{"primitives":[{"attributes":{"POSITION":)" + std::to_string(floor) + R"(}}]}],
+    "nodes":[{"mesh":0,"scale":[20,1,20]},)" + node1 + more + "]," + animations + R"("scenes":[{"nodes":[0,1]}],"scene":0)");
+}
+
+// Node 1 as a cube 1 m up with extras.foothold `extra` and more JSON members `rest`.
+std::string trigger_node(const std::string& extra, const std::string& rest = "") {
+  return R"({"mesh":0,"translation":[0,1,0],"extras":{"foothold":)" + extra + "}" + rest + "}";
+}
+
+TEST(GltfTriggers, WhatATriggerCannotBeIsAnErrorNamingTheNode) {
+  for (const std::string& value : std::vector<std::string>{"7", "\"\"", "\"a b\"", "\"" + std::string(33, 'x') + "\"", "true", "[\"a\"]", "{\"a\":1}"}) {
+    SCOPED_TRACE(value);
+    expect_error(load_json(trigger_doc(trigger_node(R"({"trigger":)" + value + "}")), "bad.gltf"),
+                 "nodes[1].extras.foothold.trigger must be a string of 1-32 characters");
+  }
+  EXPECT_TRUE(load_json(trigger_doc(trigger_node(R"({"trigger":")" + std::string(32, 'x') + "\"}"))).ok())
+      << "32 characters are allowed";
+  const std::string a = R"({"trigger":"a"})";
+  EXPECT_TRUE(load_json(trigger_doc(trigger_node(R"({"trigger":"a","shape":"box"})"))).ok());
+  expect_error(load_json(trigger_doc(trigger_node(R"({"trigger":"a","shape":"convex"})")), "bad.gltf"),
+               "nodes[1].extras.foothold.shape must be \"box\"");
+  // A child's mesh is part of the volume.
+  const MeshLoad child = load_json(trigger_doc(trigger_node(a, R"(,"children":[2])"), R"(,{"mesh":0,"translation":[0,0,3]})"));
+  ASSERT_TRUE(child.ok()) << child.error;
+  expect_box(child.mesh.triggers.at(0), {-1, 1, -1}, {1, 1, 4});
+  expect_error(load_json(trigger_doc(trigger_node(a, R"(,"children":[2])"), R"(,{"mesh":0,"extras":{"foothold":{"trigger":"b"}}})"),
+                         "bad.gltf"),
+               "nodes[2] is a trigger inside the trigger nodes[1]");
+  // Two of one name: the second in the scene's order is named.
+  expect_error(load_json(trigger_doc(R"({"children":[2,3]})", R"(,{"mesh":0,"extras":{"foothold":{"trigger":"a"}}},
+                                        {"mesh":0,"extras":{"foothold":{"trigger":"a"}}})"),
+                         "bad.gltf"),
+               "nodes[3].extras.foothold.trigger 'a' is also nodes[2]'s");
+  expect_error(load_json(trigger_doc(R"({"extras":{"foothold":{"trigger":"a"}}})"), "bad.gltf"),
+               "nodes[1] is a trigger without a triangle mesh");
+  // Movers: a trigger under an animated node rides it (its box in the mover's axes); the animated
+  // node itself, or an animated node inside a trigger, is refused.
+  const MeshLoad rides = load_json(
+      trigger_doc(R"({"mesh":0,"translation":[0,1,0],"children":[2]})", R"(,{"mesh":0,"translation":[0,0.5,0],"extras":{"foothold":{"trigger":"a"}}})", 1));
+  ASSERT_TRUE(rides.ok()) << rides.error;
+  ASSERT_EQ(rides.mesh.triggers.size(), 1u);
+  EXPECT_EQ(rides.mesh.triggers[0].mover, 1u);
+  expect_box(rides.mesh.triggers[0], {-1, 0.5, -1}, {1, 0.5, 1});
+  EXPECT_EQ(rides.mesh.movers.at(0).mesh.faces.size(), 2u) << "the mover's own floor, not the trigger's";
+  expect_error(load_json(trigger_doc(trigger_node(a), "", 1), "bad.gltf"), "nodes[1] is an animated trigger");
+  expect_error(load_json(trigger_doc(trigger_node(a, R"(,"children":[2])"), R"(,{"mesh":0})", 2), "bad.gltf"),
+               "nodes[2] is animated inside the trigger nodes[1]");
 }
 
 }  // namespace
