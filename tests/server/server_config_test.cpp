@@ -264,7 +264,7 @@ TEST(ServerConfig, TheGameSeedIsAnyUnsigned64BitNumberOrNothing) {
     EXPECT_FALSE(c.game_seed_value()) << bad;
     const auto errors = c.validate();
     ASSERT_EQ(errors.size(), 1u) << bad;
-    EXPECT_TRUE(mentions(errors, "game_seed = '" + std::string(bad) + "' is not a whole number")) << errors[0];
+    EXPECT_TRUE(server::mentions(errors, "game_seed = '" + std::string(bad) + "' is not a whole number")) << errors[0];
   }
   server::ScopedEnv env("FOOTHOLD_GAME_SEED", "42");
   server::ServerConfig d;
