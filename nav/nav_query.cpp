@@ -1,6 +1,7 @@
 #include "nav/nav_query.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <type_traits>
 
 #include <DetourNavMesh.h>
@@ -66,7 +67,20 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
     result.why = NoPathReason::kGoalOffMesh;
     return result;
   }
+  // In the open, walk straight: Detour's polygon search prices a path by its polygons' edge
+  // midpoints, so on a floor split into tiles it may pick a corridor with a needless corner where
+  // tiles meet. A ray along the mesh that reaches the goal's own polygon is the path.
   int count = 0;
+  float t = 0, normal[3];
+  if (dtStatusSucceed(query_->raycast(start_ref, start_on, goal_on, &filter, &t, normal, polys_.data(), &count,
+                                      kMaxPathPolygons)) &&
+      t == FLT_MAX && count > 0 && polys_[std::size_t(count - 1)] == goal_ref) {
+    result.status = PathStatus::kFound;
+    result.polygons = count;
+    result.corners = {to_vec(start_on), to_vec(goal_on)};
+    return result;
+  }
+  count = 0;
   const dtStatus status = query_->findPath(start_ref, goal_ref, start_on, goal_on, &filter, polys_.data(), &count,
                                            kMaxPathPolygons);
   if (dtStatusFailed(status) || count == 0) {
