@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Keeps ARCHITECTURE.md's target table true (quick suite):
 #  1. every #include "folder/..." in the product's folders (the targets: shared/, shared/formats/,
-#     shared/workers/, client/, proto/, replay/, server/, games/, bots/) is one the table allows for that folder
+#     shared/workers/, client/, proto/, replay/, server/, games/, bots/, nav/) is one the table allows for that folder
 #     (or, when the table names it, for that file): a target includes only the headers of the targets
 #     it links;
 #  2. the simulation (shared/) includes nothing that reads a clock, a socket, a thread, randomness
@@ -26,7 +26,7 @@ done <<<"$table"
 
 status=0
 checked=0
-for folder in shared shared/formats shared/workers client proto replay server games bots; do
+for folder in shared shared/formats shared/workers client proto replay server games bots nav; do
   [ -n "${allowed[$folder]:-}" ] || { echo "check_architecture: the table has no line for $folder/" >&2; status=1; continue; }
   for file in "$root/$folder"/*.h "$root/$folder"/*.cpp; do
     [ -f "$file" ] || continue
