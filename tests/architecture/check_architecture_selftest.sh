@@ -26,7 +26,6 @@ violations=(
   'bots/bot_fleet.cpp|#include "server/udp_server.h"|the bots including the server'
   'shared/world.cpp|#include "nav/navmesh.h"|the simulation including the navigation mesh'
   'nav/navmesh.cpp|#include "server/game.h"|the navigation mesh including the server'
-  'nav/navmesh.cpp|#include "shared/formats/world_file.h"|the navigation mesh library including the file formats'
   'shared/predictor.cpp|#include "shared/formats/obj_loader.h"|the simulation including the file formats'
   'shared/formats/trace.cpp|#include "client/session.h"|the formats including the client'
   'shared/world.cpp|#include <chrono>|the simulation reading a clock'
