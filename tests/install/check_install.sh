@@ -144,12 +144,14 @@ cmake -S "$work/hill_src" -B "$work/hill" -DCMAKE_PREFIX_PATH="$prefix" >"$work/
   { cat "$work/hill.log" >&2; fail "configuring the installed examples/hill_game"; }
 cmake --build "$work/hill" -j2 >>"$work/hill.log" 2>&1 || { cat "$work/hill.log" >&2; fail "building the installed examples/hill_game"; }
 level=$hill/hill.gltf
-start_server "$work/hill/hill-server" "$work" --key-file "$work/server.key" --world "$level" --record "$work/hill.rec" ||
+mkdir -p "$work/hill_run"  # a ready file of its own: the tag-server's is still in $work
+start_server "$work/hill/hill-server" "$work/hill_run" --key-file "$work/server.key" --world "$level" --record "$work/hill.rec" ||
   fail "hill-server did not start"
 bots=$("$bot_bin" --server "$address" --key-file "$work/server.key" --world "$level" --bots 6 --duration 6 --seed 66) ||
-  fail "bots on hill-server: $bots"
+  { cat "$work/hill_run/server.log" >&2; fail "bots on hill-server: $bots"; }
 bots_last=$(tail -n 1 <<<"$bots")
-[[ $bots_last == "bots=6 connected=6 failed=0 "* && $bots_last == *" unexplained=0 "* ]] || fail "bots on hill-server: '$bots_last'"
+[[ $bots_last == "bots=6 connected=6 failed=0 "* && $bots_last == *" unexplained=0 "* ]] ||
+  { cat "$work/hill_run/server.log" >&2; fail "bots on hill-server: '$bots_last'"; }
 stop_server
 verified=$("$replay_bin" verify "$work/hill.rec" | tail -n 1) || fail "foothold-replay verify of hill-server's recording: $verified"
 [[ $verified == "verified=1 "*" characters=6 "*" mismatches=0 "* ]] || fail "hill-server's recording: '$verified'"
