@@ -28,6 +28,13 @@ install(FILES ${PROJECT_BINARY_DIR}/proto/include/proto/foothold_generated.h DES
 install(FILES ${PROJECT_SOURCE_DIR}/server/game.h ${PROJECT_SOURCE_DIR}/server/server_program.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/server COMPONENT dev)
 
+# A complete game to build against the package (examples/hill_game: its source, level and CMake
+# project; tests/install/check_install.sh builds it from the installed copy).
+install(FILES ${PROJECT_SOURCE_DIR}/examples/hill_game/CMakeLists.txt ${PROJECT_SOURCE_DIR}/examples/hill_game/hill_game.cpp
+              ${PROJECT_SOURCE_DIR}/examples/hill_game/hill.gltf ${PROJECT_SOURCE_DIR}/examples/hill_game/make_level.py
+              ${PROJECT_SOURCE_DIR}/examples/hill_game/README.md
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/foothold/examples/hill_game COMPONENT dev)
+
 # The shared library in a set of its own: Foothold::client needs nothing else installed.
 # (The library itself is the client component's, its development symlink the dev component's: the
 # packages libfoothold-client0 and libfoothold-dev, cmake/packaging.cmake.)

@@ -10,14 +10,16 @@
 #   3. the server component: examples/tag_server (the tag game's own server) configured with
 #      find_package(Foothold COMPONENTS server) and built;
 #   4. pkg-config: examples/c_client/main.c built with `cc main.c $(pkg-config --cflags --libs
-#      foothold-client) -lm` and run on loopback against that out-of-tree tag-server.
+#      foothold-client) -lm` and run on loopback against that out-of-tree tag-server;
+#   5. the shipped game: share/foothold/examples/hill_game built from the installed copy alone, played
+#      by bots on its level, its recording verified and its game replayed identical (#66).
 #
-#   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED
+#   tests/install/check_install.sh BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED FOOTHOLD_BOT FOOTHOLD_REPLAY
 # (SELF_CONTAINED: ON, the library must need libc, libm and libstdc++ only; OFF, a build configured
 # with -DFOOTHOLD_SELF_CONTAINED_CLIENT=OFF, whose library links Debian's.)
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED" >&2; exit 2; }
-build=$1 server_bin=$2 token_bin=$3 self_contained=$4
+[ $# -eq 6 ] || { echo "usage: $0 BUILD_DIR FOOTHOLD_SERVER FOOTHOLD_TOKEN SELF_CONTAINED FOOTHOLD_BOT FOOTHOLD_REPLAY" >&2; exit 2; }
+build=$1 server_bin=$2 token_bin=$3 self_contained=$4 bot_bin=$5 replay_bin=$6
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=tests/support/wait_ready.sh
 source "$source_dir/tests/support/wait_ready.sh"
@@ -132,4 +134,30 @@ last=$(tail -n 1 <<<"$out")
 [[ $last =~ ^connected=1\ ticks=([0-9]+)\ distance_m=([0-9.]+)\ corrections=([0-9]+)$ ]] || fail "c_client's last line: '$last'"
 [ "${BASH_REMATCH[1]}" -ge 100 ] || fail "c_client ran only ${BASH_REMATCH[1]} ticks"
 echo "pkg-config c_client: $last"
+stop_server
+
+# 5. The shipped game, from the installed copy alone (nothing of the source tree on its path).
+hill=$prefix/share/foothold/examples/hill_game
+for f in CMakeLists.txt hill_game.cpp hill.gltf make_level.py README.md; do [ -f "$hill/$f" ] || fail "$hill/$f is not installed"; done
+cp -r "$hill" "$work/hill_src"
+cmake -S "$work/hill_src" -B "$work/hill" -DCMAKE_PREFIX_PATH="$prefix" >"$work/hill.log" 2>&1 ||
+  { cat "$work/hill.log" >&2; fail "configuring the installed examples/hill_game"; }
+cmake --build "$work/hill" -j2 >>"$work/hill.log" 2>&1 || { cat "$work/hill.log" >&2; fail "building the installed examples/hill_game"; }
+level=$hill/hill.gltf
+mkdir -p "$work/hill_run"  # a ready file of its own: the tag-server's is still in $work
+start_server "$work/hill/hill-server" "$work/hill_run" --key-file "$work/server.key" --world "$level" --record "$work/hill.rec" ||
+  fail "hill-server did not start"
+bots=$("$bot_bin" --server "$address" --key-file "$work/server.key" --world "$level" --bots 6 --duration 6 --seed 66) ||
+  { cat "$work/hill_run/server.log" >&2; fail "bots on hill-server: $bots"; }
+bots_last=$(tail -n 1 <<<"$bots")
+[[ $bots_last == "bots=6 connected=6 failed=0 "* && $bots_last == *" unexplained=0 "* ]] ||
+  { cat "$work/hill_run/server.log" >&2; fail "bots on hill-server: '$bots_last'"; }
+stop_server
+verified=$("$replay_bin" verify "$work/hill.rec" | tail -n 1) || fail "foothold-replay verify of hill-server's recording: $verified"
+[[ $verified == "verified=1 "*" characters=6 "*" mismatches=0 "* ]] || fail "hill-server's recording: '$verified'"
+replayed=$("$work/hill/hill-server" --verify-game "$work/hill.rec") || fail "hill-server --verify-game: $replayed"
+[[ $replayed =~ ^game\ verified:\ hill,\ [0-9]+\ ticks,\ ([0-9]+)\ commands,.*identical$ ]] || fail "hill-server --verify-game: '$replayed'"
+# At least the opening round's attributes and a spawn per bot: the game ran, and ran again alike.
+[ "${BASH_REMATCH[1]}" -ge 2 ] || fail "hill-server's game gave ${BASH_REMATCH[1]} commands"
+echo "installed hill_game: $verified; $replayed"
 echo "check_install: ok"
