@@ -1,6 +1,6 @@
 // foothold-nav: navigation meshes ahead of time (issue #67).
 //   foothold-nav bake WORLD [--settings F] [--threads N] --out FILE
-// prints one line: baked WORLD: tiles=T polys=P bake_ms=B bytes=N
+// prints one line: baked WORLD: tiles=T polys=P links=L bake_ms=B bytes=N
 // (and, for a bake that takes over a second, progress lines on stderr).
 //
 // Exit codes: 0 success, 1 the bake or the write failed, 2 bad usage or unreadable input.
@@ -78,8 +78,8 @@ int bake_command(const BakeCommand& o) {
     return kExitFailed;
   }
   const nav::NavStats stats = baked.mesh->stats();
-  std::printf("baked %s: tiles=%zu polys=%zu bake_ms=%.0f bytes=%zu\n", o.world.c_str(), stats.tiles, stats.polygons,
-              bake_ms, bytes);
+  std::printf("baked %s: tiles=%zu polys=%zu links=%zu bake_ms=%.0f bytes=%zu\n", o.world.c_str(), stats.tiles,
+              stats.polygons, stats.links, bake_ms, bytes);
   return 0;
 }
 

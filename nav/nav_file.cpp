@@ -30,7 +30,8 @@ namespace foothold::nav {
 namespace {
 
 constexpr char kMagic[8] = {'F', 'H', 'N', 'A', 'V', 'M', 'S', 'H'};
-constexpr uint32_t kFormatVersion = 1;
+// 2: tiles may hold jump links (Detour's off-mesh connections); a mesh of version 1 has none.
+constexpr uint32_t kFormatVersion = 2;
 constexpr std::size_t kHeaderBytes = 48;
 constexpr std::size_t kChecksumBytes = 8;
 

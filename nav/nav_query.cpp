@@ -21,7 +21,8 @@ Vec3 to_vec(const float v[3]) { return {v[0], v[1], v[2]}; }
 
 }  // namespace
 
-NavQuery::NavQuery(const NavMesh& mesh) : polys_(kMaxPathPolygons), straight_(3 * kMaxPathPolygons) {
+NavQuery::NavQuery(const NavMesh& mesh)
+    : polys_(kMaxPathPolygons), straight_(3 * kMaxPathPolygons), flags_(kMaxPathPolygons) {
   query_ = dtAllocNavMeshQuery();
   // A mesh from bake() or load() is one Detour accepted; init fails only without memory.
   if (!query_ || dtStatusFailed(query_->init(&mesh.detour(), kSearchNodes))) {
@@ -78,6 +79,7 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
     result.status = PathStatus::kFound;
     result.polygons = count;
     result.corners = {to_vec(start_on), to_vec(goal_on)};
+    result.legs = {Leg::kWalk, Leg::kWalk};
     return result;
   }
   count = 0;
@@ -95,8 +97,8 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
     return result;
   }
   int corners = 0;
-  if (dtStatusFailed(query_->findStraightPath(start_on, end, polys_.data(), count, straight_.data(), nullptr, nullptr,
-                                              &corners, kMaxPathPolygons)) ||
+  if (dtStatusFailed(query_->findStraightPath(start_on, end, polys_.data(), count, straight_.data(), flags_.data(),
+                                              nullptr, &corners, kMaxPathPolygons)) ||
       corners == 0) {
     result.why = NoPathReason::kSearchFailed;
     return result;
@@ -105,6 +107,11 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
   result.polygons = count;
   result.corners.reserve(std::size_t(corners));
   for (int i = 0; i < corners; ++i) result.corners.push_back(to_vec(&straight_[3 * std::size_t(i)]));
+  // An off-mesh link starts at a corner flagged so; it goes up (a jump) or down (a drop) to the next.
+  result.legs.assign(result.corners.size(), Leg::kWalk);
+  for (std::size_t i = 0; i + 1 < result.corners.size(); ++i)
+    if (flags_[i] & DT_STRAIGHTPATH_OFFMESH_CONNECTION)
+      result.legs[i] = result.corners[i + 1].y > result.corners[i].y ? Leg::kJump : Leg::kDrop;
   return result;
 }
 

@@ -28,6 +28,13 @@ enum class NoPathReason : uint8_t {
   kSearchFailed,  ///< Detour's search failed (a start or goal polygon it could not use)
 };
 
+/// How a character goes from one corner of a path to the next.
+enum class Leg : uint8_t {
+  kWalk,  ///< on the mesh: walking, stairs and slopes included
+  kJump,  ///< an off-mesh link up (a jump link: NavAgent::max_jump_rise): jump here toward the next corner
+  kDrop,  ///< an off-mesh link down: walk off the ledge toward the next corner, and fall
+};
+
 /// Result of find_path().
 struct PathResult {
   PathStatus status = PathStatus::kNoPath;  ///< found, partial or none
@@ -36,6 +43,9 @@ struct PathResult {
   /// the mesh first, then every turn, then the goal's nearest point (kFound) or the closest point
   /// reached (kPartial). Empty with kNoPath.
   std::vector<Vec3> corners;
+  /// legs[i]: how to go from corners[i] to corners[i + 1] (the last, with nothing after it, kWalk);
+  /// as many as corners.
+  std::vector<Leg> legs;
   /// Polygons the path crosses (Detour's path corridor length), for figures and tests.
   int polygons = 0;
 };
@@ -73,6 +83,7 @@ class NavQuery {
   Vec3 extents_;
   std::vector<uint32_t> polys_;      // dtPolyRef, 32-bit in Debian's build
   std::vector<float> straight_;
+  std::vector<unsigned char> flags_;  // findStraightPath's flags of each corner
 };
 
 }  // namespace foothold::nav

@@ -8,7 +8,9 @@
 
 #include <DetourAlloc.h>
 #include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
 
+#include "nav/jump_links.h"
 #include "nav/tile_build.h"
 #include "nav/tile_check.h"
 
@@ -21,6 +23,8 @@ constexpr std::size_t kMaxGridTiles = std::size_t(1) << 20;
 // Detour's 32-bit polygon references (Debian builds it without DT_POLYREF64) hold a tile index, a
 // polygon index and at least 10 bits of salt (dtNavMesh::init).
 constexpr int kTileAndPolygonBits = 22;
+// Search nodes of the queries that find jump links (rays and lookups: few).
+constexpr int kLinkQueryNodes = 64;
 
 // splitmix64 of a counter: random_point()'s draws, a pure function of (seed, k).
 uint64_t draw(uint64_t seed, uint64_t k) {
@@ -65,6 +69,13 @@ NavAgent agent_of(const MoveSettings& settings) {
   a.cell_size = settings.radius / 3;
   const double half = a.cell_size / 2;
   a.cell_height = a.climb > 0 ? a.climb / std::ceil(a.climb / half - 1e-9) : half;
+  a.walk_speed = settings.walk_speed;
+  a.jump_speed = settings.jump_speed;
+  a.gravity = settings.gravity;
+  if (settings.gravity > 0) {
+    a.max_jump_rise = std::max(0.0, settings.jump_speed * settings.jump_speed / (2 * settings.gravity) - kJumpReserve);
+    a.max_drop = kDropHeights * settings.height;
+  }
   return a;
 }
 
@@ -116,17 +127,73 @@ NavMeshResult NavMesh::bake(const World& world, const MoveSettings& settings, co
       build(0, count, 0);
     if (options.progress) options.progress(start + count, runs.size());
   }
-  // Tile order (z, then x), whichever thread built which.
-  for (TileBuild& t : built) {
+  bool walkable = false;
+  for (const TileBuild& t : built) {
     if (!t.error.empty()) return {nullptr, "baking " + world.name() + ": " + t.error};
-    if (!t.data.empty()) mesh->tiles_.push_back(std::move(t.data));
+    walkable |= !t.data.empty();
   }
-  if (mesh->tiles_.empty()) return {nullptr, "baking " + world.name() + ": no walkable surface for this character"};
+  if (!walkable) return {nullptr, "baking " + world.name() + ": no walkable surface for this character"};
   mesh->grid_.origin[0] = float(layout.origin_x);
   mesh->grid_.origin[1] = float(b.lo.y);
   mesh->grid_.origin[2] = float(layout.origin_z);
   mesh->grid_.tile_width = float(layout.tile_width);
+  if (const std::string error = mesh->link_tiles(world, built, options.threads); !error.empty())
+    return {nullptr, "baking " + world.name() + ": " + error};
+  // Tile order (z, then x), whichever thread built which.
+  for (TileBuild& t : built)
+    if (!t.data.empty()) mesh->tiles_.push_back(std::move(t.data));
   return assemble(std::move(mesh));
+}
+
+std::string NavMesh::link_tiles(const World& world, std::vector<TileBuild>& built, ParallelFor* threads) const {
+  if (!(agent_.max_jump_rise > 0) && !(agent_.max_drop > 0)) return "";
+  // Pass one: the tiles as built, in a mesh of their own, to search.
+  std::unique_ptr<NavMesh> first(new NavMesh);
+  first->world_hash_ = world_hash_;
+  first->settings_hash_ = settings_hash_;
+  first->agent_ = agent_;
+  first->grid_ = grid_;
+  std::vector<std::size_t> kept;  // the indices into `built` of the tiles with polygons, ascending
+  for (std::size_t k = 0; k < built.size(); ++k) {
+    if (built[k].data.empty()) continue;
+    first->tiles_.push_back(built[k].data);
+    kept.push_back(k);
+  }
+  const NavMeshResult searched = assemble(std::move(first));
+  if (!searched.mesh) return searched.error;
+  const dtNavMesh& detour = searched.mesh->detour();
+  const int workers = threads ? threads->threads() : 1;
+  std::vector<std::unique_ptr<dtNavMeshQuery, void (*)(dtNavMeshQuery*)>> queries;
+  for (int w = 0; w < workers; ++w) {
+    queries.emplace_back(dtAllocNavMeshQuery(), dtFreeNavMeshQuery);
+    if (!queries.back() || dtStatusFailed(queries.back()->init(&detour, kLinkQueryNodes))) return "out of memory for a query";
+  }
+  std::vector<QueryScratch> scratch(static_cast<std::size_t>(workers));
+  std::vector<std::vector<JumpLink>> found(kept.size());
+  auto find = [&](std::size_t begin, std::size_t end, int worker) {
+    for (std::size_t k = begin; k < end; ++k) {
+      const TileBuild& t = built[kept[k]];
+      if (const dtMeshTile* tile = detour.getTileAt(t.tile_x, t.tile_z, 0); tile && tile->header)
+        find_jump_links(detour, *queries[std::size_t(worker)], *tile, world, agent_, scratch[std::size_t(worker)], found[k]);
+    }
+  };
+  if (threads)
+    threads->run(kept.size(), 1, find);
+  else
+    find(0, kept.size(), 0);
+  // Pass two: each link in the tile that holds its start, in the order found; those tiles made again.
+  std::vector<std::vector<JumpLink>> held(built.size());
+  for (const std::vector<JumpLink>& links : found)
+    for (const JumpLink& l : links) {
+      const auto at = std::lower_bound(kept.begin(), kept.end(), l, [&](std::size_t k, const JumpLink& v) {
+        return std::pair(built[k].tile_z, built[k].tile_x) < std::pair(v.tile_z, v.tile_x);
+      });
+      if (at != kept.end() && built[*at].tile_x == l.tile_x && built[*at].tile_z == l.tile_z) held[*at].push_back(l);
+    }
+  for (std::size_t k = 0; k < built.size(); ++k)
+    if (!held[k].empty())
+      if (std::string error = add_links(built[k], agent_, held[k]); !error.empty()) return error;
+  return "";
 }
 
 NavMeshResult NavMesh::assemble(std::unique_ptr<NavMesh> mesh) {
@@ -139,7 +206,8 @@ NavMeshResult NavMesh::assemble(std::unique_ptr<NavMesh> mesh) {
     dtMeshHeader h;
     std::memcpy(&h, t.data(), sizeof h);
     max_polygons = std::max(max_polygons, h.polyCount);
-    mesh->stats_.polygons += std::size_t(h.polyCount);
+    mesh->stats_.polygons += std::size_t(h.offMeshBase);
+    mesh->stats_.links += std::size_t(h.offMeshConCount);
   }
   mesh->stats_.tiles = mesh->tiles_.size();
   const int tile_bits = bits_for(mesh->tiles_.size()), polygon_bits = bits_for(uint64_t(max_polygons));

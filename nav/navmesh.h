@@ -9,7 +9,8 @@
 //
 // Movers are not in the mesh yet: it is the static world only (a path may cross where a mover
 // passes, and never uses a moving platform). Crouching is not either: the mesh is for the standing
-// capsule.
+// capsule. Jumps are: a ledge within the jump's reach is joined to the ground below it by a jump
+// link up, and a ledge to the ground a fall below it by a drop link down (nav/jump_links.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -40,7 +41,21 @@ struct NavAgent {
   /// Vertical cell, metres: about cell_size / 2, shrunk so that the climb is a whole number of cells
   /// (a stair exactly step_height high is walkable, as the step climbs it).
   double cell_height = 0;
+  // The jump links (nav/jump_links.h).
+  double walk_speed = 0;     ///< metres per second (MoveSettings::walk_speed): a jump's run-up
+  double jump_speed = 0;     ///< metres per second (MoveSettings::jump_speed)
+  double gravity = 0;        ///< metres per second squared (MoveSettings::gravity)
+  /// Highest ledge a jump link goes up, metres: the feet's rise at the jump's apex (jump_speed^2 /
+  /// 2 gravity) less kJumpReserve; 0 (no jump links) without a jump or without gravity.
+  double max_jump_rise = 0;
+  /// Deepest drop a drop link goes down, metres: kDropHeights capsule heights; 0 without gravity.
+  double max_drop = 0;
 };
+
+/// Metres of a jump's rise a jump link leaves unused: the feet clear the ledge's edge by it.
+inline constexpr double kJumpReserve = 0.15;
+/// A drop link falls at most this many capsule heights.
+inline constexpr double kDropHeights = 2.5;
 
 /// The agent a mesh is built for with these settings (see NavAgent).
 NavAgent agent_of(const MoveSettings& settings);
@@ -60,9 +75,11 @@ struct BakeOptions {
 struct NavStats {
   std::size_t tiles = 0;     ///< tiles holding at least one polygon
   std::size_t polygons = 0;  ///< walkable polygons, all tiles
+  std::size_t links = 0;     ///< jump links (jumps up and drops down: Detour's off-mesh connections), all tiles
 };
 
 class NavMesh;
+struct TileBuild;
 
 /// Result of bake() and load().
 struct NavMeshResult {
@@ -125,6 +142,9 @@ class NavMesh {
   };
   // Puts the tiles into Detour after checks; the one path of bake() and load().
   static NavMeshResult assemble(std::unique_ptr<NavMesh> mesh);
+  // bake(): finds the jump links of the tiles `built` (nav/jump_links.h) and makes those that hold
+  // their starts again with them. Returns an error, or "".
+  std::string link_tiles(const World& world, std::vector<TileBuild>& built, ParallelFor* threads) const;
   void index_surface();  // fills surface_ for random_point()
 
   uint64_t world_hash_ = 0;

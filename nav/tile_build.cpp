@@ -114,6 +114,68 @@ RecastPtr<rcCompactHeightfield> rasterise(rcContext& ctx, const rcConfig& cfg, c
   return chf;
 }
 
+// The area and flag of a jump link: its own area (the default filter prices every area alike), walkable.
+constexpr unsigned char kLinkArea = 1;
+
+// Detour's data of `tile`'s polygons, with `links` as its off-mesh connections, into tile.data.
+std::string create_data(TileBuild& tile, const NavAgent& agent, std::span<const JumpLink> links) {
+  const rcPolyMesh& pmesh = *tile.polys;
+  const rcPolyMeshDetail& dmesh = *tile.detail;
+  std::vector<float> verts, radii;
+  std::vector<unsigned short> flags;
+  std::vector<unsigned char> areas, directions;
+  std::vector<unsigned int> ids;
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    verts.insert(verts.end(), links[i].start, links[i].start + 3);
+    verts.insert(verts.end(), links[i].end, links[i].end + 3);
+    radii.push_back(float(agent.cell_size));  // the ends lie on the mesh: a cell finds their polygons
+    flags.push_back(kWalkFlag);
+    areas.push_back(kLinkArea);
+    directions.push_back(0);  // one way
+    ids.push_back(unsigned(i));
+  }
+  dtNavMeshCreateParams params{};
+  params.verts = pmesh.verts;
+  params.vertCount = pmesh.nverts;
+  params.polys = pmesh.polys;
+  params.polyAreas = pmesh.areas;
+  params.polyFlags = pmesh.flags;
+  params.polyCount = pmesh.npolys;
+  params.nvp = pmesh.nvp;
+  params.detailMeshes = dmesh.meshes;
+  params.detailVerts = dmesh.verts;
+  params.detailVertsCount = dmesh.nverts;
+  params.detailTris = dmesh.tris;
+  params.detailTriCount = dmesh.ntris;
+  params.offMeshConVerts = verts.data();
+  params.offMeshConRad = radii.data();
+  params.offMeshConFlags = flags.data();
+  params.offMeshConAreas = areas.data();
+  params.offMeshConDir = directions.data();
+  params.offMeshConUserID = ids.data();
+  params.offMeshConCount = int(links.size());
+  params.walkableHeight = float(agent.height);
+  params.walkableRadius = float(agent.radius);
+  params.walkableClimb = float(agent.climb);
+  params.tileX = tile.tile_x;
+  params.tileY = tile.tile_z;
+  params.tileLayer = 0;
+  rcVcopy(params.bmin, pmesh.bmin);
+  rcVcopy(params.bmax, pmesh.bmax);
+  params.cs = float(agent.cell_size);
+  params.ch = float(agent.cell_height);
+  params.buildBvTree = true;
+  unsigned char* data = nullptr;
+  int size = 0;
+  if (!dtCreateNavMeshData(&params, &data, &size))
+    return "tile (" + std::to_string(tile.tile_x) + ", " + std::to_string(tile.tile_z) + "): Detour refused its " +
+           std::to_string(pmesh.npolys) + " polygons and " + std::to_string(links.size()) +
+           " links (more than 65535 vertices?)";
+  tile.data.assign(data, data + size);
+  dtFree(data);
+  return "";
+}
+
 }  // namespace
 
 TileLayout tile_layout(const World& world, const NavAgent& agent, int tile_cells) {
@@ -179,42 +241,17 @@ TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, cons
   }
   if (pmesh->npolys == 0) return out;
   for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = pmesh->areas[i] == RC_WALKABLE_AREA ? kWalkFlag : 0;
-
-  dtNavMeshCreateParams params{};
-  params.verts = pmesh->verts;
-  params.vertCount = pmesh->nverts;
-  params.polys = pmesh->polys;
-  params.polyAreas = pmesh->areas;
-  params.polyFlags = pmesh->flags;
-  params.polyCount = pmesh->npolys;
-  params.nvp = pmesh->nvp;
-  params.detailMeshes = dmesh->meshes;
-  params.detailVerts = dmesh->verts;
-  params.detailVertsCount = dmesh->nverts;
-  params.detailTris = dmesh->tris;
-  params.detailTriCount = dmesh->ntris;
-  params.walkableHeight = float(agent.height);
-  params.walkableRadius = float(agent.radius);
-  params.walkableClimb = float(agent.climb);
-  params.tileX = tile_x;
-  params.tileY = tile_z;
-  params.tileLayer = 0;
-  rcVcopy(params.bmin, pmesh->bmin);
-  rcVcopy(params.bmax, pmesh->bmax);
-  params.cs = cfg.cs;
-  params.ch = cfg.ch;
-  params.buildBvTree = true;
-  unsigned char* data = nullptr;
-  int size = 0;
-  if (!dtCreateNavMeshData(&params, &data, &size)) {
-    out.error = "tile (" + std::to_string(tile_x) + ", " + std::to_string(tile_z) + "): Detour refused its " +
-                std::to_string(pmesh->npolys) + " polygons (more than 65535 vertices?)";
-    return out;
-  }
-  out.data.assign(data, data + size);
-  dtFree(data);
-  out.polygons = pmesh->npolys;
+  out.tile_x = tile_x;
+  out.tile_z = tile_z;
+  out.polys = std::shared_ptr<rcPolyMesh>(pmesh.release(), RecastDeleter{});
+  out.detail = std::shared_ptr<rcPolyMeshDetail>(dmesh.release(), RecastDeleter{});
+  out.polygons = out.polys->npolys;
+  out.error = create_data(out, agent, {});
   return out;
+}
+
+std::string add_links(TileBuild& tile, const NavAgent& agent, std::span<const JumpLink> links) {
+  return create_data(tile, agent, links);
 }
 
 }  // namespace foothold::nav

@@ -3,10 +3,16 @@
 // Detour's tile data. Each tile is built alone, so tiles build on any thread in any order.
 
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "nav/jump_links.h"
 #include "nav/navmesh.h"
+
+struct rcPolyMesh;
+struct rcPolyMeshDetail;
 
 namespace foothold::nav {
 
@@ -31,11 +37,19 @@ struct TileBuild {
   std::vector<uint8_t> data;  ///< Detour's tile data (dtCreateNavMeshData); empty: the tile has no polygon
   int polygons = 0;           ///< polygons in it
   std::string error;          ///< what Recast failed on (memory); empty on success
+  int tile_x = 0, tile_z = 0;  ///< which tile it is
+  /// Recast's polygons and detail mesh of the tile, kept for add_links(); null with no polygon.
+  std::shared_ptr<rcPolyMesh> polys;
+  std::shared_ptr<rcPolyMeshDetail> detail;
 };
 
 /// Builds tile (tile_x, tile_z) from the triangles `triangles` (indices into `world`, ascending:
 /// those over the tile and its border).
 TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, const NavAgent& agent,
                      const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles);
+
+/// Makes `tile`'s data again with `links` (jump links whose starts are in it) as Detour's off-mesh
+/// connections. Returns "" on success, else what Detour refused.
+std::string add_links(TileBuild& tile, const NavAgent& agent, std::span<const JumpLink> links);
 
 }  // namespace foothold::nav

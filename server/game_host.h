@@ -116,6 +116,7 @@ class GameHost final : public GameControl {
   std::span<const uint8_t> user_data(uint32_t id) const override;
   const World& world() const override;
   std::span<const int> triggers_at(uint32_t id) const override;
+  follow::Path path(const Vec3& from, const Vec3& to) override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
   bool push(uint32_t id, const Vec3& velocity) override;
@@ -170,6 +171,7 @@ class GameHost final : public GameControl {
   GameLog log_;
   MessageTiming timing_;  // the message being handed over's
   Navigation navigation_;  // the world's navigation mesh, beside it (path())
+  bool navigation_tried_ = false;  // path() baked (or failed to bake) a mesh the program did not give
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "follow/path.h"
 #include "shared/parallel_for.h"
 #include "shared/settings.h"
 #include "shared/world.h"
@@ -43,6 +44,9 @@ class Navigation {
   /// Its tiles with polygons, and its polygons (0 without a mesh).
   std::size_t tiles() const;
   std::size_t polygons() const;
+
+  /// The path from `from` to `to` (GameControl::path()); none without a mesh.
+  follow::Path path(const Vec3& from, const Vec3& to);
 
  private:
   struct Mesh;  // the nav/ mesh and its query (navigation.cpp)

@@ -25,6 +25,8 @@ std::string Navigation::bake(const World&, const MoveSettings&, ParallelFor*,
   return kNone;
 }
 
+follow::Path Navigation::path(const Vec3&, const Vec3&) { return {}; }
+
 std::size_t Navigation::tiles() const { return 0; }
 std::size_t Navigation::polygons() const { return 0; }
 

@@ -455,6 +455,25 @@ int prepare_navigation(const ServerConfig& config, const GameEntry* game, const 
   return kContinue;
 }
 
+// The game, seeded, with its navigation mesh ready (on_start may draw, and ask for paths), installed.
+int start_game(const ServerConfig& config, std::span<const GameEntry> games, const World& world,
+               const MoveSettings& settings, int threads, ServerCore& core, const std::shared_ptr<spdlog::logger>& sim_log,
+               spdlog::logger& log) {
+  core.set_game_seed(config.game_seed_value().value_or(fresh_seed()));
+  const GameEntry* g = find_game(games, config.game);
+  if (const int exit = prepare_navigation(config, g, world, settings, threads, core, *sim_log); exit != kContinue)
+    return exit;
+  if (!g) return kContinue;
+  core.set_game_log(config.game, game_logger(sim_log));
+  try {
+    core.set_game(g->make());
+  } catch (const std::invalid_argument& e) {
+    log.critical("game '{}': {}", config.game, e.what());
+    return 1;
+  }
+  return kContinue;
+}
+
 // --verify-game FILE: the recording's game replayed (server/game_replay.h).
 int verify_game(const std::string& path, bool game_log, std::span<const GameEntry> games, const std::string& log_level) {
   replay::RecordingReader reader;
@@ -528,21 +547,9 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   const CoreConfig core_config =
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
-  // Before the game is installed: its on_start may draw already, and ask for paths.
-  core.set_game_seed(config.game_seed_value().value_or(fresh_seed()));
-  if (const int exit = prepare_navigation(config, find_game(games, config.game), *world.world, settings,
-                                          core_config.threads, core, *sim_log);
+  if (const int exit = start_game(config, games, *world.world, settings, core_config.threads, core, sim_log, *log);
       exit != kContinue)
     return exit;
-  if (const GameEntry* g = find_game(games, config.game)) {
-    core.set_game_log(config.game, game_logger(sim_log));
-    try {
-      core.set_game(g->make());
-    } catch (const std::invalid_argument& e) {
-      log->critical("game '{}': {}", config.game, e.what());
-      return 1;
-    }
-  }
 
   replay::RecordingWriter writer;
   std::unique_ptr<ServerRecorder> recorder;

@@ -88,9 +88,9 @@ TEST(NavFile, MissingAndForeignFilesAreRefused) {
   const std::string text = dir.write("text.nav", "# not a navmesh\n");
   EXPECT_EQ(NavMesh::load(text, *f.world, {}).error, "navmesh " + text + " is not a navmesh file");
   std::vector<uint8_t> later = f.bytes;
-  later[8] = 2;
+  later[8] = 3;
   reseal(later);
-  EXPECT_EQ(load(later, *f.world).error, "navmesh f.nav has format version 2, this build reads 1");
+  EXPECT_EQ(load(later, *f.world).error, "navmesh f.nav has format version 3, this build reads 2");
 }
 
 TEST(NavFile, EveryTruncationIsRefused) {

@@ -61,3 +61,26 @@ TEST(NavServer, RefusesANavmeshOfOtherSettingsNamingTheFileAndTheSettingsHash) {
 
 }  // namespace
 }  // namespace foothold::nav::test
+
+namespace foothold::nav::test {
+namespace {
+
+// A game that asks for paths (GameEntry::paths) has the mesh baked at load: its on_start finds one.
+TEST(NavServer, AGameThatAsksForPathsHasTheMeshBakedAtLoad) {
+  TempDir dir;
+  std::string address;
+  auto server = foothold::test::start_server(FOOTHOLD_PATH_SERVER_BIN, dir, "server", {}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  server->signal(SIGTERM);
+  ASSERT_EQ(server->wait(5), 0) << server->output();
+  const std::string log = server->output();
+  const auto baked = log.find("navmesh baked at load: ");
+  const auto found = log.find("game paths: path complete, ");
+  EXPECT_NE(baked, std::string::npos) << log;
+  EXPECT_NE(found, std::string::npos) << log;
+  EXPECT_LT(baked, found) << "baked before the game started";
+  EXPECT_EQ(log.find("baked at the game's first path()"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace foothold::nav::test

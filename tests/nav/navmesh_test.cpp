@@ -67,9 +67,19 @@ TriangleMesh stairs_and_ledge() {
   b.floor_grid(-10, -10, 10, 10, 0, 2);
   for (int k = 0; k < 5; ++k) b.box({-4 + 0.5 * k, 0, -8}, {2, 0.3 * (k + 1), -5});
   b.box({2, 0, -8}, {6, 1.5, -5});
-  // A block 0.6 m high, above the step height, with nothing to climb it by.
+  // A block 0.6 m high, above the step height, with nothing to climb it by: within a jump's reach
+  // (7 m/s against 20 m/s^2: 1.2 m).
   b.box({2, 0, 3}, {6, 0.6, 7});
+  // A block 1.5 m high: out of it.
+  b.box({-6, 0, 3}, {-2, 1.5, 7});
   return b.take();
+}
+
+// The leg of `path` that is a link (a jump or a drop), or -1.
+int link_leg(const PathResult& path) {
+  for (std::size_t i = 0; i < path.legs.size(); ++i)
+    if (path.legs[i] != Leg::kWalk) return int(i);
+  return -1;
 }
 
 TEST(NavMesh, StairsWithinStepHeightAreWalkedUp) {
@@ -82,21 +92,62 @@ TEST(NavMesh, StairsWithinStepHeightAreWalkedUp) {
   EXPECT_NEAR(path.corners.back().y, 1.5, 0.1);
 }
 
-TEST(NavMesh, LedgeAboveStepHeightIsNotReached) {
+TEST(NavMesh, LedgeWithinAJumpIsReachedByAJumpLinkAndLeftByADrop) {
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  EXPECT_GT(mesh->stats().links, 0u);
+  NavQuery query(*mesh);
+  // From the east of the block, onto it: the stairs are far, the jump is near.
+  const PathResult up = query.find_path({8, 0, 5}, {4, 0.6, 5});
+  ASSERT_EQ(up.status, PathStatus::kFound);
+  const int jump = link_leg(up);
+  ASSERT_GE(jump, 0) << "a jump link onto the block";
+  EXPECT_EQ(up.legs[std::size_t(jump)], Leg::kJump);
+  const Vec3 from = up.corners[std::size_t(jump)], to = up.corners[std::size_t(jump) + 1];
+  EXPECT_NEAR(from.y, 0, 0.1) << "it takes off from the floor";
+  EXPECT_NEAR(to.y, 0.6, 0.1) << "and lands on the block";
+  // It takes off with room to run: farther from the block's side (x = 6) than the capsule's radius.
+  EXPECT_GT(from.x, 6 + 0.4 + 0.2);
+  EXPECT_NEAR(up.corners.back().y, 0.6, 0.1);
+  // And off the block: a drop (links go one way; the way down is another).
+  const PathResult down = query.find_path({4, 0.6, 5}, {8, 0, 5});
+  ASSERT_EQ(down.status, PathStatus::kFound);
+  ASSERT_GE(link_leg(down), 0);
+  EXPECT_EQ(down.legs[std::size_t(link_leg(down))], Leg::kDrop);
+}
+
+TEST(NavMesh, LedgeAboveAJumpIsNotReachedButDroppedFrom) {
   const auto world = make_world(stairs_and_ledge());
   const auto mesh = bake(*world);
   ASSERT_TRUE(mesh);
   NavQuery query(*mesh);
-  const PathResult path = query.find_path({-8, 0, 5}, {4, 0.6, 5});
-  // The block's top is on the mesh, but no polygon path joins it to the floor: the path ends on the floor.
+  const PathResult path = query.find_path({-8, 0, 5}, {-4, 1.5, 5});
+  // The block's top is on the mesh, but nothing joins the floor to it: the path ends on the floor.
   ASSERT_EQ(path.status, PathStatus::kPartial);
   EXPECT_NEAR(path.corners.back().y, 0, 0.1);
+  EXPECT_EQ(link_leg(path), -1);
+  const PathResult down = query.find_path({-4, 1.5, 5}, {-8, 0, 5});
+  ASSERT_EQ(down.status, PathStatus::kFound);
+  ASSERT_GE(link_leg(down), 0);
+  EXPECT_EQ(down.legs[std::size_t(link_leg(down))], Leg::kDrop);
+}
+
+TEST(NavMesh, WithoutAJumpThereAreNoJumpLinks) {
+  MoveSettings settings;
+  settings.jump_speed = 0;
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world, settings);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  EXPECT_EQ(query.find_path({8, 0, 5}, {4, 0.6, 5}).status, PathStatus::kPartial);
 }
 
 TEST(NavMesh, StairsAboveALowerStepHeightAreNotWalkedUp) {
   // The same stairs for a character that climbs 0.2 m: the settings decide.
   MoveSettings settings;
   settings.step_height = 0.2;
+  settings.jump_speed = 0;  // nor jumped up
   const auto world = make_world(stairs_and_ledge());
   const auto mesh = bake(*world, settings);
   ASSERT_TRUE(mesh);
