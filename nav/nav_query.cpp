@@ -115,4 +115,19 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
   return result;
 }
 
+follow::Path to_follow_path(const PathResult& path) {
+  follow::Path out;
+  out.status = path.status == PathStatus::kFound     ? follow::PathStatus::kComplete
+               : path.status == PathStatus::kPartial ? follow::PathStatus::kPartial
+                                                     : follow::PathStatus::kNone;
+  out.corners.reserve(path.corners.size());
+  for (std::size_t i = 0; i < path.corners.size(); ++i) {
+    const Leg leg = i < path.legs.size() ? path.legs[i] : Leg::kWalk;
+    out.corners.push_back({path.corners[i], leg == Leg::kJump   ? follow::Leg::kJump
+                                            : leg == Leg::kDrop ? follow::Leg::kDrop
+                                                                : follow::Leg::kWalk});
+  }
+  return out;
+}
+
 }  // namespace foothold::nav

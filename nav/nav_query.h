@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "follow/path.h"
 #include "nav/navmesh.h"
 #include "shared/vec3.h"
 
@@ -85,5 +86,9 @@ class NavQuery {
   std::vector<float> straight_;
   std::vector<unsigned char> flags_;  // findStraightPath's flags of each corner
 };
+
+/// A path as the path follower takes it (follow/path.h): the same corners, each with its leg;
+/// kFound is complete, kPartial partial, kNoPath none.
+follow::Path to_follow_path(const PathResult& path);
 
 }  // namespace foothold::nav

@@ -39,20 +39,8 @@ std::string Navigation::bake(const World& world, const MoveSettings& settings, P
 }
 
 follow::Path Navigation::path(const Vec3& from, const Vec3& to) {
-  follow::Path out;
-  if (!mesh_) return out;
-  const nav::PathResult r = mesh_->query.find_path(from, to);
-  out.status = r.status == nav::PathStatus::kFound     ? follow::PathStatus::kComplete
-               : r.status == nav::PathStatus::kPartial ? follow::PathStatus::kPartial
-                                                       : follow::PathStatus::kNone;
-  out.corners.reserve(r.corners.size());
-  for (std::size_t i = 0; i < r.corners.size(); ++i) {
-    const nav::Leg leg = i < r.legs.size() ? r.legs[i] : nav::Leg::kWalk;
-    out.corners.push_back({r.corners[i], leg == nav::Leg::kJump   ? follow::Leg::kJump
-                                         : leg == nav::Leg::kDrop ? follow::Leg::kDrop
-                                                                  : follow::Leg::kWalk});
-  }
-  return out;
+  if (!mesh_) return {};
+  return nav::to_follow_path(mesh_->query.find_path(from, to));
 }
 
 std::size_t Navigation::tiles() const { return mesh_ ? mesh_->mesh->stats().tiles : 0; }
