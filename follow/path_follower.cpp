@@ -57,7 +57,7 @@ FollowSettings follow_settings(const MoveSettings& settings) {
   s.corner_reach = settings.radius;
   s.jump_reach = settings.radius / 2;
   s.arrive_reach = det_max(0.3, settings.radius * 0.75);
-  s.off_path = det_max(1.0, settings.radius * 2.5);
+  s.off_path = det_max(1.5, settings.radius * 4);
   s.stuck_ticks = settings.tick_rate;
   // A fall as deep as a step and off_level takes sqrt(2 h / g) seconds.
   if (settings.gravity > 0)
@@ -292,7 +292,7 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
   }
   if (backing_until_ != 0) {  // stuck: backing away from the corner it could not reach, then a new path
     if (tick < backing_until_) {
-      out.input = toward(w.at, w.at + (w.at - backing_from_), 1, 0, tick);
+      out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
       return out;
     }
     backing_until_ = 0;
@@ -334,10 +334,15 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     stuck_left_ = left;
     if (++stuck_in_a_row_ > s.stuck_replans) return give_up(GiveUp::kStuck, tick);
     if (!s.back_off) return ask(Replan::kStuck, tick);
+    // Backing away for a drawn time, and to a drawn side: the new path starts elsewhere, and meets
+    // what blocked it (a wall's face square on, another character) from another side.
     const uint32_t quarter = uint32_t(s.stuck_ticks) / 4 + 1;
-    backing_until_ = tick + quarter + uint32_t(mix(state.position, tick) % (3 * quarter));
-    backing_from_ = corner(next_);
-    out.input = toward(w.at, w.at + (w.at - backing_from_), 1, 0, tick);
+    const uint64_t draw = mix(state.position, tick);
+    backing_until_ = tick + quarter + uint32_t(draw % (3 * quarter));
+    const Vec3 away = w.at - corner(next_);
+    const double side = (draw >> 32) & 1 ? 1 : -1;
+    backing_way_ = away + Vec3{-away.z * side, 0, away.x * side};  // 45 degrees off straight back
+    out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
     return out;
   }
   // On toward the next corner, slowing on the last tick's worth of the way to the goal.

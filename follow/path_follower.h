@@ -74,10 +74,10 @@ struct FollowSettings {
   /// New paths being stuck may ask for in a row (stuck again before it gets past where it was stuck
   /// last); stuck once more, it gives up.
   int stuck_replans = 3;
-  /// Stuck, it first backs away from the corner it heads for (out of a doorway another character
-  /// blocks from the other side, which backs away too) for between stuck_ticks / 4 and stuck_ticks
-  /// ticks, drawn from its position: two that block each other draw apart, and the one that comes
-  /// back first passes.
+  /// Stuck, it first backs away from the corner it heads for, 45 degrees to a side (out of a doorway
+  /// another character blocks from the other side, which backs away too; off a wall's face it met
+  /// square on), for between stuck_ticks / 4 and stuck_ticks ticks, time and side drawn from its
+  /// position: two that block each other draw apart, and the one that comes back first passes.
   bool back_off = true;
   /// Paths it may be refused in a row (none: it stands off the mesh, lifted by a mover, or in the
   /// air) before it gives up; meanwhile it heads straight for the goal and asks again after
@@ -229,7 +229,7 @@ class PathFollower {
   uint32_t seen_tick_ = 0;           // the tick step() last counted air_ at
   uint32_t retry_at_ = 0;            // no path: it heads for the goal and asks again at this tick
   uint32_t backing_until_ = 0;       // stuck: it backs away until this tick, then asks for a path
-  Vec3 backing_from_;                // the corner it backs away from
+  Vec3 backing_way_;                 // the way it backs away (horizontal, not unit)
   int partial_in_a_row_ = 0;
   FollowCounts counts_;
 };

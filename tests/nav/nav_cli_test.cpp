@@ -1,5 +1,8 @@
 // foothold-nav bake and walk: their lines, bake's file, and every way to misuse them.
 
+#include <cstdio>
+#include <cstdlib>
+#include <map>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -145,6 +148,36 @@ TEST(NavWalk, BadWorldOrFlagsExitTwoNamingThem) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("walk_speed"), std::string::npos) << r.output;
 }
+
+}  // namespace
+}  // namespace foothold::nav::test
+
+namespace foothold::nav::test {
+namespace {
+
+const std::string kLevels = std::string(FOOTHOLD_SOURCE_DIR) + "/tests/nav/levels/";
+
+// foothold-nav walk on one of the test levels: the figures, as behaviour (not the time per
+// tick, which is the machine's). FOOTHOLD_PRINT_FIGURES=1 prints the line.
+void expect_walked_well(const std::string& level, int agents, int min_goals) {
+  const auto r = run_command(kNav + " walk " + kLevels + level + " --agents " + std::to_string(agents) +
+                             " --seconds 60 --seed 1 --threads 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::map<std::string, double> f;
+  for (const auto& [name, value] : walk_fields(r.output)) f[name] = std::stod(value);
+  if (std::getenv("FOOTHOLD_PRINT_FIGURES")) std::printf("%s: %s", level.c_str(), r.output.c_str());
+  EXPECT_GE(f["goals"], min_goals) << r.output;
+  EXPECT_GE(f["arrived"], 0.98 * f["goals"]) << r.output;
+  EXPECT_LE(f["mean_time_ratio"], 1.3) << r.output;
+  EXPECT_GT(f["mean_time_ratio"], 0.8) << r.output;
+}
+
+// Four rooms through doors, stairs up to a mezzanine and down its far side, a ramp to a platform
+// with a drop, a balcony reached by a jump, crates and pillars (tests/nav/levels/make_levels.py).
+TEST(NavWalk, RoomsLevelGoalsAreReachedNearWalkSpeed) { expect_walked_well("rooms.gltf", 16, 100); }
+
+// A crowd of 32 between two halls through a corridor 4 m wide, passing each other.
+TEST(NavWalk, ACrowdOf32PassesThroughTheCorridor) { expect_walked_well("corridor.gltf", 32, 150); }
 
 }  // namespace
 }  // namespace foothold::nav::test

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "follow_support.h"
+#include "shared/formats/world_file.h"
 
 namespace foothold::nav::test {
 namespace {
@@ -222,6 +223,32 @@ TEST(PathFollower, TheSameRunGivesTheSameCharacterEveryTick) {
       for (std::size_t t = 0; t < first.size(); ++t) ASSERT_EQ(quantize_position(run.events(k).positions[t]), quantize_position(first[t])) << t;
     }
   }
+}
+
+}  // namespace
+}  // namespace foothold::nav::test
+
+namespace foothold::nav::test {
+namespace {
+
+// The rooms level's balcony, 1 m up in the south-west room, has no stairs: it is reached by a jump
+// and left by a drop (tests/nav/levels/make_levels.py).
+TEST(PathFollower, ReachesTheRoomsLevelsBalconyByAJump) {
+  const WorldLoad level = load_world(std::string(FOOTHOLD_SOURCE_DIR) + "/tests/nav/levels/rooms.gltf");
+  ASSERT_TRUE(level.world) << level.error;
+  FollowRun run(*level.world);
+  const std::size_t k = run.add({-8, 0, 8});
+  run.go(k, {-17, 1, 12.5});
+  run.run(900);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 1.0, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 1u);
+  EXPECT_LE(time_ratio(run, k), 1.3);
+  run.go(k, {-8, 0, 8});
+  run.run(900);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 0, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 1u) << "down is a drop";
 }
 
 }  // namespace
