@@ -255,6 +255,39 @@ bool PathFollower::off_path(const Where& w, const FollowSettings& s) const {
   return across > s.off_path || off_level;
 }
 
+bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s,
+                         FollowStep& out) {
+  // Progress: the way left along the path, shrinking.
+  const double left = horizontal_distance(w.at, corner(next_)) + rest_[next_];
+  if (left < best_ - s.progress) {
+    best_ = left;
+    best_tick_ = tick;
+    if (left < stuck_left_ - s.progress) stuck_in_a_row_ = 0;  // past where it was stuck
+    return false;
+  }
+  if (tick - best_tick_ < uint32_t(s.stuck_ticks)) return false;
+  ++counts_.stuck;
+  stuck_left_ = left;
+  if (++stuck_in_a_row_ > s.stuck_replans) {
+    out = give_up(GiveUp::kStuck, tick);
+    return true;
+  }
+  if (!s.back_off) {
+    out = ask(Replan::kStuck, tick);
+    return true;
+  }
+  // Backing away for a drawn time, and to a drawn side: the new path starts elsewhere, and meets
+  // what blocked it (a wall's face square on, another character) from another side.
+  const uint32_t quarter = uint32_t(s.stuck_ticks) / 4 + 1;
+  const uint64_t draw = mix(state.position, tick);
+  backing_until_ = tick + quarter + uint32_t(draw % (3 * quarter));
+  const Vec3 away = w.at - corner(next_);
+  const double side = (draw >> 32) & 1 ? 1 : -1;
+  backing_way_ = away + Vec3{-away.z * side, 0, away.x * side};  // 45 degrees off straight back
+  out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
+  return true;
+}
+
 FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const FollowSettings& s,
                               std::span<const CharacterState> nearby) {
   FollowStep out;
@@ -323,28 +356,7 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     ++counts_.off_path;
     return ask(Replan::kOffPath, tick);
   }
-  // Progress: the way left along the path, shrinking.
-  const double left = horizontal_distance(w.at, corner(next_)) + rest_[next_];
-  if (left < best_ - s.progress) {
-    best_ = left;
-    best_tick_ = tick;
-    if (left < stuck_left_ - s.progress) stuck_in_a_row_ = 0;  // past where it was stuck
-  } else if (tick - best_tick_ >= uint32_t(s.stuck_ticks)) {
-    ++counts_.stuck;
-    stuck_left_ = left;
-    if (++stuck_in_a_row_ > s.stuck_replans) return give_up(GiveUp::kStuck, tick);
-    if (!s.back_off) return ask(Replan::kStuck, tick);
-    // Backing away for a drawn time, and to a drawn side: the new path starts elsewhere, and meets
-    // what blocked it (a wall's face square on, another character) from another side.
-    const uint32_t quarter = uint32_t(s.stuck_ticks) / 4 + 1;
-    const uint64_t draw = mix(state.position, tick);
-    backing_until_ = tick + quarter + uint32_t(draw % (3 * quarter));
-    const Vec3 away = w.at - corner(next_);
-    const double side = (draw >> 32) & 1 ? 1 : -1;
-    backing_way_ = away + Vec3{-away.z * side, 0, away.x * side};  // 45 degrees off straight back
-    out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
-    return out;
-  }
+  if (stuck(w, state, tick, s, out)) return out;
   // On toward the next corner, slowing on the last tick's worth of the way to the goal.
   const Vec3 target = corner(next_);
   const double d = horizontal_distance(w.at, target);

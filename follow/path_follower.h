@@ -202,6 +202,8 @@ class PathFollower {
   // Moves next_ past the corners reached; true when it jumped (the input is in `out`).
   bool pass_corners(const Where& w, uint32_t tick, const FollowSettings& s, FollowStep& out);
   bool off_path(const Where& w, const FollowSettings& s) const;
+  // Progress along the path, or stuck: then true, with the backing away, the new path or the give-up in `out`.
+  bool stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s, FollowStep& out);
   // The way to head (x, z; not unit) toward `target` from `at`, round those of `nearby` in the way.
   Vec3 avoid(const Vec3& at, const Vec3& target, std::span<const CharacterState> nearby, const FollowSettings& s) const;
   Vec3 corner(std::size_t i) const { return to_position(corners_[i]); }
