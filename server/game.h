@@ -40,6 +40,7 @@
 
 #include "proto/message_endpoint.h"
 #include "shared/character_state.h"
+#include "shared/mover_clock.h"
 #include "shared/ray_query.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
@@ -124,6 +125,24 @@ enum class GameLogLevel : uint8_t { kDebug, kInfo, kWarn, kError };
 /// A game's log line at most, in bytes: longer text is cut there.
 inline constexpr std::size_t kMaxGameLogLine = 512;
 
+/// What a game tells a mover to do (GameControl::mover; shared/mover_clock.h has the clock).
+struct MoverCommand {
+  MoverAction action = MoverAction::kStop;
+  /// kStart: the rate, times the animation's own speed (negative runs it backwards); kGoTo: the
+  /// speed, > 0. At most 16 either way; held to 1/65536.
+  double rate = 1;
+  /// kGoTo: the key (mover_keys(): the distinct key times of its animation, ascending).
+  int key = 0;
+  /// Runs at `rate` without end (looping), either way.
+  static MoverCommand start(double rate = 1) { return {MoverAction::kStart, rate, 0}; }
+  /// Holds where it is.
+  static MoverCommand stop() { return {MoverAction::kStop, 0, 0}; }
+  /// Runs the other way: one going to a key goes back to where that run started, and stops there.
+  static MoverCommand reverse() { return {MoverAction::kReverse, 0, 0}; }
+  /// Runs at `speed` to key `key` (the nearest time its loop shows it) and stops there.
+  static MoverCommand go_to(int key, double speed = 1) { return {MoverAction::kGoTo, speed, key}; }
+};
+
 /// What a game does: commands applied at the next tick boundary, and what it may read. Every command
 /// naming a character returns false, and does nothing, when there is no such character now (it left,
 /// or never was) or a value is out of range (each command says its range; an attribute's index is in
@@ -152,6 +171,17 @@ class GameControl {
   virtual std::span<const int> triggers_at(uint32_t id) const = 0;
   /// The index of the trigger named `name` (world().triggers()), or -1 when there is none.
   int trigger_index(std::string_view name) const { return world().trigger_index(name); }
+  /// Drives mover `index` (world().movers()) from the next tick on: recorded, sent to the clients
+  /// (who predict it from that tick), and kept for lag compensation. A mover marked
+  /// extras.foothold.driven in its glTF starts still at its animation's start; any other runs on the
+  /// world's clock until its first command. False, and nothing done, for a mover that does not exist,
+  /// a rate not finite or over 16, a go-to with a speed not above 0 or a key the mover lacks.
+  virtual bool mover(int index, const MoverCommand& command) = 0;
+  /// The index of the mover named `name` (World::Mover::name: its glTF node's name), or -1.
+  int mover_index(std::string_view name) const;
+  /// Seconds into its animation mover `index` is at the end of the last tick (commands given since
+  /// not yet in it; 0 for a mover that does not exist).
+  virtual double mover_time(int index) const = 0;
 
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
   /// In range: every component finite and within the world's bounds (World::bounds(), its static

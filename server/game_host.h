@@ -112,6 +112,8 @@ class GameHost final : public GameControl {
   std::span<const uint8_t> user_data(uint32_t id) const override;
   const World& world() const override;
   std::span<const int> triggers_at(uint32_t id) const override;
+  bool mover(int index, const MoverCommand& command) override;
+  double mover_time(int index) const override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
   bool push(uint32_t id, const Vec3& velocity) override;
