@@ -328,8 +328,8 @@ class ClientSession {
   uint64_t client_id_ = 0;
   // Clock segments reserved per mover (a connected session allocates nothing), and the ticks of
   // them kept (interpolation and prediction reach back far less).
-  static constexpr std::size_t kClockSegments = 4;
-  static constexpr uint32_t kClockHistoryTicks = 512;
+  static constexpr std::size_t kClockSegments = 8;
+  static constexpr uint32_t kClockHistoryTicks = 256;
   MoverClocks clocks_;  // before predictor_, which holds it
   Predictor predictor_;
   RemoteInterpolator remotes_;

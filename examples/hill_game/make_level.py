@@ -71,8 +71,9 @@ def level_nodes():
     nodes.append(box("south_wall_west", (-10.75, 1.5, 12), (18.5, 3, 1)))
     nodes.append(box("south_wall_east", (10.75, 1.5, 12), (18.5, 3, 1)))
     nodes.append(box("door", DOOR_CENTRE, (3, 3, 0.5), {"driven": True}))
-    nodes.append(box("switch_north", (0, 0.75, 9.5), (3, 1.5, 3), {"trigger": "switch_north"}))
-    nodes.append(box("switch_south", (0, 0.75, 14.5), (3, 1.5, 3), {"trigger": "switch_south"}))
+    # The switches: the floor 4 m deep and 10 m wide before the wall and behind it.
+    nodes.append(box("switch_north", (0, 0.75, 9.5), (10, 1.5, 4), {"trigger": "switch_north"}))
+    nodes.append(box("switch_south", (0, 0.75, 14.5), (10, 1.5, 4), {"trigger": "switch_south"}))
     return nodes
 
 
