@@ -595,7 +595,7 @@ std::string server_reference_markdown(std::span<const GameEntry> games, const ch
     if (is_setting(option)) {
       std::string key = flag.substr(2);
       std::replace(key.begin(), key.end(), '-', '_');
-      settings << "| `" << flag << "` | `" << key << "` | `" << env_name(key) << "` | " << value_kind(*option) << " | "
+      settings << "| `" << flag << "`<br>`" << key << "`<br>`" << env_name(key) << "` | " << value_kind(*option) << " | "
                << cell(option->get_description()) << " |\n";
     } else {
       others << "| `" << flag << "` | " << value_kind(*option) << " | " << cell(option->get_description()) << " |\n";
@@ -610,7 +610,7 @@ std::string server_reference_markdown(std::span<const GameEntry> games, const ch
        << "file. A game's own server built on `run_server()` takes the same flags (its `--game` lists its own games).\n"
        << "What the settings are for, with more detail: [Running the server](server.md#configuration).\n\n"
        << "## Settings\n\n"
-       << "| flag | TOML key | environment | value | meaning |\n|---|---|---|---|---|\n"
+       << "| flag, TOML key, environment | value | meaning |\n|---|---|---|\n"
        << settings.str() << "\n## Command line only\n\n"
        << "| flag | value | meaning |\n|---|---|---|\n" << others.str();
   program_name = previous_name;
