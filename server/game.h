@@ -1,34 +1,35 @@
 #pragma once
-// The game API: where a game's rules run inside the server's deterministic tick.
-//
-// A game is C++ code implementing Game, handed to the server (ServerCore::set_game, or
-// run_server() for a program of its own). The server calls it at defined points, always on its one
-// io thread, in a defined order; the game answers through GameControl, whose commands take effect
-// at the next tick boundary, the same on every run:
-//
-//   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
-//                                               character steps from the next tick on
-//   at the start of tick T, before its steps:   on_allocated, once, when the fleet has allocated
-//                                               the server since tick T-1 (Agones); then
-//                                               on_leave for each character gone since tick T-1,
-//                                               ascending id; then on_message for each message that
-//                                               arrived, ascending sender id, each sender's reliable
-//                                               ones first, each channel in order; then every command
-//                                               given since the last boundary is applied, in the
-//                                               order given (and recorded, as tick T's)
-//   tick T's steps
-//   after tick T's steps, before its snapshots: on_trigger_leave and on_trigger_enter for every
-//                                               character whose trigger volumes changed, ascending
-//                                               id, each one's leaves before its enters, each in
-//                                               ascending trigger index; then after_tick with every
-//                                               character's state and what it touched, ascending id
-//
-// A character that leaves the match while in triggers gets on_trigger_leave for each, ascending
-// index, just before its on_leave: every enter has its leave.
-//
-// So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
-// Messages a game sends are queued at once and go out after the next snapshots. A game must not
-// block: it runs inside the tick.
+/// @file
+/// The game API: where a game's rules run inside the server's deterministic tick.
+///
+/// A game is C++ code implementing Game, handed to the server (ServerCore::set_game, or
+/// run_server() for a program of its own). The server calls it at defined points, always on its one
+/// io thread, in a defined order; the game answers through GameControl, whose commands take effect
+/// at the next tick boundary, the same on every run:
+///
+///   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
+///                                               character steps from the next tick on
+///   at the start of tick T, before its steps:   on_allocated, once, when the fleet has allocated
+///                                               the server since tick T-1 (Agones); then
+///                                               on_leave for each character gone since tick T-1,
+///                                               ascending id; then on_message for each message that
+///                                               arrived, ascending sender id, each sender's reliable
+///                                               ones first, each channel in order; then every command
+///                                               given since the last boundary is applied, in the
+///                                               order given (and recorded, as tick T's)
+///   tick T's steps
+///   after tick T's steps, before its snapshots: on_trigger_leave and on_trigger_enter for every
+///                                               character whose trigger volumes changed, ascending
+///                                               id, each one's leaves before its enters, each in
+///                                               ascending trigger index; then after_tick with every
+///                                               character's state and what it touched, ascending id
+///
+/// A character that leaves the match while in triggers gets on_trigger_leave for each, ascending
+/// index, just before its on_leave: every enter has its leave.
+///
+/// So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
+/// Messages a game sends are queued at once and go out after the next snapshots. A game must not
+/// block: it runs inside the tick.
 
 #include <cstdint>
 #include <optional>
@@ -72,8 +73,8 @@ inline constexpr int kMaxGameAttributes = 16;
 /// GameServer's labels and annotations then, each sorted by key. Where a backend says what the match
 /// is (a game mode, a map, a match id) through a GameServerAllocation's metadata.
 struct Allocation {
-  std::vector<std::pair<std::string, std::string>> labels;
-  std::vector<std::pair<std::string, std::string>> annotations;
+  std::vector<std::pair<std::string, std::string>> labels;       ///< the GameServer's labels, (key, value) sorted by key
+  std::vector<std::pair<std::string, std::string>> annotations;  ///< the GameServer's annotations, (key, value) sorted by key
 };
 
 /// A client whose Connect was just accepted.
@@ -85,7 +86,7 @@ struct Joining {
 
 /// One character after a tick.
 struct CharacterReport {
-  uint32_t id = 0;
+  uint32_t id = 0;                ///< the character's id
   CharacterState state;           ///< after the tick
   std::span<const Touch> touches; ///< what its step touched: surfaces (with their tags), movers, other characters
 };

@@ -1,15 +1,16 @@
 #pragma once
-// The server program: everything foothold-server does (configuration from flags, file and
-// environment; the world and settings; the key; the socket; the tick loop; recording; a clean stop
-// on SIGINT or SIGTERM) as one call, so that a game's own server is a main() of one line:
-//
-//   int main(int argc, char** argv) {
-//     const foothold::server::GameEntry games[] = {{"tag", "one is it; touching passes it on", make_tag_game}};
-//     return foothold::server::run_server(argc, argv, games, "tag-server", "tag");
-//   }
-//
-// --game NAME (also `game` in the config file and FOOTHOLD_GAME) picks one of `games`, or "none";
-// without it, `default_game`.
+/// @file
+/// The server program: everything foothold-server does (configuration from flags, file and
+/// environment; the world and settings; the key; the socket; the tick loop; recording; a clean stop
+/// on SIGINT or SIGTERM) as one call, so that a game's own server is a main() of one line:
+///
+///   int main(int argc, char** argv) {
+///     const foothold::server::GameEntry games[] = {{"tag", "one is it; touching passes it on", make_tag_game}};
+///     return foothold::server::run_server(argc, argv, games, "tag-server", "tag");
+///   }
+///
+/// --game NAME (also `game` in the config file and FOOTHOLD_GAME) picks one of `games`, or "none";
+/// without it, `default_game`.
 
 #include <functional>
 #include <memory>
@@ -24,7 +25,7 @@ namespace foothold::server {
 struct GameEntry {
   std::string name;     ///< what --game takes: 1-32 characters of [a-z0-9_-]; not "none"
   std::string summary;  ///< one line for --help
-  std::function<std::unique_ptr<Game>()> make;
+  std::function<std::unique_ptr<Game>()> make;  ///< makes the game, once per server run (and per --verify-game)
 };
 
 /// Runs the server with `games` to choose from, `default_game` ("none" or one of them) unless told

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # InstallAndConsume: `cmake --install` of a build tree, then a game's builds out of tree against the
-# installed prefix, the way the README tells a user to:
+# installed prefix, the way the client SDK's page (docs/client-sdk.md) tells a user to:
 #   1. the layout: the C header, the shared library with its soname, the static archives, the CMake
 #      package and the pkg-config module; the shared library needs libc, libm and libstdc++ only,
 #      exports exactly client.h's functions, and holds no server code;
