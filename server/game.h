@@ -128,7 +128,7 @@ inline constexpr std::size_t kMaxGameLogLine = 512;
 
 /// What a game tells a mover to do (GameControl::mover; shared/mover_clock.h has the clock).
 struct MoverCommand {
-  MoverAction action = MoverAction::kStop;
+  MoverAction action = MoverAction::kStop;  ///< what the mover does
   /// kStart: the rate, times the animation's own speed (negative runs it backwards); kGoTo: the
   /// speed, > 0. At most 16 either way; held to 1/65536.
   double rate = 1;
