@@ -3,7 +3,7 @@
 #   ./setup.sh          what building and running needs
 #   ./setup.sh --test   also what the full test run needs (clang for fuzzing, podman for the container test,
 #                       SDL2, OpenGL and Xvfb for foothold-play and its headless test, Chromium for the
-#                       HTML report test,
+#                       HTML report test, MkDocs and Doxygen for the documentation site and API reference,
 #                       the arm64 cross compiler, arm64 libraries and qemu-user for the cross-arch test,
 #                       MinGW-w64 and Wine for the Windows build and its cross-os test)
 # It also unpacks Debian's own sources of Bullet and libsodium (the versions installed) under
@@ -28,7 +28,7 @@ test_packages=(
   podman runc debootstrap uidmap iproute2 procps
   g++-aarch64-linux-gnu qemu-user file
   g++-mingw-w64-x86-64-posix wine64 mono-mcs mono-runtime npm
-  libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium
+  libsdl2-dev libgl-dev libgl1-mesa-dri xvfb xauth chromium mkdocs doxygen
   libbullet-dev:arm64 libflatbuffers-dev:arm64 libspdlog-dev:arm64 libtinyobjloader-dev:arm64 libtinygltf-dev:arm64
   libtomlplusplus-dev:arm64 libsodium-dev:arm64 libgtest-dev:arm64 libgmock-dev:arm64 libcpp-httplib-dev:arm64
 )

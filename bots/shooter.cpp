@@ -51,7 +51,7 @@ void Shooter::maybe_fire(client::ClientSession& session, proto::Nanos now) {
                       settings_.radius});
   }
   const uint32_t fire_tick = session.predictor().latest_tick();
-  if (movers_.tick() != fire_tick) movers_.build(world_, fire_tick, settings_.tick_rate);
+  movers_.build(world_, fire_tick, settings_.tick_rate, &session.mover_clocks());
   // The nearest other it can see (ties: the lowest id): the first thing its own ray meets.
   uint32_t target = 0;
   Vec3 at;

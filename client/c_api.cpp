@@ -58,6 +58,7 @@ struct foothold_client {
   proto::Nanos now_ns = 0;
   foothold::MoverFrame movers;
   bool movers_built = false;
+  uint64_t movers_version = 0;  // the session's mover_segments the frame was built with
   // The others as drawn this frame (grows with the most ever seen, never per frame).
   std::vector<foothold::client::DrawnRemote> drawn;
   // A message taken from the session that did not fit the caller's buffer: kept for the next call.
@@ -587,8 +588,15 @@ size_t foothold_client_mover_triangle_count(const foothold_client* client) {
 foothold_client_result foothold_client_mover_triangles(foothold_client* client, size_t first, size_t count,
                                                        float* vertices, uint32_t* tags) {
   return guarded(client, [&] {
-    const uint32_t tick = connected(client) ? client->udp->session().predictor().latest_tick() : 0;
-    if (client->movers.tick() != tick) client->movers.build(*client->world, tick, client->settings.tick_rate);
+    const bool live = connected(client);
+    const uint32_t tick = live ? client->udp->session().predictor().latest_tick() : 0;
+    // Built again for a new tick, or when a snapshot brought a mover's new clock.
+    const uint64_t version = live ? client->udp->session().stats().mover_segments : 0;
+    if (client->movers.tick() != tick || client->movers_version != version) {
+      client->movers.build(*client->world, tick, client->settings.tick_rate,
+                           live ? &client->udp->session().mover_clocks() : nullptr);
+      client->movers_version = version;
+    }
     return copy_triangles(client, client->movers.triangle_count(), first, count, vertices, tags,
                           [](const foothold_client* k, size_t i) -> const foothold::WorldTriangle& {
                             return k->movers.triangle(i);

@@ -11,8 +11,13 @@ std::string draw_cause_text(uint32_t bits) {
                                             "re_added",    "kept_unsaid",   "mover_carry",
                                             "extrapolating", "extrapolation_end", "view_delay"};
   std::string text;
+  // Appended, not ("+" or "") + std::string(...): GCC 12 warns falsely (-Wrestrict) of that inlined
+  // in an optimised build, and ./demo.sh's first build would print it.
   for (std::size_t i = 0; i < std::size(kTokens); ++i)
-    if (bits & (1u << i)) text += (text.empty() ? "" : "+") + std::string(kTokens[i]);
+    if (bits & (1u << i)) {
+      if (!text.empty()) text += '+';
+      text += kTokens[i];
+    }
   return text.empty() ? "interpolated" : text;
 }
 

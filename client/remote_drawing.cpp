@@ -34,14 +34,18 @@ std::optional<DrawnRemote> RemoteDrawing::raw(const RemoteFrame& f, const OtherC
   if (o.platform != 0 && o.platform <= movers.size()) {
     // A mover carries it: from where the mover had it at its newest sample, between the two whole
     // ticks around the moment; and its own steps aboard (its motion less the mover's) on top.
-    const auto& chain = movers[o.platform - 1u].chain;
+    const std::size_t mover = o.platform - 1u;
     const int rate_hz = settings_.tick_rate;
-    const Vec3 last_step = d.position - carry(chain, *newest, *newest - 1, rate_hz, d.position);
+    auto carry_to = [&](uint32_t to) {
+      return clocks_ ? clocks_->carry(world_, mover, *newest, to, rate_hz, d.position)
+                     : carry(movers[mover].chain, *newest, to, rate_hz, d.position);
+    };
+    const Vec3 last_step = d.position - carry_to(*newest - 1);
     const Vec3 own = horizontal(to_position(m) - last_step);
     const uint32_t whole = *newest + uint32_t(ahead);
     const double frac = ahead - std::floor(ahead);
-    const Vec3 a = carry(chain, *newest, whole, rate_hz, d.position);
-    const Vec3 b = carry(chain, *newest, whole + 1, rate_hz, d.position);
+    const Vec3 a = carry_to(whole);
+    const Vec3 b = carry_to(whole + 1);
     d.position = a + (b - a) * frac + own * ahead;
     if (carrying) d.velocity = (b - a + own) * rate;
     return d;

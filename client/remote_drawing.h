@@ -28,6 +28,7 @@
 #include "client/drawing.h"
 #include "shared/character_contacts.h"
 #include "shared/interpolation.h"
+#include "shared/mover_clock.h"
 
 namespace foothold::client {
 
@@ -59,6 +60,8 @@ class RemoteDrawing {
  public:
   RemoteDrawing(const World& world, const DerivedSettings& settings) : world_(world), settings_(settings) {}
   void set_options(const DrawOptions& o) { options_ = o; }
+  /// The movers' clocks a character riding one is carried by (null: as just reset). Kept by reference.
+  void set_clocks(const MoverClocks* clocks) { clocks_ = clocks; }
   void reset() {
     states_.clear();
     view_jumps_ = 0;
@@ -77,6 +80,7 @@ class RemoteDrawing {
   uint64_t snaps() const { return snaps_; }
 
  private:
+  const MoverClocks* clocks_ = nullptr;
   // Where a standing capsule with the same feet has its centre: what a correction is measured on.
   Vec3 feet(const DrawnRemote& d) const;
   struct State {

@@ -50,6 +50,10 @@ ClientSession::ClientSession(const World& world, const MoveSettings& settings, S
   wire_neighbours_.reserve(proto::kMaxSnapshotNeighbours);
   neighbours_.reserve(proto::kMaxSnapshotNeighbours);
   predictor_.reserve(proto::kMaxRemotes, proto::kMaxSnapshotNeighbours);
+  clocks_.reset(world);
+  clocks_.reserve(kClockSegments);
+  predictor_.set_clocks(&clocks_);
+  remote_drawing_.set_clocks(&clocks_);
   drawing_.set_options(options.draw);
   remote_drawing_.set_options(options.draw);
 }
@@ -322,6 +326,7 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   for (int slot = 0; slot < proto::kAttributeSlots; ++slot)
     if (h.attribute_mask & (uint32_t(1) << slot)) attributes_[std::size_t(slot)] = h.attribute_values[std::size_t(slot)];
   take_seen_attributes();
+  take_movers(h);
   Received& rec = received_[(h.tick / snapshot_interval_) % received_.size()];
   rec.tick = h.tick;
   rec.view.assign(view_.begin(), view_.end());
@@ -329,6 +334,25 @@ std::optional<proto::SnapshotHeader> ClientSession::take_snapshot(std::span<cons
   acked_snapshot_ = h.tick;
   ++stats_.snapshots;
   return h;
+}
+
+void ClientSession::take_movers(const proto::SnapshotHeader& h) {
+  bool changed = false;
+  for (std::size_t i = 0; i < h.mover_count; ++i) {
+    const proto::MoverUpdate& u = h.movers[i];
+    if (u.index >= clocks_.size()) continue;  // not a mover of our world
+    // Carried again until acknowledged: only a segment we lack changes anything.
+    if (clocks_.own(u.index) && clocks_.newest(u.index) == u.segment) continue;
+    if (clocks_.receive(u.index, u.segment)) {
+      ++stats_.mover_segments;
+      changed = true;
+    }
+  }
+  // What no drawing or prediction reaches back to any more (kClockHistoryTicks: a few seconds).
+  if (h.tick > kClockHistoryTicks) clocks_.forget_before(h.tick - kClockHistoryTicks);
+  // The predictions since the last confirmed tick ran the movers on what we knew then; from the tick
+  // the new segment starts, the server ran them on it: step them again, so that they match.
+  if (changed) stats_.mover_replayed_ticks += predictor_.movers_changed();
 }
 
 void ClientSession::keep_unsaid(uint32_t tick, uint32_t stale) {
@@ -461,7 +485,7 @@ void ClientSession::show_others(uint32_t tick) {
       // One on a mover: its own steps across the deck, less what the mover moved it in the last tick
       // (the predictor carries it by the mover).
       const Vec3 p = to_position(o.position);
-      const Vec3 before = carry(movers[o.platform - 1u].chain, tick, tick - 1, settings_.tick_rate, p);
+      const Vec3 before = clocks_.carry(world_, o.platform - 1u, tick, tick - 1, settings_.tick_rate, p);
       const FixedVec3 carried = quantize_position(p - before);
       m = {m.x - carried.x, 0, m.z - carried.z};
     }
@@ -482,7 +506,7 @@ void ClientSession::take_neighbours(uint32_t tick) {
     const uint16_t platform = p.state.platform;
     if (platform != 0) {
       if (platform > movers.size()) continue;  // no such mover here: carried like the rest
-      const Pose to_local = inverse(chain_pose(movers[platform - 1u].chain, tick, settings_.tick_rate));
+      const Pose to_local = inverse(clocks_.pose(world_, platform - 1u, tick, settings_.tick_rate));
       const FixedVec3 guess = platform_offset_guess(to_local, p.state.position);
       const int64_t x = int64_t(guess.x) + n.offset_residual.x, y = int64_t(guess.y) + n.offset_residual.y,
                     z = int64_t(guess.z) + n.offset_residual.z;

@@ -162,6 +162,9 @@ class ClientSession {
   void on_unreachable() { ++unreachable_; }
   /// The prediction of this client's own character; its ticks are the server's.
   const Predictor& predictor() const { return predictor_; }
+  /// The movers' clocks as the server's snapshots told them (shared/mover_clock.h): pose the movers
+  /// with these (MoverFrame::build, MoverClocks::pose) to draw them where the prediction has them.
+  const MoverClocks& mover_clocks() const { return clocks_; }
   /// The other characters, by snapshot tick; positions in 1/1024 m (received at 1/256 m).
   const RemoteInterpolator& remotes() const { return remotes_; }
   /// The other characters shown, sorted by id, as the step sees them: the newest snapshot's, and
@@ -233,6 +236,9 @@ class ClientSession {
     int16_t input_lead = 0;       ///< the newest snapshot's word on how many ticks early our input arrived
     uint32_t server_tick = 0;     ///< the newest snapshot's tick
     uint64_t path_challenges = 0; ///< path challenges answered (the server saw us at a new address)
+    /// Movers' clock segments taken from snapshots (a game drove a mover), and the ticks predicted
+    /// again for them, so that the prediction ran the mover as the server did from its tick on.
+    uint64_t mover_segments = 0, mover_replayed_ticks = 0;
   };
   /// What the session saw so far.
   const Stats& stats() const { return stats_; }
@@ -280,6 +286,8 @@ class ClientSession {
   void check_own_state(proto::Nanos now, const proto::SnapshotHeader& h);
   // The server has every input up to `received_through`: those are not sent again.
   void forget_inputs_through(uint32_t received_through);
+  // Takes the movers' clocks a snapshot of tick `tick` carries; predicts again if one changed.
+  void take_movers(const proto::SnapshotHeader& h);
   // The round trip of the newest input the snapshot says the server had.
   void measure_round_trip(proto::Nanos now, const proto::SnapshotHeader& h);
   // How many of the newest inputs every message repeats, from the loss seen.
@@ -318,6 +326,11 @@ class ClientSession {
 
   uint32_t character_id_ = 0;
   uint64_t client_id_ = 0;
+  // Clock segments reserved per mover (a connected session allocates nothing), and the ticks of
+  // them kept (interpolation and prediction reach back far less).
+  static constexpr std::size_t kClockSegments = 8;
+  static constexpr uint32_t kClockHistoryTicks = 256;
+  MoverClocks clocks_;  // before predictor_, which holds it
   Predictor predictor_;
   RemoteInterpolator remotes_;
   std::vector<OtherCharacter> others_;  // the newest snapshot's remote characters, as the step sees them

@@ -56,7 +56,7 @@ step base-image podman_ensure_base_image
 mkdir -p "$work/context"
 step clean-tree bash -c 'cd "$0" && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | tar -C "$1" -xf -' \
   "$root" "$work/context"
-# Built as a release is (README, "Cutting a release"): the commit and the source named in its labels.
+# Built as a release is (docs/releases.md, "Cutting a release"): the commit and the source named in its labels.
 revision=$(git -C "$root" rev-parse HEAD)
 source_url="file://$root"
 step image-build bash -c 'nice -n 10 podman build "${@:3}" -t "$0" -f "$1/docker/Dockerfile" "$1" >"$2" 2>&1 || { tail -30 "$2"; exit 1; }' \

@@ -367,6 +367,83 @@ SnapshotError get_attributes(BitReader& r, SnapshotHeader& h) {
   return SnapshotError::kNone;
 }
 
+// The movers section: a presence bit; then the count minus 1, and per mover, by ascending index:
+// the index, how many ticks before the snapshot's its segment starts, its phase (zigzagged, 64 bits
+// in two numbers), its rate, and whether it has a target and how far that is from the phase.
+constexpr int kMoverCountBits = 2;
+constexpr int kMoverIndexGroup = 4;
+constexpr int kMoverBackGroup = 5;
+constexpr int kPhaseLowGroup = 8;
+constexpr int kPhaseHighGroup = 3;
+constexpr int kRateGroup = 6;
+static_assert(kMaxSnapshotMovers == 1u << kMoverCountBits);
+
+constexpr uint64_t zigzag64(int64_t v) { return (uint64_t(v) << 1) ^ uint64_t(v >> 63); }
+constexpr int64_t unzigzag64(uint64_t u) { return int64_t((u >> 1) ^ (0 - (u & 1))); }
+int wide_bits(int64_t v) {
+  const uint64_t z = zigzag64(v);
+  return var_bits(uint32_t(z), kPhaseLowGroup) + var_bits(uint32_t(z >> 32), kPhaseHighGroup);
+}
+void put_wide_var(BitWriter& w, int64_t v) {
+  const uint64_t z = zigzag64(v);
+  w.put_var(uint32_t(z), kPhaseLowGroup);
+  w.put_var(uint32_t(z >> 32), kPhaseHighGroup);
+}
+int64_t get_wide_var(BitReader& r) {
+  const uint64_t low = r.get_var(kPhaseLowGroup);
+  const uint64_t high = r.get_var(kPhaseHighGroup);
+  return unzigzag64(high << 32 | low);
+}
+
+std::size_t movers_bits(const SnapshotHeader& h) {
+  std::size_t bits = 1;
+  if (h.mover_count == 0) return bits;
+  bits += kMoverCountBits;
+  for (std::size_t i = 0; i < h.mover_count; ++i) bits += mover_bits(h.movers[i], h.tick);
+  return bits;
+}
+
+void put_movers(BitWriter& w, const SnapshotHeader& h) {
+  w.put_bool(h.mover_count != 0);
+  if (h.mover_count == 0) return;
+  w.put(uint32_t(h.mover_count - 1), kMoverCountBits);
+  for (std::size_t i = 0; i < h.mover_count; ++i) {
+    const MoverUpdate& m = h.movers[i];
+    w.put_var(m.index, kMoverIndexGroup);
+    w.put_var(h.tick - m.segment.from_tick, kMoverBackGroup);
+    put_wide_var(w, m.segment.phase);
+    w.put_var(zigzag(m.segment.rate), kRateGroup);
+    w.put_bool(m.segment.has_target);
+    if (m.segment.has_target) put_wide_var(w, m.segment.target - m.segment.phase);
+  }
+}
+
+// Indices must ascend (each once), a segment start no later than the snapshot and within 2^31 ticks
+// of it, and every segment pass segment_problem().
+SnapshotError get_movers(BitReader& r, SnapshotHeader& h) {
+  if (!r.get_bool()) return SnapshotError::kNone;
+  h.mover_count = uint8_t(r.get(kMoverCountBits) + 1);
+  int64_t previous = -1;
+  for (std::size_t i = 0; i < h.mover_count; ++i) {
+    MoverUpdate& m = h.movers[i];
+    const uint32_t index = r.get_var(kMoverIndexGroup);
+    const uint32_t back = r.get_var(kMoverBackGroup);
+    m.segment.phase = get_wide_var(r);
+    m.segment.rate = unzigzag(r.get_var(kRateGroup));
+    m.segment.has_target = r.get_bool();
+    const int64_t to_target = m.segment.has_target ? get_wide_var(r) : 0;
+    if (!r.ok()) return SnapshotError::kMalformed;
+    if (int64_t(index) <= previous || index > 0xffff || back > 0x7fffffffu) return SnapshotError::kBadValue;
+    if (to_target > 2 * kMaxMoverPhase || to_target < -2 * kMaxMoverPhase) return SnapshotError::kBadValue;
+    previous = index;
+    m.index = uint16_t(index);
+    m.segment.from_tick = h.tick - back;
+    m.segment.target = m.segment.has_target ? m.segment.phase + to_target : 0;
+    if (!segment_problem(m.segment).empty()) return SnapshotError::kBadValue;
+  }
+  return SnapshotError::kNone;
+}
+
 // A character's seen attributes after its view index: the count minus 1, then per attribute, by
 // ascending index, the index, the size class and the zigzagged value (as the attributes section).
 void put_seen_values(BitWriter& w, const SeenAttributes& s) {
@@ -420,6 +497,13 @@ std::size_t seen_attribute_bits(int32_t value) {
   return std::size_t(kSeenAttributeBits + kAttributeClassBits + kAttributeValueBits[attribute_class(zigzag(value))]);
 }
 
+std::size_t mover_bits(const MoverUpdate& m, uint32_t tick) {
+  const MoverSegment& s = m.segment;
+  return std::size_t(var_bits(m.index, kMoverIndexGroup) + var_bits(tick - s.from_tick, kMoverBackGroup) +
+                     wide_bits(s.phase) + var_bits(zigzag(s.rate), kRateGroup) + 1 +
+                     (s.has_target ? wide_bits(s.target - s.phase) : 0));
+}
+
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std::size_t base_size) {
   const bool masks = h.repeated_mask != 0 || h.interaction_mask != 0 || h.server_mask != 0;
   const uint32_t received = h.received_through - h.tick;
@@ -432,6 +516,7 @@ std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t interval, std
   bits += std::size_t(var_bits(delay_units(h.echo_delay_us), kDelayGroup));
   bits += 1 + (h.has_own_state ? own_state_bits(h.own) : 32);
   bits += attributes_bits(h);
+  bits += movers_bits(h);
   bits += 1;
   if (h.base_tick != 0) bits += std::size_t(var_bits((h.tick - h.base_tick) / interval, kSmallGroup)) + base_size;
   bits += std::size_t(var_bits(kMaxViewSize, kSmallGroup));  // the additions' count, at most
@@ -493,6 +578,7 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView
     w.put(h.own_digest, 32);
   }
   put_attributes(w, h);
+  put_movers(w, h);
   const bool has_base = h.base_tick != 0;
   w.put_bool(has_base);
   view.clear();
@@ -630,6 +716,7 @@ SnapshotError read_header(BitReader& r, uint32_t reference_tick, uint32_t interv
     h.own_digest = r.get(32);
   }
   if (const SnapshotError e = get_attributes(r, h); e != SnapshotError::kNone) return e;
+  if (const SnapshotError e = get_movers(r, h); e != SnapshotError::kNone) return e;
   has_base = r.get_bool();
   if (has_base) {
     const uint32_t back = r.get_var(kSmallGroup);

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "shared/character_state.h"
+#include "shared/mover_clock.h"
 #include "shared/input.h"
 
 namespace foothold::proto {
@@ -85,6 +86,16 @@ inline constexpr int kMatchAttributes = 16;
 inline constexpr int kAttributeSlots = 32;
 static_assert(kCharacterAttributes + kMatchAttributes == kAttributeSlots);
 
+/// Most movers' clocks a snapshot carries (its movers section); more changed ones take turns.
+inline constexpr std::size_t kMaxSnapshotMovers = 4;
+/// A mover's clock as a snapshot carries it: the newest segment the game's commands gave it
+/// (shared/mover_clock.h). Its from_tick is never after the snapshot's tick.
+struct MoverUpdate {
+  uint16_t index = 0;    ///< the mover's (World::movers())
+  MoverSegment segment;  ///< from its from_tick on
+  bool operator==(const MoverUpdate&) const = default;
+};
+
 /// A snapshot's fields besides the other characters.
 struct SnapshotHeader {
   uint32_t tick = 0;              ///< the server tick just simulated (the client's input for it is acknowledged)
@@ -105,6 +116,10 @@ struct SnapshotHeader {
   uint32_t attribute_mask = 0;
   /// The carried attributes' values (the others are ignored by the writer and read as 0).
   std::array<int32_t, kAttributeSlots> attribute_values{};
+  /// The movers' clocks carried, the first mover_count of `movers`, ascending index: each until the
+  /// client acknowledges a snapshot that carried it.
+  uint8_t mover_count = 0;
+  std::array<MoverUpdate, kMaxSnapshotMovers> movers{};
 };
 
 /// A 32-bit digest of a character's exact state (CharacterState::digest(): every field).
@@ -121,6 +136,8 @@ inline constexpr int kMinSnapshotBudget = 128;
 /// Bits of a snapshot's fixed part for this header and a base view of `base_size` characters,
 /// the attributes of h.attribute_mask included.
 std::size_t snapshot_header_bits(const SnapshotHeader& h, uint32_t snapshot_interval, std::size_t base_size);
+/// Bits one carried mover clock costs in a snapshot of tick `tick` (besides the section's fixed 3).
+std::size_t mover_bits(const MoverUpdate& m, uint32_t tick);
 /// Bits one carried attribute of this value costs (its slot and the value; 11 for -8 to 7, 15 for
 /// -128 to 127, 23 for -32768 to 32767, 39 beyond), besides the section's fixed 6 (WIRE_FORMAT.md):
 /// what a server weighs when it chooses which changed attributes fit its budget.

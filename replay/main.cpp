@@ -20,6 +20,7 @@
 #include "replay/trace_diff.h"
 #include "replay/scenario.h"
 #include "shared/formats/gltf_loader.h"
+#include "shared/mover_clock.h"
 #include "shared/settings.h"
 #include "shared/simulation_version.h"
 #include "shared/formats/text_fields.h"
@@ -259,8 +260,19 @@ int world_command(const WorldOptions& o) {
     double loop = 0;
     for (const Link& link : mover.chain)
       for (const Channel& c : link.channels) loop = std::max(loop, c.period);
-    std::printf("mover %zu (platform %zu) '%s': %zu triangles, loops every %g s\n", m, m + 1, mover.name.c_str(),
-                mover.local.size(), loop);
+    // A driven one (movement.md §15.4): its keys, which GameControl::mover's go-to names by index.
+    std::string driven;
+    if (mover.driven) {
+      driven = ", driven by the game, keys";
+      for (double k : mover_keys(mover)) {
+        char key[32];
+        std::snprintf(key, sizeof key, " %g", k);
+        driven += key;
+      }
+      driven += " s";
+    }
+    std::printf("mover %zu (platform %zu) '%s': %zu triangles, loops every %g s%s\n", m, m + 1, mover.name.c_str(),
+                mover.local.size(), loop, driven.c_str());
   }
   // Trigger volumes (glTF extras.foothold.trigger): each with its index, as the game API names it.
   for (std::size_t t = 0; t < w.triggers().size(); ++t) {
@@ -321,6 +333,11 @@ int info_command(const ReplayOptions& o) {
               h.snapshot_interval, h.settings.tick_rate > 0 ? 1000.0 * h.rewind_window / h.settings.tick_rate : 0.0, h.rewind_window);
   // The seed of the game's random source (format 11; 0 before): `--game-seed` repeats the match's luck.
   std::printf("game_seed=%llu\n", static_cast<unsigned long long>(h.game_seed));
+  // The commands among them that drove the movers (format 12; 0 before): doors and lifts the game moved.
+  std::size_t mover_commands = 0;
+  for (const auto& t : rec.commands)
+    for (const GameCommand& c : t.commands) mover_commands += c.kind == GameCommandKind::kMover;
+  std::printf("mover_commands=%zu\n", mover_commands);
   return 0;
 }
 

@@ -716,7 +716,8 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
     for (const rec::Command* c : *t.commands()) {
       GameCommand g;
       const std::string which = "tick " + std::to_string(t.tick()) + ": command " + std::to_string(tick_.commands.size());
-      if (c->kind() == 0 || c->kind() > kLastGameCommandKind) return which + " is of unknown kind " + std::to_string(c->kind());
+      if (c->kind() == 0 || c->kind() > kLastGameCommandKind || (c->kind() == uint8_t(GameCommandKind::kMover) && header_.format_version < 12))
+        return which + " is of unknown kind " + std::to_string(c->kind());
       g.kind = GameCommandKind(c->kind());
       g.slot = c->slot();
       g.character = c->character();

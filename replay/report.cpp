@@ -8,6 +8,7 @@
 
 #include "shared/animation.h"
 #include "shared/fixed_point.h"
+#include "shared/mover_clock.h"
 
 // The page and three.js, built in by report/resources.S (.incbin), each ending in a zero byte.
 extern "C" const char foothold_report_viewer_html[];
@@ -135,7 +136,22 @@ void write_triangles(Json& j, std::size_t count, const WorldTriangle& (*at)(cons
   j.raw("]");
 }
 
-void write_world(Json& j, const World& world, int tick_rate, uint32_t first_tick, uint32_t last_tick) {
+// The movers' clocks a recording's mover commands give (movement.md §15.4): every segment kept, for
+// any tick the page shows; without a recording, the driven movers stand still.
+MoverClocks recorded_clocks(const World& world, int tick_rate, const std::vector<ReportSide>& sides) {
+  MoverClocks clocks;
+  clocks.reset(world);
+  const LoadedRecording* rec = nullptr;
+  for (const ReportSide& s : sides) rec = rec ? rec : s.inputs;
+  if (!rec) return clocks;
+  for (const TickCommands& t : rec->commands)
+    for (const GameCommand& c : t.commands)
+      if (c.kind == GameCommandKind::kMover) clocks.apply(world, c, t.tick, tick_rate);
+  return clocks;
+}
+
+void write_world(Json& j, const World& world, const MoverClocks& clocks, int tick_rate, uint32_t first_tick,
+                 uint32_t last_tick) {
   j.key("world");
   j.raw("{");
   write_triangles(j, world.triangle_count(),
@@ -149,7 +165,8 @@ void write_world(Json& j, const World& world, int tick_rate, uint32_t first_tick
   bool first_mover = true;
   const uint32_t span = last_tick >= first_tick ? last_tick - first_tick : 0;
   const uint32_t stride = std::max<uint32_t>(1, span / kMaxPoses + (span % kMaxPoses != 0));
-  for (const Mover& m : world.movers()) {
+  for (std::size_t mi = 0; mi < world.movers().size(); ++mi) {
+    const Mover& m = world.movers()[mi];
     j.comma(first_mover);
     j.raw("{");
     j.key("name");
@@ -176,7 +193,7 @@ void write_world(Json& j, const World& world, int tick_rate, uint32_t first_tick
     j.raw("[");
     first = true;
     for (uint32_t t : ticks) {
-      const Pose p = chain_pose(m.chain, t, tick_rate);
+      const Pose p = clocks.pose(world, mi, t, tick_rate);
       write_vec(j, p.translation, 4, first);
       for (double q : {p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w}) {
         j.raw(",");
@@ -449,7 +466,7 @@ std::string report_json(const World& world, const MoveSettings& settings, const 
   Json j;
   j.raw("{");
   write_header(j, settings, sides, options, g.stride);
-  write_world(j, world, settings.tick_rate, g.first_tick, g.last_tick);
+  write_world(j, world, recorded_clocks(world, settings.tick_rate, sides), settings.tick_rate, g.first_tick, g.last_tick);
   j.raw(",");
   j.key("first_tick");
   j.integer(g.first_tick);

@@ -222,6 +222,14 @@ void apply_commands(const LoadedRecording& rec, uint32_t tick, std::span<const G
   }
 }
 
+// Applies tick `tick`'s mover commands to the movers' clocks, as the server did before its steps
+// (those a world's movers refuse do nothing: MoverClocks::apply).
+void apply_mover_commands(uint32_t tick, std::span<const GameCommand> commands, const World& world, int tick_rate,
+                          MoverClocks& clocks) {
+  for (const GameCommand& g : commands)
+    if (g.kind == GameCommandKind::kMover) clocks.apply(world, g, tick, tick_rate);
+}
+
 // The earlier of two mismatches (lowest tick, then lowest id).
 bool earlier(const Mismatch& a, const Mismatch& b) { return a.tick != b.tick ? a.tick < b.tick : a.id < b.id; }
 
@@ -248,12 +256,17 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
   TickRunner runner;
   WorkerPool pool(std::max(1, options.threads));
   result.first = Mismatch{~0u, ~0u, 0, 0};
-  // The game's commands, tick by tick: those before the start are in the start's states already.
-  auto commands = std::lower_bound(rec.commands.begin(), rec.commands.end(), result.start_tick,
-                                   [](const TickCommands& t, uint32_t tick) { return t.tick < tick; });
+  // The game's commands, tick by tick: those before the start are in the start's states already,
+  // but not in the movers' clocks, which only the mover commands since the first tick give.
+  MoverClocks clocks;
+  clocks.reset(world);
+  auto commands = rec.commands.begin();
+  for (; commands != rec.commands.end() && commands->tick < result.start_tick; ++commands)
+    apply_mover_commands(commands->tick, commands->commands, world, settings.tick_rate, clocks);
   for (uint32_t tick = result.start_tick; tick <= rec.last_tick && rec.ticks > 0; ++tick) {
     if (commands != rec.commands.end() && commands->tick == tick) {
       apply_commands(rec, tick, commands->commands, start, world.bounds(), state);
+      apply_mover_commands(tick, commands->commands, world, settings.tick_rate, clocks);
       ++commands;
     }
     alive.clear();
@@ -265,7 +278,7 @@ ResimResult resimulate(const LoadedRecording& rec, const World& world, const Res
       timeline_of.push_back(c);
     }
     if (alive.empty()) continue;
-    runner.run(tick, alive, world, settings, &pool);
+    runner.run(tick, alive, world, settings, &pool, &clocks);
     for (std::size_t k = 0; k < alive.size(); ++k) {
       const std::size_t c = timeline_of[runner.given_at(k)];
       const Timeline& tl = rec.characters[c];

@@ -111,6 +111,9 @@ struct ClientView {
   /// the first snapshot that carried the slot's current value (0: none yet). The client holds the
   /// value once it acknowledges a snapshot that late (Replication::attributes_for).
   std::array<uint32_t, 2 * kMaxAttributes> attribute_carried{};
+  /// Per mover (sized when a game first changes a mover's clock): as attribute_carried, for the
+  /// mover's newest clock segment (Replication::carry_movers).
+  std::vector<uint32_t> mover_carried;
   /// Per character of the newest view sent (ascending id; only when the game has attributes seen by
   /// all): per character attribute, as attribute_carried for its own. A character's record goes when
   /// a snapshot's view lacks it: the client forgets its values then (Replication::carry_seen).

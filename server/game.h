@@ -1,34 +1,35 @@
 #pragma once
-// The game API: where a game's rules run inside the server's deterministic tick.
-//
-// A game is C++ code implementing Game, handed to the server (ServerCore::set_game, or
-// run_server() for a program of its own). The server calls it at defined points, always on its one
-// io thread, in a defined order; the game answers through GameControl, whose commands take effect
-// at the next tick boundary, the same on every run:
-//
-//   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
-//                                               character steps from the next tick on
-//   at the start of tick T, before its steps:   on_allocated, once, when the fleet has allocated
-//                                               the server since tick T-1 (Agones); then
-//                                               on_leave for each character gone since tick T-1,
-//                                               ascending id; then on_message for each message that
-//                                               arrived, ascending sender id, each sender's reliable
-//                                               ones first, each channel in order; then every command
-//                                               given since the last boundary is applied, in the
-//                                               order given (and recorded, as tick T's)
-//   tick T's steps
-//   after tick T's steps, before its snapshots: on_trigger_leave and on_trigger_enter for every
-//                                               character whose trigger volumes changed, ascending
-//                                               id, each one's leaves before its enters, each in
-//                                               ascending trigger index; then after_tick with every
-//                                               character's state and what it touched, ascending id
-//
-// A character that leaves the match while in triggers gets on_trigger_leave for each, ascending
-// index, just before its on_leave: every enter has its leave.
-//
-// So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
-// Messages a game sends are queued at once and go out after the next snapshots. A game must not
-// block: it runs inside the tick.
+/// @file
+/// The game API: where a game's rules run inside the server's deterministic tick.
+///
+/// A game is C++ code implementing Game, handed to the server (ServerCore::set_game, or
+/// run_server() for a program of its own). The server calls it at defined points, always on its one
+/// io thread, in a defined order; the game answers through GameControl, whose commands take effect
+/// at the next tick boundary, the same on every run:
+///
+///   when a Connect is accepted (between ticks)  on_join: the game may choose the spawn point; the
+///                                               character steps from the next tick on
+///   at the start of tick T, before its steps:   on_allocated, once, when the fleet has allocated
+///                                               the server since tick T-1 (Agones); then
+///                                               on_leave for each character gone since tick T-1,
+///                                               ascending id; then on_message for each message that
+///                                               arrived, ascending sender id, each sender's reliable
+///                                               ones first, each channel in order; then every command
+///                                               given since the last boundary is applied, in the
+///                                               order given (and recorded, as tick T's)
+///   tick T's steps
+///   after tick T's steps, before its snapshots: on_trigger_leave and on_trigger_enter for every
+///                                               character whose trigger volumes changed, ascending
+///                                               id, each one's leaves before its enters, each in
+///                                               ascending trigger index; then after_tick with every
+///                                               character's state and what it touched, ascending id
+///
+/// A character that leaves the match while in triggers gets on_trigger_leave for each, ascending
+/// index, just before its on_leave: every enter has its leave.
+///
+/// So a command given in after_tick(T) or in a hook at the start of tick T+1 acts before T+1's steps.
+/// Messages a game sends are queued at once and go out after the next snapshots. A game must not
+/// block: it runs inside the tick.
 
 #include <cstdint>
 #include <optional>
@@ -41,6 +42,7 @@
 #include "follow/path.h"
 #include "proto/message_endpoint.h"
 #include "shared/character_state.h"
+#include "shared/mover_clock.h"
 #include "shared/ray_query.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
@@ -72,8 +74,8 @@ inline constexpr int kMaxGameAttributes = 16;
 /// GameServer's labels and annotations then, each sorted by key. Where a backend says what the match
 /// is (a game mode, a map, a match id) through a GameServerAllocation's metadata.
 struct Allocation {
-  std::vector<std::pair<std::string, std::string>> labels;
-  std::vector<std::pair<std::string, std::string>> annotations;
+  std::vector<std::pair<std::string, std::string>> labels;       ///< the GameServer's labels, (key, value) sorted by key
+  std::vector<std::pair<std::string, std::string>> annotations;  ///< the GameServer's annotations, (key, value) sorted by key
 };
 
 /// A client whose Connect was just accepted.
@@ -85,7 +87,7 @@ struct Joining {
 
 /// One character after a tick.
 struct CharacterReport {
-  uint32_t id = 0;
+  uint32_t id = 0;                ///< the character's id
   CharacterState state;           ///< after the tick
   std::span<const Touch> touches; ///< what its step touched: surfaces (with their tags), movers, other characters
 };
@@ -124,6 +126,24 @@ inline constexpr double kViewJitterTicks = 6;
 enum class GameLogLevel : uint8_t { kDebug, kInfo, kWarn, kError };
 /// A game's log line at most, in bytes: longer text is cut there.
 inline constexpr std::size_t kMaxGameLogLine = 512;
+
+/// What a game tells a mover to do (GameControl::mover; shared/mover_clock.h has the clock).
+struct MoverCommand {
+  MoverAction action = MoverAction::kStop;  ///< what the mover does
+  /// kStart: the rate, times the animation's own speed (negative runs it backwards); kGoTo: the
+  /// speed, > 0. At most 16 either way; held to 1/65536.
+  double rate = 1;
+  /// kGoTo: the key (mover_keys(): the distinct key times of its animation, ascending).
+  int key = 0;
+  /// Runs at `rate` without end (looping), either way.
+  static MoverCommand start(double rate = 1) { return {MoverAction::kStart, rate, 0}; }
+  /// Holds where it is.
+  static MoverCommand stop() { return {MoverAction::kStop, 0, 0}; }
+  /// Runs the other way: one going to a key goes back to where that run started, and stops there.
+  static MoverCommand reverse() { return {MoverAction::kReverse, 0, 0}; }
+  /// Runs at `speed` to key `key` (the nearest time its loop shows it) and stops there.
+  static MoverCommand go_to(int key, double speed = 1) { return {MoverAction::kGoTo, speed, key}; }
+};
 
 /// What a game does: commands applied at the next tick boundary, and what it may read. Every command
 /// naming a character returns false, and does nothing, when there is no such character now (it left,
@@ -165,6 +185,17 @@ class GameControl {
   /// (--navmesh) or bakes it at load for a game that asks for paths (GameEntry::paths); without
   /// one, the first call bakes it, inside the tick.
   virtual follow::Path path(const Vec3& from, const Vec3& to) = 0;
+  /// Drives mover `index` (world().movers()) from the next tick on: recorded, sent to the clients
+  /// (who predict it from that tick), and kept for lag compensation. A mover marked
+  /// extras.foothold.driven in its glTF starts still at its animation's start; any other runs on the
+  /// world's clock until its first command. False, and nothing done, for a mover that does not exist,
+  /// a rate not finite or over 16, a go-to with a speed not above 0 or a key the mover lacks.
+  virtual bool mover(int index, const MoverCommand& command) = 0;
+  /// The index of the mover named `name` (World::Mover::name: its glTF node's name), or -1.
+  int mover_index(std::string_view name) const;
+  /// Seconds into its animation mover `index` is at the end of the last tick (commands given since
+  /// not yet in it; 0 for a mover that does not exist).
+  virtual double mover_time(int index) const = 0;
 
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
   /// In range: every component finite and within the world's bounds (World::bounds(), its static

@@ -148,6 +148,10 @@ void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
       applied_.push_back(c);
       continue;
     }
+    if (c.kind == GameCommandKind::kMover) {  // the simulation applies it (its clocks)
+      applied_.push_back(c);
+      continue;
+    }
     Client* client = roster_.by_id(c.character);
     if (!client) {
       counters_.add(Counter::kGameCommandsDropped);
@@ -222,6 +226,13 @@ uint64_t game_random(uint64_t seed, uint64_t counter) {
   return z ^ (z >> 31);
 }
 
+int GameControl::mover_index(std::string_view name) const {
+  const auto& movers = world().movers();
+  for (std::size_t m = 0; m < movers.size(); ++m)
+    if (movers[m].name == name) return int(m);
+  return -1;
+}
+
 uint64_t GameControl::random_below(uint64_t bound) {
   if (bound == 0) return 0;
   // 2^64 mod bound: the draws below it are the ones that would favour the low residues; drop them.
@@ -279,6 +290,25 @@ follow::Path GameHost::path(const Vec3& from, const Vec3& to) {
                                               : "navmesh: the game's first path() could not bake one: " + error);
   }
   return navigation_.path(from, to);
+}
+
+bool GameHost::mover(int index, const MoverCommand& command) {
+  const double rate = command.rate * double(kRateOne);
+  if (index < 0 || !(rate >= -double(kMaxMoverRate) && rate <= double(kMaxMoverRate))) return false;
+  GameCommand c;
+  c.kind = GameCommandKind::kMover;
+  c.character = uint32_t(index);
+  c.slot = uint8_t(command.action);
+  c.value = command.action == MoverAction::kStart || command.action == MoverAction::kGoTo ? int32_t(det_llround(rate)) : 0;
+  c.vector.x = command.key;
+  if (!mover_command_problem(c, simulation_.world()).empty()) return false;
+  pending_.push_back(c);
+  return true;
+}
+
+double GameHost::mover_time(int index) const {
+  if (index < 0 || std::size_t(index) >= simulation_.clocks().size()) return 0;
+  return phase_seconds(simulation_.clocks().phase(std::size_t(index), simulation_.tick()), simulation_.settings().tick_rate);
 }
 
 bool GameHost::give(uint32_t id, const GameCommand& command) {
@@ -387,7 +417,7 @@ double GameHost::rewind_to(uint32_t viewer, double view_tick, double earliest_vi
 void GameHost::place_movers(uint32_t tick) {
   // Built once per tick asked for (a tick's shots mostly name the same one).
   const uint32_t at = std::clamp(tick, rewind_.oldest(), simulation_.tick());
-  if (!movers_built_ || movers_.tick() != at) movers_.build(simulation_.world(), at, simulation_.settings().tick_rate);
+  if (!movers_built_ || movers_.tick() != at) movers_.build(simulation_.world(), at, simulation_.settings().tick_rate, &simulation_.clocks());
   movers_built_ = true;
 }
 

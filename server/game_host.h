@@ -117,6 +117,8 @@ class GameHost final : public GameControl {
   const World& world() const override;
   std::span<const int> triggers_at(uint32_t id) const override;
   follow::Path path(const Vec3& from, const Vec3& to) override;
+  bool mover(int index, const MoverCommand& command) override;
+  double mover_time(int index) const override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
   bool push(uint32_t id, const Vec3& velocity) override;

@@ -200,8 +200,12 @@ void Replication::select_others(const Roster& roster, std::size_t self, std::vec
 }
 
 void Replication::send_snapshots(Roster& roster, const GameMatch& match, const MoverFrame& movers, uint32_t tick,
-                                 proto::Nanos now, Outbox& outbox, Counters& counters) {
+                                 proto::Nanos now, Outbox& outbox, Counters& counters, const MoverClocks* clocks) {
   tick_ = tick;
+  clocks_ = clocks;
+  changed_movers_.clear();
+  for (std::size_t m = 0; clocks && m < clocks->size(); ++m)
+    if (clocks->changed(m) != 0) changed_movers_.push_back(uint16_t(m));
   to_local_.clear();
   for (std::size_t m = 0; m < movers.mover_count(); ++m) to_local_.push_back(inverse(movers.pose(m)));
   match_ = &match;
@@ -381,6 +385,38 @@ void Replication::carry_attributes(Client& c, proto::SnapshotHeader& h, std::siz
     }
     if (carried == 0) carried = tick_;
   }
+}
+
+void Replication::carry_movers(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits,
+                               std::size_t base_size) const {
+  if (changed_movers_.empty()) return;
+  auto& carried_at = c.view.mover_carried;
+  if (carried_at.size() < clocks_->size()) carried_at.resize(clocks_->size(), 0);
+  const uint32_t acked = c.view.acked_snapshot;
+  const std::size_t n = changed_movers_.size();
+  const std::size_t first = std::size_t(tick_ / schedule_.interval) % n;
+  for (std::size_t k = 0; k < n; ++k) {
+    const uint16_t m = changed_movers_[(first + k) % n];
+    const uint32_t changed = clocks_->changed(m);
+    uint32_t& carried = carried_at[m];
+    if (carried != 0 && int32_t(carried - changed) < 0) carried = 0;  // a run of an older segment
+    if (carried != 0 && acked != 0 && int32_t(acked - carried) >= 0) continue;  // the client holds it
+    if (h.mover_count == proto::kMaxSnapshotMovers) {
+      carried = 0;  // its turn comes
+      continue;
+    }
+    proto::MoverUpdate& u = h.movers[h.mover_count++];
+    u = {m, clocks_->newest(m)};
+    if (proto::snapshot_header_bits(h, schedule_.interval, base_size) > budget_bits) {
+      --h.mover_count;
+      carried = 0;
+      continue;
+    }
+    if (carried == 0) carried = tick_;
+  }
+  // The wire wants them by ascending index.
+  std::sort(h.movers.begin(), h.movers.begin() + h.mover_count,
+            [](const proto::MoverUpdate& a, const proto::MoverUpdate& b) { return a.index < b.index; });
 }
 
 namespace {
@@ -752,6 +788,7 @@ void Replication::build_snapshot(Roster& roster, std::size_t index, proto::Nanos
   // The budget: the snapshot datagram, sealed, within snapshot_budget bytes.
   const uint64_t sequence = c.session.send_sequence + 1;
   const std::size_t budget_bytes = std::size_t(config_.snapshot_budget) - proto::session_overhead(sequence);
+  carry_movers(c, h, budget_bytes * 8, base_view.size());
   carry_attributes(c, h, budget_bytes * 8, base_view.size());
   const std::size_t header_bits = proto::snapshot_header_bits(h, interval, base_view.size());
   std::size_t room = budget_bytes * 8 > header_bits ? budget_bytes * 8 - header_bits : 0;

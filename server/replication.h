@@ -49,9 +49,10 @@ class Replication {
   /// Builds, seals and sends the snapshots of tick `tick` (just simulated) of the clients due one
   /// on it (snapshot_phase.h: called every tick, it sends to each client every snapshot interval),
   /// with the attributes of `match` and of each client's own character that the client may not hold yet,
-  /// and the nearest characters in full for its prediction (`movers`: as tick `tick` placed them).
+  /// and the nearest characters in full for its prediction (`movers`: as tick `tick` placed them), and
+  /// the movers' clocks the game changed (`clocks`; null: none) that the client may not hold yet.
   void send_snapshots(Roster& roster, const GameMatch& match, const MoverFrame& movers, uint32_t tick, proto::Nanos now,
-                      Outbox& outbox, Counters& counters);
+                      Outbox& outbox, Counters& counters, const MoverClocks* clocks = nullptr);
   /// How near (centre to centre, metres) a character must be to go in full (CoreConfig::neighbours,
   /// by default the nearest four: a crowd's pushes reach the client's own character through the
   /// nearest few; in 16 riders stepped on a client as the server steps them, the nearest four within
@@ -96,6 +97,9 @@ class Replication {
   void build_snapshot(Roster& roster, std::size_t index, proto::Nanos now, Worker& ws);
   proto::SnapshotHeader snapshot_header(const Client& c, const SentSnapshot* base, proto::Nanos now) const;
   void carry_attributes(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
+  // The movers' clocks the game changed that client `c` may not hold (the attributes' run rule),
+  // up to proto::kMaxSnapshotMovers, taking turns, within the budget.
+  void carry_movers(Client& c, proto::SnapshotHeader& h, std::size_t budget_bits, std::size_t base_size) const;
   std::size_t seen_reserve(const Client& c, const Roster& roster) const;
   void next_view_ids(std::span<const proto::RemotePose> base_view, Worker& ws) const;
   std::size_t taken_bits(const Worker& ws) const;
@@ -114,6 +118,8 @@ class Replication {
   uint32_t stale_ticks_ = 1;  // kMaxStaleness in ticks
   uint32_t tick_ = 0;          // the tick being sent
   const GameMatch* match_ = nullptr;  // the match's attributes, during send_snapshots()
+  const MoverClocks* clocks_ = nullptr;  // the movers' clocks, during send_snapshots()
+  std::vector<uint16_t> changed_movers_;  // the movers whose clocks a game changed, ascending
   uint64_t roster_version_ = 0;
   std::vector<GridEntry> grid_;         // sorted by (cell, index), for interest
   CellRuns grid_runs_;                  // where each cell's run of grid_ begins

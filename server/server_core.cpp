@@ -300,7 +300,8 @@ void ServerCore::tick(proto::Nanos now) {
   rewind_.record(simulation_.tick(), roster_);
   game_.after_tick(simulation_);
   const uint32_t tick = simulation_.tick();
-  replication_.send_snapshots(roster_, game_.match(), simulation_.movers(), tick, now, outbox_, counters_);  // to the clients due one
+  replication_.send_snapshots(roster_, game_.match(), simulation_.movers(), tick, now, outbox_, counters_,
+                              &simulation_.clocks());  // to the clients due one
   flush_messages(now);
 }
 

@@ -29,6 +29,7 @@
 #include "server/navigation.h"
 #include "server/server_core.h"
 #include "server/server_program.h"
+#include "server/server_reference.h"
 #include "server/agones_agent.h"
 #include "fleet/agones_sdk.h"
 #include "proto/endpoint.h"
@@ -186,23 +187,35 @@ struct VerifyFlags {
   bool game_log = false;
 };
 
-int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, VerifyFlags& verify) {
-  CLI::App app{std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"};
-  app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
-             "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
+// The program's whole command line: --config, a flag for every key of ServerConfig (into `flags`;
+// `given` says which were given and how each applies), --verify-game, --game-log, --version. One
+// declaration for parsing, --help and the reference (server_reference_markdown()).
+struct CommandLine {
   std::string config_path;
-  app.add_option("--config", config_path, "TOML file with any of the keys below (e.g. port = 7777)");
   ServerConfig flags;
   GivenFlags given;
-  declare_options(app, flags, given, games, config);
-  app.add_option("--verify-game", verify.path,
+  VerifyFlags verify;
+};
+
+void declare_command_line(CLI::App& app, CommandLine& line, std::span<const GameEntry> games, const ServerConfig& config) {
+  app.footer("Every option can also come from a TOML file (--config) or an environment variable FOOTHOLD_<KEY>, e.g.\n"
+             "FOOTHOLD_PORT=7777. Flags win over the environment, which wins over the file.");
+  app.add_option("--config", line.config_path, "TOML file with any of the keys below (e.g. port = 7777)");
+  declare_options(app, line.flags, line.given, games, config);
+  app.add_option("--verify-game", line.verify.path,
                  "replay the game of a recording made with --record (its game, world and settings are the recording's) and "
                  "check every command it gave and message it sent; print the outcome and exit (0 identical, 1 differs, 2 "
                  "cannot be replayed)");
-  app.add_flag("--game-log", verify.game_log, "with --verify-game: print the game's log lines as it replays (silent without)");
-
+  app.add_flag("--game-log", line.verify.game_log, "with --verify-game: print the game's log lines as it replays (silent without)");
   app.set_version_flag("--version", version_line(program_name), "print the version and exit");
+}
 
+std::string program_description() { return std::string(program_name) + ": the authoritative fixed-tick Foothold server (UDP)"; }
+
+int read_configuration(int argc, char** argv, std::span<const GameEntry> games, ServerConfig& config, VerifyFlags& verify) {
+  CLI::App app{program_description()};
+  CommandLine line;
+  declare_command_line(app, line, games, config);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -211,11 +224,12 @@ int read_configuration(int argc, char** argv, std::span<const GameEntry> games, 
     app.exit(e);
     return kExitUsage;
   }
-  if (!config_path.empty()) {
-    if (auto errors = load_server_config_file(config_path, config); !errors.empty()) return usage_errors(errors);
+  verify = line.verify;
+  if (!line.config_path.empty()) {
+    if (auto errors = load_server_config_file(line.config_path, config); !errors.empty()) return usage_errors(errors);
   }
   if (auto errors = apply_server_config_env(config); !errors.empty()) return usage_errors(errors);
-  for (auto& [option, apply] : given)
+  for (auto& [option, apply] : line.given)
     if (option->count() > 0) apply(config);
   auto errors = config.validate();
   if (config.game != "none" && !find_game(games, config.game))
@@ -592,6 +606,65 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   if (agones) agones->shutdown(drain_started + proto::Nanos(config.drain_seconds * double(proto::kSecond)));
   log->info("drained in {:.0f} ms", double(steady_now() - drain_started) / 1e6);
   return (recorder && !writer.ok()) ? 1 : 0;
+}
+
+namespace {
+
+// A table cell: '|' would end it.
+std::string cell(std::string text) {
+  for (std::size_t at = text.find('|'); at != std::string::npos; at = text.find('|', at + 2)) text.replace(at, 1, "\\|");
+  return text;
+}
+
+// What an option takes, in words: CLI11's type name, as --help shows it; a flag takes no value on
+// the command line (true or false in the file and the environment).
+std::string value_kind(const CLI::Option& option) {
+  const std::string type = option.get_type_name();
+  if (option.get_expected_max() == 0) return "flag";
+  if (type == "INT" || type == "UINT") return "whole number";
+  if (type == "FLOAT") return "number";
+  return "text";
+}
+
+}  // namespace
+
+std::string server_reference_markdown(std::span<const GameEntry> games, const char* program, const char* default_game) {
+  const char* const previous_name = program_name;  // the page names `program`, as its --help would
+  program_name = program;
+  ServerConfig config;
+  config.game = default_game;
+  CLI::App app{program_description()};
+  CommandLine line;
+  declare_command_line(app, line, games, config);
+  const auto is_setting = [&](const CLI::Option* option) {
+    return std::any_of(line.given.begin(), line.given.end(), [&](const auto& g) { return g.first == option; });
+  };
+  std::ostringstream settings, others;
+  for (const CLI::Option* option : app.get_options()) {
+    const std::string flag = option->get_name();  // "--port"
+    if (is_setting(option)) {
+      std::string key = flag.substr(2);
+      std::replace(key.begin(), key.end(), '-', '_');
+      settings << "| `" << flag << "`<br>`" << key << "`<br>`" << env_name(key) << "` | " << value_kind(*option) << " | "
+               << cell(option->get_description()) << " |\n";
+    } else {
+      others << "| `" << flag << "` | " << value_kind(*option) << " | " << cell(option->get_description()) << " |\n";
+    }
+  }
+  std::ostringstream page;
+  page << "# Flag and setting reference\n\n"
+       << "<!-- Generated from the server's option table (server/server_program.cpp) by server_reference_markdown();\n"
+       << "     the test ServerReference.TheCommittedPageIsWhatTheProgramDeclares keeps it so. Do not edit: see that test. -->\n\n"
+       << "Every flag of `" << program << " --help`, as the program declares it. Each setting is a flag, a key of the TOML\n"
+       << "file given with `--config`, and an environment variable; flags win over the environment, which wins over the\n"
+       << "file. A game's own server built on `run_server()` takes the same flags (its `--game` lists its own games).\n"
+       << "What the settings are for, with more detail: [Running the server](server.md#configuration).\n\n"
+       << "## Settings\n\n"
+       << "| flag, TOML key, environment | value | meaning |\n|---|---|---|\n"
+       << settings.str() << "\n## Command line only\n\n"
+       << "| flag | value | meaning |\n|---|---|---|\n" << others.str();
+  program_name = previous_name;
+  return page.str();
 }
 
 }  // namespace foothold::server

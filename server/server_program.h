@@ -1,15 +1,16 @@
 #pragma once
-// The server program: everything foothold-server does (configuration from flags, file and
-// environment; the world and settings; the key; the socket; the tick loop; recording; a clean stop
-// on SIGINT or SIGTERM) as one call, so that a game's own server is a main() of one line:
-//
-//   int main(int argc, char** argv) {
-//     const foothold::server::GameEntry games[] = {{"tag", "one is it; touching passes it on", make_tag_game}};
-//     return foothold::server::run_server(argc, argv, games, "tag-server", "tag");
-//   }
-//
-// --game NAME (also `game` in the config file and FOOTHOLD_GAME) picks one of `games`, or "none";
-// without it, `default_game`. --navmesh FILE gives the world's navigation mesh for GameControl::path().
+/// @file
+/// The server program: everything foothold-server does (configuration from flags, file and
+/// environment; the world and settings; the key; the socket; the tick loop; recording; a clean stop
+/// on SIGINT or SIGTERM) as one call, so that a game's own server is a main() of one line:
+///
+///   int main(int argc, char** argv) {
+///     const foothold::server::GameEntry games[] = {{"tag", "one is it; touching passes it on", make_tag_game}};
+///     return foothold::server::run_server(argc, argv, games, "tag-server", "tag");
+///   }
+///
+/// --game NAME (also `game` in the config file and FOOTHOLD_GAME) picks one of `games`, or "none";
+/// without it, `default_game`. --navmesh FILE gives the world's navigation mesh for GameControl::path().
 
 #include <functional>
 #include <memory>
@@ -24,7 +25,7 @@ namespace foothold::server {
 struct GameEntry {
   std::string name;     ///< what --game takes: 1-32 characters of [a-z0-9_-]; not "none"
   std::string summary;  ///< one line for --help
-  std::function<std::unique_ptr<Game>()> make;
+  std::function<std::unique_ptr<Game>()> make;  ///< makes the game, once per server run (and per --verify-game)
   /// The game asks for paths (GameControl::path()): without --navmesh, the program bakes the
   /// world's navigation mesh at load, before the first tick (else the first path() would, inside a tick).
   bool paths = false;

@@ -4,6 +4,7 @@ namespace foothold::server {
 
 Simulation::Simulation(const World& world, const MoveSettings& settings, ParallelFor& threads, std::size_t capacity)
     : world_(world), settings_(settings), derived_(derive(settings)), spawns_(world, settings), threads_(threads) {
+  clocks_.reset(world);
   occupied_.reserve(capacity);
   entrants_.reserve(capacity);
   characters_.reserve(capacity);
@@ -36,6 +37,10 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
                          const Allocation* allocation) {
   ++tick_;
   roster.take_changes(joins_, leaves_);
+  // The game's mover commands, in the order given (GameHost checked each against the world).
+  for (const GameCommand& c : commands)
+    if (c.kind == GameCommandKind::kMover) clocks_.apply(world_, c, tick_, settings_.tick_rate);
+  if (tick_ > kClockHistoryTicks) clocks_.forget_before(tick_ - kClockHistoryTicks);
   // The roster is in ascending id, so the shared tick's results come back in roster order. Taking
   // the inputs and applying the results touch every client once, so they run on the threads too:
   // each index writes only its own client and its own slots.
@@ -56,7 +61,7 @@ void Simulation::advance(Roster& roster, Counters& counters, TickObserver* obser
     }
   };
   threads_.run(n, kMinClientsPerThread, take_inputs);
-  runner_.run(tick_, entrants_, world_, derived_, &threads_);
+  runner_.run(tick_, entrants_, world_, derived_, &threads_, &clocks_);
   auto apply_results = [&](std::size_t begin, std::size_t end, int) {
     for (std::size_t i = begin; i < end; ++i) {
       SimulatedCharacter& ch = roster[i].character;

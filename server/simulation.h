@@ -52,6 +52,12 @@ class Simulation {
   std::span<const Touch> touches(std::size_t index) const { return runner_.touches(index); }
   /// The movers as the last tick placed them.
   const MoverFrame& movers() const { return runner_.movers(); }
+  /// The movers' clocks: the game's mover commands change them at the boundary before a tick
+  /// (advance()); they keep the segments of the last kClockHistoryTicks ticks (lag compensation
+  /// places the movers back in its window, at most max_rewind_ticks()).
+  const MoverClocks& clocks() const { return clocks_; }
+  /// Ticks of the movers' clocks kept.
+  static constexpr uint32_t kClockHistoryTicks = 2048;
 
  private:
   /// Below this many clients per thread, fewer threads take the inputs and apply the results.
@@ -62,6 +68,7 @@ class Simulation {
   SpawnSpots spawns_;
   ParallelFor& threads_;
   uint32_t tick_ = 0;
+  MoverClocks clocks_;
   TickRunner runner_;
   // Per-tick working memory (kept to avoid allocating each tick).
   std::vector<FixedVec3> occupied_;  // where every character is, for choosing a spawn spot

@@ -166,7 +166,10 @@ Pose link_pose(const Link& link, double seconds) {
 }
 
 Pose chain_pose(const std::vector<Link>& chain, uint32_t tick, int tick_rate) {
-  const double seconds = double(tick) / double(tick_rate);
+  return chain_pose_at(chain, double(tick) / double(tick_rate));
+}
+
+Pose chain_pose_at(const std::vector<Link>& chain, double seconds) {
   Pose p;
   for (const Link& link : chain) p = compose(p, link_pose(link, seconds));
   return p;

@@ -77,6 +77,8 @@ Pose link_pose(const Link& link, double seconds);
 /// The pose of a chain of links (root first) at the end of tick `tick`: the instant tick / tick_rate
 /// seconds after tick 0, when every animation started (movement.md §15.1).
 Pose chain_pose(const std::vector<Link>& chain, uint32_t tick, int tick_rate);
+/// The pose of a chain `seconds` into its animation (a driven mover's clock: shared/mover_clock.h).
+Pose chain_pose_at(const std::vector<Link>& chain, double seconds);
 
 /// Where a point riding the chain's mover is at the end of `to_tick` if it was at `point` at the end
 /// of `from_tick`: apply(chain_pose(to), apply(inverse(chain_pose(from)), point)).

@@ -14,6 +14,7 @@ std::string_view to_string(GameCommandKind kind) {
     case GameCommandKind::kAttribute: return "attribute";
     case GameCommandKind::kMatchAttribute: return "match_attribute";
     case GameCommandKind::kPush: return "push";
+    case GameCommandKind::kMover: return "mover";
   }
   return "invalid";
 }
@@ -45,7 +46,8 @@ std::string_view command_problem(const GameCommand& c, const Aabb& b) {
     case GameCommandKind::kFreeze: return c.value == 0 || c.value == 1 ? std::string_view() : "a freeze other than 0 or 1";
     case GameCommandKind::kProfile:
       return c.value >= 0 && c.value <= kMaxProfiles ? std::string_view() : "a profile out of range";
-    case GameCommandKind::kRemove: return {};
+    case GameCommandKind::kRemove:
+    case GameCommandKind::kMover: return {};
     case GameCommandKind::kAttribute:
     case GameCommandKind::kMatchAttribute:
       return c.slot < kMaxCommandSlots ? std::string_view() : "an attribute slot out of range";
@@ -96,7 +98,8 @@ void apply_command(const GameCommand& c, CharacterState& s) {
       return;
     case GameCommandKind::kRemove:
     case GameCommandKind::kAttribute:
-    case GameCommandKind::kMatchAttribute: return;
+    case GameCommandKind::kMatchAttribute:
+    case GameCommandKind::kMover: return;
   }
 }
 

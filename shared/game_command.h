@@ -22,21 +22,25 @@ enum class GameCommandKind : uint8_t {
   kAttribute = 6,       ///< the character's attribute `slot` becomes `value`
   kMatchAttribute = 7,  ///< the match's attribute `slot` becomes `value` (`character` is 0)
   kPush = 8,            ///< `vector` (1/65536 m/s) is added to the push: knockback (recording format 11)
+  /// Mover `character` (its index in World::movers(), not a character) does MoverAction `slot` at rate
+  /// or speed `value` (1/65536 of its animation's), to key `vector.x` (shared/mover_clock.h;
+  /// recording format 12)
+  kMover = 9,
 };
 /// The largest GameCommandKind.
-inline constexpr uint8_t kLastGameCommandKind = 8;
+inline constexpr uint8_t kLastGameCommandKind = 9;
 
-/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute", "push"
+/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute", "push", "mover"
 /// ("invalid" for a value out of range).
 std::string_view to_string(GameCommandKind kind);
 
 /// One command, for one tick boundary: applied before that tick's steps, in the order given.
 struct GameCommand {
   GameCommandKind kind = GameCommandKind::kTeleport;
-  uint32_t character = 0;  ///< the character's id (0 for a match attribute)
+  uint32_t character = 0;  ///< the character's id (0 for a match attribute; a mover's index for kMover)
   FixedVec3 vector;        ///< kTeleport: position; kVelocity: velocity; kPush: the push added
-  int32_t value = 0;       ///< kFreeze, kProfile, kAttribute, kMatchAttribute
-  uint8_t slot = 0;        ///< kAttribute, kMatchAttribute: the attribute's index
+  int32_t value = 0;       ///< kFreeze, kProfile, kAttribute, kMatchAttribute; kMover: rate or speed
+  uint8_t slot = 0;        ///< kAttribute, kMatchAttribute: the attribute's index; kMover: its MoverAction
   bool operator==(const GameCommand&) const = default;
 };
 
@@ -53,7 +57,8 @@ inline constexpr int kMaxCommandSlots = 16;
 /// Why `command` is out of range in a world whose static triangles have `bounds`, or empty when it is
 /// in range: a teleport outside `bounds` grown by kTeleportMargin, a velocity or a push over
 /// kMaxCommandSpeed on an axis, a freeze other than 0 or 1, a profile outside [0, kMaxProfiles], an attribute slot of
-/// kMaxCommandSlots or more, an unknown kind. The server gives no such command (GameControl refuses
+/// kMaxCommandSlots or more, an unknown kind (a mover command needs the world's movers as well:
+/// mover_command_problem()). The server gives no such command (GameControl refuses
 /// it), so a recording that holds one is not a server's: replay refuses it the same way.
 std::string_view command_problem(const GameCommand& command, const Aabb& bounds);
 

@@ -4,7 +4,7 @@
 
 namespace foothold {
 
-void MoverFrame::build(const World& world, uint32_t tick, int tick_rate) {
+void MoverFrame::build(const World& world, uint32_t tick, int tick_rate, const MoverClocks* clocks) {
   tick_ = tick;
   const auto& movers = world.movers();
   now_.clear();
@@ -15,8 +15,16 @@ void MoverFrame::build(const World& world, uint32_t tick, int tick_rate) {
   bounds_.clear();
   for (std::size_t m = 0; m < movers.size(); ++m) {
     const Mover& mover = movers[m];
-    now_.push_back(chain_pose(mover.chain, tick, tick_rate));
-    before_.push_back(tick == 0 ? now_.back() : chain_pose(mover.chain, tick - 1, tick_rate));
+    if (clocks && m < clocks->size()) {
+      now_.push_back(clocks->pose(world, m, tick, tick_rate));
+      before_.push_back(tick == 0 ? now_.back() : clocks->pose(world, m, tick - 1, tick_rate));
+    } else if (mover.driven) {  // no clocks: a driven mover stands where it starts
+      now_.push_back(chain_pose_at(mover.chain, 0));
+      before_.push_back(now_.back());
+    } else {
+      now_.push_back(chain_pose(mover.chain, tick, tick_rate));
+      before_.push_back(tick == 0 ? now_.back() : chain_pose(mover.chain, tick - 1, tick_rate));
+    }
     first_.push_back(uint32_t(triangles_.size()));
     Aabb box;
     for (std::size_t i = 0; i < mover.local.size(); ++i) {

@@ -1,14 +1,16 @@
 #pragma once
 // The world's movers at one tick (movement.md §15.1): every mover's pose at the end of the tick and
 // at the end of the one before, and its triangles placed in world axes. A pure function of the world,
-// the tick and the tick rate, so the server and every client build the very same frame; the server
-// builds it once per tick and every step of that tick reads it.
+// the movers' clocks (shared/mover_clock.h), the tick and the tick rate, so the server and every
+// client build the very same frame; the server builds it once per tick and every step of that tick
+// reads it.
 
 #include <cstdint>
 #include <vector>
 
 #include "shared/animation.h"
 #include "shared/fixed_point.h"
+#include "shared/mover_clock.h"
 #include "shared/world.h"
 
 namespace foothold {
@@ -17,8 +19,12 @@ namespace foothold {
 class MoverFrame {
  public:
   /// Poses every mover of `world` at the end of tick `tick` and of tick - 1 (tick 0: both at 0), and
-  /// places its triangles. Keeps no reference to `world`.
-  void build(const World& world, uint32_t tick, int tick_rate);
+  /// places its triangles: each on its clock in `clocks` (sized for `world`); when null, as clocks
+  /// just reset (the driven movers still at their start, the others on the world's clock). Keeps no
+  /// reference to `world` or `clocks`.
+  void build(const World& world, uint32_t tick, int tick_rate, const MoverClocks* clocks = nullptr);
+  /// Empties the frame (mover_count() 0): a cache of frames forgets them when the clocks change.
+  void forget() { now_.clear(); }
 
   /// The tick it was built for.
   uint32_t tick() const { return tick_; }

@@ -105,8 +105,9 @@ void Predictor::carried_at(uint32_t tick, std::vector<OtherCharacter>& out) cons
       // One standing on a mover rides it: from where the mover had it at the snapshot's tick to
       // where the mover is at the end of tick - 1 (the step carries it through tick itself); its
       // own steps across the deck (its motion, for one aboard) on top.
-      p = quantize_position(
-          carry(movers[platform - 1u].chain, seen_tick_, to_tick, settings_.tick_rate, to_position(p)));
+      const Vec3 at = to_position(p);
+      p = quantize_position(clocks_ ? clocks_->carry(world_, platform - 1u, seen_tick_, to_tick, settings_.tick_rate, at)
+                                    : carry(movers[platform - 1u].chain, seen_tick_, to_tick, settings_.tick_rate, at));
     }
     const FixedVec3& m = motion_[i];
     p = published_position({int32_t(p.x + m.x * ahead), int32_t(p.y + m.y * ahead), int32_t(p.z + m.z * ahead)});
@@ -116,8 +117,24 @@ void Predictor::carried_at(uint32_t tick, std::vector<OtherCharacter>& out) cons
 const MoverFrame* Predictor::movers_at(uint32_t tick) {
   if (world_.movers().empty()) return nullptr;
   MoverFrame& f = frames_[tick % kFrames];
-  if (f.tick() != tick || f.mover_count() != world_.movers().size()) f.build(world_, tick, settings_.tick_rate);
+  if (f.tick() != tick || f.mover_count() != world_.movers().size()) f.build(world_, tick, settings_.tick_rate, clocks_);
   return &f;
+}
+
+uint32_t Predictor::movers_changed() {
+  for (MoverFrame& f : frames_) f.forget();
+  forget_neighbours_after(base_);
+  return replay_after(base_);
+}
+
+uint32_t Predictor::replay_after(uint32_t tick) {
+  uint32_t replayed = 0;
+  for (uint32_t t = tick + 1; int32_t(latest_ - t) >= 0; ++t) {
+    at(t).state = step_from(at(t - 1).state, at(t).input, at(t).met);
+    forget_neighbours_after(t);
+    ++replayed;
+  }
+  return replayed;
 }
 
 CharacterState Predictor::step_from(const CharacterState& from, const InputCmd& input, bool& met) {
@@ -221,11 +238,7 @@ Predictor::Reconciliation Predictor::reconcile(uint32_t tick, const CharacterSta
   // Rewind to the server's word and replay what it has not seen yet.
   at(tick).state = server;
   forget_neighbours_after(tick);
-  for (uint32_t t = tick + 1; t <= latest_; ++t) {
-    at(t).state = step_from(at(t - 1).state, at(t).input, at(t).met);
-    forget_neighbours_after(t);
-    ++r.replayed;
-  }
+  r.replayed = replay_after(tick);
   counters_.replayed_ticks += r.replayed;
   return r;
 }

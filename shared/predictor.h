@@ -13,6 +13,7 @@
 
 #include "shared/character_state.h"
 #include "shared/input.h"
+#include "shared/mover_clock.h"
 #include "shared/step.h"
 
 namespace foothold {
@@ -91,6 +92,18 @@ class Predictor {
   /// Neighbours are where their own steps put them, once this character's prediction of tick - 1
   /// exists (else carried like the rest); `out` is then in ascending id.
   void others_at(uint32_t tick, std::vector<OtherCharacter>& out);
+
+  /// The movers' clocks every later step runs the movers on (shared/mover_clock.h; null, the
+  /// default: as just reset, none driven yet). Kept by reference: it must outlive the predictor or
+  /// the next set_clocks().
+  void set_clocks(const MoverClocks* clocks) {
+    clocks_ = clocks;
+    movers_changed();
+  }
+  /// The clocks changed (a snapshot brought a mover's new segment): every prediction after the last
+  /// confirmed tick is stepped again with the movers as they now run, so that the server's state
+  /// for a later tick finds them matching. Returns the ticks stepped again.
+  uint32_t movers_changed();
 
   /// Starts over from an authoritative state: `state` is the character after tick `tick`.
   void reset(uint32_t tick, const CharacterState& state);
@@ -202,6 +215,8 @@ class Predictor {
     return stepped_[std::size_t(tick - seen_tick_) * neighbours_.size() + k];
   }
   const MoverFrame* movers_at(uint32_t tick);
+  // Steps every prediction after `tick` again from the state after it; returns how many.
+  uint32_t replay_after(uint32_t tick);
   // The movers' frames of the last kFrames ticks stepped, by tick % kFrames: a correction replays
   // the ticks since the server's state (about a round trip's worth), whose frames the predictions
   // built already (a frame is a pure function of the world and the tick, so any copy is the same).
@@ -213,6 +228,7 @@ class Predictor {
   const DerivedSettings& settings_;
   StepScratch scratch_;
   std::array<MoverFrame, kFrames> frames_;
+  const MoverClocks* clocks_ = nullptr;
   std::vector<OtherCharacter> others_;
   std::vector<FixedVec3> motion_;       // per other (empty: none carried)
   std::vector<OtherCharacter> moved_;   // the others carried to the tick being stepped

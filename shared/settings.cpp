@@ -13,8 +13,8 @@ namespace foothold {
 
 namespace {
 
-// One table drives parsing, validation, hashing, printing and the README's table: a setting is a
-// field of MoveSettings and a row here.
+// One table drives parsing, validation, hashing, printing and the settings table of
+// docs/settings.md: a setting is a field of MoveSettings and a row here.
 using Bound = SettingBound;
 using Key = SettingKey;
 
@@ -90,7 +90,7 @@ std::string exact_number_text(double v) {
 
 namespace {
 
-// The shortest text that reads back to v ("0.4", "45"): for people, in the README.
+// The shortest text that reads back to v ("0.4", "45"): for people, in docs/settings.md.
 std::string shortest(double v) {
   char buf[40];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);

@@ -23,7 +23,7 @@ void prefetch_candidates(const CandidateCache* cache) {
 }  // namespace
 
 void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, const World& world,
-                     const DerivedSettings& settings, ParallelFor* threads) {
+                     const DerivedSettings& settings, ParallelFor* threads, const MoverClocks* clocks) {
   const std::size_t n = characters.size();
   // By ascending id: the order the Crowd's tie-breaks and every result are defined in. Callers that
   // keep their characters sorted (the server does) pay one pass.
@@ -44,7 +44,7 @@ void TickRunner::run(uint32_t tick, std::span<const TickCharacter> characters, c
   touched_.resize(n);
   // The movers at this tick: placed once, read by every step (§15.1); the others as they were at the
   // start of the tick (§16).
-  movers_.build(world, tick, settings.tick_rate);
+  movers_.build(world, tick, settings.tick_rate, clocks);
   crowd_.build(seen_, &movers_);
   workers_.resize(std::size_t(threads ? std::max(1, threads->threads()) : 1));
   for (Worker& w : workers_) w.touches.clear();

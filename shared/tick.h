@@ -47,8 +47,9 @@ class TickRunner {
   /// over `threads` when given (else on the calling thread). Afterwards ids()[k] and results()[k]
   /// are the k-th smallest id's, whatever order `characters` came in. `characters` need only stay
   /// valid during the call; each `cache` is used by one thread at a time.
+  /// The movers run on `clocks` (sized for `world`; null: all on the world's clock).
   void run(uint32_t tick, std::span<const TickCharacter> characters, const World& world, const DerivedSettings& settings,
-           ParallelFor* threads = nullptr);
+           ParallelFor* threads = nullptr, const MoverClocks* clocks = nullptr);
 
   /// The characters of the last run(), ascending id.
   std::span<const uint32_t> ids() const { return ids_; }

@@ -68,6 +68,9 @@ struct MoverMesh {
   std::string name;         ///< for messages and tools (the glTF node's name, or the arena's)
   std::vector<Link> chain;  ///< root first; the mover's pose at a tick is chain_pose()
   TriangleMesh mesh;        ///< in the mover's own axes
+  /// Driven by the game (glTF extras.foothold.driven): it starts still at its animation's start and
+  /// moves only when the game tells it to (shared/mover_clock.h); else it runs on the world's clock.
+  bool driven = false;
 };
 
 /// Builds meshes in code: the embedded arena and the tests' small worlds. Every shape is closed

@@ -166,6 +166,7 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
     Mover mover;
     mover.name = m.name;
     mover.chain = m.chain;
+    mover.driven = m.driven;
     if (std::string why = validate_chain(m.chain); !why.empty()) {
       out.error = where + ": " + why;
       return out;
@@ -196,6 +197,8 @@ World::Build World::create(const TriangleMesh& mesh, std::string name) {
     for (const Mover& m : w->movers_) {
       hash_chain(h, m.chain);
       hash_triangles(h, m.local);
+      // A driven mover moves otherwise; a world without one hashes as before they existed.
+      if (m.driven) h.add_string("driven");
     }
   }
   // And one without triggers as it did before triggers existed (recordings compare the hash).

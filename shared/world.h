@@ -31,6 +31,8 @@ struct Mover {
   std::string name;                   ///< for messages and tools
   std::vector<Link> chain;            ///< root first: its pose at a tick is chain_pose(chain, ...)
   std::vector<WorldTriangle> local;   ///< in the mover's own axes (bounds in those axes too)
+  /// Driven by the game: still at its animation's start until the game moves it (shared/mover_clock.h).
+  bool driven = false;
 };
 
 /// A triangle with its unit front normal (counter-clockwise seen from the front) and bounds; a

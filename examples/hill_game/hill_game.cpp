@@ -8,6 +8,9 @@
 //  - the level says where things are: the triggers `hill`, `pad_west` and `pad_east` of hill.gltf
 //    (on_trigger_enter / on_trigger_leave; no distance checks in the game);
 //  - a jump pad throws whoever steps on it up onto the ledge beside it (set_velocity);
+//  - the door in the south wall opens while anyone stands on a switch before or behind it, and shuts
+//    when the last one steps off (mover: the level marks the door driven, so it starts shut; the
+//    clients predict it from the tick it starts to move, riders and all);
 //  - whoever stands alone on the hill scores a point a second (a character attribute `score`, seen
 //    by every client that sees the character: a scoreboard and name tags need no messages);
 //  - the one holding the hill knocks back whoever touches it (push: the knockback carries on the
@@ -40,6 +43,8 @@ constexpr uint32_t kRoundSeconds = 90;
 constexpr double kStandingHeight = 0.919921875;  // the default capsule's centre on a floor at y = 0
 constexpr double kPadUp = 12, kPadAcross = 4;    // m/s: a pad's throw reaches 3.6 m, onto its ledge
 constexpr double kKnockback = 7;                 // m/s: about 1.2 m on the ground before it dies
+constexpr int kDoorOpen = 1, kDoorShut = 2;      // the door's keys (hill.gltf: shut, open, shut)
+constexpr double kDoorSpeed = 2;                 // twice its animation's speed: open in half a second
 
 class HillGame final : public Game {
  public:
@@ -51,6 +56,8 @@ class HillGame final : public Game {
     hill_ = g.trigger_index("hill");
     pad_west_ = g.trigger_index("pad_west");
     pad_east_ = g.trigger_index("pad_east");
+    switches_ = {g.trigger_index("switch_north"), g.trigger_index("switch_south")};
+    door_ = g.mover_index("door");
     if (hill_ < 0) g.log(GameLogLevel::kWarn, "the world has no trigger 'hill': nobody can score (use hill.gltf)");
     start_round(g);
   }
@@ -70,10 +77,13 @@ class HillGame final : public Game {
     if (trigger == pad_west_ || trigger == pad_east_)
       g.set_velocity(id, {trigger == pad_west_ ? -kPadAcross : kPadAcross, kPadUp, 0});
     if (trigger == hill_) g.set_attribute(id, kOnHill, 1);
+    if (is_switch(trigger) && on_switches_++ == 0) g.mover(door_, MoverCommand::go_to(kDoorOpen, kDoorSpeed));
   }
 
   void on_trigger_leave(GameControl& g, uint32_t id, int trigger) override {
     if (trigger == hill_ && g.character(id)) g.set_attribute(id, kOnHill, 0);
+    // A leave for every enter, also of one who leaves the match: the count comes back to 0.
+    if (is_switch(trigger) && --on_switches_ == 0) g.mover(door_, MoverCommand::go_to(kDoorShut, kDoorSpeed));
   }
 
   void after_tick(GameControl& g, const TickReport& report) override {
@@ -160,7 +170,12 @@ class HillGame final : public Game {
     g.set_match_attribute(kSecondsLeft, int32_t(seconds_left_));
   }
 
+  bool is_switch(int trigger) const { return door_ >= 0 && trigger >= 0 && (trigger == switches_[0] || trigger == switches_[1]); }
+
   int hill_ = -1, pad_west_ = -1, pad_east_ = -1;
+  std::array<int, 2> switches_{-1, -1};
+  int door_ = -1;
+  int on_switches_ = 0;  // characters on a switch, counting one on both twice
   std::map<uint32_t, Player> players_;  // by id: every decision walks them in id order
   uint32_t holder_ = 0;
   uint32_t round_ = 0, seconds_left_ = 0;

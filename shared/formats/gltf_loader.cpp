@@ -126,6 +126,13 @@ class Reader {
     if (animated && trigger_node_ >= 0)
       return fail(where + " is animated inside the trigger nodes[" + std::to_string(trigger_node_) +
                   "] (a trigger rides the mover it is under; nothing moves within it)");
+    // A mover the game drives (shared/mover_clock.h) is marked on its animated node.
+    bool driven = false;
+    if (const auto* d = foothold_extras(node.extras, "driven")) {
+      if (!d->IsBool()) return fail(where + ".extras.foothold.driven must be true or false");
+      driven = d->Get<bool>();
+      if (driven && !animated) return fail(where + ".extras.foothold.driven: only an animated node (a mover) is driven by the game");
+    }
     const bool rigid = rigid_part(node, link.rest, animated);
     if (animated && !rigid) return fail(where + ": an animated node may not have a matrix");
     path.push_back(link);
@@ -140,6 +147,7 @@ class Reader {
       MoverMesh m;
       m.name = node.name.empty() ? where : node.name;
       m.chain = path;
+      m.driven = driven;
       out_.mesh.movers.push_back(std::move(m));
       target = int(out_.mesh.movers.size() - 1);
       world = scale_matrix(node);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The C# binding (bindings/csharp) with Mono, against real foothold-servers on loopback:
 #   1. mcs builds the binding as a library with its XML docs (a public member without one fails the
-#      build), the console example with the README's command line, and the tests;
+#      build), the console example with the command line of docs/bindings.md, and the tests;
 #   2. layout: every struct of client.h, sizeof and offsetof from the C compiler (layout.c) against
 #      Marshal.SizeOf/OffsetOf of the binding's;
 #   3. entrypoints: the binding's P/Invoke names are exactly libfoothold-client.so's exports, and all

@@ -43,7 +43,7 @@ except ImportError as missing:  # a test must not pass or skip for want of a pac
           "(apt-get install -y --no-install-recommends python3-yaml python3-jsonschema)", file=sys.stderr)
     sys.exit(1)
 
-# The server's contract (README, "The server"; docs/fleet.md).
+# The server's contract (docs/server.md, docs/container.md; docs/fleet.md).
 GAME_PORT = 7777
 METRICS_PORT = 9100
 KEY_MOUNT = "/run/secrets"

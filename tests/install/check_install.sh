@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # InstallAndConsume: `cmake --install` of a build tree, then a game's builds out of tree against the
-# installed prefix, the way the README tells a user to:
+# installed prefix, the way the client SDK's page (docs/client-sdk.md) tells a user to:
 #   1. the layout: the C header, the shared library with its soname, the static archives, the CMake
 #      package and the pkg-config module; the shared library needs libc, libm and libstdc++ only,
 #      exports exactly client.h's functions, and holds no server code;
@@ -147,7 +147,9 @@ level=$hill/hill.gltf
 mkdir -p "$work/hill_run"  # a ready file of its own: the tag-server's is still in $work
 start_server "$work/hill/hill-server" "$work/hill_run" --key-file "$work/server.key" --world "$level" --record "$work/hill.rec" ||
   fail "hill-server did not start"
-bots=$("$bot_bin" --server "$address" --key-file "$work/server.key" --world "$level" --bots 6 --duration 6 --seed 66) ||
+# Ride bots make for the level's one mover, the door: through its switches, which open it.
+bots=$("$bot_bin" --server "$address" --key-file "$work/server.key" --world "$level" --bots 6 --duration 6 --seed 66 \
+  --pattern ride) ||
   { cat "$work/hill_run/server.log" >&2; fail "bots on hill-server: $bots"; }
 bots_last=$(tail -n 1 <<<"$bots")
 [[ $bots_last == "bots=6 connected=6 failed=0 "* && $bots_last == *" unexplained=0 "* ]] ||
@@ -159,5 +161,8 @@ replayed=$("$work/hill/hill-server" --verify-game "$work/hill.rec") || fail "hil
 [[ $replayed =~ ^game\ verified:\ hill,\ [0-9]+\ ticks,\ ([0-9]+)\ commands,.*identical$ ]] || fail "hill-server --verify-game: '$replayed'"
 # At least the opening round's attributes and a spawn per bot: the game ran, and ran again alike.
 [ "${BASH_REMATCH[1]}" -ge 2 ] || fail "hill-server's game gave ${BASH_REMATCH[1]} commands"
-echo "installed hill_game: $verified; $replayed"
+# The door opened on its switch (and so shut again or was still open at the end).
+movers=$("$replay_bin" info "$work/hill.rec" | grep '^mover_commands=') || fail "foothold-replay info printed no mover_commands="
+[ "${movers#mover_commands=}" -ge 1 ] || fail "the hill game's door never moved: $movers"
+echo "installed hill_game: $verified; $replayed; $movers"
 echo "check_install: ok"

@@ -261,12 +261,12 @@ TEST(CompactSnapshot, AttributesCostFewBitsWhenSmallAndOneBitWhenAbsent) {
   EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::min()), 39u);
   EXPECT_EQ(attribute_bits(std::numeric_limits<int32_t>::max()), 39u);
   // The smallest header: kind 2, tick 16, has_masks 1, received 4, lead 3, delay 5, has_state 1,
-  // digest 32, has_attributes 1, has_base 1, the room for the additions' count (8) and
-  // has_neighbours 1 and has_seen 1: one bit more than before attributes existed, one more for
-  // neighbours and one more for the attributes others see.
+  // digest 32, has_attributes 1, has_movers 1, has_base 1, the room for the additions' count (8)
+  // and has_neighbours 1 and has_seen 1: one bit more than before attributes existed, one more for
+  // neighbours, one more for the attributes others see and one more for the movers' clocks.
   SnapshotHeader h;
   h.tick = h.received_through = 1234;
-  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 76u);
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), 77u);
   const std::size_t none = snapshot_header_bits(h, 1, 0);
   h.attribute_mask = 1u << 3;
   h.attribute_values[3] = 5;
@@ -475,7 +475,7 @@ TEST(CompactSnapshot, AttributesRoundTripAtTheirLimitsAndCostWhatTheHeaderSays) 
 }
 
 // Attribute sections written by hand after a minimal header: kind, tick, no masks, received 0, lead
-// 0, delay 0, a digest; then the section; then no base and no additions.
+// 0, delay 0, a digest; then the section; then no movers, no base and no additions.
 std::vector<uint8_t> with_attribute_section(const std::function<void(BitWriter&)>& section) {
   std::array<uint8_t, 512> buffer{};
   BitWriter w(buffer);
@@ -488,6 +488,7 @@ std::vector<uint8_t> with_attribute_section(const std::function<void(BitWriter&)
   w.put_bool(false);
   w.put(0xdeadbeef, 32);
   section(w);
+  w.put_bool(false);  // no movers
   w.put_bool(false);
   w.put_var(0, 3);
   const auto bytes = w.finish();
@@ -498,6 +499,12 @@ SnapshotError read_crafted(const std::vector<uint8_t>& bytes, SnapshotHeader& ba
   RemoteView view;
   std::vector<uint32_t> changed;
   return read_snapshot(bytes, 300, 1, {}, back, view, changed);
+}
+
+SnapshotError read_crafted_at(const std::vector<uint8_t>& bytes, uint32_t reference, SnapshotHeader& back) {
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  return read_snapshot(bytes, reference, 1, {}, back, view, changed);
 }
 
 TEST(CompactSnapshot, MalformedAttributeSectionsAreRefusedWhole) {
@@ -557,6 +564,51 @@ TEST(CompactSnapshot, MalformedAttributeSectionsAreRefusedWhole) {
               w.put(4, 5), w.put(0, 2), w.put(1, 4);
             }), back),
             SnapshotError::kNone);
+}
+
+// The movers section (version 12): the movers' clocks a game drives, each segment exact, as many as
+// kMaxSnapshotMovers, costing what mover_bits() says and one bit when absent; what no clock may hold,
+// or indices out of order, refuse the snapshot.
+TEST(CompactSnapshot, MoversClocksRoundTripExactlyAndCostWhatTheHeaderSays) {
+  SnapshotHeader none;
+  none.tick = none.received_through = 70000;
+  SnapshotHeader h = none;
+  h.mover_count = 4;
+  h.movers[0] = {0, {69999, 0, kRateOne, true, 2 * 60 * int64_t(kRateOne)}};
+  h.movers[1] = {3, {1, -kMaxMoverPhase, -kMaxMoverRate, false, 0}};
+  h.movers[2] = {700, {70000, kMaxMoverPhase, kMaxMoverRate, true, -kMaxMoverPhase}};
+  h.movers[3] = {65535, {uint32_t(70000u - 0x7fffffffu), 12345, 0, false, 0}};
+  const Written w = write(h, {}, 1, {}, {});
+  ASSERT_FALSE(w.bytes.empty());
+  EXPECT_EQ(w.bytes.size(), header_only_bytes(h));
+  std::size_t bits = 0;
+  for (std::size_t i = 0; i < 4; ++i) bits += mover_bits(h.movers[i], h.tick);
+  EXPECT_EQ(snapshot_header_bits(h, 1, 0), snapshot_header_bits(none, 1, 0) + 2 + bits);
+  SnapshotHeader back;
+  ASSERT_EQ(read_crafted_at(w.bytes, 70000, back), SnapshotError::kNone);
+  ASSERT_EQ(back.mover_count, 4);
+  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(back.movers[i], h.movers[i]) << i;
+  // A lift's go-to as a server sends it: ten bytes at most.
+  EXPECT_LE(mover_bits(h.movers[0], h.tick), 10u * 8);
+
+  // Beyond what a clock may hold, or not ascending: refused.
+  auto refused = [&](const std::function<void(SnapshotHeader&)>& edit) {
+    SnapshotHeader bad = h;
+    edit(bad);
+    const Written wb = write(bad, {}, 1, {}, {});
+    SnapshotHeader b;
+    return read_crafted_at(wb.bytes, 70000, b) == SnapshotError::kBadValue;
+  };
+  EXPECT_TRUE(refused([](SnapshotHeader& b) { b.movers[1].segment.rate = -kMaxMoverRate - 1; }));
+  EXPECT_TRUE(refused([](SnapshotHeader& b) { b.movers[2].segment.phase = kMaxMoverPhase + 1; }));
+  EXPECT_TRUE(refused([](SnapshotHeader& b) { b.movers[0].segment.target = -kMaxMoverPhase - 1; }));
+  EXPECT_TRUE(refused([](SnapshotHeader& b) { b.movers[1].index = 0; }));
+  EXPECT_TRUE(refused([](SnapshotHeader& b) { b.movers[3].segment.from_tick = 70000 - 0x80000000u; }));
+  // Every truncation.
+  for (std::size_t n = 0; n < w.bytes.size(); ++n) {
+    SnapshotHeader b;
+    EXPECT_NE(read_crafted_at(std::vector<uint8_t>(w.bytes.begin(), w.bytes.begin() + long(n)), 70000, b), SnapshotError::kNone) << n;
+  }
 }
 
 TEST(CompactSnapshot, EchoDelayIsRoundedToTenthsOfAMillisecondAndCapped) {

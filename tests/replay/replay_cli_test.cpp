@@ -85,6 +85,18 @@ TEST(ReplayWorld, ListsTheTriggersOfALevel) {
   EXPECT_EQ(arena.output.find("trigger "), std::string::npos) << arena.output;
 }
 
+// Issue #66 part 3: a mover the game drives is listed as such, with the keys a go-to names by index.
+TEST(ReplayWorld, SaysWhichMoversTheGameDrivesAndTheirKeys) {
+  const std::string level = std::string(FOOTHOLD_SOURCE_DIR) + "/examples/hill_game/hill.gltf";
+  const auto r = run_command(kReplay + " world --world " + level);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("mover 0 (platform 1) 'door': 12 triangles, loops every 2 s, driven by the game, keys 0 1 2 s\n"),
+            std::string::npos)
+      << r.output;
+  const auto arena = run_command(kReplay + " world --world arena");
+  EXPECT_EQ(arena.output.find("driven"), std::string::npos) << arena.output;
+}
+
 TEST(ReplayRun, SettingsFileChangesTheMovement) {
   TempDir dir;
   const auto script = dir.write("walk.txt", "60 0 0 -\n60 1 0 -\n");

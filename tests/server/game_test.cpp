@@ -24,6 +24,7 @@
 #include "server/recorder.h"
 #include "server/game.h"
 #include "shared/game_command.h"
+#include "shared/mover_clock.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
 #include "support/test_seed.h"
@@ -507,8 +508,13 @@ TEST(GameApi, ARecordedCommandOutOfRangeHasAProblemByName) {
   c.kind = GameCommandKind::kProfile;
   c.value = 16;
   EXPECT_EQ(command_problem(c, bounds), "a profile out of range");
-  c.kind = GameCommandKind(9);
+  c.kind = GameCommandKind(kLastGameCommandKind + 1);
   EXPECT_EQ(command_problem(c, bounds), "an unknown command");
+  // A mover's command is the world's movers' to judge (mover_command_problem()).
+  c.kind = GameCommandKind::kMover;
+  c.character = 99;
+  EXPECT_EQ(command_problem(c, bounds), "");
+  EXPECT_EQ(mover_command_problem(c, arena_world()), "no such mover");
 }
 
 // Attributes change every few ticks through a network that loses a third of everything: each

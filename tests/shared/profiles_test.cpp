@@ -241,9 +241,9 @@ TEST(Profiles, DerivedProfilesHoldTheBaseShapeAndTheirOwnValues) {
   EXPECT_EQ(s.by_profile[1].gravity, 25);
 }
 
-// The README documents the profile tables and the keys they may give.
-TEST(Profiles, TheReadmeListsTheKeysAProfileMayGive) {
-  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/README.md");
+// The settings page (docs/settings.md) documents the profile tables and the keys they may give.
+TEST(Profiles, TheSettingsPageListsTheKeysAProfileMayGive) {
+  std::ifstream in(std::string(FOOTHOLD_SOURCE_DIR) + "/docs/settings.md");
   ASSERT_TRUE(in);
   std::stringstream text;
   text << in.rdbuf();

@@ -10,6 +10,7 @@ set(FOOTHOLD_SHARED_TEST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ground_contact_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ground_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/movers_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mover_clock_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/crouch_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cell_runs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/character_contacts_test.cpp

@@ -90,7 +90,12 @@ TEST(Triggers, TheWorldChecksThemAndHashesThemOnlyWhenThereAreSome) {
     EXPECT_NE(built.error.find(c.want), std::string::npos) << built.error;
   }
   std::vector<TriggerBox> many(kMaxTriggers + 1);
-  for (std::size_t i = 0; i < many.size(); ++i) many[i] = {"t" + std::to_string(i), {0, 0, 0}, {1, 1, 1}};
+  for (std::size_t i = 0; i < many.size(); ++i) {
+    // Appended, not "t" + std::to_string(i): GCC 12 warns falsely (-Wrestrict) of that inlined.
+    std::string name = "t";
+    name += std::to_string(i);
+    many[i] = {name, {0, 0, 0}, {1, 1, 1}};
+  }
   EXPECT_NE(floor_with(many).error.find("257 triggers; at most 256"), std::string::npos);
   many.pop_back();
   EXPECT_TRUE(floor_with(many).world) << "256 are allowed";

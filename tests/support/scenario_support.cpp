@@ -24,6 +24,40 @@ std::unique_ptr<World> make_world(TriangleMesh mesh, const std::string& name) {
   return std::move(built.world);
 }
 
+namespace {
+
+// A driven mover whose one translation channel goes through `at` (seconds, offsets), looping.
+MoverMesh driven_mover(const std::string& name, const Vec3& lo, const Vec3& hi, const std::vector<double>& times,
+                       const std::vector<Vec3>& offsets) {
+  MeshBuilder b;
+  b.box(lo, hi);
+  MoverMesh m;
+  m.name = name;
+  m.mesh = b.take();
+  m.driven = true;
+  Channel c;
+  c.times = times;
+  for (const Vec3& v : offsets) c.values.insert(c.values.end(), {v.x, v.y, v.z});
+  c.period = times.back();
+  m.chain.push_back(Link{Pose{}, {c}});
+  return m;
+}
+
+}  // namespace
+
+const World& lift_and_door_world() {
+  static const std::unique_ptr<World> world = [] {
+    MeshBuilder b;
+    b.floor_grid(-10, -10, 10, 10, 0, 2);
+    TriangleMesh mesh = b.take();
+    mesh.movers.push_back(driven_mover("lift", {-5.5, 0, -1.5}, {-2.5, 0.2, 1.5}, {0, 2, 4}, {{0, 0, 0}, {0, 3, 0}, {0, 0, 0}}));
+    mesh.movers.push_back(driven_mover("door", {3.85, 0, -1.5}, {4.15, 2.5, 1.5}, {0, 1, 2}, {{0, 0, 0}, {0, 0, 3}, {0, 0, 0}}));
+    mesh.triggers.push_back(TriggerBox{"switch", {1, 0, -1.5}, {3, 1, 1.5}, 0});
+    return make_world(std::move(mesh), "lift_and_door");
+  }();
+  return *world;
+}
+
 replay::ScenarioRun run_script(const World& world, const Vec3& spawn, const std::string& script, const MoveSettings& settings) {
   const auto parsed = replay::parse_input_script(script, "test-script");
   EXPECT_TRUE(parsed.ok()) << parsed.error;

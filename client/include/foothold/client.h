@@ -1,6 +1,7 @@
 #ifndef FOOTHOLD_CLIENT_H
 #define FOOTHOLD_CLIENT_H
-/*
+/**
+ * @file
  * Foothold's client as a C API: what a game links to play on a Foothold server.
  *
  * The client runs the same movement step as the server: it predicts its own character every fixed
@@ -54,18 +55,20 @@ extern "C" {
 #else
 #define FOOTHOLD_CLIENT_API __attribute__((visibility("default")))
 #endif
+/** @def FOOTHOLD_CLIENT_API
+ *  Marks every function of this API: exported by the library, imported by a program (Windows). */
 
 /** This header's version; foothold_client_version() reports the library's. */
 #define FOOTHOLD_CLIENT_VERSION_MAJOR 0
-#define FOOTHOLD_CLIENT_VERSION_MINOR 1
-#define FOOTHOLD_CLIENT_VERSION_PATCH 0
+#define FOOTHOLD_CLIENT_VERSION_MINOR 1 /**< this header's minor version */
+#define FOOTHOLD_CLIENT_VERSION_PATCH 0 /**< this header's patch version */
 
 /** A client: one connection to one server. Opaque. */
 typedef struct foothold_client foothold_client;
 
 /** What a call did. Any value but FOOTHOLD_CLIENT_OK leaves a message in foothold_client_last_error(). */
 typedef enum foothold_client_result {
-  FOOTHOLD_CLIENT_OK = 0,
+  FOOTHOLD_CLIENT_OK = 0,             /**< it did what was asked */
   FOOTHOLD_CLIENT_ERROR_ARGUMENT = 1, /**< a null handle or pointer, a non-finite number, a value out of range */
   FOOTHOLD_CLIENT_ERROR_WORLD = 2,    /**< the world could not be loaded */
   FOOTHOLD_CLIENT_ERROR_SETTINGS = 3, /**< the settings file could not be read or is invalid */
@@ -126,7 +129,7 @@ typedef enum foothold_client_ground {
 
 /** Input buttons (bits of foothold_client_set_input's `buttons`). */
 #define FOOTHOLD_CLIENT_BUTTON_JUMP 1u
-#define FOOTHOLD_CLIENT_BUTTON_CROUCH 2u
+#define FOOTHOLD_CLIENT_BUTTON_CROUCH 2u /**< crouch, held (the capsule shortens to the settings' crouch_height) */
 
 /** What to create a client with. Fill it with foothold_client_config_init() first, then set fields. */
 typedef struct foothold_client_config {
@@ -160,10 +163,10 @@ typedef struct foothold_client_config {
    *  place of all five: "loss=0.05,duplicate=0,reorder=0.01,latency_ms=50,jitter_ms=10" (any of the
    *  keys; the others 0). When on, foothold_client_create says so on stderr. */
   double condition_loss;
-  double condition_duplicate;
-  double condition_reorder;
-  double condition_latency_ms;
-  double condition_jitter_ms;
+  double condition_duplicate;    /**< the conditioner: the probability a datagram arrives twice (0..1) */
+  double condition_reorder;      /**< the conditioner: the probability a datagram is held back behind later ones (0..1) */
+  double condition_latency_ms;   /**< the conditioner: one-way delay, milliseconds (0..10000) */
+  double condition_jitter_ms;    /**< the conditioner: the delay varies by up to this, milliseconds (0..10000) */
 } foothold_client_config;
 
 /** A character, as the game draws it. */
@@ -206,14 +209,17 @@ typedef struct foothold_client_stats {
   uint64_t corrections_input;    /**< ... because the server had to use another input (late or lost packets) */
   uint64_t corrections_interaction; /**< ... because another character moved otherwise than predicted */
   uint64_t corrections_unexplained; /**< ... with neither cause: a determinism bug, please report */
-  uint64_t packets_in, packets_out;
-  uint64_t bytes_in, bytes_out;  /**< UDP payload bytes, both ways */
+  uint64_t packets_in;           /**< UDP datagrams received */
+  uint64_t packets_out;          /**< UDP datagrams sent */
+  uint64_t bytes_in;             /**< UDP payload bytes received */
+  uint64_t bytes_out;            /**< UDP payload bytes sent */
   int32_t input_lead_ticks;      /**< how early our inputs reach the server, in ticks (the input buffer) */
   uint32_t server_tick;          /**< the newest snapshot's tick */
   uint32_t remote_count;         /**< remote characters being interpolated */
   uint64_t messages_sent;        /**< messages queued by foothold_client_send_message, both channels */
   uint64_t messages_received;    /**< messages handed over by foothold_client_receive_message */
-  uint64_t message_bytes_out, message_bytes_in; /**< bytes of the message sections, both ways */
+  uint64_t message_bytes_out;    /**< bytes of the message sections sent */
+  uint64_t message_bytes_in;     /**< bytes of the message sections received */
   uint64_t message_retransmissions; /**< reliable fragments sent again */
   double message_rtt_ms;         /**< the round trip the message acknowledgements measured; -1 before the first */
   uint64_t corrections_server;   /**< corrections because the server's game moved or changed the character (a teleport, a launch, a push, a freeze, a movement profile) */

@@ -376,6 +376,39 @@ TEST(GltfMovers, AnAnimatedNodeAndItsChildrenBecomeOneMoverPosedByTick) {
   EXPECT_NEAR(to_position(run.rows.back().state.position).x, chain_pose(chain, 120, 60).translation.x + offset_x, 0.001);
 }
 
+// extras.foothold.driven on the animated node: a mover the game drives (shared/mover_clock.h),
+// still at its animation's start until told; the mark changes the world's hash, and only an animated
+// node takes it.
+TEST(GltfMovers, ADrivenMoverStartsStillAndOnlyAnAnimatedNodeIsDriven) {
+  auto load = [](const std::string& extra, int animated_node) {
+    Doc d;
+    const int t = d.floats({0, 2, 4}, "SCALAR");
+    const int v = d.floats({0, 1, 0, 4, 1, 0, 0, 1, 0}, "VEC3");
+    return load_json(animated_level(d, extra, sampler(t, v, "LINEAR"), channel(0, animated_node, "translation")));
+  };
+  const MeshLoad driven = load(R"(,"extras":{"foothold":{"driven":true}})", 1);
+  ASSERT_TRUE(driven.ok()) << driven.error;
+  ASSERT_EQ(driven.mesh.movers.size(), 1u);
+  EXPECT_TRUE(driven.mesh.movers[0].driven);
+  const MeshLoad running = load(R"(,"extras":{"foothold":{"driven":false}})", 1);
+  ASSERT_TRUE(running.ok()) << running.error;
+  EXPECT_FALSE(running.mesh.movers[0].driven);
+  const auto a = make_world(driven.mesh, "driven"), b = make_world(running.mesh, "running");
+  EXPECT_NE(a->hash(), b->hash());
+  EXPECT_EQ(b->hash(), make_world(load("", 1).mesh, "plain")->hash()) << "driven: false is no mark at all";
+  MoverFrame still, moving;
+  still.build(*a, 60, 60);
+  moving.build(*b, 60, 60);
+  EXPECT_EQ(still.pose(0).translation.x, 0.0);
+  EXPECT_NEAR(moving.pose(0).translation.x, 2, 1e-6);
+  // Not a bool; on a node that is not animated (its child is the mover here).
+  const MeshLoad not_bool = load(R"(,"extras":{"foothold":{"driven":"yes"}})", 1);
+  EXPECT_NE(not_bool.error.find("nodes[1].extras.foothold.driven must be true or false"), std::string::npos) << not_bool.error;
+  const MeshLoad not_animated = load(R"(,"extras":{"foothold":{"driven":true}})", 2);
+  EXPECT_NE(not_animated.error.find("nodes[1].extras.foothold.driven: only an animated node"), std::string::npos)
+      << not_animated.error;
+}
+
 TEST(GltfMovers, StepHoldsAndCubicSplineFollowsItsTangents) {
   Doc d;
   const int t = d.floats({0, 1, 2}, "SCALAR");
