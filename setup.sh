@@ -18,7 +18,7 @@ build_packages=(
   libbullet-dev libasio-dev libflatbuffers-dev flatbuffers-compiler libspdlog-dev
   libcli11-dev libtinyobjloader-dev libtinygltf-dev libtomlplusplus-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev libjs-three libstb-dev nlohmann-json3-dev dpkg-dev
-  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev
+  libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev librecast-dev
 )
 # Debian source package: the binary package whose installed version names it.
 source_packages=(bullet:libbullet-dev libsodium:libsodium-dev)

@@ -8,7 +8,8 @@
 #   <prefix>/lib/cmake/Foothold/                    find_package(Foothold COMPONENTS client | client_static | sim | server)
 #   <prefix>/lib/pkgconfig/foothold-client.pc       pkg-config --cflags --libs foothold-client
 #   <prefix>/include/foothold/server/{game,server_program}.h  the game API and the server program
-#   <prefix>/lib/libfoothold-{server,fleet,replay,workers,version}.a  the server, for a game's own server (Foothold::server)
+#   <prefix>/include/foothold/follow/*.h             paths and the path follower (GameControl::path())
+#   <prefix>/lib/libfoothold-{server,fleet,replay,workers,version,follow,nav}.a  the server, for a game's own server (Foothold::server)
 include(CMakePackageConfigHelpers)
 
 set(foothold_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/Foothold)
@@ -27,6 +28,9 @@ install(FILES ${PROJECT_BINARY_DIR}/proto/include/proto/foothold_generated.h DES
 # its inside, and reaches for Asio).
 install(FILES ${PROJECT_SOURCE_DIR}/server/game.h ${PROJECT_SOURCE_DIR}/server/server_program.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/server COMPONENT dev)
+# Paths and the path follower, which the game API's paths are (GameControl::path()).
+file(GLOB follow_headers ${PROJECT_SOURCE_DIR}/follow/*.h)
+install(FILES ${follow_headers} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foothold/follow COMPONENT dev)
 
 # A complete game to build against the package (examples/hill_game: its source, level and CMake
 # project; tests/install/check_install.sh builds it from the installed copy).
@@ -49,7 +53,12 @@ install(TARGETS foothold_client foothold_sim foothold_formats foothold_proto foo
 install(EXPORT FootholdTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir} COMPONENT dev)
 # The server component in a set of its own, loaded only when asked for: it brings spdlog, CLI11 and
 # toml++, which the client's never do.
-install(TARGETS foothold_server foothold_fleet foothold_replay foothold_workers foothold_version
+# The navigation mesh's library (nav/, over Debian's Recast/Detour) goes with it where it is built.
+set(foothold_nav_archive "")
+if(TARGET foothold_nav)
+  set(foothold_nav_archive foothold_nav)
+endif()
+install(TARGETS foothold_server foothold_fleet foothold_replay foothold_workers foothold_version foothold_follow ${foothold_nav_archive}
         EXPORT FootholdServerTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT dev)
 install(EXPORT FootholdServerTargets NAMESPACE Foothold:: DESTINATION ${foothold_cmake_dir} COMPONENT dev)

@@ -41,7 +41,7 @@ set(CPACK_DEBIAN_DEV_PACKAGE_NAME libfoothold-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libfoothold-client0 (= ${PROJECT_VERSION})")
 set(CPACK_DEBIAN_DEV_PACKAGE_RECOMMENDS
-    "libbullet-dev, libsodium-dev, libflatbuffers-dev, libtinyobjloader-dev, libtinygltf-dev, libtomlplusplus-dev, libspdlog-dev, libcli11-dev")
+    "libbullet-dev, libsodium-dev, libflatbuffers-dev, libtinyobjloader-dev, libtinygltf-dev, libtomlplusplus-dev, libspdlog-dev, libcli11-dev, librecast-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)  # headers and archives: nothing it runs
 set(CPACK_COMPONENT_DEV_DESCRIPTION
     "Foothold's development files\n The C API's header and pkg-config module (all a C game needs), the C++ API's headers and\n static libraries, the game API for a game's own server, and the CMake package\n (find_package(Foothold COMPONENTS client | client_static | sim | server)).")

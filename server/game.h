@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "follow/path.h"
 #include "proto/message_endpoint.h"
 #include "shared/character_state.h"
 #include "shared/mover_clock.h"
@@ -172,6 +173,18 @@ class GameControl {
   virtual std::span<const int> triggers_at(uint32_t id) const = 0;
   /// The index of the trigger named `name` (world().triggers()), or -1 when there is none.
   int trigger_index(std::string_view name) const { return world().trigger_index(name); }
+  /// A path from `from` to `to` (metres: a capsule centre, or a point on the ground) on the world's
+  /// navigation mesh: where the base settings' character can walk on the static triangles, with
+  /// the jumps up a ledge within its jump's reach and the drops off one (movers are not in it). Each
+  /// end is taken to the mesh's nearest point (within twice the capsule's radius across and its
+  /// height up and down); then Detour's find path and straight path give the corners to go
+  /// through, each saying how to go on from it (follow::Leg: walk, jump, drop), for the path follower
+  /// (follow/path_follower.h). Complete when it reaches `to`; partial when `to` cannot be reached
+  /// (it ends at the closest point that can); none, without corners, when either end is off the
+  /// mesh. The same query on the same mesh gives the same corners. The program loads the mesh
+  /// (--navmesh) or bakes it at load for a game that asks for paths (GameEntry::paths); without
+  /// one, the first call bakes it, inside the tick.
+  virtual follow::Path path(const Vec3& from, const Vec3& to) = 0;
   /// Drives mover `index` (world().movers()) from the next tick on: recorded, sent to the clients
   /// (who predict it from that tick), and kept for lag compensation. A mover marked
   /// extras.foothold.driven in its glTF starts still at its animation's start; any other runs on the

@@ -278,6 +278,20 @@ std::span<const int> GameHost::triggers_at(uint32_t id) const {
   return at_;
 }
 
+follow::Path GameHost::path(const Vec3& from, const Vec3& to) {
+  if (!navigation_.ready() && !navigation_tried_ && Navigation::available()) {
+    // No mesh from the program (--navmesh, GameEntry::paths): baked now, once, inside the tick.
+    navigation_tried_ = true;
+    const std::string error = navigation_.bake(simulation_.world(), simulation_.settings(), nullptr, {});
+    if (log_)
+      log_(GameLogLevel::kWarn, error.empty() ? "navmesh: baked at the game's first path(), inside a tick (" +
+                                                    std::to_string(navigation_.polygons()) +
+                                                    " polygons); --navmesh or GameEntry::paths has it ready at load"
+                                              : "navmesh: the game's first path() could not bake one: " + error);
+  }
+  return navigation_.path(from, to);
+}
+
 bool GameHost::mover(int index, const MoverCommand& command) {
   const double rate = command.rate * double(kRateOne);
   if (index < 0 || !(rate >= -double(kMaxMoverRate) && rate <= double(kMaxMoverRate))) return false;

@@ -13,6 +13,7 @@
 #include "server/client.h"
 #include "server/counters.h"
 #include "server/game.h"
+#include "server/navigation.h"
 #include "server/rewind.h"
 #include "server/roster.h"
 #include "server/simulation.h"
@@ -64,6 +65,9 @@ class GameHost final : public GameControl {
   uint64_t seed() const { return seed_; }
   /// Numbers the game has drawn from it.
   uint64_t drawn() const { return drawn_; }
+  /// The world's navigation mesh, what path() searches (server/navigation.h): loaded or baked by
+  /// the program before the game starts; without one, the first path() bakes it.
+  Navigation& navigation() { return navigation_; }
   /// Where the game's log lines go (an empty function: nowhere), each naming `game_name`.
   void set_log(std::string game_name, GameLog log) {
     game_name_ = std::move(game_name);
@@ -112,6 +116,7 @@ class GameHost final : public GameControl {
   std::span<const uint8_t> user_data(uint32_t id) const override;
   const World& world() const override;
   std::span<const int> triggers_at(uint32_t id) const override;
+  follow::Path path(const Vec3& from, const Vec3& to) override;
   bool mover(int index, const MoverCommand& command) override;
   double mover_time(int index) const override;
   bool teleport(uint32_t id, const Vec3& position) override;
@@ -167,6 +172,8 @@ class GameHost final : public GameControl {
   std::string game_name_;
   GameLog log_;
   MessageTiming timing_;  // the message being handed over's
+  Navigation navigation_;  // the world's navigation mesh, beside it (path())
+  bool navigation_tried_ = false;  // path() baked (or failed to bake) a mesh the program did not give
   uint32_t joining_ = 0;  // the character whose on_join is running
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;

@@ -40,6 +40,7 @@ const Key kKeys[] = {
     {"max_clients", &ServerConfig::max_clients},
     {"world", &ServerConfig::world},
     {"settings", &ServerConfig::settings},
+    {"navmesh", &ServerConfig::navmesh},
     {"tick_rate", &ServerConfig::tick_rate},
     {"snapshot_interval", &ServerConfig::snapshot_interval},
     {"snapshot_rate", &ServerConfig::snapshot_rate},

@@ -45,6 +45,10 @@ struct ServerConfig {
   int max_clients = CoreConfig{}.max_clients;            ///< [1, 4096]
   std::string world = "arena";       ///< "arena", a glTF file (.gltf, .glb) or an OBJ file
   std::string settings;              ///< movement settings TOML file; empty: defaults
+  /// The world's navigation mesh for GameControl::path(), baked ahead of time (foothold-nav bake) for
+  /// this world and these settings: refused when either's hash differs. Empty: a game that asks for
+  /// paths has the mesh baked at load.
+  std::string navmesh;
   int tick_rate = 0;                 ///< ticks per second [10, 240]; 0: the movement settings' tick_rate
   int snapshot_interval = CoreConfig{}.snapshot_interval;         ///< send snapshots every N ticks [1, 60]
   /// Snapshots per second [1, 240], a divisor of the tick rate (e.g. 20, 30, 60 at 60 Hz); 0: every

@@ -110,6 +110,9 @@ class ServerCore {
   void set_game_log(std::string game_name, GameLog log) { game_.set_log(std::move(game_name), std::move(log)); }
   /// The game's attribute names (empty without a game).
   const GameSchema& game_schema() const { return game_.schema(); }
+  /// The world's navigation mesh (GameControl::path()), for the program to load or bake before the
+  /// game starts.
+  Navigation& navigation() { return game_.navigation(); }
   /// The game as it sees the server (its commands and what it may read), for tests and tools.
   GameControl& game_control() { return game_; }
   /// Queues a message to the client whose character is `id`, sent after the next tick's snapshots

@@ -26,6 +26,7 @@
 #include "server/recorder.h"
 #include "server/server_config.h"
 #include "server/key_permissions.h"
+#include "server/navigation.h"
 #include "server/server_core.h"
 #include "server/server_program.h"
 #include "server/server_reference.h"
@@ -37,6 +38,7 @@
 #include "shared/world.h"
 #include "shared/formats/world_file.h"
 #include "shared/formats/settings_file.h"
+#include "shared/workers/worker_pool.h"
 #include "version/version.h"
 
 namespace {
@@ -110,6 +112,9 @@ void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std:
   opt("max-clients", &ServerConfig::max_clients, by_default("most clients at once", &ServerConfig::max_clients));
   opt("world", &ServerConfig::world, "'arena' (default), a glTF file (.gltf, .glb) or an OBJ file");
   opt("settings", &ServerConfig::settings, "movement settings TOML file (default: built-in defaults)");
+  opt("navmesh", &ServerConfig::navmesh,
+      "the world's navigation mesh for the game's paths, baked ahead of time (foothold-nav bake) for this world and "
+      "settings; refused when either differs (default: baked at load for a game that asks for paths)");
   opt("tick-rate", &ServerConfig::tick_rate,
       "ticks per second (default: the settings' tick_rate, " + std::to_string(MoveSettings{}.tick_rate) + ")");
   opt("snapshot-interval", &ServerConfig::snapshot_interval,
@@ -430,6 +435,59 @@ int start_recording(const ServerConfig& config, const World& world, const MoveSe
   return kContinue;
 }
 
+// The world's navigation mesh for GameControl::path(): --navmesh's file, refused (exit 2) when it was
+// baked for another world or other settings; else, for a game that asks for paths, baked now on
+// `threads` threads, with a line if it takes over a second.
+int prepare_navigation(const ServerConfig& config, const GameEntry* game, const World& world, const MoveSettings& settings,
+                       int threads, ServerCore& core, spdlog::logger& log) {
+  Navigation& navigation = core.navigation();
+  if (!config.navmesh.empty()) {
+    if (const std::string error = navigation.load(config.navmesh, world, settings); !error.empty())
+      return usage_errors({error});
+    log.info("navmesh {}: {} tiles, {} polygons", config.navmesh, navigation.tiles(), navigation.polygons());
+    return kContinue;
+  }
+  if (!game || !game->paths) return kContinue;
+  if (!Navigation::available()) {
+    log.warn("game '{}' asks for paths, but this build of the server has no navigation meshes: it finds none",
+             config.game);
+    return kContinue;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  bool told = false;
+  WorkerPool pool(std::clamp(threads, 1, 64));
+  const std::string error = navigation.bake(world, settings, &pool, [&](std::size_t done, std::size_t total) {
+    if (told || done == total || std::chrono::steady_clock::now() - start < std::chrono::seconds(1)) return;
+    told = true;
+    log.info("baking the navigation mesh of world '{}' for game '{}': {}/{} tiles (foothold-nav bake and --navmesh "
+             "load one baked ahead of time)",
+             config.world, config.game, done, total);
+  });
+  if (!error.empty()) return usage_errors({"navmesh: " + error});
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  log.info("navmesh baked at load: {} tiles, {} polygons in {:.0f} ms", navigation.tiles(), navigation.polygons(), ms);
+  return kContinue;
+}
+
+// The game, seeded, with its navigation mesh ready (on_start may draw, and ask for paths), installed.
+int start_game(const ServerConfig& config, std::span<const GameEntry> games, const World& world,
+               const MoveSettings& settings, int threads, ServerCore& core, const std::shared_ptr<spdlog::logger>& sim_log,
+               spdlog::logger& log) {
+  core.set_game_seed(config.game_seed_value().value_or(fresh_seed()));
+  const GameEntry* g = find_game(games, config.game);
+  if (const int exit = prepare_navigation(config, g, world, settings, threads, core, *sim_log); exit != kContinue)
+    return exit;
+  if (!g) return kContinue;
+  core.set_game_log(config.game, game_logger(sim_log));
+  try {
+    core.set_game(g->make());
+  } catch (const std::invalid_argument& e) {
+    log.critical("game '{}': {}", config.game, e.what());
+    return 1;
+  }
+  return kContinue;
+}
+
 // --verify-game FILE: the recording's game replayed (server/game_replay.h).
 int verify_game(const std::string& path, bool game_log, std::span<const GameEntry> games, const std::string& log_level) {
   replay::RecordingReader reader;
@@ -503,17 +561,9 @@ int run_server(int argc, char** argv, std::span<const GameEntry> games, const ch
   const CoreConfig core_config =
       server::core_config(config, settings, snapshot_interval, key, addresses, std::thread::hardware_concurrency());
   ServerCore core(core_config, *world.world, settings, udp->sink(), steady_now());
-  // Before the game is installed: its on_start may draw already.
-  core.set_game_seed(config.game_seed_value().value_or(fresh_seed()));
-  if (const GameEntry* g = find_game(games, config.game)) {
-    core.set_game_log(config.game, game_logger(sim_log));
-    try {
-      core.set_game(g->make());
-    } catch (const std::invalid_argument& e) {
-      log->critical("game '{}': {}", config.game, e.what());
-      return 1;
-    }
-  }
+  if (const int exit = start_game(config, games, *world.world, settings, core_config.threads, core, sim_log, *log);
+      exit != kContinue)
+    return exit;
 
   replay::RecordingWriter writer;
   std::unique_ptr<ServerRecorder> recorder;

@@ -10,7 +10,7 @@
 ///   }
 ///
 /// --game NAME (also `game` in the config file and FOOTHOLD_GAME) picks one of `games`, or "none";
-/// without it, `default_game`.
+/// without it, `default_game`. --navmesh FILE gives the world's navigation mesh for GameControl::path().
 
 #include <functional>
 #include <memory>
@@ -26,6 +26,9 @@ struct GameEntry {
   std::string name;     ///< what --game takes: 1-32 characters of [a-z0-9_-]; not "none"
   std::string summary;  ///< one line for --help
   std::function<std::unique_ptr<Game>()> make;  ///< makes the game, once per server run (and per --verify-game)
+  /// The game asks for paths (GameControl::path()): without --navmesh, the program bakes the
+  /// world's navigation mesh at load, before the first tick (else the first path() would, inside a tick).
+  bool paths = false;
 };
 
 /// Runs the server with `games` to choose from, `default_game` ("none" or one of them) unless told

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Keeps ARCHITECTURE.md's target table true (quick suite):
 #  1. every #include "folder/..." in the product's folders (the targets: shared/, shared/formats/,
-#     shared/workers/, client/, proto/, replay/, server/, games/, bots/) is one the table allows for that folder
+#     shared/workers/, client/, proto/, replay/, server/, games/, bots/, follow/, nav/) is one the table allows for that folder
 #     (or, when the table names it, for that file): a target includes only the headers of the targets
 #     it links;
-#  2. the simulation (shared/) includes nothing that reads a clock, a socket, a thread, randomness
-#     or a logger;
-#  3. the simulation calls no libm function: the transcendentals' last bit differs between machines,
-#     and the exact ones (floor, fmin, llround) have inline equivalents in shared/det_math.h
-#     (tests/determinism/no_libm.sh checks the compiled archive too).
+#  2. the simulation (shared/) and the path follower (follow/, which decides inputs) include nothing
+#     that reads a clock, a socket, a thread, randomness or a logger;
+#  3. neither calls a libm function: the transcendentals' last bit differs between machines, and the
+#     exact ones (floor, fmin, llround) have inline equivalents in shared/det_math.h
+#     (tests/determinism/no_libm.sh checks the compiled simulation too).
 #   check_architecture.sh REPO_ROOT
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: $0 REPO_ROOT" >&2; exit 2; }
@@ -26,7 +26,7 @@ done <<<"$table"
 
 status=0
 checked=0
-for folder in shared shared/formats shared/workers client proto replay server games bots; do
+for folder in shared shared/formats shared/workers client proto replay server games bots follow nav; do
   [ -n "${allowed[$folder]:-}" ] || { echo "check_architecture: the table has no line for $folder/" >&2; status=1; continue; }
   for file in "$root/$folder"/*.h "$root/$folder"/*.cpp; do
     [ -f "$file" ] || continue
@@ -45,14 +45,15 @@ done
 
 # 2. What the simulation must never include.
 forbidden='<(asio|spdlog|sodium\.h|thread|chrono|random|ctime|time\.h|mutex|atomic|future|condition_variable|sys/socket\.h|netinet/)'
-if grep -nE "^#include $forbidden" "$root"/shared/*.h "$root"/shared/*.cpp >&2; then
-  echo "check_architecture: shared/ (the simulation) includes a clock, socket, thread, randomness or logger (above)" >&2
+if grep -nsE "^#include $forbidden" "$root"/shared/*.h "$root"/shared/*.cpp "$root"/follow/*.h "$root"/follow/*.cpp >&2; then
+  echo "check_architecture: shared/ (the simulation) or follow/ (the path follower) includes a clock, socket, thread, randomness or logger (above)" >&2
   status=1
 fi
 
-# 3. libm functions in the simulation's code (comments removed first).
+# 3. libm functions in the simulation's and the path follower's code (comments removed first).
 libm='(^|[^A-Za-z0-9_.>])(std::)?(sin|cos|tan|asin|acos|atan|atan2|pow|exp|exp2|expm1|log|log1p|log2|log10|cbrt|hypot|sinh|cosh|tanh|fma|erf|tgamma|lgamma|floor|ceil|trunc|round|lround|llround|rint|lrint|llrint|nearbyint|fmin|fmax|fdim|fmod|remainder|remquo|modf|frexp|ldexp|scalbn)[fl]?[[:space:]]*\('
-for file in "$root"/shared/*.h "$root"/shared/*.cpp; do
+for file in "$root"/shared/*.h "$root"/shared/*.cpp "$root"/follow/*.h "$root"/follow/*.cpp; do
+  [ -f "$file" ] || continue
   if sed -e 's://.*$::' "$file" | grep -nE "$libm" >/dev/null; then
     sed -e 's://.*$::' "$file" | grep -nE "$libm" | sed "s|^|${file#"$root"/}:|" >&2
     echo "check_architecture: ${file#"$root"/} calls a libm function (above); use shared/det_math.h" >&2
@@ -60,5 +61,5 @@ for file in "$root"/shared/*.h "$root"/shared/*.cpp; do
   fi
 done
 
-[ "$status" -eq 0 ] && echo "check_architecture: $checked project includes follow ARCHITECTURE.md; the simulation has no clock, socket, thread, logger or libm call"
+[ "$status" -eq 0 ] && echo "check_architecture: $checked project includes follow ARCHITECTURE.md; the simulation and the path follower have no clock, socket, thread, logger or libm call"
 exit "$status"

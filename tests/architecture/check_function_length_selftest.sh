@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 fresh() {
   rm -rf "$work/copy"
   mkdir -p "$work/copy"
-  cp -r "$root/shared" "$root/proto" "$root/client" "$root/replay" "$root/server" "$root/bots" "$work/copy/"
+  cp -r "$root/shared" "$root/proto" "$root/client" "$root/replay" "$root/server" "$root/bots" "$root/follow" "$root/nav" "$work/copy/"
 }
 # A function of $2 lines from its opening brace to its closing one, both counted. $3 goes on its
 # first line inside the body (empty: a plain statement), $4 on the line above it.

@@ -1,0 +1,46 @@
+#pragma once
+// A path for a character to walk (issue #67), as plain data: the corners a navigation mesh gives
+// (GameControl::path(), over nav/'s NavQuery), each with how the character goes on from it, which
+// the path follower (follow/path_follower.h) turns into inputs.
+
+#include <cstdint>
+#include <vector>
+
+#include "shared/vec3.h"
+
+namespace foothold::follow {
+
+/// How a character goes from one corner of a path to the next.
+enum class Leg : uint8_t {
+  kWalk,  ///< walking on the mesh: stairs within the step height and walkable slopes included
+  kJump,  ///< a jump up a ledge within the jump's reach: jump at this corner toward the next
+  kDrop,  ///< a drop off a ledge: walk off it toward the next corner, and fall
+};
+
+/// One corner of a path.
+struct Corner {
+  Vec3 point;              ///< on the walkable surface (where the feet go), metres, world axes
+  Leg leg = Leg::kWalk;    ///< how to go from here to the next corner (the last corner's is kWalk)
+  bool operator==(const Corner&) const = default;
+};
+
+/// Whether a path reaches where it was asked to go.
+enum class PathStatus : uint8_t {
+  kNone,      ///< no path: an end is off the mesh, or there is no mesh (no corners)
+  kComplete,  ///< it reaches the goal (its last corner is the goal's nearest point on the mesh)
+  kPartial,   ///< the goal cannot be reached: it ends at the closest point that can
+};
+
+/// A path: the corners from the start (its nearest point on the mesh) to the goal.
+struct Path {
+  PathStatus status = PathStatus::kNone;
+  std::vector<Corner> corners;
+  bool operator==(const Path&) const = default;
+  /// Its length along the corners, metres (0 with fewer than two).
+  double length() const;
+};
+
+/// "none", "complete" or "partial".
+const char* to_string(PathStatus status);
+
+}  // namespace foothold::follow

@@ -1,0 +1,375 @@
+#include "follow/path_follower.h"
+
+#include <cmath>
+
+#include "shared/det_math.h"
+
+namespace foothold::follow {
+namespace {
+
+double horizontal_distance(const Vec3& a, const Vec3& b) {
+  const double dx = a.x - b.x, dz = a.z - b.z;
+  return std::sqrt(dx * dx + dz * dz);
+}
+
+// The input that does nothing, for tick `tick`.
+InputCmd neutral(uint32_t tick) {
+  InputCmd in;
+  in.tick = tick;
+  return in;
+}
+
+// Full stick from `from` toward `to` (horizontally), `fraction` of it (0..1]; `buttons` pressed.
+InputCmd toward(const Vec3& from, const Vec3& to, double fraction, uint8_t buttons, uint32_t tick) {
+  const double dx = to.x - from.x, dz = to.z - from.z;
+  const double len = std::sqrt(dx * dx + dz * dz);
+  if (!(len > 0)) return encode_move(0, 0, buttons, tick);
+  return encode_move(dx / len * fraction, dz / len * fraction, buttons, tick);
+}
+
+// A number drawn from a position and a tick (SplitMix64's mix of them): how long a stuck character
+// backs away, so that two stuck against each other, at two places, draw two times.
+uint64_t mix(const FixedVec3& p, uint32_t tick) {
+  uint64_t z = (uint64_t(uint32_t(p.x)) << 32 | uint32_t(p.z)) ^ (uint64_t(tick) * 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// Paths thrown away at once in a row (PathFollower::ask) before it gives up.
+constexpr int kQuickReplans = 3;
+
+}  // namespace
+
+Vec3 path_start(const CharacterState& state, const FollowSettings& s) {
+  // The feet, a little above the ground they stand on.
+  return to_position(state.position) - Vec3{0, (state.crouched ? s.crouch_height : s.height) / 2 - 0.05, 0};
+}
+
+FollowSettings follow_settings(const MoveSettings& settings) {
+  FollowSettings s;
+  s.tick_rate = settings.tick_rate;
+  s.radius = settings.radius;
+  s.height = settings.height;
+  s.crouch_height = settings.crouch_height;
+  s.step_height = settings.step_height;
+  s.walk_speed = settings.walk_speed;
+  s.corner_reach = settings.radius;
+  s.jump_reach = settings.radius / 2;
+  s.arrive_reach = det_max(0.3, settings.radius * 0.75);
+  s.off_path = det_max(1.5, settings.radius * 4);
+  s.stuck_ticks = settings.tick_rate;
+  // A fall as deep as a step and off_level takes sqrt(2 h / g) seconds.
+  if (settings.gravity > 0)
+    s.fall_ticks = int(det_floor(std::sqrt(2 * (s.step_height + s.off_level) / settings.gravity) * settings.tick_rate)) + 1;
+  return s;
+}
+
+const char* to_string(Replan replan) {
+  switch (replan) {
+    case Replan::kNone: return "none";
+    case Replan::kGoal: return "goal";
+    case Replan::kStuck: return "stuck";
+    case Replan::kOffPath: return "off_path";
+    case Replan::kPartial: return "partial";
+    case Replan::kRetry: return "retry";
+  }
+  return "none";
+}
+
+const char* to_string(GiveUp why) {
+  switch (why) {
+    case GiveUp::kNone: return "none";
+    case GiveUp::kNoPath: return "no_path";
+    case GiveUp::kUnreachable: return "unreachable";
+    case GiveUp::kStuck: return "stuck";
+    case GiveUp::kTimeout: return "timeout";
+  }
+  return "none";
+}
+
+void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
+  goal_ = goal;
+  goal_tick_ = tick;
+  deadline_tick_ = 0;
+  first_length_ = 0;
+  corners_.clear();
+  legs_.clear();
+  rest_.clear();
+  stuck_in_a_row_ = 0;
+  stuck_left_ = 0;
+  partial_in_a_row_ = 0;
+  no_path_in_a_row_ = 0;
+  retry_at_ = 0;
+  backing_until_ = 0;
+  quick_replans_ = 0;
+  failed_ = GiveUp::kNone;
+  mode_ = Mode::kPlanning;
+  pending_ = Replan::kGoal;
+  ++counts_.goals;
+  ++counts_.paths;
+}
+
+void PathFollower::stop() {
+  mode_ = Mode::kIdle;
+  corners_.clear();
+}
+
+void PathFollower::set_path(const Path& path, uint32_t tick) {
+  if (mode_ == Mode::kIdle) return;
+  const bool first = first_length_ == 0;  // the goal's first path (not a refusal)
+  mode_ = Mode::kFollowing;
+  backing_until_ = 0;
+  air_ = 0;
+  path_tick_ = tick;
+  if (path.status == PathStatus::kNone || path.corners.empty()) {
+    // None (off the mesh: on a mover, in the air): straight for the goal a moment, then again.
+    ++no_path_in_a_row_;
+    retry_at_ = tick;  // from step(), which knows how long to wait
+    corners_.assign(1, quantize_position(goal_));
+    legs_.assign(1, Leg::kWalk);
+    rest_.assign(1, 0);
+    next_ = 0;
+    complete_ = false;
+    return;
+  }
+  no_path_in_a_row_ = 0;
+  retry_at_ = 0;
+  corners_.clear();
+  legs_.clear();
+  for (const Corner& c : path.corners) {
+    corners_.push_back(quantize_position(c.point));
+    legs_.push_back(c.leg);
+  }
+  rest_.assign(corners_.size(), 0);
+  for (std::size_t i = corners_.size() - 1; i > 0; --i) rest_[i - 1] = rest_[i] + horizontal_distance(corner(i - 1), corner(i));
+  complete_ = path.status == PathStatus::kComplete;
+  // A partial path that leads nowhere new, twice: the goal cannot be reached from here.
+  if (!complete_) {
+    partial_in_a_row_ = rest_[0] < 0.5 ? partial_in_a_row_ + 1 : 0;
+    if (partial_in_a_row_ >= 2) failed_ = GiveUp::kUnreachable;
+  }
+  next_ = corners_.size() > 1 ? 1 : 0;
+  best_ = rest_[0] + 1e9;  // any way left is progress at first
+  best_tick_ = tick;
+  if (first) first_length_ = det_max(path.length(), 1e-3);  // the deadline follows from it (step())
+}
+
+FollowStep PathFollower::ask(Replan why, uint32_t tick) {
+  // A path thrown away as soon as it came, again and again: it cannot be followed from here (the
+  // mesh's nearest point to where the character stands is not under it).
+  quick_replans_ = tick - path_tick_ <= 1 ? quick_replans_ + 1 : 0;
+  if (quick_replans_ > kQuickReplans) return give_up(GiveUp::kStuck, tick);
+  mode_ = Mode::kPlanning;
+  pending_ = why;
+  ++counts_.paths;
+  FollowStep out;
+  out.input = neutral(tick);
+  out.event = FollowEvent::kNeedPath;
+  out.replan = why;
+  return out;
+}
+
+FollowStep PathFollower::give_up(GiveUp why, uint32_t tick) {
+  mode_ = Mode::kIdle;
+  ++counts_.gave_up;
+  FollowStep out;
+  out.input = neutral(tick);
+  out.event = FollowEvent::kGaveUp;
+  out.gave_up = why;
+  return out;
+}
+
+FollowStep PathFollower::arrive(uint32_t tick) {
+  mode_ = Mode::kIdle;
+  ++counts_.arrived;
+  FollowStep out;
+  out.input = neutral(tick);
+  out.event = FollowEvent::kArrived;
+  return out;
+}
+
+bool PathFollower::pass_corners(const Where& w, uint32_t tick, const FollowSettings& s, FollowStep& out) {
+  while (next_ + 1 < corners_.size()) {
+    const double d = horizontal_distance(w.at, corner(next_));
+    if (legs_[next_] == Leg::kJump) {
+      // The take-off: jump toward the ledge's corner, from the ground (or the moment after leaving it).
+      if (d > s.jump_reach || !w.grounded) return false;
+      ++next_;
+      ++counts_.jumps;
+      out.input = toward(w.at, corner(next_), 1, kButtonJump, tick);
+      return true;
+    }
+    // A corner is passed near it and on its level: a jump's or a drop's landing once landed there.
+    const double level = s.step_height + s.off_level, y = corner(next_).y;
+    const bool landing = next_ > 0 && legs_[next_ - 1] != Leg::kWalk;
+    const bool on_level = w.carried || (w.feet >= y - level && w.feet <= y + level);
+    if (d > s.corner_reach || !on_level || (landing && !w.grounded)) return false;
+    ++next_;  // a walk's corner, or a drop's edge: on toward the next
+  }
+  return false;
+}
+
+Vec3 PathFollower::avoid(const Vec3& at, const Vec3& target, std::span<const CharacterState> nearby,
+                         const FollowSettings& s) const {
+  const double dx = target.x - at.x, dz = target.z - at.z, len = std::sqrt(dx * dx + dz * dz);
+  if (!(len > 0) || nearby.empty() || !(s.avoid_time > 0)) return {dx, 0, dz};
+  const double ux = dx / len, uz = dz / len;  // the way, unit; its right is (-uz, ux)
+  const double reach = s.avoid_time * s.walk_speed * 2, apart = 2 * s.radius + s.avoid_gap;
+  double side = 0;
+  for (const CharacterState& other : nearby) {
+    const Vec3 p = to_position(other.position);
+    const double rx = p.x - at.x, rz = p.z - at.z;
+    if (det_max(rx < 0 ? -rx : rx, rz < 0 ? -rz : rz) > reach || (p.y - at.y > s.height || at.y - p.y > s.height)) continue;
+    const Vec3 v = to_velocity(other.velocity);
+    if (rx * ux + rz * uz <= 0) continue;  // behind or beside: it is for that one to avoid this one
+    // When it is nearest if both go on (it as it moves, this one at walk speed along the way), and how near.
+    const double vx = ux * s.walk_speed - v.x, vz = uz * s.walk_speed - v.z, vv = vx * vx + vz * vz;
+    if (!(vv > 0)) continue;
+    const double t = (rx * vx + rz * vz) / vv;
+    if (t <= 0 || t > s.avoid_time) continue;
+    const double mx = rx - vx * t, mz = rz - vz * t;
+    if (mx * mx + mz * mz >= apart * apart) continue;
+    // Away from the side it will be on (the sooner, the harder); head on (within a centimetre), to
+    // the right, as the other turns to its own right.
+    const double lateral = mz * ux - mx * uz;  // m . right: > 0, it will be on the right
+    side += (lateral > 0.01 ? -1 : 1) * (1 - t / s.avoid_time);
+  }
+  side = det_min(det_max(side, -1.0), 1.0) * s.avoid_turn;
+  return {ux - uz * side, 0, uz + ux * side};
+}
+
+bool PathFollower::off_path(const Where& w, const FollowSettings& s) const {
+  if (next_ == 0 || !w.grounded) return false;  // in the air (a jump, a drop, a push): judged on landing
+  if (w.fell) return true;
+  const Vec3 a = corner(next_ - 1), b = corner(next_);
+  const double ex = b.x - a.x, ez = b.z - a.z, len_sq = ex * ex + ez * ez;
+  double t = len_sq > 0 ? ((w.at.x - a.x) * ex + (w.at.z - a.z) * ez) / len_sq : 0;
+  t = det_min(det_max(t, 0.0), 1.0);
+  const double across = horizontal_distance(w.at, {a.x + ex * t, 0, a.z + ez * t});
+  // A walk's ground may rise and fall between its corners (a hill): its level is judged by a fall.
+  // Over a jump or a drop, the character stands on either level until it is in the air.
+  const double level = s.step_height + s.off_level;
+  const bool off_level = legs_[next_ - 1] != Leg::kWalk && !w.carried &&
+                         (w.feet < det_min(a.y, b.y) - level || w.feet > det_max(a.y, b.y) + level);
+  return across > s.off_path || off_level;
+}
+
+bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s,
+                         FollowStep& out) {
+  // Progress: the way left along the path, shrinking.
+  const double left = horizontal_distance(w.at, corner(next_)) + rest_[next_];
+  if (left < best_ - s.progress) {
+    best_ = left;
+    best_tick_ = tick;
+    if (left < stuck_left_ - s.progress) stuck_in_a_row_ = 0;  // past where it was stuck
+    return false;
+  }
+  if (tick - best_tick_ < uint32_t(s.stuck_ticks)) return false;
+  ++counts_.stuck;
+  stuck_left_ = left;
+  if (++stuck_in_a_row_ > s.stuck_replans) {
+    out = give_up(GiveUp::kStuck, tick);
+    return true;
+  }
+  if (!s.back_off) {
+    out = ask(Replan::kStuck, tick);
+    return true;
+  }
+  // Backing away for a drawn time, and to a drawn side: the new path starts elsewhere, and meets
+  // what blocked it (a wall's face square on, another character) from another side.
+  const uint32_t quarter = uint32_t(s.stuck_ticks) / 4 + 1;
+  const uint64_t draw = mix(state.position, tick);
+  backing_until_ = tick + quarter + uint32_t(draw % (3 * quarter));
+  const Vec3 away = w.at - corner(next_);
+  const double side = (draw >> 32) & 1 ? 1 : -1;
+  backing_way_ = away + Vec3{-away.z * side, 0, away.x * side};  // 45 degrees off straight back
+  out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
+  return true;
+}
+
+FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const FollowSettings& s,
+                              std::span<const CharacterState> nearby) {
+  FollowStep out;
+  out.input = neutral(tick);
+  if (mode_ == Mode::kIdle) return out;
+  if (mode_ == Mode::kPlanning) {
+    out.event = FollowEvent::kNeedPath;
+    out.replan = pending_;
+    return out;
+  }
+  if (failed_ != GiveUp::kNone) return give_up(failed_, tick);
+  if (deadline_tick_ == 0 && first_length_ > 0) {
+    // The first path's length at walk speed, deadline_factor times over, plus the slack: in ticks,
+    // rounded down (det_floor: no libm), past the goal's tick.
+    const double seconds = s.deadline_factor * first_length_ / det_max(s.walk_speed, 0.1) + s.deadline_slack;
+    deadline_tick_ = goal_tick_ + uint32_t(det_floor(det_min(seconds * s.tick_rate, 4e9)));
+  }
+  if (deadline_tick_ != 0 && tick > deadline_tick_) return give_up(GiveUp::kTimeout, tick);
+
+  Where w;
+  w.at = to_position(state.position);
+  w.feet = w.at.y - (state.crouched ? s.crouch_height : s.height) / 2;
+  w.grounded = is_grounded(state.ground);
+  w.carried = state.platform != 0;
+  // A fall it did not take itself (off a ledge on a walk, or pushed off one): a landing after
+  // fall_ticks in the air on a walk's leg (a jump's or a drop's landing is expected).
+  if (tick != seen_tick_) {  // once a tick, however often it is asked
+    seen_tick_ = tick;
+    if (!w.grounded) {
+      ++air_;
+    } else {
+      w.fell = air_ >= uint32_t(s.fall_ticks) && next_ > 0 && legs_[next_ - 1] == Leg::kWalk;
+      air_ = 0;
+    }
+  }
+  if (backing_until_ != 0) {  // stuck: backing away from the corner it could not reach, then a new path
+    if (tick < backing_until_) {
+      out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
+      return out;
+    }
+    backing_until_ = 0;
+    return ask(Replan::kStuck, tick);
+  }
+  if (retry_at_ != 0) {  // no path: straight for the goal, then asked again
+    if (no_path_in_a_row_ > s.no_path_retries) return give_up(GiveUp::kNoPath, tick);
+    if (tick >= retry_at_ + uint32_t(s.stuck_ticks) / 4) {
+      retry_at_ = 0;
+      return ask(Replan::kRetry, tick);
+    }
+    out.input = toward(w.at, goal_, 1, 0, tick);
+    return out;
+  }
+  if (pass_corners(w, tick, s, out)) return out;
+
+  // The goal: the path's last corner, near enough, on its level.
+  const std::size_t last = corners_.size() - 1;
+  if (next_ == last && w.grounded) {
+    const Vec3 end = corner(last);
+    if (horizontal_distance(w.at, end) <= s.arrive_reach && !w.carried && w.feet >= end.y - s.step_height - s.off_level &&
+        w.feet <= end.y + s.step_height + s.off_level) {
+      if (complete_) return arrive(tick);
+      return ask(Replan::kPartial, tick);
+    }
+  }
+  if (off_path(w, s)) {
+    ++counts_.off_path;
+    return ask(Replan::kOffPath, tick);
+  }
+  if (stuck(w, state, tick, s, out)) return out;
+  // On toward the next corner, slowing on the last tick's worth of the way to the goal.
+  const Vec3 target = corner(next_);
+  const double d = horizontal_distance(w.at, target);
+  double fraction = 1;
+  if (next_ == last) {
+    const double per_tick = s.walk_speed / s.tick_rate;
+    if (per_tick > 0) fraction = det_min(1.0, d / per_tick);
+  }
+  // Round the others, not on a jump's or a drop's way (where the corners are where the ledge is).
+  const bool link = legs_[next_] == Leg::kJump || (next_ > 0 && legs_[next_ - 1] != Leg::kWalk);
+  const Vec3 way = link ? target - w.at : avoid(w.at, target, nearby, s);
+  out.input = toward(w.at, w.at + way, fraction, 0, tick);
+  return out;
+}
+
+}  // namespace foothold::follow

@@ -1,0 +1,133 @@
+#include "nav/nav_query.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <type_traits>
+
+#include <DetourNavMesh.h>
+#include <DetourNavMeshQuery.h>
+
+namespace foothold::nav {
+namespace {
+
+static_assert(std::is_same_v<dtPolyRef, uint32_t>, "Debian's Detour: 32-bit polygon references");
+
+void to_float(const Vec3& v, float out[3]) {
+  out[0] = float(v.x);
+  out[1] = float(v.y);
+  out[2] = float(v.z);
+}
+Vec3 to_vec(const float v[3]) { return {v[0], v[1], v[2]}; }
+
+}  // namespace
+
+NavQuery::NavQuery(const NavMesh& mesh)
+    : polys_(kMaxPathPolygons), straight_(3 * kMaxPathPolygons), flags_(kMaxPathPolygons) {
+  query_ = dtAllocNavMeshQuery();
+  // A mesh from bake() or load() is one Detour accepted; init fails only without memory.
+  if (!query_ || dtStatusFailed(query_->init(&mesh.detour(), kSearchNodes))) {
+    dtFreeNavMeshQuery(query_);
+    query_ = nullptr;
+  }
+  const NavAgent& a = mesh.agent();
+  const double across = std::max(1.0, 2 * a.radius);
+  extents_ = {across, a.height, across};
+}
+
+NavQuery::~NavQuery() { dtFreeNavMeshQuery(query_); }
+
+bool NavQuery::nearest_point(const Vec3& p, Vec3& out) {
+  if (!query_) return false;
+  float centre[3], extents[3], nearest[3];
+  to_float(p, centre);
+  to_float(extents_, extents);
+  const dtQueryFilter filter;
+  dtPolyRef ref = 0;
+  if (dtStatusFailed(query_->findNearestPoly(centre, extents, &filter, &ref, nearest)) || ref == 0) return false;
+  out = to_vec(nearest);
+  return true;
+}
+
+PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
+  PathResult result;
+  if (!query_) {
+    result.why = NoPathReason::kSearchFailed;
+    return result;
+  }
+  const dtQueryFilter filter;  // every polygon with a flag: all walkable ones (tile_build.cpp)
+  float extents[3], start[3], goal[3], start_on[3], goal_on[3];
+  to_float(extents_, extents);
+  to_float(from, start);
+  to_float(to, goal);
+  dtPolyRef start_ref = 0, goal_ref = 0;
+  if (dtStatusFailed(query_->findNearestPoly(start, extents, &filter, &start_ref, start_on)) || start_ref == 0) {
+    result.why = NoPathReason::kStartOffMesh;
+    return result;
+  }
+  if (dtStatusFailed(query_->findNearestPoly(goal, extents, &filter, &goal_ref, goal_on)) || goal_ref == 0) {
+    result.why = NoPathReason::kGoalOffMesh;
+    return result;
+  }
+  // In the open, walk straight: Detour's polygon search prices a path by its polygons' edge
+  // midpoints, so on a floor split into tiles it may pick a corridor with a needless corner where
+  // tiles meet. A ray along the mesh that reaches the goal's own polygon is the path.
+  int count = 0;
+  float t = 0, normal[3];
+  if (dtStatusSucceed(query_->raycast(start_ref, start_on, goal_on, &filter, &t, normal, polys_.data(), &count,
+                                      kMaxPathPolygons)) &&
+      t == FLT_MAX && count > 0 && polys_[std::size_t(count - 1)] == goal_ref) {
+    result.status = PathStatus::kFound;
+    result.polygons = count;
+    result.corners = {to_vec(start_on), to_vec(goal_on)};
+    result.legs = {Leg::kWalk, Leg::kWalk};
+    return result;
+  }
+  count = 0;
+  const dtStatus status = query_->findPath(start_ref, goal_ref, start_on, goal_on, &filter, polys_.data(), &count,
+                                           kMaxPathPolygons);
+  if (dtStatusFailed(status) || count == 0) {
+    result.why = NoPathReason::kSearchFailed;
+    return result;
+  }
+  // Detour ends a partial path at the polygon nearest the goal: walk to the point of it nearest the goal.
+  const bool partial = dtStatusDetail(status, DT_PARTIAL_RESULT) || polys_[std::size_t(count - 1)] != goal_ref;
+  float end[3] = {goal_on[0], goal_on[1], goal_on[2]};
+  if (partial && dtStatusFailed(query_->closestPointOnPoly(polys_[std::size_t(count - 1)], goal_on, end, nullptr))) {
+    result.why = NoPathReason::kSearchFailed;
+    return result;
+  }
+  int corners = 0;
+  if (dtStatusFailed(query_->findStraightPath(start_on, end, polys_.data(), count, straight_.data(), flags_.data(),
+                                              nullptr, &corners, kMaxPathPolygons)) ||
+      corners == 0) {
+    result.why = NoPathReason::kSearchFailed;
+    return result;
+  }
+  result.status = partial ? PathStatus::kPartial : PathStatus::kFound;
+  result.polygons = count;
+  result.corners.reserve(std::size_t(corners));
+  for (int i = 0; i < corners; ++i) result.corners.push_back(to_vec(&straight_[3 * std::size_t(i)]));
+  // An off-mesh link starts at a corner flagged so; it goes up (a jump) or down (a drop) to the next.
+  result.legs.assign(result.corners.size(), Leg::kWalk);
+  for (std::size_t i = 0; i + 1 < result.corners.size(); ++i)
+    if (flags_[i] & DT_STRAIGHTPATH_OFFMESH_CONNECTION)
+      result.legs[i] = result.corners[i + 1].y > result.corners[i].y ? Leg::kJump : Leg::kDrop;
+  return result;
+}
+
+follow::Path to_follow_path(const PathResult& path) {
+  follow::Path out;
+  out.status = path.status == PathStatus::kFound     ? follow::PathStatus::kComplete
+               : path.status == PathStatus::kPartial ? follow::PathStatus::kPartial
+                                                     : follow::PathStatus::kNone;
+  out.corners.reserve(path.corners.size());
+  for (std::size_t i = 0; i < path.corners.size(); ++i) {
+    const Leg leg = i < path.legs.size() ? path.legs[i] : Leg::kWalk;
+    out.corners.push_back({path.corners[i], leg == Leg::kJump   ? follow::Leg::kJump
+                                            : leg == Leg::kDrop ? follow::Leg::kDrop
+                                                                : follow::Leg::kWalk});
+  }
+  return out;
+}
+
+}  // namespace foothold::nav

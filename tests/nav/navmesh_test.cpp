@@ -1,0 +1,251 @@
+// The navigation mesh: what it lets a character of the movement settings walk, and its paths.
+
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "nav_support.h"
+#include "shared/workers/worker_pool.h"
+
+namespace foothold::nav::test {
+namespace {
+
+double horizontal_distance(const Vec3& a, const Vec3& b) { return std::hypot(a.x - b.x, a.z - b.z); }
+
+// The path crosses where four tiles meet (x = z = -1.47): the polygon search alone turned there.
+TEST(NavMesh, FlatFloorGivesAStraightPath) {
+  const auto world = make_world(floor_mesh());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  EXPECT_GT(mesh->stats().polygons, 0u);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-8, 0, -7}, {8, 0, 7});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  // Nothing in the way: the start and the goal, no corner between.
+  ASSERT_EQ(path.corners.size(), 2u);
+  EXPECT_LT(horizontal_distance(path.corners.front(), {-8, 0, -7}), 0.01);
+  EXPECT_LT(horizontal_distance(path.corners.back(), {8, 0, 7}), 0.01);
+  EXPECT_NEAR(path.corners.back().y, 0, 0.1);
+}
+
+TEST(NavMesh, PathFromACapsuleCentreFindsTheGroundUnderIt) {
+  const auto world = make_world(floor_mesh());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-8, 0.92, 0}, {8, 0.92, 0});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  EXPECT_NEAR(path.corners.front().y, 0, 0.1);
+}
+
+TEST(NavMesh, WallForcesAPathAroundIt) {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-0.5, 0, -6}, {0.5, 3, 10});  // from the north edge to z = -6: the way round is south of it
+  const auto world = make_world(b.take());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-5, 0, 0}, {5, 0, 0});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  ASSERT_GE(path.corners.size(), 3u) << "a straight line would cross the wall";
+  double south = 0;
+  for (const Vec3& c : path.corners) {
+    south = std::min(south, c.z);
+    // No corner inside the wall or closer to it than the capsule's radius (less a cell).
+    if (c.z > -6) {
+      EXPECT_GE(std::fabs(c.x), 0.5 + 0.4 - 0.14) << c.x << ", " << c.z;
+    }
+  }
+  EXPECT_LT(south, -6 - 0.2) << "the path turns round the wall's end";
+}
+
+// Stairs of 0.3 m risers (under the default 0.35 m step height) up to a platform 1.5 m high.
+TriangleMesh stairs_and_ledge() {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  for (int k = 0; k < 5; ++k) b.box({-4 + 0.5 * k, 0, -8}, {2, 0.3 * (k + 1), -5});
+  b.box({2, 0, -8}, {6, 1.5, -5});
+  // A block 0.6 m high, above the step height, with nothing to climb it by: within a jump's reach
+  // (7 m/s against 20 m/s^2: 1.2 m).
+  b.box({2, 0, 3}, {6, 0.6, 7});
+  // A block 1.5 m high: out of it.
+  b.box({-6, 0, 3}, {-2, 1.5, 7});
+  return b.take();
+}
+
+// The leg of `path` that is a link (a jump or a drop), or -1.
+int link_leg(const PathResult& path) {
+  for (std::size_t i = 0; i < path.legs.size(); ++i)
+    if (path.legs[i] != Leg::kWalk) return int(i);
+  return -1;
+}
+
+TEST(NavMesh, StairsWithinStepHeightAreWalkedUp) {
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-8, 0, -6.5}, {4, 1.5, -6.5});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  EXPECT_NEAR(path.corners.back().y, 1.5, 0.1);
+}
+
+TEST(NavMesh, LedgeWithinAJumpIsReachedByAJumpLinkAndLeftByADrop) {
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  EXPECT_GT(mesh->stats().links, 0u);
+  NavQuery query(*mesh);
+  // From the east of the block, onto it: the stairs are far, the jump is near.
+  const PathResult up = query.find_path({8, 0, 5}, {4, 0.6, 5});
+  ASSERT_EQ(up.status, PathStatus::kFound);
+  const int jump = link_leg(up);
+  ASSERT_GE(jump, 0) << "a jump link onto the block";
+  EXPECT_EQ(up.legs[std::size_t(jump)], Leg::kJump);
+  const Vec3 from = up.corners[std::size_t(jump)], to = up.corners[std::size_t(jump) + 1];
+  EXPECT_NEAR(from.y, 0, 0.1) << "it takes off from the floor";
+  EXPECT_NEAR(to.y, 0.6, 0.1) << "and lands on the block";
+  // It takes off with room to run: farther from the block's side (x = 6) than the capsule's radius.
+  EXPECT_GT(from.x, 6 + 0.4 + 0.2);
+  EXPECT_NEAR(up.corners.back().y, 0.6, 0.1);
+  // And off the block: a drop (links go one way; the way down is another).
+  const PathResult down = query.find_path({4, 0.6, 5}, {8, 0, 5});
+  ASSERT_EQ(down.status, PathStatus::kFound);
+  ASSERT_GE(link_leg(down), 0);
+  EXPECT_EQ(down.legs[std::size_t(link_leg(down))], Leg::kDrop);
+}
+
+TEST(NavMesh, LedgeAboveAJumpIsNotReachedButDroppedFrom) {
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-8, 0, 5}, {-4, 1.5, 5});
+  // The block's top is on the mesh, but nothing joins the floor to it: the path ends on the floor.
+  ASSERT_EQ(path.status, PathStatus::kPartial);
+  EXPECT_NEAR(path.corners.back().y, 0, 0.1);
+  EXPECT_EQ(link_leg(path), -1);
+  const PathResult down = query.find_path({-4, 1.5, 5}, {-8, 0, 5});
+  ASSERT_EQ(down.status, PathStatus::kFound);
+  ASSERT_GE(link_leg(down), 0);
+  EXPECT_EQ(down.legs[std::size_t(link_leg(down))], Leg::kDrop);
+}
+
+TEST(NavMesh, WithoutAJumpThereAreNoJumpLinks) {
+  MoveSettings settings;
+  settings.jump_speed = 0;
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world, settings);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  EXPECT_EQ(query.find_path({8, 0, 5}, {4, 0.6, 5}).status, PathStatus::kPartial);
+}
+
+TEST(NavMesh, StairsAboveALowerStepHeightAreNotWalkedUp) {
+  // The same stairs for a character that climbs 0.2 m: the settings decide.
+  MoveSettings settings;
+  settings.step_height = 0.2;
+  settings.jump_speed = 0;  // nor jumped up
+  const auto world = make_world(stairs_and_ledge());
+  const auto mesh = bake(*world, settings);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-8, 0, -6.5}, {4, 1.5, -6.5});
+  EXPECT_EQ(path.status, PathStatus::kPartial);
+}
+
+TEST(NavMesh, PointsFarFromTheMeshHaveNoPath) {
+  const auto world = make_world(floor_mesh());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  EXPECT_EQ(query.find_path({-8, 10, 0}, {8, 0, 0}).why, NoPathReason::kStartOffMesh);
+  const PathResult off = query.find_path({-8, 0, 0}, {30, 0, 0});
+  EXPECT_EQ(off.status, PathStatus::kNoPath);
+  EXPECT_EQ(off.why, NoPathReason::kGoalOffMesh);
+  EXPECT_TRUE(off.corners.empty());
+}
+
+TEST(NavMesh, ArenaBakesAndJoinsFarCorners) {
+  const auto world = arena();
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  // From the north-west corner, between row D and the shuttle's path, to the south-east, past row C.
+  const PathResult path = query.find_path({-28, 0, 22}, {28, 0, -8});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  EXPECT_LT(horizontal_distance(path.corners.back(), {28, 0, -8}), 0.01);
+  // And up the stairs of row B onto its ledge.
+  const PathResult up = query.find_path(arena::kOpenFloor, {arena::kLedgeX0 + 2, arena::kLedgeHeight, -14});
+  ASSERT_EQ(up.status, PathStatus::kFound);
+  EXPECT_NEAR(up.corners.back().y, arena::kLedgeHeight, 0.1);
+}
+
+TEST(NavMesh, BakingTwiceGivesTheSameBytesOnOneOrTwoThreads) {
+  const auto world = arena();
+  const auto first = bake(*world);
+  const auto again = bake(*world);
+  WorkerPool pool(2);
+  BakeOptions two;
+  two.threads = &pool;
+  const auto threaded = bake(*world, {}, two);
+  ASSERT_TRUE(first && again && threaded);
+  const std::vector<uint8_t> bytes = first->to_bytes();
+  EXPECT_EQ(bytes, again->to_bytes());
+  EXPECT_EQ(bytes, threaded->to_bytes());
+  EXPECT_GT(first->stats().tiles, 4u) << "enough tiles for two threads to share";
+}
+
+TEST(NavMesh, ProgressIsReportedUpToEveryTile) {
+  const auto world = arena();
+  std::size_t last = 0, total = 0;
+  BakeOptions options;
+  options.tile_cells = 16;
+  options.progress = [&](std::size_t done, std::size_t all) {
+    EXPECT_GT(done, last);
+    last = done;
+    total = all;
+  };
+  const auto mesh = bake(*world, {}, options);
+  ASSERT_TRUE(mesh);
+  EXPECT_EQ(last, total);
+  EXPECT_GE(total, mesh->stats().tiles);
+}
+
+TEST(NavMesh, BadTileSizeIsRefused) {
+  const auto world = make_world(floor_mesh());
+  BakeOptions options;
+  options.tile_cells = 8;
+  const NavMeshResult r = NavMesh::bake(*world, {}, options);
+  EXPECT_FALSE(r.mesh);
+  EXPECT_NE(r.error.find("tile_cells 8"), std::string::npos) << r.error;
+}
+
+TEST(NavMesh, RandomPointIsAPureFunctionOfTheSeedOnTheMesh) {
+  const auto world = make_world(floor_mesh());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  double min_x = 1e9, max_x = -1e9;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    const Vec3 p = mesh->random_point(seed);
+    const Vec3 again = mesh->random_point(seed);
+    EXPECT_EQ(p.x, again.x);
+    EXPECT_EQ(p.z, again.z);
+    EXPECT_NEAR(p.y, 0, 0.1);
+    // Inside the floor, kept a radius from its edges.
+    EXPECT_LE(std::max(std::fabs(p.x), std::fabs(p.z)), 10 - 0.4 + 0.14) << "seed " << seed;
+    Vec3 on;
+    ASSERT_TRUE(query.nearest_point(p, on));
+    EXPECT_LT(horizontal_distance(p, on), 1e-3);
+    min_x = std::min(min_x, p.x);
+    max_x = std::max(max_x, p.x);
+  }
+  EXPECT_LT(min_x, -5) << "points spread over the floor";
+  EXPECT_GT(max_x, 5);
+}
+
+}  // namespace
+}  // namespace foothold::nav::test

@@ -1,0 +1,255 @@
+// The path follower (follow/path_follower.h) on small worlds, through the real tick: corners, stairs,
+// jumps and drops, a blocked way re-planned, a push off the path, and each way it gives up.
+
+#include <algorithm>
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "follow_support.h"
+#include "shared/formats/world_file.h"
+
+namespace foothold::nav::test {
+namespace {
+
+double horizontal_distance(const Vec3& a, const Vec3& b) { return std::hypot(a.x - b.x, a.z - b.z); }
+
+// Seconds a goal took over its first path's length at walk speed (5 m/s).
+double time_ratio(const FollowRun& run, std::size_t k) {
+  const follow::PathFollower& f = run.follower(k);
+  const double seconds = double(run.events(k).ended - f.goal_tick()) / 60;
+  return seconds / (f.first_length() / 5);
+}
+
+// A 20 x 20 m floor with a wall from the north edge to z = -6: the way round is south of it.
+TriangleMesh wall_world() {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-0.5, 0, -6}, {0.5, 3, 10});
+  return b.take();
+}
+
+// Two rooms either side of a wall along x = 0, joined by one door 1.6 m wide at z = 0.
+TriangleMesh door_world() {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-0.2, 0, -10}, {0.2, 3, -0.8});
+  b.box({-0.2, 0, 0.8}, {0.2, 3, 10});
+  return b.take();
+}
+
+// Stairs of 0.3 m risers up to a platform 1.5 m high; a block 0.6 m high (a jump up); a block 1.5 m
+// high (out of a jump's reach, dropped from); a block 3 m high (nothing reaches its top).
+TriangleMesh levels_world() {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  for (int k = 0; k < 5; ++k) b.box({-4 + 0.5 * k, 0, -8}, {2, 0.3 * (k + 1), -5});
+  b.box({2, 0, -8}, {6, 1.5, -5});
+  b.box({2, 0, 3}, {6, 0.6, 7});
+  b.box({-6, 0, 3}, {-2, 1.5, 7});
+  b.box({-9, 0, -3}, {-6, 3, 0});
+  return b.take();
+}
+
+TEST(PathFollower, CutsTheCornersRoundAWallAsTheCapsuleCan) {
+  const auto world = make_world(wall_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-5, 0, 0});
+  run.go(k, {5, 0, 0});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_LT(horizontal_distance(run.feet(k), {5, 0, 0}), run.follow_settings().arrive_reach + 0.01);
+  // Round the wall's end (z = -6) and no slower than the path at walk speed, give or take the turns.
+  double south = 0;
+  for (const Vec3& p : run.events(k).positions) {
+    south = std::min(south, p.z);
+    EXPECT_FALSE(std::fabs(p.x) < 0.5 + 0.4 - 0.02 && p.z > -6) << "inside the wall's capsule margin at " << p.x << ", " << p.z;
+  }
+  EXPECT_LT(south, -6.2);
+  EXPECT_LE(time_ratio(run, k), 1.1);
+  EXPECT_TRUE(run.events(k).replans.size() == 1) << "one path, walked to its end";
+  // The path's corners are a radius from the wall's corners; it turns for the next a radius before
+  // each, its capsule sliding round the wall's corner: a shorter way than the corners', and each
+  // corner passed within that radius.
+  const follow::Path path = to_follow_path(run.query().find_path({-5, 0.05, 0}, {5, 0, 0}));
+  ASSERT_GE(path.corners.size(), 3u);
+  double walked = 0;
+  const auto& at = run.events(k).positions;
+  for (std::size_t t = 1; t < at.size(); ++t) walked += horizontal_distance(at[t], at[t - 1]);
+  EXPECT_LT(walked, path.length());
+  for (std::size_t c = 1; c + 1 < path.corners.size(); ++c) {
+    double nearest = 1e9;
+    for (const Vec3& p : at) nearest = std::min(nearest, horizontal_distance(p, path.corners[c].point));
+    EXPECT_LT(nearest, run.follow_settings().corner_reach + 0.1) << "corner " << c;
+  }
+}
+
+TEST(PathFollower, WalksUpStairsAndDownThem) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-8, 0, -6.5});
+  run.go(k, {4, 1.5, -6.5});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 1.5, 0.1);
+  EXPECT_LE(time_ratio(run, k), 1.2);
+  EXPECT_EQ(run.follower(k).counts().jumps, 0u) << "stairs are walked";
+  run.go(k, {-8, 0, -6.5});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 0, 0.1);
+}
+
+TEST(PathFollower, JumpsUpALedgeWithinItsReach) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({8, 0, 5});
+  run.go(k, {4, 0.6, 5});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 0.6, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 1u);
+  EXPECT_LE(time_ratio(run, k), 1.3);
+}
+
+TEST(PathFollower, DropsOffALedgeOutOfItsReach) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-4, 1.5, 5});
+  run.go(k, {-8, 0, 5});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 0, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 0u) << "a drop is walked off";
+}
+
+// A character stands in the door for three seconds: the follower is stuck, backs off, asks for a new
+// path, and walks through once the door is clear.
+TEST(PathFollower, ABlockedWayIsReplannedAndWalkedOnceClear) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-6, 0, 0});
+  const std::size_t blocker = run.add({0, 0, 0});
+  run.go(k, {6, 0, 0});
+  run.run(1200, [&](uint32_t tick) {
+    if (tick == 180) run.state(blocker) = spawn_state({0, 0.93, 8});  // it leaves the door
+  });
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  const auto& replans = run.events(k).replans;
+  EXPECT_GE(std::count(replans.begin(), replans.end(), follow::Replan::kStuck), 1);
+  EXPECT_GE(run.follower(k).counts().stuck, 1u);
+}
+
+TEST(PathFollower, GivesUpWhenTheWayStaysBlocked) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-6, 0, 0});
+  run.add({0, 0, 0});  // in the door, for good
+  run.go(k, {6, 0, 0});
+  run.run(3600);
+  EXPECT_FALSE(run.events(k).arrived);
+  EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kStuck);
+  EXPECT_EQ(run.follower(k).counts().stuck, uint32_t(run.follow_settings().stuck_replans + 1));
+  EXPECT_LT(run.events(k).ended, 60u * 12) << "before its deadline (3 x 12 m at 5 m/s + 5 s)";
+}
+
+// Pushed through the door into the other room while it walks along the wall: off its path, it asks
+// for a new one from where it is.
+TEST(PathFollower, PushedOffItsPathItReplans) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-6, 0, 6});
+  run.go(k, {-6, 0, -6});
+  run.run(1200, [&](uint32_t tick) {
+    if (tick == 60) run.state(k) = spawn_state({4, 0.93, 2});  // a game's teleport: across the wall
+  });
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  const auto& replans = run.events(k).replans;
+  EXPECT_EQ(std::count(replans.begin(), replans.end(), follow::Replan::kOffPath), 1);
+}
+
+TEST(PathFollower, GivesUpSayingSoWhenThereIsNoPath) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({8, 0, 8});
+  run.go(k, {8, 30, 8});  // far above the mesh
+  run.run(600);
+  EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kNoPath);
+  EXPECT_EQ(run.events(k).replans.size(), std::size_t(run.follow_settings().no_path_retries + 1));
+}
+
+TEST(PathFollower, GivesUpSayingSoWhenTheGoalCannotBeReached) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({8, 0, -2});
+  run.go(k, {-7.5, 3, -1.5});  // on the 3 m block
+  run.run(1200);
+  EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kUnreachable);
+  EXPECT_LT(horizontal_distance(run.feet(k), {-7.5, 0, -1.5}), 2.5) << "it went as near as it could first";
+}
+
+// Two walking head on along a corridor 2 m wide: each steers to its right round the other.
+TEST(PathFollower, TwoHeadOnPassEachOther) {
+  MeshBuilder b;
+  b.floor_grid(-10, -3, 10, 3, 0, 2);
+  b.box({-10, 0, -3}, {10, 3, -1});
+  b.box({-10, 0, 1}, {10, 3, 3});
+  const auto world = make_world(b.take());
+  FollowRun run(*world);
+  const std::size_t west = run.add({-8, 0, 0}), east = run.add({8, 0, 0});
+  run.go(west, {8, 0, 0});
+  run.go(east, {-8, 0, 0});
+  run.run(600);
+  for (const std::size_t k : {west, east}) {
+    ASSERT_TRUE(run.events(k).arrived) << k << ": " << follow::to_string(run.events(k).gave_up);
+    EXPECT_LE(time_ratio(run, k), 1.2) << k;
+  }
+}
+
+// The same states and paths give the same inputs: two runs, the same positions tick by tick.
+TEST(PathFollower, TheSameRunGivesTheSameCharacterEveryTick) {
+  const auto world = make_world(levels_world());
+  std::vector<Vec3> first;
+  for (int run_index = 0; run_index < 2; ++run_index) {
+    FollowRun run(*world);
+    const std::size_t k = run.add({8, 0, 8});
+    run.go(k, {4, 1.5, -6.5});
+    run.run(900);
+    ASSERT_TRUE(run.events(k).arrived);
+    if (run_index == 0) {
+      first = run.events(k).positions;
+    } else {
+      ASSERT_EQ(run.events(k).positions.size(), first.size());
+      for (std::size_t t = 0; t < first.size(); ++t) ASSERT_EQ(quantize_position(run.events(k).positions[t]), quantize_position(first[t])) << t;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace foothold::nav::test
+
+namespace foothold::nav::test {
+namespace {
+
+// The rooms level's balcony, 1 m up in the south-west room, has no stairs: it is reached by a jump
+// and left by a drop (tests/nav/levels/make_levels.py).
+TEST(PathFollower, ReachesTheRoomsLevelsBalconyByAJump) {
+  const WorldLoad level = load_world(std::string(FOOTHOLD_SOURCE_DIR) + "/tests/nav/levels/rooms.gltf");
+  ASSERT_TRUE(level.world) << level.error;
+  FollowRun run(*level.world);
+  const std::size_t k = run.add({-8, 0, 8});
+  run.go(k, {-17, 1, 12.5});
+  run.run(900);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 1.0, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 1u);
+  EXPECT_LE(time_ratio(run, k), 1.3);
+  run.go(k, {-8, 0, 8});
+  run.run(900);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_NEAR(run.feet(k).y, 0, 0.1);
+  EXPECT_EQ(run.follower(k).counts().jumps, 1u) << "down is a drop";
+}
+
+}  // namespace
+}  // namespace foothold::nav::test
