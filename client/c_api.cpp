@@ -713,6 +713,7 @@ foothold_client_result foothold_client_poll_event(foothold_client* client, footh
     out->character_id = e.character_id;
     out->client_id = e.client_id;
     out->tick = e.tick;
+    out->npc = e.npc ? 1 : 0;
     return FOOTHOLD_CLIENT_OK;
   });
 }

@@ -12,10 +12,10 @@ void ViewEvents::update(const proto::RemoteView& before, const proto::RemoteView
     if (n == now.size() || (b < before.size() && before[b].id < now[n].id)) {
       const bool left_match = std::binary_search(gone.begin(), gone.end(), before[b].id);
       push({left_match ? ViewEvent::Kind::kLeftMatch : ViewEvent::Kind::kLeftView, before[b].id, before[b].client_id,
-            tick});
+            tick, before[b].npc});
       ++b;
     } else if (b == before.size() || now[n].id < before[b].id) {
-      push({ViewEvent::Kind::kAppeared, now[n].id, now[n].client_id, tick});
+      push({ViewEvent::Kind::kAppeared, now[n].id, now[n].client_id, tick, now[n].npc});
       ++n;
     } else {
       ++b;

@@ -1,5 +1,6 @@
 #pragma once
-// Who came into this client's view and who left it: the players it sees, named by their client ids,
+// Who came into this client's view and who left it: the players it sees, named by their client ids
+// (and the characters the server's game drives, NPCs, which have none),
 // as events a game polls (a model to spawn, a name tag, "Ana left"). The view is the server's
 // choice of the characters of interest to this client (the nearest, at most proto::kMaxRemotes),
 // so a character comes and goes as players join and leave the match and as they come within or go
@@ -24,8 +25,9 @@ struct ViewEvent {
   };
   Kind kind = Kind::kNone;
   uint32_t character_id = 0;
-  uint64_t client_id = 0;  ///< the player's, from their connect token
+  uint64_t client_id = 0;  ///< the player's, from their connect token (0 for an NPC)
   uint32_t tick = 0;       ///< the snapshot that showed it
+  bool npc = false;        ///< a character the server's game drives (an NPC), not a player's
 };
 
 /// The events between the views of consecutive snapshots, queued until taken. Holds at most

@@ -1,6 +1,7 @@
 #include "games/builtin_games.h"
 
 #include "games/hitscan_game.h"
+#include "games/patrol_game.h"
 #include "games/tag_game.h"
 
 namespace foothold::server {
@@ -22,8 +23,9 @@ class EchoGame final : public Game {
 std::span<const GameEntry> builtin_games() {
   static const GameEntry kGames[] = {
       {"echo", "every message back to its sender", [] { return std::unique_ptr<Game>(std::make_unique<EchoGame>()); }},
-      {"tag", "one character is it; touching another passes it on; 60 s rounds", make_tag_game},
+      {"tag", "one character is it; touching another passes it on; 60 s rounds; --npcs N NPC players", make_tag_game},
       {"hitscan", "shots judged against the world as the shooter drew it (lag compensation)", make_hitscan_game},
+      {"patrol", "--npcs N NPCs (8 without) walk between random reachable points of the navigation mesh", make_patrol_game, true},
   };
   return kGames;
 }

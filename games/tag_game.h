@@ -9,6 +9,11 @@
 // announced and a new round starts, the one who was "it" least (ties: the lowest id) starting it.
 // If the settings have a movement profile named "it" ([profiles.it]), whoever is "it" moves with it.
 //
+// With --npcs N (GameControl::npcs_wanted()), N NPC players join at the start, at points of the
+// navigation mesh drawn from the match's random source, and play by paths on it: "it" chases the
+// nearest character it may tag, the others flee when "it" comes within 12 m (to the point farthest
+// from it of a few drawn near them) and wander otherwise. Without a mesh (a cross build), none join.
+//
 // Replicated attributes (by these names and indices):
 //   match:     it (0) the character id of "it" (0: nobody yet), round (1) from 1,
 //              seconds_left (2) in the round, tags (3) passes this round

@@ -535,9 +535,9 @@ std::size_t neighbour_bits(const SnapshotNeighbour& n) { return kNeighbourIndexB
 
 std::size_t addition_bits(const RemoteState& now) {
   return std::size_t(var_bits(now.id, kFirstIdGroup) + delta_bits(now.x) + delta_bits(now.y) + delta_bits(now.z) +
-                     var_bits(uint32_t(now.client_id), kClientIdLowGroup) +
-                     var_bits(uint32_t(now.client_id >> 32), kClientIdHighGroup)) +
-         posture_bits(now);
+                     (now.npc ? 0 : var_bits(uint32_t(now.client_id), kClientIdLowGroup) +
+                                    var_bits(uint32_t(now.client_id >> 32), kClientIdHighGroup))) +
+         1 + posture_bits(now);  // the bit that says whether it is an NPC (then it has no client id)
 }
 
 void SnapshotWriter::begin(const SnapshotHeader& h, std::span<const RemotePose> base, uint32_t interval) {
@@ -629,8 +629,11 @@ std::span<const uint8_t> SnapshotWriter::finish(std::span<uint8_t> out, PoseView
     w.put_delta(a.y);
     w.put_delta(a.z);
     put_posture(w, a);
-    w.put_var(uint32_t(a.client_id), kClientIdLowGroup);
-    w.put_var(uint32_t(a.client_id >> 32), kClientIdHighGroup);
+    w.put_bool(a.npc);
+    if (!a.npc) {
+      w.put_var(uint32_t(a.client_id), kClientIdLowGroup);
+      w.put_var(uint32_t(a.client_id >> 32), kClientIdHighGroup);
+    }
   }
   // The view is the base's survivors (ascending id) merged with the additions (ascending id), from
   // the back so that it needs no other storage.
@@ -816,8 +819,11 @@ SnapshotError read_snapshot(std::span<const uint8_t> message, uint32_t reference
     s.y = y;
     s.z = z;
     if (!get_posture(r, s)) return r.ok() ? SnapshotError::kBadValue : SnapshotError::kMalformed;
-    const uint32_t low = r.get_var(kClientIdLowGroup);
-    s.client_id = uint64_t(r.get_var(kClientIdHighGroup)) << 32 | low;
+    s.npc = r.get_bool();
+    if (!s.npc) {
+      const uint32_t low = r.get_var(kClientIdLowGroup);
+      s.client_id = uint64_t(r.get_var(kClientIdHighGroup)) << 32 | low;
+    }
     // A new character must be new: not one the view still holds.
     const auto it = std::lower_bound(view.begin(), view.begin() + long(kept), s.id,
                                      [](const RemoteState& v, uint32_t id) { return v.id < id; });

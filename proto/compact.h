@@ -53,6 +53,9 @@ struct RemoteState : RemotePose {
   /// The client id of the player it is (from their connect token): sent when the character enters a
   /// view, kept with it while it stays. No delta reads it.
   uint64_t client_id = 0;
+  /// A character the server's game drives (an NPC), not a player's (protocol 13): it has no client
+  /// id (0). Sent with client_id, when the character enters a view.
+  bool npc = false;
   bool operator==(const RemoteState&) const = default;
 };
 /// `s` without its client id.

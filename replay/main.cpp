@@ -338,6 +338,11 @@ int info_command(const ReplayOptions& o) {
   for (const auto& t : rec.commands)
     for (const GameCommand& c : t.commands) mover_commands += c.kind == GameCommandKind::kMover;
   std::printf("mover_commands=%zu\n", mover_commands);
+  // The characters the game drove (format 13; 0 before): NPCs spawned, and how many were asked for (--npcs).
+  std::size_t spawns = 0;
+  for (const auto& t : rec.commands)
+    for (const GameCommand& c : t.commands) spawns += c.kind == GameCommandKind::kSpawn;
+  std::printf("npcs=%u spawns=%zu\n", h.npcs, spawns);
   return 0;
 }
 

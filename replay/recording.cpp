@@ -181,7 +181,7 @@ bool RecordingWriter::open(const std::string& path, const RecordingHeader& h) {
                                         h.format_version >= 6 ? fbb.CreateString(h.game) : 0, h.snapshot_interval,
                                         h.rewind_window, h.format_version >= 7 ? h.simulation_version : 0,
                                         h.format_version >= 7 ? fbb.CreateString(h.recorded_by) : 0,
-                                        h.format_version >= 11 ? h.game_seed : 0);
+                                        h.format_version >= 11 ? h.game_seed : 0, h.format_version >= 13 ? h.npcs : 0);
   fbb.Finish(rec::CreateRecord(fbb, rec::Body::Header, header.Union()), rec::RecordIdentifier());
   write_record(fbb);
   flush();
@@ -493,6 +493,7 @@ bool RecordingReader::read_header() {
   header_.simulation_version = h->simulation_version();
   header_.recorded_by = h->recorded_by() ? printable(h->recorded_by()->str()) : "";
   header_.game_seed = h->game_seed();
+  header_.npcs = h->npcs();
   if (const rec::Settings* s = h->settings()) {
     MoveSettings& m = header_.settings;
     m.tick_rate = s->tick_rate();
@@ -551,6 +552,8 @@ std::string header_limit_problem(const RecordingHeader& h) {
     return "snapshot_interval " + std::to_string(h.snapshot_interval) + " ticks is over the server's most, " +
            std::to_string(max_snapshot_ticks(rate)) + " ticks (snapshot_interval at most " + std::to_string(kMaxSnapshotInterval) +
            ", snapshot_rate at least 1 a second" + at;
+  if (h.npcs > uint32_t(kMaxNpcs))
+    return "npcs " + std::to_string(h.npcs) + " is over the most a game may be asked for, " + std::to_string(kMaxNpcs);
   return {};
 }
 
@@ -716,7 +719,8 @@ std::string RecordingReader::read_tick(const rec::Tick& t) {
     for (const rec::Command* c : *t.commands()) {
       GameCommand g;
       const std::string which = "tick " + std::to_string(t.tick()) + ": command " + std::to_string(tick_.commands.size());
-      if (c->kind() == 0 || c->kind() > kLastGameCommandKind || (c->kind() == uint8_t(GameCommandKind::kMover) && header_.format_version < 12))
+      if (c->kind() == 0 || c->kind() > kLastGameCommandKind || (c->kind() == uint8_t(GameCommandKind::kMover) && header_.format_version < 12) ||
+          (c->kind() == uint8_t(GameCommandKind::kSpawn) && header_.format_version < 13))
         return which + " is of unknown kind " + std::to_string(c->kind());
       g.kind = GameCommandKind(c->kind());
       g.slot = c->slot();

@@ -41,7 +41,7 @@ namespace foothold::replay {
 /// The file's first 8 bytes.
 inline constexpr char kRecordingMagic[8] = {'F', 'T', 'H', 'D', 'R', 'E', 'C', '1'};
 /// The format version written.
-inline constexpr uint16_t kRecordingFormat = 12;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it; 8: the fleet's allocation the game was handed; 9: a server's clients take turns at their snapshots (server/snapshot_phase.h: the same records, a game's rewinds and newest snapshots differ); 10: each handed-over message's timing (what the server had measured of its sender); 11: the seed of the game's random source; 12: the game's mover commands (GameCommandKind::kMover)
+inline constexpr uint16_t kRecordingFormat = 13;  ///< 2: states carry the jump state; 3: posture, platform, every setting; 4: messages; 5: the game's commands, frozen states, movement profiles; 6: what the game was told and sent (players, sent messages, the game's name, snapshot interval, rewind window); 7: the simulation version and the build that recorded it; 8: the fleet's allocation the game was handed; 9: a server's clients take turns at their snapshots (server/snapshot_phase.h: the same records, a game's rewinds and newest snapshots differ); 10: each handed-over message's timing (what the server had measured of its sender); 11: the seed of the game's random source; 12: the game's mover commands (GameCommandKind::kMover); 13: characters the game drives (GameCommandKind::kSpawn: NPCs, their joins and inputs as a client's) and the NPCs asked for (--npcs)
 /// The oldest format read. Format 3 is format 4 without Messages records (a server of format 3 did
 /// not record the messages it handed over), so its ticks read with none; format 4 is format 5
 /// without commands, profiles or frozen states, so it reads with none; 2 and older are refused.
@@ -97,6 +97,9 @@ struct RecordingHeader {
   /// Format 11 (0 before: no game could draw random numbers then): the seed of the game's random
   /// source (GameControl::random()), which a replay of the game must use again.
   uint64_t game_seed = 0;
+  /// Format 13 (0 before): the NPCs the operator asked the game for (--npcs, GameControl::npcs_wanted()),
+  /// which a replay of the game asks it for again.
+  uint32_t npcs = 0;
 };
 
 /// Why `header` claims more than the server it came from could have had: a rewind window or a

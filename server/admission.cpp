@@ -181,7 +181,7 @@ void Admission::handle_status_request(proto::Nanos now, const proto::Endpoint& f
   if (!admit_request(now, from, req->token(), req->client_salt(), status_bucket_, Counter::kStatusRateLimited,
                      m.size + 1, token))
     return;
-  const auto status = writer_.status(simulation_.tick(), uint32_t(roster_.size()), uint32_t(config_.max_clients),
+  const auto status = writer_.status(simulation_.tick(), uint32_t(roster_.players()), uint32_t(config_.max_clients),
                                      uint64_t((now - started_) / proto::kMillisecond), simulation_.world().hash(),
                                      simulation_.settings().hash());
   if (send_reply(from, token, req->client_salt(), proto::kNoRequestTag, status, m.size + 1))
@@ -331,7 +331,7 @@ proto::fb::RejectReason Admission::judge_room(const proto::Endpoint& from, const
     return Reason::AddressFull;
   }
   const std::size_t replaced = (same_endpoint != nullptr) + (same_player && same_player != same_endpoint);
-  if (roster_.size() - replaced >= std::size_t(config_.max_clients)) {
+  if (roster_.players() - replaced >= std::size_t(config_.max_clients)) {  // the game's NPCs take no player's place
     counters_.add(Counter::kRejectedFull);
     message = "the server is full (" + std::to_string(config_.max_clients) + " clients)";
     return Reason::ServerFull;

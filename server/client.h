@@ -124,9 +124,12 @@ struct ClientView {
   std::vector<Seen> seen;
 };
 
-/// A connected client: its character id and the three parts.
+/// A connected client: its character id and the three parts. Or a character the game drives (an
+/// NPC, GameControl::spawn): `npc`, no session (no address, no keys, never sent anything), its inputs
+/// set by the game; it steps, is seen and is recorded as a client's character is.
 struct Client {
   uint32_t id = 0;  ///< its character's id (ascending in order of joining, never reused)
+  bool npc = false;  ///< a character the game drives: no client behind it
   Session session;
   SimulatedCharacter character;
   GameCharacter game;

@@ -18,7 +18,7 @@ std::string_view to_string(Counter c) {
       "messages_received", "messages_sent", "messages_refused", "messages_undelivered", "message_retransmissions",
       "message_violations", "message_timeouts", "path_challenges", "path_migrations", "path_refused",
       "path_challenges_limited", "path_moves_refused_address_full", "path_displaced",
-      "game_commands", "game_commands_dropped", "game_removals", "rewind_queries", "rewind_clamped",
+      "game_commands", "game_commands_dropped", "game_removals", "game_spawns", "rewind_queries", "rewind_clamped",
       "rewind_view_raised", "rewind_fire_refused", "rewind_origin_refused"};
   static_assert(std::size(kNames) == static_cast<size_t>(Counter::kCount));
   const auto i = static_cast<size_t>(c);

@@ -125,7 +125,8 @@ enum class Counter : uint8_t {
   // The game (server/game.h).
   kGameCommands,        ///< commands applied at a tick boundary
   kGameCommandsDropped, ///< commands dropped at the boundary: their character had left since they were given
-  kGameRemovals,        ///< sessions the game ended (Disconnect(Removed))
+  kGameRemovals,        ///< sessions the game ended (Disconnect(Removed)), its NPCs too
+  kGameSpawns,          ///< characters the game spawned (NPCs, GameControl::spawn)
   kRewindQueries,       ///< lag-compensated queries (rays, overlaps)
   kRewindClamped,       ///< ...whose view time was outside the window or after the viewer's newest snapshot
   kRewindViewRaised,    ///< ...whose view time was older than its client's round trip and interpolation delay explain

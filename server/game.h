@@ -40,10 +40,13 @@
 #include <vector>
 
 #include "follow/path.h"
+#include "follow/path_follower.h"
 #include "proto/message_endpoint.h"
 #include "shared/character_state.h"
+#include "shared/input.h"
 #include "shared/mover_clock.h"
 #include "shared/ray_query.h"
+#include "shared/server_limits.h"
 #include "shared/settings.h"
 #include "shared/touches.h"
 #include "shared/vec3.h"
@@ -197,6 +200,49 @@ class GameControl {
   /// not yet in it; 0 for a mover that does not exist).
   virtual double mover_time(int index) const = 0;
 
+  /// Spawns a character the game drives (an NPC: no client behind it) with its capsule centre at
+  /// `position` (metres; still, in the air: it lands by its steps) and movement profile `profile`,
+  /// and returns its id: the next id (characters' ids ascend in the order they are given, players'
+  /// and NPCs' alike), at once, so that the game can give it commands and set_input() before it is
+  /// in the match. It joins at the next tick boundary and steps from that tick on, with the others:
+  /// it collides with players and NPCs, rides movers, is in triggers, is seen by clients as a
+  /// player is (their view events say it is an NPC) and is recorded as a client's character is,
+  /// its inputs with it, so that a recording replays without the game (the spawn is a command of
+  /// the recording, checked by --verify-game). remove() ends it (on_leave follows); on_join is not
+  /// called for it. Returns 0, and spawns nothing, for a position out of teleport()'s range, an
+  /// unknown profile, or kMaxNpcs NPCs already spawned and not removed.
+  virtual uint32_t spawn(const Vec3& position, std::string_view profile = "base") = 0;
+  /// Sets the input NPC `id` steps with, from the next tick on (held until changed, as a late
+  /// client's last input is): the stick and the buttons of `input` (its tick is ignored, unknown
+  /// buttons cleared). What a client's player does, the game does for its NPC; a path follower makes
+  /// the input from a path (follow()). False for a character that is not an NPC spawned and not
+  /// removed.
+  virtual bool set_input(uint32_t id, const InputCmd& input) = 0;
+  /// The input NPC `id` steps with next (set_input()'s, neutral at first); a neutral one when `id`
+  /// is not an NPC.
+  virtual InputCmd npc_input(uint32_t id) const = 0;
+  /// Whether character `id` is an NPC (spawned by the game, and not removed; also before its first
+  /// tick).
+  virtual bool is_npc(uint32_t id) const = 0;
+  /// How many NPCs the operator asked the game for (--npcs, `npcs`, FOOTHOLD_NPCS; 0: none asked):
+  /// a game that fills its match with NPCs reads it in on_start. Recorded, so that --verify-game
+  /// asks for as many.
+  virtual uint32_t npcs_wanted() const = 0;
+  /// A point on the navigation mesh's walkable surface (where path() can lead), drawn uniformly by
+  /// area with one number of random(): a patrol's next goal, an NPC's spawn point. Nothing, and
+  /// nothing drawn, without a mesh (path() says when one could not be baked). A point drawn may be
+  /// on a part of the level not reachable from a given place (path() is partial there).
+  virtual std::optional<Vec3> random_point() = 0;
+  /// Steps `follower` (follow/path_follower.h) for NPC `id` and sets its input for the next tick
+  /// (set_input()): the follower is given the characters within 10 m of it (ascending id) to steer
+  /// round, and a path (path()) whenever it asks for one. Returns the follower's step: kArrived and
+  /// kGaveUp say the goal is over (the input is then neutral). A neutral input, and nothing set,
+  /// when `id` is not an NPC or has no state yet (spawned since the last tick: it stays still
+  /// through its first tick).
+  virtual follow::FollowStep follow(uint32_t id, follow::PathFollower& follower) = 0;
+  /// Characters within this many metres of an NPC are given to its follower (follow()).
+  static constexpr double kFollowNearby = 10;
+
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
   /// In range: every component finite and within the world's bounds (World::bounds(), its static
   /// triangles) grown by kTeleportMargin (1,000 m) on each side (shared/game_command.h).
@@ -218,7 +264,8 @@ class GameControl {
   /// Switches the character to the movement profile `name` ("base", or a [profiles.NAME] of the
   /// settings); the client predicts with the same profile. False for an unknown name.
   virtual bool set_profile(uint32_t id, std::string_view name) = 0;
-  /// Disconnects the character's client (Disconnect(Removed)) at the boundary.
+  /// Disconnects the character's client (Disconnect(Removed)) at the boundary; an NPC is taken out
+  /// of the match there.
   virtual bool remove(uint32_t id) = 0;
   /// Sets the character's attribute `index` (of GameSchema::character_attributes).
   virtual bool set_attribute(uint32_t id, int index, int32_t value) = 0;
@@ -267,9 +314,9 @@ class GameControl {
   virtual std::optional<Vec3> position_at(uint32_t id, uint32_t tick) const = 0;
   /// The newest snapshot tick sent to client `id` (0: none yet).
   virtual uint32_t newest_snapshot(uint32_t id) const = 0;
-  /// Queues a message to one client (ServerCore::send_message's verdicts).
+  /// Queues a message to one client (ServerCore::send_message's verdicts; kNotConnected for an NPC).
   virtual proto::SendError send(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) = 0;
-  /// Queues a message to every client; returns how many took it.
+  /// Queues a message to every client (not to the NPCs: they have none); returns how many took it.
   virtual std::size_t broadcast(proto::Channel channel, std::span<const uint8_t> bytes) = 0;
   /// The next number of the match's deterministic random source: a counter-based generator
   /// (SplitMix64's mix of the match's seed plus the count of numbers drawn before). The seed is drawn

@@ -64,6 +64,7 @@ GameHost::GameHost(Roster& roster, const Simulation& simulation, Counters& count
       counters_(counters),
       send_(std::move(send)),
       derived_(derive(simulation.settings())),
+      follow_settings_(follow::follow_settings(simulation.settings())),
       rewind_(rewind) {}
 
 void GameHost::install(std::unique_ptr<Game> game) {
@@ -99,6 +100,10 @@ void GameHost::allocated() {
 
 void GameHost::leaves() {
   roster_.take_departures(gone_);
+  for (uint32_t id : gone_) {
+    const auto at = std::lower_bound(npcs_.begin(), npcs_.end(), id, [](const Npc& n, uint32_t v) { return n.id < v; });
+    if (at != npcs_.end() && at->id == id) npcs_.erase(at);
+  }
   if (!game_) return;
   for (uint32_t id : gone_) {
     // Its triggers' leaves first: a game counting who is in a volume sees every enter matched.
@@ -152,6 +157,15 @@ void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
       applied_.push_back(c);
       continue;
     }
+    if (c.kind == GameCommandKind::kSpawn) {
+      auto npc = std::make_unique<Client>();
+      npc->id = c.character;
+      npc->character.state = spawn_state(c);
+      roster_.add_npc(std::move(npc));
+      counters_.add(Counter::kGameSpawns);
+      applied_.push_back(c);
+      continue;
+    }
     Client* client = roster_.by_id(c.character);
     if (!client) {
       counters_.add(Counter::kGameCommandsDropped);
@@ -175,6 +189,14 @@ void GameHost::apply_commands(uint32_t tick, const Remove& remove) {
   }
   counters_.add(Counter::kGameCommands, applied_.size());
   pending_.clear();
+  // Each NPC's input for the tick, as a client's would have arrived for it: never late, never repeated.
+  for (const Npc& n : npcs_) {
+    Client* c = roster_.by_id(n.id);
+    if (!c) continue;  // removed at this boundary: leaves() drops it
+    InputCmd in = n.input;
+    in.tick = tick;
+    c->character.inputs.offer(in, tick);
+  }
 }
 
 void GameHost::update_triggers() {
@@ -278,7 +300,7 @@ std::span<const int> GameHost::triggers_at(uint32_t id) const {
   return at_;
 }
 
-follow::Path GameHost::path(const Vec3& from, const Vec3& to) {
+Navigation& GameHost::mesh() {
   if (!navigation_.ready() && !navigation_tried_ && Navigation::available()) {
     // No mesh from the program (--navmesh, GameEntry::paths): baked now, once, inside the tick.
     navigation_tried_ = true;
@@ -289,7 +311,76 @@ follow::Path GameHost::path(const Vec3& from, const Vec3& to) {
                                                     " polygons); --navmesh or GameEntry::paths has it ready at load"
                                               : "navmesh: the game's first path() could not bake one: " + error);
   }
-  return navigation_.path(from, to);
+  return navigation_;
+}
+
+follow::Path GameHost::path(const Vec3& from, const Vec3& to) { return mesh().path(from, to); }
+
+std::optional<Vec3> GameHost::random_point() {
+  Navigation& nav = mesh();
+  if (!nav.ready()) return std::nullopt;
+  return nav.random_point(random());
+}
+
+const GameHost::Npc* GameHost::npc(uint32_t id) const {
+  const auto at = std::lower_bound(npcs_.begin(), npcs_.end(), id, [](const Npc& n, uint32_t v) { return n.id < v; });
+  return at != npcs_.end() && at->id == id ? &*at : nullptr;
+}
+
+uint32_t GameHost::spawn(const Vec3& position, std::string_view profile) {
+  const int index = simulation_.settings().profile_index(profile);
+  if (index < 0 || npcs_.size() >= std::size_t(kMaxNpcs) || !in_fixed_range(position, kWorldLimit)) return 0;
+  GameCommand c;
+  c.kind = GameCommandKind::kSpawn;
+  c.vector = quantize_position(position);
+  c.value = index;
+  if (!command_problem(c, simulation_.world().bounds()).empty()) return 0;
+  c.character = spawn_ids_ ? spawn_ids_() : roster_.reserve_id();
+  // Ids ascend in the order given, so the new one goes last; a replay's recorded id is checked as the command.
+  if (c.character == 0 || (!npcs_.empty() && npcs_.back().id >= c.character)) return 0;
+  npcs_.push_back({c.character, InputCmd{}});
+  pending_.push_back(c);
+  return c.character;
+}
+
+bool GameHost::set_input(uint32_t id, const InputCmd& input) {
+  const Npc* n = npc(id);
+  if (!n) return false;
+  InputCmd& held = const_cast<Npc*>(n)->input;
+  held = input;
+  held.tick = 0;
+  held.buttons &= kKnownButtons;
+  return true;
+}
+
+InputCmd GameHost::npc_input(uint32_t id) const {
+  const Npc* n = npc(id);
+  return n ? n->input : InputCmd{};
+}
+
+bool GameHost::is_npc(uint32_t id) const { return npc(id) != nullptr; }
+
+follow::FollowStep GameHost::follow(uint32_t id, follow::PathFollower& follower) {
+  const Client* me = roster_.by_id(id);
+  if (!me || !me->npc) return {};
+  const CharacterState& self = me->character.state;
+  // The others near it, ascending id (the roster's order): an order of the characters alone.
+  nearby_.clear();
+  const double reach = kFollowNearby * kPositionScale;
+  for (std::size_t i = 0; i < roster_.size(); ++i) {
+    const CharacterState& s = roster_[i].character.state;
+    if (roster_[i].id == id) continue;
+    const double dx = double(s.position.x) - double(self.position.x), dz = double(s.position.z) - double(self.position.z);
+    if (dx * dx + dz * dz <= reach * reach) nearby_.push_back(s);
+  }
+  const uint32_t next = tick() + 1;
+  follow::FollowStep step = follower.step(self, next, follow_settings_, nearby_);
+  if (step.event == follow::FollowEvent::kNeedPath) {
+    follower.set_path(path(follow::path_start(self, follow_settings_), follower.goal()), next);
+    step = follower.step(self, next, follow_settings_, nearby_);
+  }
+  set_input(id, step.input);
+  return step;
 }
 
 bool GameHost::mover(int index, const MoverCommand& command) {
@@ -312,7 +403,8 @@ double GameHost::mover_time(int index) const {
 }
 
 bool GameHost::give(uint32_t id, const GameCommand& command) {
-  if (id == 0 || (id != joining_ && !roster_.by_id(id))) return false;
+  // A joining client's and a spawned NPC's commands are taken before they are in the roster.
+  if (id == 0 || (id != joining_ && !roster_.by_id(id) && !npc(id))) return false;
   if (!command_problem(command, simulation_.world().bounds()).empty()) return false;
   pending_.push_back(command);
   pending_.back().character = id;
@@ -466,7 +558,8 @@ proto::SendError GameHost::send(uint32_t id, proto::Channel channel, std::span<c
 
 std::size_t GameHost::broadcast(proto::Channel channel, std::span<const uint8_t> bytes) {
   std::size_t taken = 0;
-  for (std::size_t i = 0; i < roster_.size(); ++i) taken += send(roster_[i].id, channel, bytes) == proto::SendError::kNone;
+  for (std::size_t i = 0; i < roster_.size(); ++i)
+    if (!roster_[i].npc) taken += send(roster_[i].id, channel, bytes) == proto::SendError::kNone;
   return taken;
 }
 

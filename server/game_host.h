@@ -68,6 +68,12 @@ class GameHost final : public GameControl {
   /// The world's navigation mesh, what path() searches (server/navigation.h): loaded or baked by
   /// the program before the game starts; without one, the first path() bakes it.
   Navigation& navigation() { return navigation_; }
+  /// How many NPCs the operator asked the game for (GameControl::npcs_wanted(); --npcs); before install().
+  void set_npcs_wanted(uint32_t n) { npcs_wanted_ = n; }
+  /// Where the ids of the NPCs the game spawns come from: by default the roster's next
+  /// (Roster::reserve_id()); a replay of the game gives the recorded ones (a client that joined and
+  /// left between two ticks took an id and left no trace).
+  void set_spawn_ids(std::function<uint32_t()> next) { spawn_ids_ = std::move(next); }
   /// Where the game's log lines go (an empty function: nowhere), each naming `game_name`.
   void set_log(std::string game_name, GameLog log) {
     game_name_ = std::move(game_name);
@@ -92,7 +98,8 @@ class GameHost final : public GameControl {
   /// What the server has measured of `client` now (for message()).
   static MessageTiming timing_of(const Client& client);
   /// The boundary before tick `tick`: applies every command given since the last one, in order
-  /// (`remove` ends a session), and keeps those applied for the recorder (applied()).
+  /// (`remove` ends a session; a spawn adds its NPC to the roster), keeps those applied for the
+  /// recorder (applied()), and gives every NPC its input for the tick (GameControl::set_input).
   void apply_commands(uint32_t tick, const Remove& remove);
   /// The commands the last apply_commands() applied, in order.
   std::span<const GameCommand> applied() const { return applied_; }
@@ -125,6 +132,13 @@ class GameHost final : public GameControl {
   bool freeze(uint32_t id, bool frozen) override;
   bool set_profile(uint32_t id, std::string_view name) override;
   bool remove(uint32_t id) override;
+  uint32_t spawn(const Vec3& position, std::string_view profile) override;
+  bool set_input(uint32_t id, const InputCmd& input) override;
+  InputCmd npc_input(uint32_t id) const override;
+  bool is_npc(uint32_t id) const override;
+  uint32_t npcs_wanted() const override { return npcs_wanted_; }
+  std::optional<Vec3> random_point() override;
+  follow::FollowStep follow(uint32_t id, follow::PathFollower& follower) override;
   bool set_attribute(uint32_t id, int index, int32_t value) override;
   bool set_match_attribute(int index, int32_t value) override;
   int32_t attribute(uint32_t id, int index) const override;
@@ -147,6 +161,14 @@ class GameHost final : public GameControl {
 
  private:
   bool give(uint32_t id, const GameCommand& command);
+  // The mesh path() and random_point() search: the program's, or baked at the first call.
+  Navigation& mesh();
+  // The NPC `id`'s entry (npcs_), or null.
+  struct Npc {
+    uint32_t id;
+    InputCmd input;  // what it steps with next (tick 0)
+  };
+  const Npc* npc(uint32_t id) const;
   // The view time clamped to what `viewer` may have seen, counted; the capsules and movers placed.
   double rewind_to(uint32_t viewer, double view_tick, double earliest_view);
   // The movers placed at `tick` (clamped to the window and the current tick).
@@ -175,6 +197,10 @@ class GameHost final : public GameControl {
   Navigation navigation_;  // the world's navigation mesh, beside it (path())
   bool navigation_tried_ = false;  // path() baked (or failed to bake) a mesh the program did not give
   uint32_t joining_ = 0;  // the character whose on_join is running
+  uint32_t npcs_wanted_ = 0;
+  std::function<uint32_t()> spawn_ids_;
+  std::vector<Npc> npcs_;  // the NPCs spawned and not gone, ascending id (those not yet in the roster too)
+  std::vector<CharacterState> nearby_;  // follow(): the characters near the NPC it steps
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;
   // The triggers each character is in after the last tick, ascending id; only those in some. A
@@ -188,6 +214,7 @@ class GameHost final : public GameControl {
     TriggerSet left, entered;
   };
   DerivedSettings derived_;  // the capsule each profile and posture gives (triggers_containing)
+  follow::FollowSettings follow_settings_;  // follow()'s, of the base settings
   std::vector<Presence> presence_, next_presence_;
   std::vector<TriggerChange> trigger_changes_;
   mutable std::vector<int> at_;  // triggers_at(): refreshed on each call

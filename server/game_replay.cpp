@@ -34,7 +34,7 @@ std::string shown(std::span<const uint8_t> bytes) {
 // A command's vector in the units a person reads, beside its raw fixed-point ones (issue #66): a
 // position in metres, a velocity in m/s; nothing for the kinds without one.
 std::string vector_units(const GameCommand& c) {
-  const bool position = c.kind == GameCommandKind::kTeleport;
+  const bool position = c.kind == GameCommandKind::kTeleport || c.kind == GameCommandKind::kSpawn;
   if (!position && c.kind != GameCommandKind::kVelocity && c.kind != GameCommandKind::kPush) return "";
   const double scale = position ? kPositionScale : kVelocityScale;
   char text[96];
@@ -47,6 +47,10 @@ std::string shown(const GameCommand& c) {
   return std::string(to_string(c.kind)) + " of character " + std::to_string(c.character) + " (slot " + std::to_string(c.slot) +
          ", value " + std::to_string(c.value) + ", vector " + std::to_string(c.vector.x) + "," + std::to_string(c.vector.y) + "," +
          std::to_string(c.vector.z) + vector_units(c) + ")";
+}
+
+std::string shown(const InputCmd& in) {
+  return "stick " + std::to_string(in.move_x) + "," + std::to_string(in.move_z) + " buttons " + std::to_string(in.buttons);
 }
 
 // One replay: the server's parts a game touches, fed from the recording.
@@ -65,6 +69,10 @@ class Replayer {
         game_(std::move(game)) {
     // The match's random source as it was: the same draws give the same numbers.
     host_.set_seed(h.game_seed);
+    host_.set_npcs_wanted(h.npcs);
+    // The game's spawns take the ids they took then (a client that came and went between two ticks
+    // took one and left no trace); past the recorded ones, the roster's next.
+    host_.set_spawn_ids([this] { return next_spawn_ < spawn_ids_.size() ? spawn_ids_[next_spawn_++] : roster_.reserve_id(); });
     host_.set_log(h.game, std::move(log));
   }
 
@@ -72,6 +80,12 @@ class Replayer {
   void tick(const replay::TickData& t) {
     expected_ = &t.sent;
     next_send_ = 0;
+    // The NPCs this tick's boundary spawned: the game spawns them from its after_tick before or its
+    // hooks at the start of this tick.
+    spawn_ids_.clear();
+    next_spawn_ = 0;
+    for (const GameCommand& c : t.commands)
+      if (c.kind == GameCommandKind::kSpawn) spawn_ids_.push_back(c.character);
     if (game_) {
       host_.install(std::move(game_));  // on_start's sends are the first tick's
     } else {
@@ -84,6 +98,7 @@ class Replayer {
     // The joins, as the server admitted them: the game told first, then the roster.
     for (std::size_t i = 0; i < t.joins.size(); ++i) {
       const replay::JoinEntry& j = t.joins[i];
+      if (std::find(spawn_ids_.begin(), spawn_ids_.end(), j.id) != spawn_ids_.end()) continue;  // the game's own spawn
       auto c = std::make_unique<Client>();
       c->session.endpoint = {asio::ip::address_v4(0x0a000000u | (j.id & 0xffffffu)), uint16_t(1 + (j.id >> 24))};
       if (i < t.players.size()) {
@@ -116,10 +131,14 @@ class Replayer {
     if (next_send_ < t.sent.size() && result_.difference.empty())
       fail("tick " + std::to_string(t.tick) + ": the recording has the game send " + shown(t.sent[next_send_].bytes) +
            " to character " + std::to_string(t.sent[next_send_].client) + ", which the replay did not");
-    // The steps, with the recorded inputs.
+    // The steps, with the recorded inputs; an NPC's is the game's (given at the boundary), checked.
     for (const replay::InputEntry& in : t.inputs) {
       Client* c = roster_.by_id(in.id);
       if (!c) return fail("tick " + std::to_string(t.tick) + ": an input for character " + std::to_string(in.id) + ", who is not there");
+      if (c->npc) {
+        compare_npc_input(t.tick, in);
+        continue;
+      }
       const InputCmd cmd = in.input;
       simulation_.offer_inputs(*c, std::span(&cmd, 1), 0, counters_);
     }
@@ -162,6 +181,14 @@ class Replayer {
     return proto::SendError(want.result);
   }
 
+  void compare_npc_input(uint32_t tick, const replay::InputEntry& in) {
+    ++result_.npc_inputs;
+    const InputCmd got = host_.npc_input(in.id);
+    if (!got.same_command(in.input))
+      fail("tick " + std::to_string(tick) + ": the game set NPC " + std::to_string(in.id) + "'s input to " + shown(got) +
+           " where the recording has " + shown(in.input));
+  }
+
   void compare_commands(const replay::TickData& t) {
     const auto got = host_.applied();
     result_.commands += std::min(got.size(), t.commands.size());
@@ -183,6 +210,8 @@ class Replayer {
   std::unique_ptr<Game> game_;  // until the first tick installs it
   const std::vector<replay::MessageEntry>* expected_ = nullptr;
   std::size_t next_send_ = 0;
+  std::vector<uint32_t> spawn_ids_;  // the ids of the NPCs this tick's boundary spawned, in order
+  std::size_t next_spawn_ = 0;
   GameReplayResult result_;
 };
 

@@ -11,6 +11,10 @@
 // states, and the newest snapshot each client had been sent from the recording's snapshot interval
 // (every client in the roster gets one every interval, as Replication sends them).
 //
+// The game's NPCs (GameControl::spawn) are its own: their joins come from its spawns again (each
+// checked as a command), and the input it sets each one for a tick is checked against the recorded
+// one.
+//
 // Limits: the recording must start at the server's first tick (the game's state before cannot be
 // known); a client that joined and left between two ticks left no trace, so a game told of it is told
 // nothing in the replay.
@@ -35,6 +39,7 @@ struct GameReplayResult {
   uint64_t commands = 0;    ///< commands compared
   uint64_t sends = 0;       ///< sent messages compared
   uint64_t messages = 0;    ///< messages handed to the game
+  uint64_t npc_inputs = 0;  ///< inputs of the game's NPCs compared (GameControl::set_input)
   bool truncated = false;   ///< the recording was cut short (what it held was replayed)
 };
 

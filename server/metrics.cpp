@@ -47,6 +47,8 @@ std::string prometheus_text(const MetricsSnapshot& m) {
   put(out, "foothold_clients %zu\n", m.clients);
   family(out, "foothold_max_clients", "gauge", "Clients the server admits at most.");
   put(out, "foothold_max_clients %zu\n", m.max_clients);
+  family(out, "foothold_npcs", "gauge", "Characters the game drives now (NPCs: not clients).");
+  put(out, "foothold_npcs %zu\n", m.npcs);
   family(out, "foothold_tick", "gauge", "The last tick simulated.");
   put(out, "foothold_tick %" PRIu32 "\n", m.tick);
   family(out, "foothold_tick_rate_hz", "gauge", "Ticks per second.");

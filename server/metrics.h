@@ -31,6 +31,7 @@ struct MetricsSnapshot {
   uint64_t gso_datagrams = 0;   ///< the datagrams those runs held
   std::size_t clients = 0;
   std::size_t max_clients = 0;
+  std::size_t npcs = 0;  ///< characters the game drives (not clients)
   uint32_t tick = 0;            ///< the last tick simulated
   int tick_rate = 0;
   TickHistogram tick_duration;

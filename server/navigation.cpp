@@ -43,6 +43,11 @@ follow::Path Navigation::path(const Vec3& from, const Vec3& to) {
   return nav::to_follow_path(mesh_->query.find_path(from, to));
 }
 
+std::optional<Vec3> Navigation::random_point(uint64_t seed) const {
+  if (!mesh_ || mesh_->mesh->stats().polygons == 0) return std::nullopt;
+  return mesh_->mesh->random_point(seed);
+}
+
 std::size_t Navigation::tiles() const { return mesh_ ? mesh_->mesh->stats().tiles : 0; }
 std::size_t Navigation::polygons() const { return mesh_ ? mesh_->mesh->stats().polygons : 0; }
 

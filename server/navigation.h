@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "follow/path.h"
@@ -47,6 +48,9 @@ class Navigation {
 
   /// The path from `from` to `to` (GameControl::path()); none without a mesh.
   follow::Path path(const Vec3& from, const Vec3& to);
+  /// A point of the mesh's walkable surface drawn by area from `seed` alone (GameControl::random_point());
+  /// nothing without a mesh or without a polygon.
+  std::optional<Vec3> random_point(uint64_t seed) const;
 
  private:
   struct Mesh;  // the nav/ mesh and its query (navigation.cpp)

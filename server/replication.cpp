@@ -67,10 +67,12 @@ uint32_t micros(proto::Nanos t) { return uint32_t(uint64_t(t / 1000)); }
 int64_t cell_of(double v) { return int64_t(std::floor(v / proto::kInterestCell)); }
 
 // Another character as a snapshot carries it (1/256 m: the positions the steps see, movement.md §16).
-proto::RemoteState remote_state(uint32_t id, uint64_t client_id, const CharacterState& s) {
-  return {{id, s.position.x >> proto::kRemoteShift, s.position.y >> proto::kRemoteShift, s.position.z >> proto::kRemoteShift,
+proto::RemoteState remote_state(const Client& c) {
+  const CharacterState& s = c.character.state;
+  return {{c.id, s.position.x >> proto::kRemoteShift, s.position.y >> proto::kRemoteShift, s.position.z >> proto::kRemoteShift,
            uint8_t(s.ground), s.crouched, s.platform},
-          client_id};
+          c.npc ? 0 : c.session.client_id,
+          c.npc};
 }
 
 // Every cache line that [p, p + bytes) touches.
@@ -217,7 +219,7 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, const M
   full_.clear();
   for (uint32_t i = 0; i < roster.size(); ++i) {
     const Client& c = roster[i];
-    published_.push_back({remote_state(c.id, c.session.client_id, c.character.state), c.character.state.position});
+    published_.push_back({remote_state(c), c.character.state.position});
     if (config_.neighbours > 0) {
       Full& f = full_.emplace_back();
       f.state = c.character.state;
@@ -225,7 +227,7 @@ void Replication::send_snapshots(Roster& roster, const GameMatch& match, const M
       const std::size_t ahead = std::size_t(config_.neighbour_inputs_ahead);
       f.ahead_count = uint8_t(c.character.inputs.waiting_after(tick, std::span(f.ahead).first(ahead)));
     }
-    if (schedule_.due(c.id, tick)) due_.push_back(i);
+    if (!c.npc && schedule_.due(c.id, tick)) due_.push_back(i);  // an NPC is seen, and sent nothing
   }
   if (due_.empty()) return;
   // The interest grid is read by every worker: built first, here, when anyone may need it.

@@ -16,7 +16,7 @@ Client* Roster::at(const proto::Endpoint& endpoint) const {
 
 Client* Roster::playing(uint64_t client_id) const {
   for (const auto& c : clients_)
-    if (c->session.client_id == client_id) return c.get();
+    if (!c->npc && c->session.client_id == client_id) return c.get();
   return nullptr;
 }
 
@@ -36,11 +36,25 @@ uint32_t Roster::add(std::unique_ptr<Client> client) {
   return clients_.back()->id;
 }
 
+void Roster::add_npc(std::unique_ptr<Client> npc) {
+  npc->npc = true;
+  skip_ids_to(npc->id + 1);
+  pending_joins_.push_back({npc->id, npc->character.state, 0, {}});
+  const auto at = std::lower_bound(clients_.begin(), clients_.end(), npc->id, [](const auto& c, uint32_t v) { return c->id < v; });
+  clients_.insert(at, std::move(npc));
+  ++npcs_;
+  ++version_;
+}
+
 void Roster::remove(uint32_t id) {
   const auto it = std::find_if(clients_.begin(), clients_.end(), [&](const auto& c) { return c->id == id; });
   if (it == clients_.end()) return;
-  by_endpoint_.erase((*it)->session.endpoint);
-  by_route_.erase((*it)->session.route);
+  if ((*it)->npc) {
+    --npcs_;
+  } else {  // an NPC has no address nor route (and must not take a client's entry with it)
+    by_endpoint_.erase((*it)->session.endpoint);
+    by_route_.erase((*it)->session.route);
+  }
   // A client that joins and leaves between two ticks never existed for the simulation.
   const auto join = std::find_if(pending_joins_.begin(), pending_joins_.end(), [&](const auto& j) { return j.id == id; });
   if (join != pending_joins_.end()) {
@@ -81,7 +95,8 @@ bool Roster::move(Client& c, const proto::Endpoint& to) {
 
 int Roster::sessions_at_address(const proto::Endpoint& at, const Client* aside, const Client* also_aside) const {
   int n = 0;
-  for (const auto& c : clients_) n += c->session.endpoint.address() == at.address() && c.get() != aside && c.get() != also_aside;
+  for (const auto& c : clients_)
+    n += !c->npc && c->session.endpoint.address() == at.address() && c.get() != aside && c.get() != also_aside;
   return n;
 }
 
@@ -96,6 +111,7 @@ void Roster::take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>&
   leaves.swap(pending_leaves_);
   pending_joins_.clear();
   pending_leaves_.clear();
+  std::sort(joins.begin(), joins.end(), [](const JoinRecord& a, const JoinRecord& b) { return a.id < b.id; });
   std::sort(leaves.begin(), leaves.end());
 }
 

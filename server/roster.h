@@ -24,8 +24,12 @@ class Roster {
   /// Reserves room for `capacity` clients.
   explicit Roster(std::size_t capacity);
 
-  /// Clients now, ascending id; indices move when one leaves (see version()).
+  /// Clients now, ascending id, the game's NPCs among them (Client::npc); indices move when one
+  /// leaves (see version()).
   std::size_t size() const { return clients_.size(); }
+  /// Of them, the NPCs, and the players (clients with a session: what max_clients bounds).
+  std::size_t npcs() const { return npcs_; }
+  std::size_t players() const { return clients_.size() - npcs_; }
   Client& operator[](std::size_t index) { return *clients_[index]; }
   const Client& operator[](std::size_t index) const { return *clients_[index]; }
   /// The client whose session is at `endpoint`, or null (a hash lookup: never iterated).
@@ -55,12 +59,18 @@ class Roster {
   /// Adds `client` with the id next_id() named (returned) at `client->session.endpoint`; its join is
   /// recorded for the next tick with its character's state.
   uint32_t add(std::unique_ptr<Client> client);
+  /// Takes the id next_id() names for an NPC the game spawns now and adds at the next tick boundary
+  /// (add_npc()): a client admitted meanwhile gets a later one.
+  uint32_t reserve_id() { return next_id_++; }
+  /// Adds the NPC `npc` (Client::npc; its id reserved by reserve_id() or, replaying, skip_ids_to()) in
+  /// its place by id; its join is recorded for the next tick with its character's state.
+  void add_npc(std::unique_ptr<Client> npc);
   /// Removes client `id` (nothing if there is none). One that joined since the last tick never existed
   /// for the simulation; any other's leave is recorded for the next tick.
   void remove(uint32_t id);
 
-  /// Moves the joins and leaves since the last call into `joins` and `leaves` (ascending id), for the
-  /// tick about to run.
+  /// Moves the joins and leaves since the last call into `joins` and `leaves` (each ascending id: an
+  /// NPC's reserved id may be below a client's admitted since), for the tick about to run.
   void take_changes(std::vector<JoinRecord>& joins, std::vector<uint32_t>& leaves);
   /// Moves every id removed since the last call into `gone` (ascending), those that joined since the
   /// last tick too: the game was told of their joins, so it is told of their leaves.
@@ -72,6 +82,7 @@ class Roster {
   std::unordered_map<uint32_t, Client*> by_route_;  // looked up, never iterated
   uint32_t next_id_ = 1;
   uint64_t version_ = 0;
+  std::size_t npcs_ = 0;
   std::vector<JoinRecord> pending_joins_;
   std::vector<uint32_t> pending_leaves_;
   std::vector<uint32_t> departed_;

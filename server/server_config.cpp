@@ -68,6 +68,7 @@ const Key kKeys[] = {
     {"message_timeout", &ServerConfig::message_timeout},
     {"rewind_window", &ServerConfig::rewind_window},
     {"game_seed", &ServerConfig::game_seed},
+    {"npcs", &ServerConfig::npcs},
 };
 
 }  // namespace
@@ -177,6 +178,7 @@ std::vector<std::string> ServerConfig::validate() const {
   range(e, "max_clients_per_address", max_clients_per_address, 1, kMaxServerClients);
   range(e, "port", port, 0, 65535);
   range(e, "max_clients", max_clients, 1, kMaxServerClients);
+  range(e, "npcs", npcs, 0, kMaxNpcs);
   if (world.empty()) e.push_back("world must name 'arena', a glTF file or an OBJ file");
   if (tick_rate != 0) range(e, "tick_rate", tick_rate, 10, 240);
   range(e, "snapshot_interval", snapshot_interval, 1, kMaxSnapshotInterval);

@@ -97,6 +97,9 @@ struct ServerConfig {
   /// same seed draws the same numbers (to replay a match's luck); empty: fresh from the system's
   /// randomness at every start. The recording keeps it either way.
   std::string game_seed;
+  /// How many NPCs the game is asked to fill its match with [0, 1024] (GameControl::npcs_wanted();
+  /// the built-in tag and patrol read it). Recorded, so that --verify-game asks for as many.
+  int npcs = 0;
   /// game_seed as a number (nothing when it is empty or not a number in range: validate() says so).
   std::optional<uint64_t> game_seed_value() const;
 

@@ -212,7 +212,7 @@ void ServerCore::handle_messages(proto::Nanos now, Client& c, std::span<const ui
 
 proto::SendError ServerCore::send_message(uint32_t id, proto::Channel channel, std::span<const uint8_t> bytes) {
   Client* c = roster_.by_id(id);
-  const proto::SendError e = c ? messages_of(*c).send(channel, bytes) : proto::SendError::kNotConnected;
+  const proto::SendError e = c && !c->npc ? messages_of(*c).send(channel, bytes) : proto::SendError::kNotConnected;
   counters_.add(e == proto::SendError::kNone ? Counter::kMessagesSent : Counter::kMessagesRefused);
   return e;
 }
@@ -271,7 +271,7 @@ void ServerCore::flush_messages(proto::Nanos now) {
 }
 
 void ServerCore::end_session(Client& c, proto::fb::DisconnectReason reason) {
-  outbox_.send_session(c.session, writer_.disconnect(reason));
+  if (!c.npc) outbox_.send_session(c.session, writer_.disconnect(reason));  // an NPC has no one to tell
   roster_.remove(c.id);
 }
 
@@ -280,7 +280,7 @@ void ServerCore::tick(proto::Nanos now) {
   // Silent clients go before the tick.
   for (std::size_t i = 0; i < roster_.size();) {
     Client& c = roster_[i];
-    if (now - c.session.last_heard > config_.client_timeout) {
+    if (!c.npc && now - c.session.last_heard > config_.client_timeout) {  // an NPC is never heard from
       counters_.add(Counter::kTimeouts);
       end_session(c, proto::fb::DisconnectReason::TimedOut);
     } else {
@@ -311,7 +311,7 @@ void ServerCore::shutdown(proto::Nanos) {
   // leave a client waiting out its timeout for a server that is gone.
   for (int copy = 0; copy < kShutdownCopies; ++copy)
     for (std::size_t i = 0; i < roster_.size(); ++i)
-      outbox_.send_session(roster_[i].session, writer_.disconnect(proto::fb::DisconnectReason::ServerShutdown));
+      if (!roster_[i].npc) outbox_.send_session(roster_[i].session, writer_.disconnect(proto::fb::DisconnectReason::ServerShutdown));
   while (roster_.size() > 0) roster_.remove(roster_[roster_.size() - 1].id);
 }
 

@@ -85,8 +85,10 @@ class ServerCore {
   uint32_t current_tick() const { return simulation_.tick(); }
   /// Ticks of lag compensation's window (CoreConfig::rewind_window_ms at the tick rate).
   uint32_t rewind_window_ticks() const { return rewind_.window(); }
-  /// Sessions now.
-  std::size_t client_count() const { return roster_.size(); }
+  /// Sessions now (players: the game's NPCs are not clients).
+  std::size_t client_count() const { return roster_.players(); }
+  /// Characters the game drives now (GameControl::spawn).
+  std::size_t npc_count() const { return roster_.npcs(); }
   /// Every counter since construction.
   const Counters& counters() const { return counters_; }
   /// The movement settings (the core's copy).
@@ -104,6 +106,8 @@ class ServerCore {
   /// Seeds the game's random source (GameControl::random(); the core seeds it from the system's
   /// randomness when made). Give it before set_game(), whose on_start may draw.
   void set_game_seed(uint64_t seed) { game_.set_seed(seed); }
+  /// How many NPCs the operator asked the game for (GameControl::npcs_wanted()); before set_game().
+  void set_npcs_wanted(uint32_t n) { game_.set_npcs_wanted(n); }
   /// The seed of the game's random source: a recording's header keeps it (RecordingHeader::game_seed).
   uint64_t game_seed() const { return game_.seed(); }
   /// Where the game's log lines go (GameControl::log), each naming `game_name`; before set_game().

@@ -160,6 +160,9 @@ void declare_options(CLI::App& app, ServerConfig& flags, GivenFlags& given, std:
   opt("game", &ServerConfig::game, game_help(games, config.game));
   opt("game-seed", &ServerConfig::game_seed,
       "seed of the game's random source, 0 to 2^64-1 (the same seed draws the same numbers; default: fresh at every start)");
+  opt("npcs", &ServerConfig::npcs,
+      by_default("characters the game is asked to fill its match with [0, 1024] (tag: NPC players; patrol: its walkers)",
+                 &ServerConfig::npcs));
   opt("message-queue", &ServerConfig::message_queue,
       by_default("bytes of reliable messages one session may have unacknowledged, each way", &ServerConfig::message_queue));
   opt("message-rate", &ServerConfig::message_rate, by_default("message bytes per second to one client", &ServerConfig::message_rate));
@@ -425,6 +428,7 @@ int start_recording(const ServerConfig& config, const World& world, const MoveSe
   header.rewind_window = core.rewind_window_ticks();
   header.recorded_by = version_line("foothold-server");
   header.game_seed = core.game_seed();  // what --verify-game seeds the game's random source with
+  header.npcs = uint32_t(config.npcs);  // and the NPCs it asks the game for
   if (!writer.open(config.record, header)) {
     log.critical("{}", writer.error());
     return 1;
@@ -436,7 +440,8 @@ int start_recording(const ServerConfig& config, const World& world, const MoveSe
 }
 
 // The world's navigation mesh for GameControl::path(): --navmesh's file, refused (exit 2) when it was
-// baked for another world or other settings; else, for a game that asks for paths, baked now on
+// baked for another world or other settings; else, for a game that asks for paths or is asked for
+// NPCs (--npcs), baked now on
 // `threads` threads, with a line if it takes over a second.
 int prepare_navigation(const ServerConfig& config, const GameEntry* game, const World& world, const MoveSettings& settings,
                        int threads, ServerCore& core, spdlog::logger& log) {
@@ -447,7 +452,7 @@ int prepare_navigation(const ServerConfig& config, const GameEntry* game, const 
     log.info("navmesh {}: {} tiles, {} polygons", config.navmesh, navigation.tiles(), navigation.polygons());
     return kContinue;
   }
-  if (!game || !game->paths) return kContinue;
+  if (!game || (!game->paths && config.npcs == 0)) return kContinue;  // NPCs asked for walk by paths
   if (!Navigation::available()) {
     log.warn("game '{}' asks for paths, but this build of the server has no navigation meshes: it finds none",
              config.game);
@@ -479,6 +484,7 @@ int start_game(const ServerConfig& config, std::span<const GameEntry> games, con
     return exit;
   if (!g) return kContinue;
   core.set_game_log(config.game, game_logger(sim_log));
+  core.set_npcs_wanted(uint32_t(config.npcs));
   try {
     core.set_game(g->make());
   } catch (const std::invalid_argument& e) {
@@ -511,6 +517,7 @@ int verify_game(const std::string& path, bool game_log, std::span<const GameEntr
   std::printf("game verified: %s, %u ticks, %llu commands, %llu messages sent, %llu handed over: identical%s\n", h.game.c_str(),
               r.ticks, (unsigned long long)r.commands, (unsigned long long)r.sends, (unsigned long long)r.messages,
               r.truncated ? " (the recording is cut short: what it holds)" : "");
+  if (r.npc_inputs > 0) std::printf("npc inputs: %llu, each as the game set it\n", (unsigned long long)r.npc_inputs);
   return 0;
 }
 

@@ -178,6 +178,7 @@ void UdpServer::publish_metrics(bool draining) {
   m.gso_sends = sink_.gso_sends();
   m.gso_datagrams = sink_.gso_datagrams();
   m.clients = core_->client_count();
+  m.npcs = core_->npc_count();
   m.max_clients = max_clients_;
   m.tick = core_->current_tick();
   m.tick_rate = options_.tick_rate;

@@ -15,6 +15,7 @@ std::string_view to_string(GameCommandKind kind) {
     case GameCommandKind::kMatchAttribute: return "match_attribute";
     case GameCommandKind::kPush: return "push";
     case GameCommandKind::kMover: return "mover";
+    case GameCommandKind::kSpawn: return "spawn";
   }
   return "invalid";
 }
@@ -23,17 +24,22 @@ namespace {
 
 bool within(int32_t raw, double lo, double hi, double scale) { return double(raw) >= lo * scale && double(raw) <= hi * scale; }
 
+// Within the world's static bounds grown by kTeleportMargin: where a teleport or a spawn may put a character.
+bool placeable(const FixedVec3& p, const Aabb& b) {
+  const double m = kTeleportMargin;
+  return within(p.x, b.lo.x - m, b.hi.x + m, kPositionScale) && within(p.y, b.lo.y - m, b.hi.y + m, kPositionScale) &&
+         within(p.z, b.lo.z - m, b.hi.z + m, kPositionScale);
+}
+
 }  // namespace
 
 std::string_view command_problem(const GameCommand& c, const Aabb& b) {
   switch (c.kind) {
-    case GameCommandKind::kTeleport: {
-      const double m = kTeleportMargin;
-      const FixedVec3& p = c.vector;
-      const bool in = within(p.x, b.lo.x - m, b.hi.x + m, kPositionScale) && within(p.y, b.lo.y - m, b.hi.y + m, kPositionScale) &&
-                      within(p.z, b.lo.z - m, b.hi.z + m, kPositionScale);
-      return in ? std::string_view() : "a teleport outside the world's bounds and their margin";
-    }
+    case GameCommandKind::kTeleport:
+      return placeable(c.vector, b) ? std::string_view() : "a teleport outside the world's bounds and their margin";
+    case GameCommandKind::kSpawn:
+      if (!placeable(c.vector, b)) return "a spawn outside the world's bounds and their margin";
+      return c.value >= 0 && c.value <= kMaxProfiles ? std::string_view() : "a spawn's profile out of range";
     case GameCommandKind::kVelocity:
     case GameCommandKind::kPush: {
       const double v = kMaxCommandSpeed;
@@ -99,8 +105,16 @@ void apply_command(const GameCommand& c, CharacterState& s) {
     case GameCommandKind::kRemove:
     case GameCommandKind::kAttribute:
     case GameCommandKind::kMatchAttribute:
-    case GameCommandKind::kMover: return;
+    case GameCommandKind::kMover:
+    case GameCommandKind::kSpawn: return;  // a join, not a change of a state (spawn_state())
   }
+}
+
+CharacterState spawn_state(const GameCommand& c) {
+  CharacterState s;
+  s.position = c.vector;
+  if (c.value >= 0 && c.value <= kMaxProfiles) s.profile = uint8_t(c.value);
+  return s;
 }
 
 }  // namespace foothold

@@ -26,11 +26,16 @@ enum class GameCommandKind : uint8_t {
   /// or speed `value` (1/65536 of its animation's), to key `vector.x` (shared/mover_clock.h;
   /// recording format 12)
   kMover = 9,
+  /// A character the game drives (an NPC, no client) joins as `character`, its capsule centre at
+  /// `vector` (1/1024 m), standing still in the air, with movement profile `value`; its join is in
+  /// the same tick's joins, its inputs in the tick's inputs like a client's (recording format 13)
+  kSpawn = 10,
 };
 /// The largest GameCommandKind.
-inline constexpr uint8_t kLastGameCommandKind = 9;
+inline constexpr uint8_t kLastGameCommandKind = 10;
 
-/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute", "push", "mover"
+/// "teleport", "velocity", "freeze", "profile", "remove", "attribute", "match_attribute", "push", "mover",
+/// "spawn"
 /// ("invalid" for a value out of range).
 std::string_view to_string(GameCommandKind kind);
 
@@ -55,8 +60,8 @@ inline constexpr double kMaxCommandSpeed = 200;
 inline constexpr int kMaxCommandSlots = 16;
 
 /// Why `command` is out of range in a world whose static triangles have `bounds`, or empty when it is
-/// in range: a teleport outside `bounds` grown by kTeleportMargin, a velocity or a push over
-/// kMaxCommandSpeed on an axis, a freeze other than 0 or 1, a profile outside [0, kMaxProfiles], an attribute slot of
+/// in range: a teleport or a spawn outside `bounds` grown by kTeleportMargin, a velocity or a push over
+/// kMaxCommandSpeed on an axis, a freeze other than 0 or 1, a profile (of a profile command or a spawn) outside [0, kMaxProfiles], an attribute slot of
 /// kMaxCommandSlots or more, an unknown kind (a mover command needs the world's movers as well:
 /// mover_command_problem()). The server gives no such command (GameControl refuses
 /// it), so a recording that holds one is not a server's: replay refuses it the same way.
@@ -81,5 +86,9 @@ constexpr bool changes_state(GameCommandKind k) {
 ///    way), and an upward one lifts the character off the ground as a velocity command does. The
 ///    character's own velocity is otherwise left alone: on the ground its input still steers it.
 void apply_command(const GameCommand& command, CharacterState& state);
+
+/// The state a kSpawn command's character starts in: its capsule centre at the command's vector,
+/// standing still, in the air (it lands by its steps), with the command's movement profile.
+CharacterState spawn_state(const GameCommand& command);
 
 }  // namespace foothold

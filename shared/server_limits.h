@@ -10,8 +10,11 @@
 namespace foothold {
 
 /// Sessions at once (max_clients, [1, kMaxServerClients]); also the most one address may hold
-/// (max_clients_per_address). A server never simulates more characters at once.
+/// (max_clients_per_address). A server never simulates more players' characters at once.
 inline constexpr int kMaxServerClients = 4096;
+/// Characters a game drives (NPCs, GameControl::spawn) at once, beside the players; also the most
+/// NPCs an operator may ask a game for (npcs, [0, kMaxNpcs]).
+inline constexpr int kMaxNpcs = 1024;
 /// Milliseconds of the past a game's lag-compensated queries may rewind to (rewind_window,
 /// [0, kMaxRewindWindowMs]); in ticks, kMaxRewindWindowMs * tick_rate / 1000 (rewind_window_ticks()).
 inline constexpr int kMaxRewindWindowMs = 1000;

@@ -4,6 +4,8 @@
 // two or three.
 
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <regex>
@@ -74,6 +76,40 @@ TEST(TagLoopback, FourBotsPlayTagAndSeeItPassed) {
   EXPECT_TRUE(std::regex_match(line_of(bots.output, "standings"), std::regex("1( [0-9]+:[0-9]+){4}"))) << bots.output;
   server->signal(SIGTERM);
   EXPECT_EQ(server->wait(5), 0) << server->output();
+}
+
+// Issue #67's match: 16 bots and 16 NPC players (--npcs 16: they chase and flee by paths on the
+// navigation mesh). The bots see the NPCs as characters like any other, predict beside them with
+// nothing unexplained, and hear "it" passed; the recording holds the NPCs' inputs as the players',
+// so it verifies without the game, and the game's replay spawns and steers them the same.
+TEST(TagLoopback, SixteenBotsAndSixteenNpcsPlayAndTheMatchReplays) {
+  TempDir dir;
+  std::string address;
+  auto server = start_server(kServer, dir, "server", {"--game", "tag", "--npcs", "16", "--record", dir.file("npcs.rec")}, address);
+  ASSERT_FALSE(address.empty()) << server->output();
+  ASSERT_TRUE(wait_ready(kBot, address)) << server->output();
+  const auto bots = run_command(kBot + " --server " + address + " --bots 16 --duration 15 --pattern tag --seed " +
+                                std::to_string(test_seed(67)));
+  EXPECT_EQ(bots.exit_code, 0) << bots.output;
+  const auto kv = summary(bots.output);
+  EXPECT_EQ(kv.at("connected"), "16") << bots.output;
+  EXPECT_EQ(kv.at("unexplained"), "0") << bots.output;
+  EXPECT_GT(std::stoull(kv.at("tags_seen")), 0u) << bots.output;
+  server->signal(SIGINT);
+  EXPECT_EQ(server->wait(10), 0) << server->output();
+  const auto info = run_command(kReplay + " info " + dir.file("npcs.rec"));
+  EXPECT_NE(info.output.find("\nnpcs=16 spawns=16\n"), std::string::npos) << info.output;
+  const auto verify = run_command(kReplay + " verify " + dir.file("npcs.rec"));
+  EXPECT_EQ(verify.exit_code, 0) << verify.output;
+  EXPECT_NE(verify.output.find(" mismatches=0"), std::string::npos) << verify.output;
+  const auto replayed = run_command(kServer + " --verify-game " + dir.file("npcs.rec"));
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
+  EXPECT_NE(replayed.output.find("game verified: tag, "), std::string::npos) << replayed.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(replayed.output, m, std::regex(R"(\nnpc inputs: (\d+), each as the game set it\n)")))
+      << replayed.output;
+  EXPECT_GT(std::stoull(m[1].str()), 16u * 60u * 14u) << "every NPC's input, every tick of the match";
+  if (std::getenv("FOOTHOLD_PRINT_FIGURES")) std::printf("%s%s", bots.output.c_str(), replayed.output.c_str());
 }
 
 // The tag game's announcements reach bots that also send numbered messages (nothing echoes them on

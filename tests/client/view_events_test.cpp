@@ -41,6 +41,30 @@ TEST(ViewEvents, AppearancesAndLeavesComeInIdOrderNamingThePlayerAndWhyTheyLeft)
   EXPECT_EQ(events.size(), 0u) << "the same view: nothing";
 }
 
+TEST(ViewEvents, AnNpcComesAndGoesSayingItIsOne) {
+  ViewEvents events;
+  proto::RemoteState npc;
+  npc.id = 3;
+  npc.npc = true;
+  const proto::RemoteView before = {player(2)}, now = {player(2), npc}, after = {player(2)};
+  events.update(before, now, {}, 10);
+  events.update(now, after, std::vector<uint32_t>{3}, 11);
+  ViewEvent came, went;
+  ASSERT_TRUE(events.take(came));
+  ASSERT_TRUE(events.take(went));
+  EXPECT_EQ(came.kind, Kind::kAppeared);
+  EXPECT_TRUE(came.npc);
+  EXPECT_EQ(came.client_id, 0u);
+  EXPECT_EQ(went.kind, Kind::kLeftMatch);
+  EXPECT_TRUE(went.npc);
+  events.update(after, before, {}, 12);
+  events.update(before, {player(2), player(4)}, {}, 13);
+  ViewEvent p;
+  ASSERT_TRUE(events.take(p));
+  EXPECT_EQ(p.character_id, 4u);
+  EXPECT_FALSE(p.npc) << "a player's";
+}
+
 TEST(ViewEvents, AGameThatNeverTakesThemKeepsTheNewestAndCountsTheRest) {
   ViewEvents events;
   proto::RemoteView empty, one;

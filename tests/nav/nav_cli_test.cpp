@@ -179,5 +179,9 @@ TEST(NavWalk, RoomsLevelGoalsAreReachedNearWalkSpeed) { expect_walked_well("room
 // A crowd of 32 between two halls through a corridor 4 m wide, passing each other.
 TEST(NavWalk, ACrowdOf32PassesThroughTheCorridor) { expect_walked_well("corridor.gltf", 32, 150); }
 
+// A deck sliding 16 m across a hall and back every 8 s: the walkers step onto it, are carried off
+// their paths and pushed by its edges (the mesh knows nothing of it), and find their way again.
+TEST(NavWalk, WalkersCarriedAndPushedByAMovingPlatformStillArrive) { expect_walked_well("platform.gltf", 16, 150); }
+
 }  // namespace
 }  // namespace foothold::nav::test

@@ -720,6 +720,48 @@ TEST(CompactSnapshot, AdditionsNameTheirPlayersAndRemovalsSayWhetherTheyLeftTheM
   EXPECT_EQ(change_bits(pose_of(base[1]), nullptr), 2u);
 }
 
+TEST(CompactSnapshot, AnAdditionSaysItIsAnNpcInOneBitAndCarriesNoClientId) {
+  // Protocol 13: a character the server's game drives has no player; its addition says so, and a
+  // client id it might be given is not sent (the reader's is 0). A change keeps the base's flag.
+  RemoteView base = {remote(5, 0, 0, 0)};
+  base[0].npc = true;
+  SnapshotHeader h;
+  h.tick = h.received_through = 200;
+  h.base_tick = 199;
+  RemoteState moved = base[0];
+  moved.x += 8;
+  moved.npc = false;  // a change carries no flag: the reader keeps the base's
+  RemoteState npc = remote(9, 40, 0, 0), player = remote(10, 80, 0, 0);
+  npc.npc = true;
+  npc.client_id = 77;  // not sent
+  player.client_id = 77;
+  SnapshotWriter w;
+  const PoseView base_poses = poses(base);
+  w.begin(h, base_poses, 1);
+  w.change(0, &moved);
+  w.add(npc);
+  w.add(player);
+  std::array<uint8_t, 512> buffer{};
+  PoseView written;
+  const auto bytes = w.finish(buffer, written);
+  ASSERT_FALSE(bytes.empty());
+  RemoteView view;
+  std::vector<uint32_t> changed;
+  SnapshotHeader back;
+  ASSERT_EQ(read_snapshot(bytes, 200, 1, base, back, view, changed), SnapshotError::kNone);
+  ASSERT_EQ(view.size(), 3u);
+  EXPECT_TRUE(view[0].npc) << "kept from the base";
+  EXPECT_TRUE(view[1].npc);
+  EXPECT_EQ(view[1].client_id, 0u) << "an NPC's client id is never sent";
+  EXPECT_FALSE(view[2].npc);
+  EXPECT_EQ(view[2].client_id, 77u);
+  // The NPC's addition costs the flag and no client id; a player's, the flag beside its id (8 + 4 bits for 77).
+  RemoteState npc_sent = npc;
+  npc_sent.client_id = 0;
+  EXPECT_EQ(addition_bits(player) - addition_bits(npc), std::size_t(12));
+  EXPECT_EQ(addition_bits(npc), addition_bits(npc_sent));
+}
+
 TEST(CompactSnapshot, SixteenMovingCharactersFitInAHundredBytes) {
   // The case: 16 characters each walking 6 ticks at 5 m/s since the acknowledged snapshot.
   RemoteView base;

@@ -18,7 +18,7 @@
 #include "replay/resimulate.h"
 #include "server/game.h"
 #include "server/game_replay.h"
-#include "server/recorder.h"
+#include "support/recorded_game.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
 #include "support/test_seed.h"
@@ -82,14 +82,9 @@ TEST(DrivenMovers, DoorsAndLiftsTheGameDrivesArePredictedAndTheRecordingReplaysT
   auto owned = std::make_unique<LiftAndDoor>();
   LiftAndDoor& game = *owned;
   h.server().set_game(std::move(owned));
-  const std::string path = ::testing::TempDir() + "/driven_movers.rec";
-  replay::RecordingHeader header = server::server_recording_header("lift_and_door", world, o.settings, 1, 30);
-  header.game = "lift_and_door";
-  header.game_seed = h.server().game_seed();
-  replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(path, header)) << writer.error();
-  server::ServerRecorder recorder(writer, 30, true);
-  h.server().set_observer(&recorder);
+  RecordedGame recorded(h, world, o.settings, "driven_movers.rec", {"lift_and_door", "lift_and_door", 30});
+  ASSERT_TRUE(recorded.opened()) << recorded.error();
+  const std::string& path = recorded.path();
   h.start_all();
   h.run_for(kS);
   const uint32_t t0 = h.server().current_tick();
@@ -128,21 +123,12 @@ TEST(DrivenMovers, DoorsAndLiftsTheGameDrivesArePredictedAndTheRecordingReplaysT
     EXPECT_EQ(counters.unexplained, 0u) << "client " << i;
     segments += h.client(i).stats().mover_segments;
     EXPECT_GT(h.client(i).stats().mover_segments, 10u) << "client " << i;
-    if (std::getenv("FOOTHOLD_PRINT_FIGURES"))
-      std::printf("client %d: corrections=%llu server=%llu interactions=%llu unexplained=%llu repeated=%llu matched=%llu "
-                  "mover_segments=%llu mover_replayed_ticks=%llu\n",
-                  i, (unsigned long long)counters.corrections, (unsigned long long)counters.server,
-                  (unsigned long long)counters.interactions, (unsigned long long)counters.unexplained,
-                  (unsigned long long)(counters.corrections - counters.server - counters.interactions - counters.unexplained),
-                  (unsigned long long)counters.matched, (unsigned long long)h.client(i).stats().mover_segments,
-                  (unsigned long long)h.client(i).stats().mover_replayed_ticks);
+    print_corrections(i, h.client(i));
   }
   // The rider's own client predicted its ride exactly: frozen, it meets nobody and repeats nothing.
   EXPECT_EQ(h.client(0).predictor().counters().corrections, 0u);
 
-  h.server().set_observer(nullptr);
-  writer.close(recorder.last_tick());
-  ASSERT_TRUE(writer.ok()) << writer.error();
+  ASSERT_TRUE(recorded.close()) << recorded.error();
   replay::LoadedRecording rec;
   std::string err;
   ASSERT_TRUE(replay::load_recording(path, rec, err)) << err;

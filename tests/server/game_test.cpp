@@ -22,6 +22,7 @@
 #include "replay/recording.h"
 #include "replay/resimulate.h"
 #include "server/recorder.h"
+#include "support/recorded_game.h"
 #include "server/game.h"
 #include "shared/game_command.h"
 #include "shared/mover_clock.h"
@@ -419,13 +420,7 @@ TEST(GameApi, PushesArePredictedOnABadNetworkAndTheRecordingReplaysThem) {
     const auto& counters = h.client(i).predictor().counters();
     EXPECT_EQ(counters.unexplained, 0u) << "client " << i;
     server_corrections += counters.server;
-    // The figure, corrections by class with pushes in play: FOOTHOLD_PRINT_FIGURES=1 prints it.
-    if (std::getenv("FOOTHOLD_PRINT_FIGURES"))
-      std::printf("client %d: corrections=%llu server=%llu interactions=%llu unexplained=%llu repeated=%llu matched=%llu\n", i,
-                  (unsigned long long)counters.corrections, (unsigned long long)counters.server,
-                  (unsigned long long)counters.interactions, (unsigned long long)counters.unexplained,
-                  (unsigned long long)(counters.corrections - counters.server - counters.interactions - counters.unexplained),
-                  (unsigned long long)counters.matched);
+    print_corrections(i, h.client(i));  // the figure: corrections by class with pushes in play
   }
   EXPECT_GE(server_corrections, 16u) << "each client saw the game's pushes as the server's doing";
   h.server().set_observer(nullptr);

@@ -46,7 +46,7 @@ TEST(ServerReference, ListsEveryConfigurationKeyWithItsVariable) {
                         "stats_interval", "max_catchup_ticks", "client_packet_rate", "handshake_rate", "status_rate",
                         "version_hint_rate", "token_max_ahead", "clock_skew", "source_rate", "prefix_rate", "record",
                         "threads", "ready_file", "game", "message_queue", "message_rate", "message_timeout",
-                        "rewind_window", "game_seed", "navmesh"};
+                        "rewind_window", "game_seed", "navmesh", "npcs"};
   std::size_t rows = 0;
   for (std::size_t at = page.find("`<br>`"); at != std::string::npos; at = page.find("`<br>`", at + 1))
     rows += 1;

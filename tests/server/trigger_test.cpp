@@ -17,7 +17,7 @@
 #include "replay/recording.h"
 #include "server/game.h"
 #include "server/game_replay.h"
-#include "server/recorder.h"
+#include "support/recorded_game.h"
 #include "shared/formats/world_file.h"
 #include "support/scenario_support.h"
 #include "support/sim_harness.h"
@@ -126,15 +126,9 @@ TEST(GameTriggers, AGameHearsEntersAndLeavesInOrderAndAMatchOfThemReplaysIdentic
   auto owned = std::make_unique<Zones>();
   Zones& game = *owned;
   h.server().set_game(std::move(owned));
-  const std::string path = ::testing::TempDir() + "/triggers.rec";
-  replay::RecordingHeader header = server::server_recording_header("triggers.gltf", world, o.settings, 1, 0);
-  header.game = "zones";
-  header.game_seed = h.server().game_seed();
-  header.snapshot_interval = 1;
-  replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(path, header)) << writer.error();
-  server::ServerRecorder recorder(writer, 0, true);
-  h.server().set_observer(&recorder);
+  RecordedGame recorded(h, world, o.settings, "triggers.rec", {"triggers.gltf", "zones", 0, 1});
+  ASSERT_TRUE(recorded.opened()) << recorded.error();
+  const std::string& path = recorded.path();
   h.start_all();
   h.run_for(kS);
   const uint32_t one = h.client(0).character_id(), two = h.client(1).character_id();
@@ -173,9 +167,7 @@ TEST(GameTriggers, AGameHearsEntersAndLeavesInOrderAndAMatchOfThemReplaysIdentic
   ASSERT_NE(gone, 0u);
   EXPECT_EQ(at_tick(game.heard, gone, world), "l2:hill g2");
   EXPECT_EQ(game.mismatches, 0) << "triggers_at() said otherwise than the hooks";
-  h.server().set_observer(nullptr);
-  writer.close(recorder.last_tick());
-  ASSERT_TRUE(writer.ok()) << writer.error();
+  ASSERT_TRUE(recorded.close()) << recorded.error();
 
   // The replay hears the same and so commands and sends the same; a game that launches otherwise
   // is caught at its first launch.
@@ -241,15 +233,9 @@ TEST(GameTriggers, ATriggerOnALiftCarriesItsRiderWhileTheGroundTriggerSeesItGoAn
   auto owned = std::make_unique<Zones>();
   Zones& game = *owned;
   h.server().set_game(std::move(owned));
-  const std::string path = ::testing::TempDir() + "/lift_triggers.rec";
-  replay::RecordingHeader header = server::server_recording_header("lift", *world, o.settings, 1, 0);
-  header.game = "zones";
-  header.game_seed = h.server().game_seed();
-  header.snapshot_interval = 1;
-  replay::RecordingWriter writer;
-  ASSERT_TRUE(writer.open(path, header)) << writer.error();
-  server::ServerRecorder recorder(writer, 0, true);
-  h.server().set_observer(&recorder);
+  RecordedGame recorded(h, *world, o.settings, "lift_triggers.rec", {"lift", "zones", 0, 1});
+  ASSERT_TRUE(recorded.opened()) << recorded.error();
+  const std::string& path = recorded.path();
   h.start_all();
   h.run_for(kS);
   const uint32_t one = h.client(0).character_id();
@@ -263,9 +249,7 @@ TEST(GameTriggers, ATriggerOnALiftCarriesItsRiderWhileTheGroundTriggerSeesItGoAn
   ASSERT_NE(down, 0u);
   EXPECT_NE(first(game.heard, 'l', one, "ground", *world, down), 0u);
   EXPECT_EQ(game.mismatches, 0);
-  h.server().set_observer(nullptr);
-  writer.close(recorder.last_tick());
-  ASSERT_TRUE(writer.ok()) << writer.error();
+  ASSERT_TRUE(recorded.close()) << recorded.error();
   // The replay poses the lift as the server did, so hears the same.
   const server::GameReplayResult same = server::replay_game(path, *world, std::make_unique<Zones>());
   EXPECT_TRUE(same.ok) << same.error << same.difference;

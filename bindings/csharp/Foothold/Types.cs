@@ -201,13 +201,17 @@ namespace Foothold
         public int Kind;
         /// <summary>The server's character id (as in <see cref="Character.Id"/>).</summary>
         public uint CharacterId;
-        /// <summary>Its player's client id, from their connect token.</summary>
+        /// <summary>Its player's client id, from their connect token (0 for an NPC).</summary>
         public ulong ClientId;
         /// <summary>The snapshot that showed the change.</summary>
         public uint Tick;
+        /// <summary>1: a character the server's game drives (an NPC, no player); 0: a player's.</summary>
+        public int Npc;
 
         /// <summary><see cref="Kind"/> as the enum.</summary>
         public EventKind KindOf { get { return (EventKind)Kind; } }
+        /// <summary>Whether it is an NPC (<see cref="Npc"/> is 1).</summary>
+        public bool IsNpc { get { return Npc != 0; } }
     }
 
     /// <summary>What the connection has seen (<c>foothold_client_stats</c>). Counters are totals since connect.</summary>

@@ -193,8 +193,9 @@ typedef enum foothold_client_event_kind {
 typedef struct foothold_client_event {
   int32_t kind;           /**< a foothold_client_event_kind */
   uint32_t character_id;  /**< the server's character id (as in foothold_client_character.id) */
-  uint64_t client_id;     /**< its player's client id, from their connect token */
+  uint64_t client_id;     /**< its player's client id, from their connect token (0 for an NPC) */
   uint32_t tick;          /**< the snapshot that showed the change */
+  int32_t npc;            /**< 1: a character the server's game drives (an NPC, no player); 0: a player's (protocol 13; in what was padding: the size is unchanged) */
 } foothold_client_event;
 
 /** What the connection has seen. Counters are totals since connect. */

@@ -51,6 +51,7 @@ int main(void) {
   FIELD(foothold_client_event, character_id);
   FIELD(foothold_client_event, client_id);
   FIELD(foothold_client_event, tick);
+  FIELD(foothold_client_event, npc);
 
   SIZE(foothold_client_stats);
   FIELD(foothold_client_stats, struct_size);

@@ -7,8 +7,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$1" "$here/make_levels.py" "$work"
-for level in rooms corridor; do
+for level in rooms corridor platform; do
   cmp "$work/$level.gltf" "$here/$level.gltf" ||
     { echo "check_levels: $level.gltf is not make_levels.py's output: run python3 make_levels.py in tests/nav/levels" >&2; exit 1; }
 done
-echo "check_levels: rooms.gltf and corridor.gltf are make_levels.py's output"
+echo "check_levels: rooms.gltf, corridor.gltf and platform.gltf are make_levels.py's output"

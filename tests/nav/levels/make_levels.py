@@ -9,6 +9,9 @@ rooms.gltf: a 40 m x 30 m house of four rooms behind 3 m walls, joined by doors 
   pillars in the rooms.
 corridor.gltf: two halls of 12 m x 12 m joined by a corridor 30 m long and 3 m wide: where a crowd of
   32 passes each other.
+platform.gltf: a 30 m x 20 m hall with a moving platform: a deck 5 m x 5 m and 0.3 m high (a step up)
+  that slides 16 m across the middle and back every 8 s, through the walkers, who step onto it and are
+  carried off their paths, are pushed by its edges, and walk on; pillars and crates about it.
 
 Each is one unit cube mesh placed by node transforms (a ramp is a rotated slab), so a level designer
 can read it in any glTF viewer and change it by hand."""
@@ -138,29 +141,65 @@ def corridor():
     return nodes
 
 
+def platform():
+    nodes = enclosure(15, 10)
+    for i, (x, z) in enumerate(((-9, -6), (9, 6), (-9, 6), (9, -6))):
+        nodes.append(box(f"pillar_{i}", (x - 0.4, 0, z - 0.4), (x + 0.4, WALL, z + 0.4)))
+    for i, (x, z) in enumerate(((0, -7), (0, 7))):
+        nodes.append(box(f"crate_{i}", (x - 0.6, 0, z - 0.6), (x + 0.6, 0.5, z + 0.6)))
+    deck = box("deck", (-2.5, 0, -2.5), (2.5, 0.3, 2.5))
+    nodes.append(deck)
+    return nodes
+
+
+# The deck's slide (platform.gltf): its centre's x at each key time, seconds; y and z stay.
+SLIDE = ((0.0, -8.0), (4.0, 8.0), (8.0, -8.0))
+
+
+def animations(nodes, data):
+    """The deck's slide as glTF data appended to `data`: (bufferViews, accessors, animations, data)."""
+    deck = next((i for i, n in enumerate(nodes) if n["name"] == "deck"), None)
+    if deck is None:
+        return [], [], [], data
+    y, z = nodes[deck]["translation"][1], nodes[deck]["translation"][2]
+    times = b"".join(struct.pack("<f", t) for t, _ in SLIDE)
+    values = b"".join(struct.pack("<3f", x, y, z) for _, x in SLIDE)
+    views = [{"buffer": 0, "byteOffset": len(data), "byteLength": len(times)},
+             {"buffer": 0, "byteOffset": len(data) + len(times), "byteLength": len(values)}]
+    accessors = [{"bufferView": 2, "componentType": 5126, "count": len(SLIDE), "type": "SCALAR",
+                  "min": [SLIDE[0][0]], "max": [SLIDE[-1][0]]},
+                 {"bufferView": 3, "componentType": 5126, "count": len(SLIDE), "type": "VEC3"}]
+    anims = [{"name": "slide", "samplers": [{"input": 2, "output": 3, "interpolation": "LINEAR"}],
+              "channels": [{"sampler": 0, "target": {"node": deck, "path": "translation"}}]}]
+    return views, accessors, anims, data + times + values
+
+
 def gltf(nodes, generator):
     positions = b"".join(struct.pack("<3f", *c) for c in CORNERS)
     indices = b"".join(struct.pack("<3H", *f) for f in FACES)
-    data = positions + indices
-    return {
+    views, accessors, anims, data = animations(nodes, positions + indices)
+    out = {
         "asset": {"version": "2.0", "generator": generator},
         "buffers": [{"byteLength": len(data),
                      "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()}],
         "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": len(positions)},
-                        {"buffer": 0, "byteOffset": len(positions), "byteLength": len(indices)}],
+                        {"buffer": 0, "byteOffset": len(positions), "byteLength": len(indices)}] + views,
         "accessors": [{"bufferView": 0, "componentType": 5126, "count": len(CORNERS), "type": "VEC3",
                        "min": [-0.5, -0.5, -0.5], "max": [0.5, 0.5, 0.5]},
-                      {"bufferView": 1, "componentType": 5123, "count": 3 * len(FACES), "type": "SCALAR"}],
+                      {"bufferView": 1, "componentType": 5123, "count": 3 * len(FACES), "type": "SCALAR"}] + accessors,
         "meshes": [{"name": "cube", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
         "nodes": nodes,
         "scenes": [{"nodes": list(range(len(nodes)))}],
         "scene": 0,
     }
+    if anims:
+        out["animations"] = anims
+    return out
 
 
 def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "."
-    for name, nodes in (("rooms", rooms()), ("corridor", corridor())):
+    for name, nodes in (("rooms", rooms()), ("corridor", corridor()), ("platform", platform())):
         with open(f"{folder}/{name}.gltf", "w") as out:
             json.dump(gltf(nodes, "tests/nav/levels/make_levels.py"), out, indent=1)
             out.write("\n")
