@@ -198,7 +198,6 @@ std::string NavMesh::link_tiles(const World& world, std::vector<TileBuild>& buil
 
 NavMeshResult NavMesh::assemble(std::unique_ptr<NavMesh> mesh) {
   int max_polygons = 0;
-  mesh->stats_ = {};
   for (std::size_t k = 0; k < mesh->tiles_.size(); ++k) {
     const std::vector<uint8_t>& t = mesh->tiles_[k];
     const std::string error = check_tile(t.data(), t.size());
@@ -206,18 +205,23 @@ NavMeshResult NavMesh::assemble(std::unique_ptr<NavMesh> mesh) {
     dtMeshHeader h;
     std::memcpy(&h, t.data(), sizeof h);
     max_polygons = std::max(max_polygons, h.polyCount);
-    mesh->stats_.polygons += std::size_t(h.offMeshBase);
-    mesh->stats_.links += std::size_t(h.offMeshConCount);
   }
-  mesh->stats_.tiles = mesh->tiles_.size();
+  mesh->count();
   const int tile_bits = bits_for(mesh->tiles_.size()), polygon_bits = bits_for(uint64_t(max_polygons));
   if (tile_bits + polygon_bits > kTileAndPolygonBits)
     return {nullptr, std::to_string(mesh->tiles_.size()) + " tiles of up to " + std::to_string(max_polygons) +
                          " polygons do not fit Detour's 32-bit polygon references (use larger or smaller tiles)"};
+  // Room for rebuild(): spare tiles, and tiles twice as rich, where the references still hold them.
+  std::size_t max_tiles = std::max<std::size_t>(4, mesh->tiles_.size());
+  if (bits_for(max_tiles + kSpareTiles) + bits_for(uint64_t(2 * max_polygons)) <= kTileAndPolygonBits) {
+    max_tiles += kSpareTiles;
+    max_polygons *= 2;
+  }
+  mesh->max_tile_polygons_ = max_polygons;
   dtNavMeshParams params{};
   std::memcpy(params.orig, mesh->grid_.origin, sizeof params.orig);
   params.tileWidth = params.tileHeight = mesh->grid_.tile_width;
-  params.maxTiles = std::max(4, int(mesh->tiles_.size()));
+  params.maxTiles = int(max_tiles);
   params.maxPolys = max_polygons;
   mesh->detour_ = dtAllocNavMesh();
   if (!mesh->detour_ || dtStatusFailed(mesh->detour_->init(&params))) return {nullptr, "Detour refused the mesh's parameters"};
@@ -236,6 +240,111 @@ NavMeshResult NavMesh::assemble(std::unique_ptr<NavMesh> mesh) {
   }
   mesh->index_surface();
   return {std::move(mesh), ""};
+}
+
+void NavMesh::count() {
+  stats_ = {};
+  for (const std::vector<uint8_t>& t : tiles_) {
+    dtMeshHeader h;
+    std::memcpy(&h, t.data(), sizeof h);
+    stats_.polygons += std::size_t(h.offMeshBase);
+    stats_.links += std::size_t(h.offMeshConCount);
+  }
+  stats_.tiles = tiles_.size();
+}
+
+NavRebuild NavMesh::rebuild(const World& world, const Aabb& region, std::span<const WorldTriangle> extra) {
+  NavRebuild out;
+  if (!(region.lo.x <= region.hi.x && region.lo.z <= region.hi.z)) return out;  // empty, or not finite
+  const int cells = int(std::lround(double(grid_.tile_width) / agent_.cell_size));
+  const TileLayout layout = tile_layout(world, agent_, cells);
+  const Aabb& b = world.bounds();
+  const int tiles_x = int(std::floor((b.hi.x - layout.origin_x) / layout.tile_width)) + 1;
+  const int tiles_z = int(std::floor((b.hi.z - layout.origin_z) / layout.tile_width)) + 1;
+  // Held to the grid's range in double first: a region far outside it (or not finite) rebuilds nothing.
+  const auto tile_of = [&](double v, double origin) {
+    const double t = std::floor((v - origin) / layout.tile_width);
+    return t >= -1 && t <= double(kMaxGridTiles) ? int(t) : (t > 0 ? int(kMaxGridTiles) : -1);
+  };
+  const int x0 = std::max(0, tile_of(region.lo.x, layout.origin_x));
+  const int x1 = std::min(tiles_x - 1, tile_of(region.hi.x, layout.origin_x));
+  const int z0 = std::max(0, tile_of(region.lo.z, layout.origin_z));
+  const int z1 = std::min(tiles_z - 1, tile_of(region.hi.z, layout.origin_z));
+  const std::vector<uint8_t> areas = triangle_areas(world, agent_);
+  const double border = layout.border_cells * agent_.cell_size;
+  std::vector<uint32_t> triangles;
+  std::vector<WorldTriangle> over;
+  for (int z = z0; z <= z1; ++z)
+    for (int x = x0; x <= x1; ++x) {
+      // What lies over the tile and its border, as bake() bins it.
+      const double lo_x = layout.origin_x + x * layout.tile_width - border, hi_x = lo_x + layout.tile_width + 2 * border;
+      const double lo_z = layout.origin_z + z * layout.tile_width - border, hi_z = lo_z + layout.tile_width + 2 * border;
+      const auto overlaps = [&](const WorldTriangle& t) { return t.hi.x >= lo_x && t.lo.x <= hi_x && t.hi.z >= lo_z && t.lo.z <= hi_z; };
+      triangles.clear();
+      for (uint32_t i = 0; i < world.triangle_count(); ++i)
+        if (overlaps(world.triangle(i))) triangles.push_back(i);
+      over.clear();
+      for (const WorldTriangle& t : extra)
+        if (overlaps(t)) over.push_back(t);
+      TileBuild built = build_tile(world, areas, agent_, layout, x, z, triangles, over);
+      if (built.error.empty()) built.error = replace_tile(x, z, built);
+      if (!built.error.empty()) {
+        out.error = built.error;
+        break;
+      }
+      ++out.tiles;
+    }
+  count();
+  index_surface();
+  return out;
+}
+
+std::string NavMesh::replace_tile(int x, int z, TileBuild& built) {
+  const std::string where = "tile (" + std::to_string(x) + ", " + std::to_string(z) + ")";
+  // The jump links it was baked with (each held by the tile of its start), kept.
+  std::vector<JumpLink> links;
+  if (const dtMeshTile* old = detour_->getTileAt(x, z, 0); old && old->header)
+    for (int i = 0; i < old->header->offMeshConCount; ++i) {
+      JumpLink& l = links.emplace_back();
+      std::memcpy(l.start, old->offMeshCons[i].pos, sizeof l.start);
+      std::memcpy(l.end, old->offMeshCons[i].pos + 3, sizeof l.end);
+      l.tile_x = x;
+      l.tile_z = z;
+    }
+  if (!built.data.empty() && !links.empty())
+    if (std::string error = add_links(built, agent_, links); !error.empty()) return error;
+  if (built.polygons > max_tile_polygons_)
+    return where + ": " + std::to_string(built.polygons) + " polygons, more than the mesh has room for (" +
+           std::to_string(max_tile_polygons_) + ")";
+  if (const dtTileRef ref = detour_->getTileRefAt(x, z, 0); ref != 0) detour_->removeTile(ref, nullptr, nullptr);
+  // tiles_ in tile order (z, then x), as bake() and to_bytes() keep it.
+  const auto at = std::lower_bound(tiles_.begin(), tiles_.end(), std::pair(z, x), [](const std::vector<uint8_t>& t, std::pair<int, int> v) {
+    dtMeshHeader h;
+    std::memcpy(&h, t.data(), sizeof h);
+    return std::pair(h.y, h.x) < v;
+  });
+  const bool held = at != tiles_.end() && [&] {
+    dtMeshHeader h;
+    std::memcpy(&h, at->data(), sizeof h);
+    return h.x == x && h.y == z;
+  }();
+  if (built.data.empty()) {
+    if (held) tiles_.erase(at);
+    return "";
+  }
+  auto* copy = static_cast<unsigned char*>(dtAlloc(int(built.data.size()), DT_ALLOC_PERM));
+  if (!copy) return where + ": out of memory";
+  std::memcpy(copy, built.data.data(), built.data.size());
+  if (dtStatusFailed(detour_->addTile(copy, int(built.data.size()), DT_TILE_FREE_DATA, 0, nullptr))) {
+    dtFree(copy);
+    if (held) tiles_.erase(at);  // Detour no longer has it either
+    return where + ": no room for it in the mesh (" + std::to_string(kSpareTiles) + " tiles beyond the baked ones)";
+  }
+  if (held)
+    *at = std::move(built.data);
+  else
+    tiles_.insert(at, std::move(built.data));
+  return "";
 }
 
 void NavMesh::index_surface() {

@@ -7,9 +7,10 @@
 // number of threads: each tile is built alone from its own triangles, and the tiles are kept in
 // tile order.
 //
-// Movers are not in the mesh yet: it is the static world only (a path may cross where a mover
-// passes, and never uses a moving platform). Crouching is not either: the mesh is for the standing
-// capsule. Jumps are: a ledge within the jump's reach is joined to the ground below it by a jump
+// Movers are not in the baked mesh: it is the static world only (a path may cross where a mover
+// passes, and never uses a moving platform). rebuild() builds the tiles where movers stand again
+// with their triangles as they stand (a shut door blocks, a parked platform joins), at the game's
+// word. Crouching is not in it: the mesh is for the standing capsule. Jumps are: a ledge within the jump's reach is joined to the ground below it by a jump
 // link up, and a ledge to the ground a fall below it by a drop link down (nav/jump_links.h).
 
 #include <cstddef>
@@ -81,14 +82,23 @@ struct NavStats {
 class NavMesh;
 struct TileBuild;
 
+/// Result of NavMesh::rebuild().
+struct NavRebuild {
+  std::size_t tiles = 0;  ///< tiles built again (those the region overlaps within the mesh's grid)
+  std::string error;      ///< what went wrong, naming the tile; empty on success
+};
+/// Tiles a mesh has room for beyond its baked ones: where rebuild() finds polygons that were not
+/// there (a platform parked over a gap).
+inline constexpr std::size_t kSpareTiles = 64;
+
 /// Result of bake() and load().
 struct NavMeshResult {
   std::unique_ptr<NavMesh> mesh;  ///< null on error
   std::string error;              ///< what went wrong, naming the world or file; empty on success
 };
 
-/// A baked navigation mesh: immutable, shared read-only by any number of NavQuery (one per thread).
-/// Not copyable; hold it by the unique_ptr.
+/// A baked navigation mesh, shared read-only by any number of NavQuery (one per thread); rebuild()
+/// changes it, while no query runs. Not copyable; hold it by the unique_ptr.
 class NavMesh {
  public:
   /// Builds the mesh of `world`'s static triangles for the character of `settings` (which must be
@@ -134,6 +144,15 @@ class NavMesh {
   /// Detour's mesh, for NavQuery; owned by this NavMesh.
   const dtNavMesh& detour() const { return *detour_; }
 
+  /// Builds again every tile of the mesh's grid that `region` (world axes, metres: its x and z)
+  /// overlaps, from `world`'s static triangles over it and those of `extra` over it (triangles the
+  /// world does not own, world axes: movers posed where they stand), each tile keeping the jump
+  /// links it was baked with. A tile left without polygons goes; one with polygons where there were
+  /// none comes in while the mesh has room (kSpareTiles, and twice the most polygons a baked tile
+  /// has). The same world, region and triangles give the same tiles; stats(), tiles() and
+  /// random_point() follow. `world` must be the one it was baked for.
+  NavRebuild rebuild(const World& world, const Aabb& region, std::span<const WorldTriangle> extra);
+
  private:
   NavMesh() = default;
   struct Grid {
@@ -146,6 +165,9 @@ class NavMesh {
   // their starts again with them. Returns an error, or "".
   std::string link_tiles(const World& world, std::vector<TileBuild>& built, ParallelFor* threads) const;
   void index_surface();  // fills surface_ for random_point()
+  void count();          // fills stats_ from tiles_
+  // rebuild(): tile (x, z) built again as `built` (no data: none there now), in Detour and tiles_.
+  std::string replace_tile(int x, int z, TileBuild& built);
 
   uint64_t world_hash_ = 0;
   uint64_t settings_hash_ = 0;
@@ -154,6 +176,7 @@ class NavMesh {
   NavStats stats_;
   std::vector<std::vector<uint8_t>> tiles_;
   dtNavMesh* detour_ = nullptr;  // owned (dtFreeNavMesh)
+  int max_tile_polygons_ = 0;    // the most polygons a tile may have (Detour's references hold them)
   // Every detail triangle of the mesh with its running total of horizontal area, for random_point().
   struct SurfaceTriangle {
     double area_before = 0;  // horizontal area of the triangles before this one, m^2

@@ -65,22 +65,24 @@ struct TileTriangles {
   float y_min = 0, y_max = 0;
 };
 
-TileTriangles gather(const World& world, const std::vector<uint8_t>& areas, const std::vector<uint32_t>& triangles) {
+TileTriangles gather(const World& world, const std::vector<uint8_t>& areas, const std::vector<uint32_t>& triangles,
+                     std::span<const WorldTriangle> extra, const NavAgent& agent) {
   TileTriangles t;
-  t.verts.reserve(triangles.size() * 9);
-  t.areas.reserve(triangles.size());
+  t.verts.reserve((triangles.size() + extra.size()) * 9);
+  t.areas.reserve(triangles.size() + extra.size());
   double lo = 0, hi = 0;
-  for (std::size_t k = 0; k < triangles.size(); ++k) {
-    const WorldTriangle& tri = world.triangle(triangles[k]);
+  auto add = [&](const WorldTriangle& tri, uint8_t area) {
     for (const Vec3* v : {&tri.tri.a, &tri.tri.b, &tri.tri.c}) {
       t.verts.push_back(float(v->x));
       t.verts.push_back(float(v->y));
       t.verts.push_back(float(v->z));
     }
-    t.areas.push_back(areas[triangles[k]]);
-    lo = k == 0 ? tri.lo.y : std::min(lo, tri.lo.y);
-    hi = k == 0 ? tri.hi.y : std::max(hi, tri.hi.y);
-  }
+    lo = t.areas.empty() ? tri.lo.y : std::min(lo, tri.lo.y);
+    hi = t.areas.empty() ? tri.hi.y : std::max(hi, tri.hi.y);
+    t.areas.push_back(area);
+  };
+  for (uint32_t i : triangles) add(world.triangle(i), areas[i]);
+  for (const WorldTriangle& tri : extra) add(tri, triangle_area(tri, agent));
   t.y_min = float(lo);
   t.y_max = float(hi);
   return t;
@@ -190,27 +192,31 @@ TileLayout tile_layout(const World& world, const NavAgent& agent, int tile_cells
   return layout;
 }
 
+uint8_t triangle_area(const WorldTriangle& t, const NavAgent& agent) {
+  const double ny = t.tri.normal.y;
+  bool walkable = false;
+  switch (t.tag) {
+    case SurfaceTag::kByNormal: walkable = ny >= agent.cos_max_slope; break;
+    case SurfaceTag::kAlwaysGround: walkable = ny > 0; break;  // any upward contact grounds (movement.md §3.2)
+    case SurfaceTag::kNeverGround: walkable = false; break;
+  }
+  return walkable ? RC_WALKABLE_AREA : RC_NULL_AREA;
+}
+
 std::vector<uint8_t> triangle_areas(const World& world, const NavAgent& agent) {
   std::vector<uint8_t> areas(world.triangle_count(), RC_NULL_AREA);
-  for (uint32_t i = 0; i < areas.size(); ++i) {
-    const WorldTriangle& t = world.triangle(i);
-    const double ny = t.tri.normal.y;
-    bool walkable = false;
-    switch (t.tag) {
-      case SurfaceTag::kByNormal: walkable = ny >= agent.cos_max_slope; break;
-      case SurfaceTag::kAlwaysGround: walkable = ny > 0; break;  // any upward contact grounds (movement.md §3.2)
-      case SurfaceTag::kNeverGround: walkable = false; break;
-    }
-    areas[i] = walkable ? RC_WALKABLE_AREA : RC_NULL_AREA;
-  }
+  for (uint32_t i = 0; i < areas.size(); ++i) areas[i] = triangle_area(world.triangle(i), agent);
   return areas;
 }
 
 TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, const NavAgent& agent,
-                     const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles) {
+                     const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles,
+                     std::span<const WorldTriangle> extra) {
   TileBuild out;
-  if (triangles.empty()) return out;
-  const TileTriangles t = gather(world, areas, triangles);
+  out.tile_x = tile_x;
+  out.tile_z = tile_z;
+  if (triangles.empty() && extra.empty()) return out;
+  const TileTriangles t = gather(world, areas, triangles, extra, agent);
   rcConfig cfg = tile_config(agent, layout);
   const double border = layout.border_cells * agent.cell_size;
   cfg.bmin[0] = float(layout.origin_x + tile_x * layout.tile_width - border);
@@ -241,8 +247,6 @@ TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, cons
   }
   if (pmesh->npolys == 0) return out;
   for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = pmesh->areas[i] == RC_WALKABLE_AREA ? kWalkFlag : 0;
-  out.tile_x = tile_x;
-  out.tile_z = tile_z;
   out.polys = std::shared_ptr<rcPolyMesh>(pmesh.release(), RecastDeleter{});
   out.detail = std::shared_ptr<rcPolyMeshDetail>(dmesh.release(), RecastDeleter{});
   out.polygons = out.polys->npolys;

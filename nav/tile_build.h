@@ -43,10 +43,16 @@ struct TileBuild {
   std::shared_ptr<rcPolyMeshDetail> detail;
 };
 
+/// Recast's area of one triangle: RC_WALKABLE_AREA where the movement step would ground on it (by its
+/// normal and tag), else RC_NULL_AREA (solid all the same).
+uint8_t triangle_area(const WorldTriangle& triangle, const NavAgent& agent);
+
 /// Builds tile (tile_x, tile_z) from the triangles `triangles` (indices into `world`, ascending:
-/// those over the tile and its border).
+/// those over the tile and its border) and `extra` (triangles the world does not own, in world axes:
+/// movers where they stand; those over the tile and its border, in an order of their own).
 TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, const NavAgent& agent,
-                     const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles);
+                     const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles,
+                     std::span<const WorldTriangle> extra = {});
 
 /// Makes `tile`'s data again with `links` (jump links whose starts are in it) as Detour's off-mesh
 /// connections. Returns "" on success, else what Detour refused.

@@ -178,7 +178,7 @@ class GameControl {
   int trigger_index(std::string_view name) const { return world().trigger_index(name); }
   /// A path from `from` to `to` (metres: a capsule centre, or a point on the ground) on the world's
   /// navigation mesh: where the base settings' character can walk on the static triangles, with
-  /// the jumps up a ledge within its jump's reach and the drops off one (movers are not in it). Each
+  /// the jumps up a ledge within its jump's reach and the drops off one (movers only where rebuild_navigation() put them). Each
   /// end is taken to the mesh's nearest point (within twice the capsule's radius across and its
   /// height up and down); then Detour's find path and straight path give the corners to go
   /// through, each saying how to go on from it (follow::Leg: walk, jump, drop), for the path follower
@@ -188,6 +188,16 @@ class GameControl {
   /// (--navmesh) or bakes it at load for a game that asks for paths (GameEntry::paths); without
   /// one, the first call bakes it, inside the tick.
   virtual follow::Path path(const Vec3& from, const Vec3& to) = 0;
+  /// Builds the navigation mesh again where mover `index` stands (as the last tick left it) and where
+  /// it stood when this was last called for it, with every mover's triangles as they stand there
+  /// (the baked mesh has the static world only): a door the game shut blocks paths, one it opened
+  /// lets them through again, a platform parked over a gap joins its two sides. path() and follow()
+  /// go by the rebuilt mesh from then on. Call it when a mover has stopped where it matters: one
+  /// still moving makes the mesh stale again at once. Inside the tick: each tile (about 8.5 m square
+  /// for the default capsule) costs a few milliseconds. A replay of the game rebuilds at the same
+  /// tick with the same poses, so it finds the same paths. Returns the tiles built again; -1 for a
+  /// mover that does not exist, without a mesh, or when Recast failed (logged).
+  virtual int rebuild_navigation(int index) = 0;
   /// Drives mover `index` (world().movers()) from the next tick on: recorded, sent to the clients
   /// (who predict it from that tick), and kept for lag compensation. A mover marked
   /// extras.foothold.driven in its glTF starts still at its animation's start; any other runs on the

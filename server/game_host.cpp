@@ -397,6 +397,34 @@ bool GameHost::mover(int index, const MoverCommand& command) {
   return true;
 }
 
+int GameHost::rebuild_navigation(int index) {
+  const World& world = simulation_.world();
+  Navigation& nav = mesh();
+  if (index < 0 || std::size_t(index) >= world.movers().size() || !nav.ready()) return -1;
+  // The movers as the last tick left them (before the first tick: as the clocks start them).
+  MoverFrame before_first;
+  const MoverFrame* frame = &simulation_.movers();
+  if (frame->mover_count() != world.movers().size()) {
+    before_first.build(world, simulation_.tick(), simulation_.settings().tick_rate, &simulation_.clocks());
+    frame = &before_first;
+  }
+  rebuilt_at_.resize(world.movers().size());
+  Aabb region = frame->bounds(std::size_t(index));
+  if (const std::optional<Aabb>& was = rebuilt_at_[std::size_t(index)])
+    region = {{det_min(region.lo.x, was->lo.x), det_min(region.lo.y, was->lo.y), det_min(region.lo.z, was->lo.z)},
+              {det_max(region.hi.x, was->hi.x), det_max(region.hi.y, was->hi.y), det_max(region.hi.z, was->hi.z)}};
+  rebuilt_at_[std::size_t(index)] = frame->bounds(std::size_t(index));
+  std::vector<WorldTriangle> placed;
+  placed.reserve(frame->triangle_count());
+  for (std::size_t i = 0; i < frame->triangle_count(); ++i) placed.push_back(frame->triangle(i));
+  std::size_t tiles = 0;
+  if (const std::string error = nav.rebuild(world, region, placed, tiles); !error.empty()) {
+    if (log_) log_(GameLogLevel::kError, "navmesh: rebuilding where mover " + world.movers()[std::size_t(index)].name + " stands: " + error);
+    return -1;
+  }
+  return int(tiles);
+}
+
 double GameHost::mover_time(int index) const {
   if (index < 0 || std::size_t(index) >= simulation_.clocks().size()) return 0;
   return phase_seconds(simulation_.clocks().phase(std::size_t(index), simulation_.tick()), simulation_.settings().tick_rate);

@@ -126,6 +126,7 @@ class GameHost final : public GameControl {
   follow::Path path(const Vec3& from, const Vec3& to) override;
   bool mover(int index, const MoverCommand& command) override;
   double mover_time(int index) const override;
+  int rebuild_navigation(int index) override;
   bool teleport(uint32_t id, const Vec3& position) override;
   bool set_velocity(uint32_t id, const Vec3& velocity) override;
   bool push(uint32_t id, const Vec3& velocity) override;
@@ -196,6 +197,7 @@ class GameHost final : public GameControl {
   MessageTiming timing_;  // the message being handed over's
   Navigation navigation_;  // the world's navigation mesh, beside it (path())
   bool navigation_tried_ = false;  // path() baked (or failed to bake) a mesh the program did not give
+  std::vector<std::optional<Aabb>> rebuilt_at_;  // per mover: where rebuild_navigation() last built it in
   uint32_t joining_ = 0;  // the character whose on_join is running
   uint32_t npcs_wanted_ = 0;
   std::function<uint32_t()> spawn_ids_;

@@ -43,6 +43,15 @@ follow::Path Navigation::path(const Vec3& from, const Vec3& to) {
   return nav::to_follow_path(mesh_->query.find_path(from, to));
 }
 
+std::string Navigation::rebuild(const World& world, const Aabb& region, std::span<const WorldTriangle> extra,
+                                std::size_t& tiles) {
+  tiles = 0;
+  if (!mesh_) return "";
+  const nav::NavRebuild r = mesh_->mesh->rebuild(world, region, extra);
+  tiles = r.tiles;
+  return r.error;
+}
+
 std::optional<Vec3> Navigation::random_point(uint64_t seed) const {
   if (!mesh_ || mesh_->mesh->stats().polygons == 0) return std::nullopt;
   return mesh_->mesh->random_point(seed);

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "follow/path.h"
@@ -48,6 +49,10 @@ class Navigation {
 
   /// The path from `from` to `to` (GameControl::path()); none without a mesh.
   follow::Path path(const Vec3& from, const Vec3& to);
+  /// Builds again the tiles `region` overlaps with `extra` (movers' triangles where they stand) beside
+  /// the world's (nav::NavMesh::rebuild()); "" on success (also without a mesh: nothing to do), else
+  /// why, naming the tile. `tiles` is set to the tiles built again.
+  std::string rebuild(const World& world, const Aabb& region, std::span<const WorldTriangle> extra, std::size_t& tiles);
   /// A point of the mesh's walkable surface drawn by area from `seed` alone (GameControl::random_point());
   /// nothing without a mesh or without a polygon.
   std::optional<Vec3> random_point(uint64_t seed) const;

@@ -27,6 +27,11 @@ std::string Navigation::bake(const World&, const MoveSettings&, ParallelFor*,
 
 follow::Path Navigation::path(const Vec3&, const Vec3&) { return {}; }
 
+std::string Navigation::rebuild(const World&, const Aabb&, std::span<const WorldTriangle>, std::size_t& tiles) {
+  tiles = 0;
+  return "";
+}
+
 std::optional<Vec3> Navigation::random_point(uint64_t) const { return std::nullopt; }
 
 std::size_t Navigation::tiles() const { return 0; }

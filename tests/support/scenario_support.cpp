@@ -24,9 +24,6 @@ std::unique_ptr<World> make_world(TriangleMesh mesh, const std::string& name) {
   return std::move(built.world);
 }
 
-namespace {
-
-// A driven mover whose one translation channel goes through `at` (seconds, offsets), looping.
 MoverMesh driven_mover(const std::string& name, const Vec3& lo, const Vec3& hi, const std::vector<double>& times,
                        const std::vector<Vec3>& offsets) {
   MeshBuilder b;
@@ -42,8 +39,6 @@ MoverMesh driven_mover(const std::string& name, const Vec3& lo, const Vec3& hi, 
   m.chain.push_back(Link{Pose{}, {c}});
   return m;
 }
-
-}  // namespace
 
 const World& lift_and_door_world() {
   static const std::unique_ptr<World> world = [] {

@@ -25,6 +25,10 @@ std::unique_ptr<World> make_world(TriangleMesh mesh, const std::string& name = "
 /// 3 m towards +z (keys 0 s, 1 s, 2 s: shut, open, shut); trigger "switch", a box on the floor from
 /// (1, 0, -1.5) to (3, 1, 1.5), before the door.
 const World& lift_and_door_world();
+/// A mover the game drives (extras.foothold.driven): a box from `lo` to `hi` whose one translation
+/// channel goes through `offsets` at `times` (seconds), looping over the last time.
+MoverMesh driven_mover(const std::string& name, const Vec3& lo, const Vec3& hi, const std::vector<double>& times,
+                       const std::vector<Vec3>& offsets);
 
 /// Runs a script (text, as in a script file) from `spawn`.
 replay::ScenarioRun run_script(const World& world, const Vec3& spawn, const std::string& script,
