@@ -210,19 +210,22 @@ bool PathFollower::pass_corners(const Where& w, uint32_t tick, const FollowSetti
   return false;
 }
 
-Vec3 PathFollower::avoid(const Vec3& at, const Vec3& target, std::span<const CharacterState> nearby,
+Vec3 PathFollower::avoid(const Vec3& at, const Vec3& target, std::span<const Nearby> nearby,
                          const FollowSettings& s) const {
   const double dx = target.x - at.x, dz = target.z - at.z, len = std::sqrt(dx * dx + dz * dz);
   if (!(len > 0) || nearby.empty() || !(s.avoid_time > 0)) return {dx, 0, dz};
   const double ux = dx / len, uz = dz / len;  // the way, unit; its right is (-uz, ux)
   const double reach = s.avoid_time * s.walk_speed * 2, apart = 2 * s.radius + s.avoid_gap;
   double side = 0;
-  for (const CharacterState& other : nearby) {
-    const Vec3 p = to_position(other.position);
-    const double rx = p.x - at.x, rz = p.z - at.z;
-    if (det_max(rx < 0 ? -rx : rx, rz < 0 ? -rz : rz) > reach || (p.y - at.y > s.height || at.y - p.y > s.height)) continue;
-    const Vec3 v = to_velocity(other.velocity);
+  // The cheapest tests first (a crowd gives it dozens; most are behind or beside): each reads only
+  // what it needs, exactly as to_position() and to_velocity() would give it.
+  for (const Nearby& other : nearby) {
+    const double rx = other.position.x / kPositionScale - at.x, rz = other.position.z / kPositionScale - at.z;
     if (rx * ux + rz * uz <= 0) continue;  // behind or beside: it is for that one to avoid this one
+    if (det_max(rx < 0 ? -rx : rx, rz < 0 ? -rz : rz) > reach) continue;
+    const double dy = other.position.y / kPositionScale - at.y;
+    if (dy > s.height || -dy > s.height) continue;
+    const Vec3 v{other.velocity.x / kVelocityScale, 0, other.velocity.z / kVelocityScale};
     // When it is nearest if both go on (it as it moves, this one at walk speed along the way), and how near.
     const double vx = ux * s.walk_speed - v.x, vz = uz * s.walk_speed - v.z, vv = vx * vx + vz * vz;
     if (!(vv > 0)) continue;
@@ -278,9 +281,11 @@ bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t t
   }
   // Backing away for a drawn time, and to a drawn side: the new path starts elsewhere, and meets
   // what blocked it (a wall's face square on, another character) from another side.
+  // Longer each time it is stuck again where it was: two that keep meeting in a door part further
+  // (a deadlock that outlasts stuck_replans grows rarer).
   const uint32_t quarter = uint32_t(s.stuck_ticks) / 4 + 1;
   const uint64_t draw = mix(state.position, tick);
-  backing_until_ = tick + quarter + uint32_t(draw % (3 * quarter));
+  backing_until_ = tick + (quarter + uint32_t(draw % (2 * quarter))) * uint32_t(stuck_in_a_row_);
   const Vec3 away = w.at - corner(next_);
   const double side = (draw >> 32) & 1 ? 1 : -1;
   backing_way_ = away + Vec3{-away.z * side, 0, away.x * side};  // 45 degrees off straight back
@@ -289,7 +294,7 @@ bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t t
 }
 
 FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const FollowSettings& s,
-                              std::span<const CharacterState> nearby) {
+                              std::span<const Nearby> nearby) {
   FollowStep out;
   out.input = neutral(tick);
   if (mode_ == Mode::kIdle) return out;

@@ -76,8 +76,9 @@ struct FollowSettings {
   int stuck_replans = 3;
   /// Stuck, it first backs away from the corner it heads for, 45 degrees to a side (out of a doorway
   /// another character blocks from the other side, which backs away too; off a wall's face it met
-  /// square on), for between stuck_ticks / 4 and stuck_ticks ticks, time and side drawn from its
-  /// position: two that block each other draw apart, and the one that comes back first passes.
+  /// square on), for between stuck_ticks / 4 and 3 stuck_ticks / 4 ticks times the times it has
+  /// been stuck there in a row, time and side drawn from its position: two that block each other
+  /// draw apart, further each time they meet again, and the one that comes back first passes.
   bool back_off = true;
   /// Paths it may be refused in a row (none: it stands off the mesh, lifted by a mover, or in the
   /// air) before it gives up; meanwhile it heads straight for the goal and asks again after
@@ -94,7 +95,7 @@ struct FollowSettings {
   /// A goal takes at most deadline_factor times its first path's length at walk speed, plus
   /// deadline_slack seconds; then it gives up.
   double deadline_factor = 3;
-  double deadline_slack = 5;
+  double deadline_slack = 8;
 };
 
 /// The follower's settings for a character of `settings` (its base profile), the tuning as above.
@@ -104,6 +105,16 @@ FollowSettings follow_settings(const MoveSettings& settings);
 /// lies on the ground, and from the capsule's centre a ledge beside the character can be nearer
 /// than the floor under it.
 Vec3 path_start(const CharacterState& state, const FollowSettings& settings);
+
+/// Another character as a follower steers round it (step()'s `nearby`): where it is and how it
+/// moves, as the tick before left it. Two fields of its state, so that a crowd's neighbours are
+/// cheap to gather.
+struct Nearby {
+  FixedVec3 position;  ///< capsule centre, 1/1024 m (CharacterState::position)
+  FixedVec3 velocity;  ///< 1/65536 m/s (CharacterState::velocity)
+};
+/// `state` as a follower steers round it.
+inline Nearby nearby_of(const CharacterState& state) { return {state.position, state.velocity}; }
 
 /// What a step() asks of its caller.
 enum class FollowEvent : uint8_t {
@@ -171,7 +182,7 @@ class PathFollower {
   /// depends on the characters alone, such as ascending id, so that a replay gives the same), whom
   /// it steers round; may be empty.
   FollowStep step(const CharacterState& state, uint32_t tick, const FollowSettings& settings,
-                  std::span<const CharacterState> nearby = {});
+                  std::span<const Nearby> nearby = {});
 
   /// The goal of go_to().
   const Vec3& goal() const { return goal_; }
@@ -205,7 +216,7 @@ class PathFollower {
   // Progress along the path, or stuck: then true, with the backing away, the new path or the give-up in `out`.
   bool stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s, FollowStep& out);
   // The way to head (x, z; not unit) toward `target` from `at`, round those of `nearby` in the way.
-  Vec3 avoid(const Vec3& at, const Vec3& target, std::span<const CharacterState> nearby, const FollowSettings& s) const;
+  Vec3 avoid(const Vec3& at, const Vec3& target, std::span<const Nearby> nearby, const FollowSettings& s) const;
   Vec3 corner(std::size_t i) const { return to_position(corners_[i]); }
 
   Mode mode_ = Mode::kIdle;

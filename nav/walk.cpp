@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <vector>
 
 #include "follow/path_follower.h"
@@ -168,10 +169,13 @@ class Walker {
   void index_cells() {
     cells_.clear();
     for (std::size_t k = 0; k < characters_.size(); ++k) {
-      const Vec3 p = to_position(characters_[k].state.position);
-      cells_.push_back({cell_of(p.x), cell_of(p.z), uint32_t(k)});
+      const CharacterState& state = characters_[k].state;
+      const Vec3 p = to_position(state.position);
+      cells_.push_back({cell_of(p.x), cell_of(p.z), uint32_t(k), follow::nearby_of(state)});
     }
-    std::sort(cells_.begin(), cells_.end());
+    std::sort(cells_.begin(), cells_.end(), [](const Cell& a, const Cell& b) {
+      return std::tie(a.x, a.z, a.k) < std::tie(b.x, b.z, b.k);
+    });
   }
   static int32_t cell_of(double v) { return int32_t(det_floor(v / kCell)); }
 
@@ -183,11 +187,12 @@ class Walker {
     const Vec3 p = to_position(at);
     const int32_t cx = cell_of(p.x), cz = cell_of(p.z);
     for (int32_t x = cx - 1; x <= cx + 1; ++x) {
-      auto it = std::lower_bound(cells_.begin(), cells_.end(), Cell{x, cz - 1, 0});
+      auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair(x, cz - 1),
+                                 [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; });
       for (; it != cells_.end() && it->x == x && it->z <= cz + 1; ++it) {
-        const FixedVec3& q = characters_[it->k].state.position;
+        const FixedVec3& q = it->seen.position;  // in the cell's entry: no visit to the character's state
         if (it->k != k && std::abs(int64_t(q.x) - at.x) <= kNear && std::abs(int64_t(q.z) - at.z) <= kNear)
-          nearby_.push_back(characters_[it->k].state);
+          nearby_.push_back(it->seen);
       }
     }
   }
@@ -216,10 +221,10 @@ class Walker {
   struct Cell {
     int32_t x, z;
     uint32_t k;
-    auto operator<=>(const Cell&) const = default;
+    follow::Nearby seen;  // character k as the followers steer round it
   };
-  std::vector<Cell> cells_;                 // this tick's, sorted
-  std::vector<CharacterState> nearby_;      // the character being stepped's neighbours
+  std::vector<Cell> cells_;                 // this tick's, sorted by cell, then k
+  std::vector<follow::Nearby> nearby_;      // the character being stepped's neighbours
   std::vector<Agent> agents_;
   TickRunner runner_;
   uint32_t arrived_ = 0, gave_up_ = 0;

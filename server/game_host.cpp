@@ -371,7 +371,7 @@ follow::FollowStep GameHost::follow(uint32_t id, follow::PathFollower& follower)
     const CharacterState& s = roster_[i].character.state;
     if (roster_[i].id == id) continue;
     const double dx = double(s.position.x) - double(self.position.x), dz = double(s.position.z) - double(self.position.z);
-    if (dx * dx + dz * dz <= reach * reach) nearby_.push_back(s);
+    if (dx * dx + dz * dz <= reach * reach) nearby_.push_back(follow::nearby_of(s));
   }
   const uint32_t next = tick() + 1;
   follow::FollowStep step = follower.step(self, next, follow_settings_, nearby_);

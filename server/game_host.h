@@ -202,7 +202,7 @@ class GameHost final : public GameControl {
   uint32_t npcs_wanted_ = 0;
   std::function<uint32_t()> spawn_ids_;
   std::vector<Npc> npcs_;  // the NPCs spawned and not gone, ascending id (those not yet in the roster too)
-  std::vector<CharacterState> nearby_;  // follow(): the characters near the NPC it steps
+  std::vector<follow::Nearby> nearby_;  // follow(): the characters near the NPC it steps
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;
   // The triggers each character is in after the last tick, ascending id; only those in some. A

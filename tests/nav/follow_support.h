@@ -86,7 +86,7 @@ class FollowRun {
     const CharacterState& state = characters_[k].state;
     nearby_.clear();
     for (std::size_t j = 0; j < characters_.size(); ++j)
-      if (j != k) nearby_.push_back(characters_[j].state);
+      if (j != k) nearby_.push_back(follow::nearby_of(characters_[j].state));
     follow::FollowStep s = f.step(state, tick_, follow_, nearby_);
     if (s.event == follow::FollowEvent::kNeedPath) {
       events_[k].replans.push_back(s.replan);
@@ -112,7 +112,7 @@ class FollowRun {
   std::vector<TickCharacter> characters_;
   std::vector<follow::PathFollower> followers_;
   std::vector<Events> events_;
-  std::vector<CharacterState> nearby_;
+  std::vector<follow::Nearby> nearby_;
   uint32_t tick_ = 0;
 };
 

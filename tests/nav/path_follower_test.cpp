@@ -150,7 +150,7 @@ TEST(PathFollower, GivesUpWhenTheWayStaysBlocked) {
   EXPECT_FALSE(run.events(k).arrived);
   EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kStuck);
   EXPECT_EQ(run.follower(k).counts().stuck, uint32_t(run.follow_settings().stuck_replans + 1));
-  EXPECT_LT(run.events(k).ended, 60u * 12) << "before its deadline (3 x 12 m at 5 m/s + 5 s)";
+  EXPECT_LT(run.events(k).ended, 60u * 15) << "before its deadline (3 x 12 m at 5 m/s + 8 s)";
 }
 
 // Pushed through the door into the other room while it walks along the wall: off its path, it asks

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include "games/patrol_game.h"
+#include "replay/input_script.h"
 #include "replay/recording.h"
 #include "replay/resimulate.h"
 #include "server/game.h"
@@ -167,6 +168,60 @@ TEST(Npcs, SpawnedCharactersStepCollideAreSeenAsNpcsAndTheMatchReplaysWithAndWit
   EXPECT_FALSE(differs.ok);
   EXPECT_NE(differs.difference.find("tick 201: the game set NPC " + std::to_string(game.chaser) + "'s input"), std::string::npos)
       << differs.difference;
+  std::remove(recorded.path().c_str());
+}
+
+// One NPC walks by its path across a hall, there and back, while a row of five players walks
+// through it the other way, shoulder to shoulder (gaps of 0.2 m: it cannot slip between them). They
+// meet, it is held back and pushed off its line, and it finds its way round them and arrives.
+struct Crossing final : server::Game {
+  uint32_t npc = 0;
+  int joined = 0, arrivals = 0, gave_up = 0, met_player = 0;
+  double off_line = 0;  // metres from z = 0, the most, while it was met
+  follow::PathFollower follower;
+  void on_start(server::GameControl& g) override { npc = g.spawn({-12, 1, 0}); }
+  std::optional<Vec3> on_join(server::GameControl&, const server::Joining&) override {
+    return Vec3{9, 1, -2.0 + joined++};  // z -2 .. 2, a metre apart
+  }
+  void after_tick(server::GameControl& g, const server::TickReport& r) override {
+    for (const auto& c : r.characters) {
+      if (c.id != npc) continue;
+      for (const Touch& t : c.touches) met_player += t.kind == TouchKind::kCharacter;
+      if (met_player > 0) off_line = std::max(off_line, std::abs(to_position(c.state.position).z));
+    }
+    if (!g.character(npc)) return;
+    if (!follower.active() && arrivals + gave_up < 2) follower.go_to({arrivals % 2 == 0 ? 14.0 : -12.0, 0, 0}, r.tick);
+    const follow::FollowStep step = g.follow(npc, follower);
+    arrivals += step.event == follow::FollowEvent::kArrived;
+    gave_up += step.event == follow::FollowEvent::kGaveUp;
+  }
+};
+
+TEST(Npcs, AnNpcPushedByARowOfPlayersFindsItsWayRoundThemAndArrives) {
+  MeshBuilder b;
+  b.floor_grid(-20, -12, 20, 12, 0, 2);
+  const auto world = make_world(b.take(), "hall");
+  HarnessOptions o = with_clients(5);
+  o.pattern = bots::Pattern::kScript;
+  o.script = replay::parse_input_script("600 -0.6 0 -\n", "row");  // 3 m/s west
+  ASSERT_TRUE(o.script.ok()) << o.script.error;
+  SimHarness h(*world, o);
+  auto owned = std::make_unique<Crossing>();
+  Crossing& game = *owned;
+  h.server().set_game(std::move(owned));
+  RecordedGame recorded(h, *world, o.settings, "crossing.rec", {"hall", "crossing", 0, 1, 0});
+  ASSERT_TRUE(recorded.opened()) << recorded.error();
+  h.start_all();
+  h.run_for(14 * kS);
+  EXPECT_GT(game.met_player, 0) << "the row met it";
+  EXPECT_GT(game.off_line, 0.5) << "and pushed it off its line";
+  EXPECT_EQ(game.gave_up, 0);
+  EXPECT_EQ(game.arrivals, 2) << "there and back";
+  EXPECT_GE(game.follower.counts().paths, 2u);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(h.client(i).predictor().counters().unexplained, 0u) << "client " << i;
+  ASSERT_TRUE(recorded.close()) << recorded.error();
+  const server::GameReplayResult same = server::replay_game(recorded.path(), *world, std::make_unique<Crossing>());
+  EXPECT_TRUE(same.ok) << same.error << same.difference;
   std::remove(recorded.path().c_str());
 }
 

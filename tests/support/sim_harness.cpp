@@ -12,6 +12,8 @@ namespace foothold::test {
 
 SimHarness::SimHarness(const World& world, const HarnessOptions& options)
     : world_(world), options_(options), net_(options.seed) {
+  spec_.pattern = options_.pattern;
+  spec_.script = options_.script;  // once: every kScript brain refers to it
   period_ = proto::kSecond / options.settings.tick_rate;
   now_ = proto::kSecond;  // any origin; not zero, so that "time 0" never means "never"
   start_ = now_;
@@ -61,9 +63,7 @@ void SimHarness::make_client(int i) {
                                                            std::size_t(i) < options_.user_data.size()
                                                                ? std::span<const uint8_t>(options_.user_data[size_t(i)])
                                                                : std::span<const uint8_t>()));
-  bots::PatternSpec spec;
-  spec.pattern = options_.pattern;
-  c.brain = std::make_unique<client::LatchedSource>(bots::make_brain(spec, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_));
+  c.brain = std::make_unique<client::LatchedSource>(bots::make_brain(spec_, options_.seed, uint32_t(i), options_.settings.tick_rate, &world_));
   client::ClientSession* s = c.session.get();
   net_.attach(client_endpoint(i), [s](proto::Nanos t, const proto::Endpoint& from, std::span<const uint8_t> b) {
     if (from == server_endpoint()) s->on_datagram(t, b);

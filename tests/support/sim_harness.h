@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bots/bot_brain.h"
+#include "replay/input_script.h"
 #include "client/session.h"
 #include "server/server_core.h"
 #include "support/sim_network.h"
@@ -18,6 +19,8 @@ struct HarnessOptions {
   int clients = 4;
   uint64_t seed = 1;
   bots::Pattern pattern = bots::Pattern::kWander;
+  /// Every client's input script, looped, for pattern kScript.
+  replay::InputScript script;
   /// Each client's connect token's user data, by client index (missing: none).
   std::vector<std::vector<uint8_t>> user_data;
 };
@@ -95,6 +98,7 @@ class SimHarness {
 
   const World& world_;
   HarnessOptions options_;
+  bots::PatternSpec spec_;  // the clients' brains' (a kScript brain refers to its script)
   SimNetwork net_;
   std::unique_ptr<server::ServerCore> server_;
   std::vector<Client> clients_;
