@@ -7,6 +7,7 @@
 
 #include "proto/endpoint.h"
 #include "server/server_config.h"
+#include "shared/server_limits.h"
 
 namespace foothold::server {
 namespace {
@@ -246,6 +247,25 @@ TEST(ServerConfig, TheGameComesFromTheFileOrTheEnvironmentAndMessageSettingsAreR
   EXPECT_NE(errors[0].find("message_queue = 1000 is out of range"), std::string::npos) << errors[0];
   EXPECT_NE(errors[1].find("message_rate = 0 is out of range"), std::string::npos) << errors[1];
   EXPECT_NE(errors[2].find("message_timeout = 0.5 is out of range"), std::string::npos) << errors[2];
+}
+
+// --npcs / npcs / FOOTHOLD_NPCS: the NPCs a game is asked for, 0 to kMaxNpcs (1024).
+TEST(ServerConfig, TheNpcsAskedForComeFromTheEnvironmentAndAreRangeChecked) {
+  server::ServerConfig c;
+  EXPECT_EQ(c.npcs, 0);
+  {
+    server::ScopedEnv env("FOOTHOLD_NPCS", "16");
+    EXPECT_TRUE(server::apply_server_config_env(c).empty());
+    EXPECT_EQ(c.npcs, 16);
+  }
+  c.npcs = kMaxNpcs;
+  EXPECT_TRUE(c.validate().empty());
+  for (int bad : {kMaxNpcs + 1, -1}) {
+    c.npcs = bad;
+    const auto errors = c.validate();
+    ASSERT_EQ(errors.size(), 1u) << bad;
+    EXPECT_NE(errors[0].find("npcs = " + std::to_string(bad) + " is out of range [0, 1024]"), std::string::npos) << errors[0];
+  }
 }
 
 // --game-seed / game_seed / FOOTHOLD_GAME_SEED: a whole number over the full 64 bits, or empty (fresh
