@@ -11,6 +11,7 @@
 #include <DetourNavMeshQuery.h>
 
 #include "nav/jump_links.h"
+#include "nav/regions.h"
 #include "nav/tile_build.h"
 #include "nav/tile_check.h"
 
@@ -104,7 +105,8 @@ NavMeshResult NavMesh::bake(const World& world, const MoveSettings& settings, co
     if (i == 0 || bins[i].first != bins[i - 1].first) runs.emplace_back(i, i);
   for (std::size_t r = 0; r < runs.size(); ++r) runs[r].second = r + 1 < runs.size() ? runs[r + 1].first : bins.size();
 
-  const std::vector<uint8_t> areas = triangle_areas(world, mesh->agent_);
+  mesh->areas_ = triangle_areas(world, mesh->agent_);
+  const std::vector<uint8_t>& areas = mesh->areas_;
   std::vector<TileBuild> built(runs.size());
   const int threads = options.threads ? options.threads->threads() : 1;
   const std::size_t batch = std::max<std::size_t>(16, std::size_t(4 * threads));
@@ -270,7 +272,7 @@ NavRebuild NavMesh::rebuild(const World& world, const Aabb& region, std::span<co
   const int x1 = std::min(tiles_x - 1, tile_of(region.hi.x, layout.origin_x));
   const int z0 = std::max(0, tile_of(region.lo.z, layout.origin_z));
   const int z1 = std::min(tiles_z - 1, tile_of(region.hi.z, layout.origin_z));
-  const std::vector<uint8_t> areas = triangle_areas(world, agent_);
+  if (areas_.size() != world.triangle_count()) areas_ = triangle_areas(world, agent_);  // a loaded mesh's first rebuild
   const double border = layout.border_cells * agent_.cell_size;
   std::vector<uint32_t> triangles;
   std::vector<WorldTriangle> over;
@@ -280,13 +282,15 @@ NavRebuild NavMesh::rebuild(const World& world, const Aabb& region, std::span<co
       const double lo_x = layout.origin_x + x * layout.tile_width - border, hi_x = lo_x + layout.tile_width + 2 * border;
       const double lo_z = layout.origin_z + z * layout.tile_width - border, hi_z = lo_z + layout.tile_width + 2 * border;
       const auto overlaps = [&](const WorldTriangle& t) { return t.hi.x >= lo_x && t.lo.x <= hi_x && t.hi.z >= lo_z && t.lo.z <= hi_z; };
-      triangles.clear();
-      for (uint32_t i = 0; i < world.triangle_count(); ++i)
-        if (overlaps(world.triangle(i))) triangles.push_back(i);
+      // The world's tree finds them (ascending), a hair wide so that one touching the edge is kept;
+      // the same test as the bake's then says which are over the tile.
+      constexpr double kHair = 1e-6;
+      world.collect({{lo_x - kHair, b.lo.y - 1, lo_z - kHair}, {hi_x + kHair, b.hi.y + 1, hi_z + kHair}}, triangles);
+      std::erase_if(triangles, [&](uint32_t i) { return !overlaps(world.triangle(i)); });
       over.clear();
       for (const WorldTriangle& t : extra)
         if (overlaps(t)) over.push_back(t);
-      TileBuild built = build_tile(world, areas, agent_, layout, x, z, triangles, over);
+      TileBuild built = build_tile(world, areas_, agent_, layout, x, z, triangles, over);
       if (built.error.empty()) built.error = replace_tile(x, z, built);
       if (!built.error.empty()) {
         out.error = built.error;
@@ -348,9 +352,18 @@ std::string NavMesh::replace_tile(int x, int z, TileBuild& built) {
 }
 
 void NavMesh::index_surface() {
-  surface_.clear();
-  surface_area_ = 0;
-  for (const std::vector<uint8_t>& t : tiles_) {
+  // Every detail triangle of every polygon, with its polygon's region; then those of the largest
+  // region (by horizontal area; of equals, the first found) are kept for random_point().
+  struct Found {
+    uint32_t region;
+    double area;
+    Vec3 a, b, c;
+  };
+  std::vector<Found> found;
+  const PolygonRegions regions = find_regions(*detour_, tiles_);
+  std::vector<double> region_area(regions.count, 0.0);
+  for (std::size_t k = 0; k < tiles_.size(); ++k) {
+    const std::vector<uint8_t>& t = tiles_[k];
     // The tile passed check_tile(): every index below is within its arrays.
     dtMeshHeader h;
     std::memcpy(&h, t.data(), sizeof h);
@@ -367,19 +380,31 @@ void NavMesh::index_surface() {
     for (int i = 0; i < h.offMeshBase; ++i) {
       const dtPoly& p = polys[i];
       const dtPolyDetail& d = meshes[i];
-      const auto vertex = [&](uint8_t k) {
-        const float* v = k < p.vertCount ? verts + 3 * p.verts[k] : dverts + 3 * (d.vertBase + (k - p.vertCount));
-        return Vec3{v[0], v[1], v[2]};
+      const uint32_t region = regions.region[regions.first[k] + std::size_t(i)];
+      const auto vertex = [&](uint8_t v) {
+        const float* f = v < p.vertCount ? verts + 3 * p.verts[v] : dverts + 3 * (d.vertBase + (v - p.vertCount));
+        return Vec3{f[0], f[1], f[2]};
       };
       for (unsigned j = 0; j < d.triCount; ++j) {
         const uint8_t* tri = dtris + 4 * (std::size_t(d.triBase) + j);
         const Vec3 a = vertex(tri[0]), b = vertex(tri[1]), c = vertex(tri[2]);
         const double area = std::fabs((b.x - a.x) * (c.z - a.z) - (c.x - a.x) * (b.z - a.z)) / 2;
         if (!(area > 0)) continue;
-        surface_.push_back({surface_area_, a, b, c});
-        surface_area_ += area;
+        found.push_back({region, area, a, b, c});
+        region_area[region] += area;
       }
     }
+  }
+  main_region_ = 0;
+  for (uint32_t r = 1; r < regions.count; ++r)
+    if (region_area[r] > region_area[main_region_]) main_region_ = r;
+  regions_ = regions.count;
+  surface_.clear();
+  surface_area_ = 0;
+  for (const Found& f : found) {
+    if (f.region != main_region_) continue;
+    surface_.push_back({surface_area_, f.a, f.b, f.c});
+    surface_area_ += f.area;
   }
 }
 

@@ -135,11 +135,16 @@ class NavMesh {
   /// The data of every tile, in tile order (z, then x): Detour's tile format, as Recast built it.
   const std::vector<std::vector<uint8_t>>& tiles() const { return tiles_; }
 
-  /// A point on the mesh's walkable surface (its detail triangles, within a cell height of the
-  /// ground), drawn uniformly by horizontal area from `seed` alone: the same seed and mesh give the
-  /// same point. Any polygon may be drawn, also one not reachable from a given place (find_path()
-  /// says). Precondition: the mesh has a polygon (a mesh from bake() or load() has).
+  /// A point on the walkable surface of the mesh's main region (its detail triangles, within a
+  /// cell height of the ground), drawn uniformly by horizontal area from `seed` alone: the same seed
+  /// and mesh give the same point. The main region is the largest (by area) set of polygons that
+  /// all reach one another, walking and by jump links (nav/regions.h): so any two points drawn are
+  /// joined by a complete path both ways, and none is on a wall's top, in a pit with no way out or
+  /// on a ledge one can only drop from. Precondition: the mesh has a polygon (a mesh from bake() or
+  /// load() has).
   Vec3 random_point(uint64_t seed) const;
+  /// How many regions the mesh has (sets of polygons that reach one another; nav/regions.h).
+  uint32_t regions() const { return regions_; }
 
   /// Detour's mesh, for NavQuery; owned by this NavMesh.
   const dtNavMesh& detour() const { return *detour_; }
@@ -164,7 +169,7 @@ class NavMesh {
   // bake(): finds the jump links of the tiles `built` (nav/jump_links.h) and makes those that hold
   // their starts again with them. Returns an error, or "".
   std::string link_tiles(const World& world, std::vector<TileBuild>& built, ParallelFor* threads) const;
-  void index_surface();  // fills surface_ for random_point()
+  void index_surface();  // finds the regions and fills surface_ with the main one's, for random_point()
   void count();          // fills stats_ from tiles_
   // rebuild(): tile (x, z) built again as `built` (no data: none there now), in Detour and tiles_.
   std::string replace_tile(int x, int z, TileBuild& built);
@@ -175,15 +180,18 @@ class NavMesh {
   Grid grid_;
   NavStats stats_;
   std::vector<std::vector<uint8_t>> tiles_;
+  std::vector<uint8_t> areas_;   // each world triangle's Recast area (triangle_areas()), for rebuild()
   dtNavMesh* detour_ = nullptr;  // owned (dtFreeNavMesh)
   int max_tile_polygons_ = 0;    // the most polygons a tile may have (Detour's references hold them)
-  // Every detail triangle of the mesh with its running total of horizontal area, for random_point().
+  // Every detail triangle of the main region with its running total of horizontal area, for random_point().
   struct SurfaceTriangle {
     double area_before = 0;  // horizontal area of the triangles before this one, m^2
     Vec3 a, b, c;
   };
-  std::vector<SurfaceTriangle> surface_;
+  std::vector<SurfaceTriangle> surface_;  // of the main region only
   double surface_area_ = 0;
+  uint32_t regions_ = 0;      // regions of the mesh
+  uint32_t main_region_ = 0;  // the largest, random_point()'s
 
 };
 

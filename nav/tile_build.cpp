@@ -58,10 +58,12 @@ rcConfig tile_config(const NavAgent& agent, const TileLayout& layout) {
   return cfg;
 }
 
-// The triangles as Recast rasterises them: nine floats each, and their areas.
+// The triangles as Recast rasterises them: nine floats each, and their areas; those of
+// kNeverGroundArea last, from `never` on.
 struct TileTriangles {
   std::vector<float> verts;
   std::vector<unsigned char> areas;
+  std::size_t never = 0;
   float y_min = 0, y_max = 0;
 };
 
@@ -81,8 +83,13 @@ TileTriangles gather(const World& world, const std::vector<uint8_t>& areas, cons
     hi = t.areas.empty() ? tri.hi.y : std::max(hi, tri.hi.y);
     t.areas.push_back(area);
   };
-  for (uint32_t i : triangles) add(world.triangle(i), areas[i]);
-  for (const WorldTriangle& tri : extra) add(tri, triangle_area(tri, agent));
+  for (const bool never : {false, true}) {
+    if (never) t.never = t.areas.size();
+    for (uint32_t i : triangles)
+      if ((areas[i] == kNeverGroundArea) == never) add(world.triangle(i), areas[i]);
+    for (const WorldTriangle& tri : extra)
+      if (const uint8_t area = triangle_area(tri, agent); (area == kNeverGroundArea) == never) add(tri, area);
+  }
   t.y_min = float(lo);
   t.y_max = float(hi);
   return t;
@@ -91,14 +98,21 @@ TileTriangles gather(const World& world, const std::vector<uint8_t>& areas, cons
 // Recast's pipeline up to the compact heightfield, eroded by the radius, with its regions.
 RecastPtr<rcCompactHeightfield> rasterise(rcContext& ctx, const rcConfig& cfg, const TileTriangles& t, std::string& error) {
   RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
+  // never_ground triangles last, their area kept where they merge with a span (a flag merge
+  // threshold no height difference is within): a never_ground top over walkable ground stays so.
+  const int never = int(t.areas.size() - t.never);
   if (!solid || !rcCreateHeightfield(&ctx, *solid, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch) ||
-      !rcRasterizeTriangles(&ctx, t.verts.data(), t.areas.data(), int(t.areas.size()), *solid, cfg.walkableClimb)) {
+      !rcRasterizeTriangles(&ctx, t.verts.data(), t.areas.data(), int(t.never), *solid, cfg.walkableClimb) ||
+      (never > 0 && !rcRasterizeTriangles(&ctx, t.verts.data() + 9 * t.never, t.areas.data() + t.never, never, *solid, -1))) {
     error = "rasterising";
     return nullptr;
   }
-  // Spans a step up from walkable ground stay walkable (a stair's edge); ledges and spans without
-  // headroom for the capsule do not.
+  // Spans a step up from walkable ground stay walkable (a stair's edge), but not never_ground ones
+  // (kNeverGroundArea); ledges and spans without headroom for the capsule do not.
   rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid);
+  for (int i = 0; i < solid->width * solid->height; ++i)
+    for (rcSpan* s = solid->spans[i]; s; s = s->next)
+      if (s->area == kNeverGroundArea) s->area = RC_NULL_AREA;
   rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid);
   rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid);
   RecastPtr<rcCompactHeightfield> chf(rcAllocCompactHeightfield());
@@ -198,7 +212,7 @@ uint8_t triangle_area(const WorldTriangle& t, const NavAgent& agent) {
   switch (t.tag) {
     case SurfaceTag::kByNormal: walkable = ny >= agent.cos_max_slope; break;
     case SurfaceTag::kAlwaysGround: walkable = ny > 0; break;  // any upward contact grounds (movement.md §3.2)
-    case SurfaceTag::kNeverGround: walkable = false; break;
+    case SurfaceTag::kNeverGround: return kNeverGroundArea;
   }
   return walkable ? RC_WALKABLE_AREA : RC_NULL_AREA;
 }

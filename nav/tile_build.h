@@ -27,9 +27,15 @@ struct TileLayout {
 /// The layout of tiles of `tile_cells` for `agent`, with tile (0, 0) at the world's minimum corner.
 TileLayout tile_layout(const World& world, const NavAgent& agent, int tile_cells);
 
+/// The Recast area of a surface tagged never_ground: solid and never walkable. Recast's filter that
+/// lets a low obstacle's top be walked on (a kerb a step high) makes any other area but walkable
+/// ones walkable; a never_ground top a step over the floor (the arena's pad) must stay out, so it is
+/// rasterised as this area, over what lies under it, and made RC_NULL_AREA after that filter.
+inline constexpr uint8_t kNeverGroundArea = 2;
+
 /// The triangles' walkability, one Recast area per static triangle of the world (in index order):
 /// walkable (RC_WALKABLE_AREA) where the movement step would ground on it (by its normal and tag),
-/// else RC_NULL_AREA (still solid: a wall or a ceiling).
+/// kNeverGroundArea where it is tagged never to, else RC_NULL_AREA (still solid: a wall or a ceiling).
 std::vector<uint8_t> triangle_areas(const World& world, const NavAgent& agent);
 
 /// Result of build_tile().
@@ -43,8 +49,7 @@ struct TileBuild {
   std::shared_ptr<rcPolyMeshDetail> detail;
 };
 
-/// Recast's area of one triangle: RC_WALKABLE_AREA where the movement step would ground on it (by its
-/// normal and tag), else RC_NULL_AREA (solid all the same).
+/// Recast's area of one triangle, as triangle_areas() gives it.
 uint8_t triangle_area(const WorldTriangle& triangle, const NavAgent& agent);
 
 /// Builds tile (tile_x, tile_z) from the triangles `triangles` (indices into `world`, ascending:

@@ -238,10 +238,12 @@ class GameControl {
   /// a game that fills its match with NPCs reads it in on_start. Recorded, so that --verify-game
   /// asks for as many.
   virtual uint32_t npcs_wanted() const = 0;
-  /// A point on the navigation mesh's walkable surface (where path() can lead), drawn uniformly by
-  /// area with one number of random(): a patrol's next goal, an NPC's spawn point. Nothing, and
-  /// nothing drawn, without a mesh (path() says when one could not be baked). A point drawn may be
-  /// on a part of the level not reachable from a given place (path() is partial there).
+  /// A point on the walkable surface of the navigation mesh's main region, drawn uniformly by area
+  /// with one number of random(): a patrol's next goal, an NPC's spawn point. The main region is the
+  /// largest set of polygons that all reach one another (jump links included), so any two points
+  /// drawn are joined by a complete path both ways; none is on a wall's top or in a pit with no way
+  /// out. Nothing, and nothing drawn, without a mesh (path() says when one could not be baked).
+  /// A mover standing on a point drawn is not known to the mesh (rebuild_navigation()).
   virtual std::optional<Vec3> random_point() = 0;
   /// Steps `follower` (follow/path_follower.h) for NPC `id` and sets its input for the next tick
   /// (set_input()): the follower is given the characters within 10 m of it (ascending id) to steer

@@ -88,9 +88,13 @@ TEST(NavFile, MissingAndForeignFilesAreRefused) {
   const std::string text = dir.write("text.nav", "# not a navmesh\n");
   EXPECT_EQ(NavMesh::load(text, *f.world, {}).error, "navmesh " + text + " is not a navmesh file");
   std::vector<uint8_t> later = f.bytes;
-  later[8] = 3;
+  later[8] = 4;
   reseal(later);
-  EXPECT_EQ(load(later, *f.world).error, "navmesh f.nav has format version 3, this build reads 2");
+  EXPECT_EQ(load(later, *f.world).error, "navmesh f.nav has format version 4, this build reads 3");
+  std::vector<uint8_t> earlier = f.bytes;
+  earlier[8] = 2;  // may hold a never_ground top
+  reseal(earlier);
+  EXPECT_EQ(load(earlier, *f.world).error, "navmesh f.nav has format version 2, this build reads 3");
 }
 
 TEST(NavFile, EveryTruncationIsRefused) {

@@ -247,5 +247,56 @@ TEST(NavMesh, RandomPointIsAPureFunctionOfTheSeedOnTheMesh) {
   EXPECT_GT(max_x, 5);
 }
 
+TEST(NavMesh, RandomPointsAreDrawnFromTheRegionWhosePointsAllReachOneAnother) {
+  // A floor and a tower 2.5 m high, 6 m square: too high to jump onto, low enough to drop from. Its
+  // top is walkable and joined to the floor by drop links, one way: a region of its own.
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({2, 0, 2}, {8, 2.5, 8});
+  const auto world = make_world(b.take());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  ASSERT_GT(mesh->stats().links, 0u) << "drop links from the tower's top";
+  EXPECT_GE(mesh->regions(), 2u);
+  NavQuery query(*mesh);
+  const PathResult down = query.find_path({5, 2.5, 5}, {-5, 0, -5});
+  EXPECT_EQ(down.status, PathStatus::kFound) << "the top reaches the floor";
+  const PathResult up = query.find_path({-5, 0, -5}, {5, 2.5, 5});
+  EXPECT_NE(up.status, PathStatus::kFound) << "the floor does not reach the top";
+  Vec3 last = mesh->random_point(0);
+  for (uint64_t seed = 1; seed < 300; ++seed) {
+    const Vec3 p = mesh->random_point(seed);
+    ASSERT_NEAR(p.y, 0, 0.1) << "seed " << seed << " drew " << p.x << "," << p.y << "," << p.z;
+    if (seed % 30 == 0) {
+      EXPECT_EQ(query.find_path(last, p).status, PathStatus::kFound) << "seed " << seed;
+      last = p;
+    }
+  }
+}
+
+TEST(NavMesh, ANeverGroundPadAStepHighIsNoPartOfTheMesh) {
+  // The arena's pad: 0.1 m high (a step: Recast would let it be walked on) and tagged never_ground,
+  // so a character on it never stands. Nothing is drawn on it, and a path goes round it.
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-3, 0, -3}, {3, 0.1, 3}, SurfaceTag::kNeverGround);
+  const auto world = make_world(b.take());
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  const auto on_pad = [](const Vec3& p) { return std::fabs(p.x) < 3 && std::fabs(p.z) < 3; };
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    const Vec3 p = mesh->random_point(seed);
+    ASSERT_FALSE(on_pad(p)) << "seed " << seed << " drew " << p.x << "," << p.y << "," << p.z;
+  }
+  NavQuery query(*mesh);
+  const PathResult across = query.find_path({-8, 0, 0.5}, {8, 0, -0.5});
+  ASSERT_EQ(across.status, PathStatus::kFound);
+  ASSERT_GE(across.corners.size(), 3u) << "it turns round the pad";
+  for (std::size_t i = 0; i + 1 < across.corners.size(); ++i) {
+    const Vec3 mid = (across.corners[i] + across.corners[i + 1]) * 0.5;
+    EXPECT_FALSE(on_pad(mid)) << "leg " << i << " crosses the pad";
+  }
+}
+
 }  // namespace
 }  // namespace foothold::nav::test
