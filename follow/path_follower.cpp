@@ -347,11 +347,12 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
   }
   if (pass_corners(w, tick, s, out)) return out;
 
-  // The goal: the path's last corner, near enough, on its level.
+  // The goal: the path's last corner, near enough, on its level; also on a mover over it (the mesh
+  // knows no movers: a goal under a turntable or a lift at rest is reached standing on it).
   const std::size_t last = corners_.size() - 1;
   if (next_ == last && w.grounded) {
     const Vec3 end = corner(last);
-    if (horizontal_distance(w.at, end) <= s.arrive_reach && !w.carried && w.feet >= end.y - s.step_height - s.off_level &&
+    if (horizontal_distance(w.at, end) <= s.arrive_reach && w.feet >= end.y - s.step_height - s.off_level &&
         w.feet <= end.y + s.step_height + s.off_level) {
       if (complete_) return arrive(tick);
       return ask(Replan::kPartial, tick);

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <tuple>
 #include <vector>
 
+#include "follow/nearby_index.h"
 #include "follow/path_follower.h"
 #include "shared/det_math.h"
 #include "shared/tick.h"
@@ -20,11 +20,10 @@ using Clock = std::chrono::steady_clock;
 // Draws before a spawn or a goal is given up on.
 constexpr int kSpawnTries = 1000;
 constexpr int kGoalTries = 16;
-// The side of the cells the characters are sorted into to find who is near whom, metres: a
-// follower is given those of its cell and the eight around it within kNear of it, whom it would
-// meet within its look ahead (FollowSettings::avoid_time, a second at walk speed, both walking).
-constexpr double kCell = 10;
-constexpr int32_t kNear = int32_t(kCell * kPositionScale);  // 1/1024 m
+// A follower is given the characters within kNear metres of it, whom it would meet within its look
+// ahead (FollowSettings::avoid_time, a second at walk speed, both walking): as a game's are
+// (GameControl::follow()).
+constexpr double kNear = 10;
 
 // The counter-th number of the SplitMix64 stream seeded with `seed`: GameControl::random()'s
 // generator (server/game_host.h game_random), so a walk draws as a game would.
@@ -165,37 +164,16 @@ class Walker {
     return s.input;
   }
 
-  // Every character's cell of kCell metres, sorted: who is near whom this tick.
+  // Every character by cell: who is near whom this tick.
   void index_cells() {
-    cells_.clear();
-    for (std::size_t k = 0; k < characters_.size(); ++k) {
-      const CharacterState& state = characters_[k].state;
-      const Vec3 p = to_position(state.position);
-      cells_.push_back({cell_of(p.x), cell_of(p.z), uint32_t(k), follow::nearby_of(state)});
-    }
-    std::sort(cells_.begin(), cells_.end(), [](const Cell& a, const Cell& b) {
-      return std::tie(a.x, a.z, a.k) < std::tie(b.x, b.z, b.k);
-    });
+    near_.clear();
+    for (std::size_t k = 0; k < characters_.size(); ++k) near_.add(uint32_t(k), characters_[k].state);
+    near_.sort();
   }
-  static int32_t cell_of(double v) { return int32_t(det_floor(v / kCell)); }
 
-  // The characters within kNear of character k (of its cell and the eight around it), into
-  // nearby_, in the cells' order (by cell, then id): an order of the characters alone.
-  void gather_nearby(std::size_t k) {
-    nearby_.clear();
-    const FixedVec3& at = characters_[k].state.position;
-    const Vec3 p = to_position(at);
-    const int32_t cx = cell_of(p.x), cz = cell_of(p.z);
-    for (int32_t x = cx - 1; x <= cx + 1; ++x) {
-      auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair(x, cz - 1),
-                                 [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; });
-      for (; it != cells_.end() && it->x == x && it->z <= cz + 1; ++it) {
-        const FixedVec3& q = it->seen.position;  // in the cell's entry: no visit to the character's state
-        if (it->k != k && std::abs(int64_t(q.x) - at.x) <= kNear && std::abs(int64_t(q.z) - at.z) <= kNear)
-          nearby_.push_back(it->seen);
-      }
-    }
-  }
+  // The characters within kNear of character k, into nearby_ (by cell, then k: an order of the
+  // characters alone).
+  void gather_nearby(std::size_t k) { near_.near(characters_[k].state.position, uint32_t(k), nearby_); }
 
   void note_give_up(std::size_t k, uint32_t tick, follow::GiveUp why) const {
     const Agent& a = agents_[k];
@@ -218,12 +196,7 @@ class Walker {
   const WalkOptions& options_;
   uint64_t drawn_ = 0;
   std::vector<TickCharacter> characters_;  // by id, ascending: TickRunner's order
-  struct Cell {
-    int32_t x, z;
-    uint32_t k;
-    follow::Nearby seen;  // character k as the followers steer round it
-  };
-  std::vector<Cell> cells_;                 // this tick's, sorted by cell, then k
+  follow::NearbyIndex near_{kNear};        // this tick's characters, by cell
   std::vector<follow::Nearby> nearby_;      // the character being stepped's neighbours
   std::vector<Agent> agents_;
   TickRunner runner_;

@@ -364,15 +364,18 @@ follow::FollowStep GameHost::follow(uint32_t id, follow::PathFollower& follower)
   const Client* me = roster_.by_id(id);
   if (!me || !me->npc) return {};
   const CharacterState& self = me->character.state;
-  // The others near it, ascending id (the roster's order): an order of the characters alone.
-  nearby_.clear();
-  const double reach = kFollowNearby * kPositionScale;
-  for (std::size_t i = 0; i < roster_.size(); ++i) {
-    const CharacterState& s = roster_[i].character.state;
-    if (roster_[i].id == id) continue;
-    const double dx = double(s.position.x) - double(self.position.x), dz = double(s.position.z) - double(self.position.z);
-    if (dx * dx + dz * dz <= reach * reach) nearby_.push_back(follow::nearby_of(s));
+  // The others near it, by cell, then id (an order of the characters alone), from the characters
+  // indexed once for all the NPCs a game steps this tick: again when a tick or a join or leave has
+  // changed them since.
+  if (!near_built_ || near_tick_ != tick() || near_roster_ != roster_.version()) {
+    near_.clear();
+    for (std::size_t i = 0; i < roster_.size(); ++i) near_.add(roster_[i].id, roster_[i].character.state);
+    near_.sort();
+    near_built_ = true;
+    near_tick_ = tick();
+    near_roster_ = roster_.version();
   }
+  near_.near(self.position, id, nearby_);
   const uint32_t next = tick() + 1;
   follow::FollowStep step = follower.step(self, next, follow_settings_, nearby_);
   if (step.event == follow::FollowEvent::kNeedPath) {
@@ -414,11 +417,8 @@ int GameHost::rebuild_navigation(int index) {
     region = {{det_min(region.lo.x, was->lo.x), det_min(region.lo.y, was->lo.y), det_min(region.lo.z, was->lo.z)},
               {det_max(region.hi.x, was->hi.x), det_max(region.hi.y, was->hi.y), det_max(region.hi.z, was->hi.z)}};
   rebuilt_at_[std::size_t(index)] = frame->bounds(std::size_t(index));
-  std::vector<WorldTriangle> placed;
-  placed.reserve(frame->triangle_count());
-  for (std::size_t i = 0; i < frame->triangle_count(); ++i) placed.push_back(frame->triangle(i));
   std::size_t tiles = 0;
-  if (const std::string error = nav.rebuild(world, region, placed, tiles); !error.empty()) {
+  if (const std::string error = nav.rebuild(world, region, frame->triangles(), tiles); !error.empty()) {
     if (log_) log_(GameLogLevel::kError, "navmesh: rebuilding where mover " + world.movers()[std::size_t(index)].name + " stands: " + error);
     return -1;
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "follow/nearby_index.h"
 #include "server/client.h"
 #include "server/counters.h"
 #include "server/game.h"
@@ -203,6 +204,10 @@ class GameHost final : public GameControl {
   std::function<uint32_t()> spawn_ids_;
   std::vector<Npc> npcs_;  // the NPCs spawned and not gone, ascending id (those not yet in the roster too)
   std::vector<follow::Nearby> nearby_;  // follow(): the characters near the NPC it steps
+  follow::NearbyIndex near_{kFollowNearby};  // follow(): every character by cell, as of near_tick_
+  bool near_built_ = false;
+  uint32_t near_tick_ = 0;
+  uint64_t near_roster_ = 0;  // the roster's version() then
   mutable std::vector<uint32_t> ids_;  // characters(): refreshed on each call
   std::vector<CharacterReport> reports_;
   // The triggers each character is in after the last tick, ascending id; only those in some. A

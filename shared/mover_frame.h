@@ -6,6 +6,7 @@
 // reads it.
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "shared/animation.h"
@@ -42,6 +43,8 @@ class MoverFrame {
   std::size_t triangle_count() const { return triangles_.size(); }
   /// Placed triangle i (mover by mover, each in its World::Mover::local order).
   const WorldTriangle& triangle(std::size_t i) const { return triangles_[i]; }
+  /// Every placed triangle, all movers together (mover m's from first(m) on).
+  std::span<const WorldTriangle> triangles() const { return triangles_; }
   /// The mover placed triangle i belongs to.
   uint16_t mover_of(std::size_t i) const { return owner_[i]; }
   /// Mover m's placed triangles are [first(m), first(m + 1)).

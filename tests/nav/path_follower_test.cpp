@@ -251,5 +251,31 @@ TEST(PathFollower, ReachesTheRoomsLevelsBalconyByAJump) {
   EXPECT_EQ(run.follower(k).counts().jumps, 1u) << "down is a drop";
 }
 
+// The mesh knows no movers: a goal may lie under a turntable's or a lift's slab. A character standing
+// on the slab over it, at the goal's level within a step, has arrived; one carried up far above it
+// has not.
+TEST(PathFollower, ArrivesOnAMoverStandingOverItsGoalButNotCarriedFarAboveIt) {
+  const follow::FollowSettings fs = follow::follow_settings(MoveSettings{});
+  const MoveSettings ms;
+  const Vec3 goal{4, 0, 0};
+  follow::Path path;
+  path.status = follow::PathStatus::kComplete;
+  path.corners = {{{0, 0, 0}, follow::Leg::kWalk}, {goal, follow::Leg::kWalk}};
+  const auto standing_over = [&](double feet_y) {
+    CharacterState s = spawn_state(goal + Vec3{0.05, feet_y + ms.height / 2, 0});
+    s.ground = GroundKind::kWalkable;
+    s.platform = 1;  // on the first mover
+    return s;
+  };
+  for (const auto& [feet_y, arrives] : {std::pair{0.2, true}, std::pair{1.5, false}}) {
+    follow::PathFollower f;
+    f.go_to(goal, 10);
+    EXPECT_EQ(f.step(standing_over(0), 10, fs).event, follow::FollowEvent::kNeedPath);
+    f.set_path(path, 10);
+    const follow::FollowStep step = f.step(standing_over(feet_y), 11, fs);
+    EXPECT_EQ(step.event == follow::FollowEvent::kArrived, arrives) << "feet " << feet_y << " m over the goal";
+  }
+}
+
 }  // namespace
 }  // namespace foothold::nav::test

@@ -1,0 +1,40 @@
+#include "follow/nearby_index.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "shared/det_math.h"
+
+namespace foothold::follow {
+
+NearbyIndex::NearbyIndex(double reach)
+    : cell_fixed_(reach * kPositionScale), reach_sq_(reach * kPositionScale * reach * kPositionScale) {}
+
+int32_t NearbyIndex::cell_of(int32_t fixed) const { return int32_t(det_floor(double(fixed) / cell_fixed_)); }
+
+void NearbyIndex::add(uint32_t key, const CharacterState& state) {
+  cells_.push_back({cell_of(state.position.x), cell_of(state.position.z), key, nearby_of(state)});
+}
+
+void NearbyIndex::sort() {
+  std::sort(cells_.begin(), cells_.end(),
+            [](const Cell& a, const Cell& b) { return std::tie(a.x, a.z, a.key) < std::tie(b.x, b.z, b.key); });
+}
+
+void NearbyIndex::near(const FixedVec3& at, uint32_t key, std::vector<Nearby>& out) const {
+  out.clear();
+  const int32_t cx = cell_of(at.x), cz = cell_of(at.z);
+  for (int32_t x = cx - 1; x <= cx + 1; ++x) {
+    auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair(x, cz - 1),
+                               [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; });
+    for (; it != cells_.end() && it->x == x && it->z <= cz + 1; ++it) {
+      if (it->key == key) continue;
+      // In the cell's entry: no visit to the character's state.
+      const double dx = double(it->seen.position.x) - double(at.x), dz = double(it->seen.position.z) - double(at.z);
+      if (dx * dx + dz * dz <= reach_sq_) out.push_back(it->seen);
+    }
+  }
+}
+
+}  // namespace foothold::follow
