@@ -280,6 +280,7 @@ TEST(GameRandom, IsSplitMix64OfTheSeedAndTheCountDrawn) {
   EXPECT_EQ(g.random_below(1), 0u);
   for (int i = 0; i < 100; ++i) EXPECT_LT(g.random_below(6), 6u);
   // Unless given one, each server draws its seed from the system's randomness (equal by chance: 2^-64).
+  o.seed_game = false;
   SimHarness other(arena_world(), o);
   SimHarness third(arena_world(), o);
   EXPECT_NE(other.server().game_seed(), third.server().game_seed());

@@ -26,6 +26,9 @@ SimHarness::SimHarness(const World& world, const HarnessOptions& options)
   if (!core.unix_clock) core.unix_clock = [this](proto::Nanos now) { return unix_at(now); };
   server_ = std::make_unique<server::ServerCore>(core, world, options.settings, net_.sink_for(server_endpoint()), now_,
                                                  std::make_unique<server::CookieJar>(cookie_key));
+  // The match's random source from the test's seed, not the system's: a game's draws (its goals,
+  // who is "it") are then the same in every run of a seed.
+  if (options.seed_game) server_->set_game_seed(options.seed * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull);
   net_.attach(server_endpoint(), [this](proto::Nanos t, const proto::Endpoint& from, std::span<const uint8_t> b) {
     server_->on_datagram(t, from, b);
   });

@@ -23,6 +23,9 @@ struct HarnessOptions {
   replay::InputScript script;
   /// Each client's connect token's user data, by client index (missing: none).
   std::vector<std::vector<uint8_t>> user_data;
+  /// The match's random source seeded from `seed`, so a game draws the same in every run; false
+  /// leaves the server's own seed, drawn from the system's randomness.
+  bool seed_game = true;
 };
 
 /// Default options with `clients` clients (0: a server alone, for tests that speak by hand).
