@@ -31,7 +31,8 @@ namespace {
 
 constexpr char kMagic[8] = {'F', 'H', 'N', 'A', 'V', 'M', 'S', 'H'};
 // 2: tiles may hold jump links (Detour's off-mesh connections); a mesh of version 1 has none.
-// 3: a never_ground top a step over walkable ground is left out (a mesh of version 2 may hold it).
+// 3: a never_ground top a step over walkable ground is left out (a mesh of version 2 may hold it);
+//    the ground movers sweep has its own area (nav/mover_sweeps.h).
 constexpr uint32_t kFormatVersion = 3;
 constexpr std::size_t kHeaderBytes = 48;
 constexpr std::size_t kChecksumBytes = 8;

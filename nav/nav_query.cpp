@@ -7,6 +7,8 @@
 #include <DetourNavMesh.h>
 #include <DetourNavMeshQuery.h>
 
+#include "nav/mover_sweeps.h"
+
 namespace foothold::nav {
 namespace {
 
@@ -54,7 +56,9 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
     result.why = NoPathReason::kSearchFailed;
     return result;
   }
-  const dtQueryFilter filter;  // every polygon with a flag: all walkable ones (tile_build.cpp)
+  // Every polygon with a flag (all walkable ones: tile_build.cpp); the ground movers sweep dearer.
+  dtQueryFilter filter;
+  filter.setAreaCost(kMoverArea, kMoverAreaCost);
   float extents[3], start[3], goal[3], start_on[3], goal_on[3];
   to_float(extents_, extents);
   to_float(from, start);
@@ -70,12 +74,18 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
   }
   // In the open, walk straight: Detour's polygon search prices a path by its polygons' edge
   // midpoints, so on a floor split into tiles it may pick a corridor with a needless corner where
-  // tiles meet. A ray along the mesh that reaches the goal's own polygon is the path.
+  // tiles meet. A ray along the mesh that reaches the goal's own polygon is the path, unless it
+  // crosses ground a mover sweeps, which the search may go round.
   int count = 0;
   float t = 0, normal[3];
+  const auto swept = [&](dtPolyRef ref) {
+    unsigned char area = 0;
+    return dtStatusSucceed(query_->getAttachedNavMesh()->getPolyArea(ref, &area)) && area == kMoverArea;
+  };
   if (dtStatusSucceed(query_->raycast(start_ref, start_on, goal_on, &filter, &t, normal, polys_.data(), &count,
                                       kMaxPathPolygons)) &&
-      t == FLT_MAX && count > 0 && polys_[std::size_t(count - 1)] == goal_ref) {
+      t == FLT_MAX && count > 0 && polys_[std::size_t(count - 1)] == goal_ref &&
+      std::none_of(polys_.begin(), polys_.begin() + count, swept)) {
     result.status = PathStatus::kFound;
     result.polygons = count;
     result.corners = {to_vec(start_on), to_vec(goal_on)};

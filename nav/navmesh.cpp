@@ -11,6 +11,7 @@
 #include <DetourNavMeshQuery.h>
 
 #include "nav/jump_links.h"
+#include "nav/mover_sweeps.h"
 #include "nav/regions.h"
 #include "nav/tile_build.h"
 #include "nav/tile_check.h"
@@ -106,6 +107,7 @@ NavMeshResult NavMesh::bake(const World& world, const MoveSettings& settings, co
   for (std::size_t r = 0; r < runs.size(); ++r) runs[r].second = r + 1 < runs.size() ? runs[r + 1].first : bins.size();
 
   mesh->areas_ = triangle_areas(world, mesh->agent_);
+  mesh->sweeps_ = mover_sweeps(world);
   const std::vector<uint8_t>& areas = mesh->areas_;
   std::vector<TileBuild> built(runs.size());
   const int threads = options.threads ? options.threads->threads() : 1;
@@ -120,7 +122,7 @@ NavMeshResult NavMesh::bake(const World& world, const MoveSettings& settings, co
         for (std::size_t i = first; i < last; ++i) triangles.push_back(bins[i].second);
         const uint32_t tile = bins[first].first;
         built[k] = build_tile(world, areas, mesh->agent_, layout, int(tile % uint32_t(tiles_x)),
-                              int(tile / uint32_t(tiles_x)), triangles);
+                              int(tile / uint32_t(tiles_x)), triangles, {}, mesh->sweeps_);
       }
     };
     if (options.threads)
@@ -272,7 +274,10 @@ NavRebuild NavMesh::rebuild(const World& world, const Aabb& region, std::span<co
   const int x1 = std::min(tiles_x - 1, tile_of(region.hi.x, layout.origin_x));
   const int z0 = std::max(0, tile_of(region.lo.z, layout.origin_z));
   const int z1 = std::min(tiles_z - 1, tile_of(region.hi.z, layout.origin_z));
-  if (areas_.size() != world.triangle_count()) areas_ = triangle_areas(world, agent_);  // a loaded mesh's first rebuild
+  if (areas_.size() != world.triangle_count()) {  // a loaded mesh's first rebuild
+    areas_ = triangle_areas(world, agent_);
+    sweeps_ = mover_sweeps(world);
+  }
   const double border = layout.border_cells * agent_.cell_size;
   std::vector<uint32_t> triangles;
   std::vector<WorldTriangle> over;
@@ -290,7 +295,7 @@ NavRebuild NavMesh::rebuild(const World& world, const Aabb& region, std::span<co
       over.clear();
       for (const WorldTriangle& t : extra)
         if (overlaps(t)) over.push_back(t);
-      TileBuild built = build_tile(world, areas_, agent_, layout, x, z, triangles, over);
+      TileBuild built = build_tile(world, areas_, agent_, layout, x, z, triangles, over, sweeps_);
       if (built.error.empty()) built.error = replace_tile(x, z, built);
       if (!built.error.empty()) {
         out.error = built.error;
@@ -356,6 +361,7 @@ void NavMesh::index_surface() {
   // region (by horizontal area; of equals, the first found) are kept for random_point().
   struct Found {
     uint32_t region;
+    bool swept;  // ground a mover sweeps: drawn only when the main region has no other
     double area;
     Vec3 a, b, c;
   };
@@ -380,6 +386,7 @@ void NavMesh::index_surface() {
     for (int i = 0; i < h.offMeshBase; ++i) {
       const dtPoly& p = polys[i];
       const dtPolyDetail& d = meshes[i];
+      const bool swept = p.getArea() == kMoverArea;
       const uint32_t region = regions.region[regions.first[k] + std::size_t(i)];
       const auto vertex = [&](uint8_t v) {
         const float* f = v < p.vertCount ? verts + 3 * p.verts[v] : dverts + 3 * (d.vertBase + (v - p.vertCount));
@@ -390,7 +397,7 @@ void NavMesh::index_surface() {
         const Vec3 a = vertex(tri[0]), b = vertex(tri[1]), c = vertex(tri[2]);
         const double area = std::fabs((b.x - a.x) * (c.z - a.z) - (c.x - a.x) * (b.z - a.z)) / 2;
         if (!(area > 0)) continue;
-        found.push_back({region, area, a, b, c});
+        found.push_back({region, swept, area, a, b, c});
         region_area[region] += area;
       }
     }
@@ -399,10 +406,11 @@ void NavMesh::index_surface() {
   for (uint32_t r = 1; r < regions.count; ++r)
     if (region_area[r] > region_area[main_region_]) main_region_ = r;
   regions_ = regions.count;
+  const bool unswept = std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.region == main_region_ && !f.swept; });
   surface_.clear();
   surface_area_ = 0;
   for (const Found& f : found) {
-    if (f.region != main_region_) continue;
+    if (f.region != main_region_ || (unswept && f.swept)) continue;
     surface_.push_back({surface_area_, f.a, f.b, f.c});
     surface_area_ += f.area;
   }

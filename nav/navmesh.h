@@ -140,8 +140,8 @@ class NavMesh {
   /// and mesh give the same point. The main region is the largest (by area) set of polygons that
   /// all reach one another, walking and by jump links (nav/regions.h): so any two points drawn are
   /// joined by a complete path both ways, and none is on a wall's top, in a pit with no way out or
-  /// on a ledge one can only drop from. Precondition: the mesh has a polygon (a mesh from bake() or
-  /// load() has).
+  /// on a ledge one can only drop from; nor on ground a mover sweeps (nav/mover_sweeps.h).
+  /// Precondition: the mesh has a polygon (a mesh from bake() or load() has).
   Vec3 random_point(uint64_t seed) const;
   /// How many regions the mesh has (sets of polygons that reach one another; nav/regions.h).
   uint32_t regions() const { return regions_; }
@@ -181,6 +181,7 @@ class NavMesh {
   NavStats stats_;
   std::vector<std::vector<uint8_t>> tiles_;
   std::vector<uint8_t> areas_;   // each world triangle's Recast area (triangle_areas()), for rebuild()
+  std::vector<Aabb> sweeps_;     // the boxes the world's movers sweep (mover_sweeps()), for rebuild()
   dtNavMesh* detour_ = nullptr;  // owned (dtFreeNavMesh)
   int max_tile_polygons_ = 0;    // the most polygons a tile may have (Detour's references hold them)
   // Every detail triangle of the main region with its running total of horizontal area, for random_point().

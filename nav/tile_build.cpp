@@ -9,6 +9,8 @@
 #include <DetourNavMeshBuilder.h>
 #include <Recast.h>
 
+#include "nav/mover_sweeps.h"
+
 namespace foothold::nav {
 namespace {
 
@@ -96,7 +98,8 @@ TileTriangles gather(const World& world, const std::vector<uint8_t>& areas, cons
 }
 
 // Recast's pipeline up to the compact heightfield, eroded by the radius, with its regions.
-RecastPtr<rcCompactHeightfield> rasterise(rcContext& ctx, const rcConfig& cfg, const TileTriangles& t, std::string& error) {
+RecastPtr<rcCompactHeightfield> rasterise(rcContext& ctx, const rcConfig& cfg, const TileTriangles& t,
+                                          std::span<const Aabb> sweeps, const NavAgent& agent, std::string& error) {
   RecastPtr<rcHeightfield> solid(rcAllocHeightfield());
   // never_ground triangles last, their area kept where they merge with a span (a flag merge
   // threshold no height difference is within): a never_ground top over walkable ground stays so.
@@ -121,6 +124,15 @@ RecastPtr<rcCompactHeightfield> rasterise(rcContext& ctx, const rcConfig& cfg, c
     return nullptr;
   }
   solid.reset();
+  // The ground movers sweep, where a standing capsule would meet them: its own area, so that its
+  // polygons are apart (mover_sweeps.h).
+  for (const Aabb& b : sweeps) {
+    if (!(b.lo.x <= b.hi.x)) continue;
+    const float lo[3] = {float(b.lo.x - agent.radius), float(b.lo.y - agent.height), float(b.lo.z - agent.radius)};
+    const float hi[3] = {float(b.hi.x + agent.radius), float(b.hi.y), float(b.hi.z + agent.radius)};
+    if (lo[0] > cfg.bmax[0] || hi[0] < cfg.bmin[0] || lo[2] > cfg.bmax[2] || hi[2] < cfg.bmin[2]) continue;
+    rcMarkBoxArea(&ctx, lo, hi, kMoverArea, *chf);
+  }
   // Watershed regions: the best polygons for open levels, and what Recast's samples use by default.
   if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf) || !rcBuildDistanceField(&ctx, *chf) ||
       !rcBuildRegions(&ctx, *chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea)) {
@@ -225,7 +237,7 @@ std::vector<uint8_t> triangle_areas(const World& world, const NavAgent& agent) {
 
 TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, const NavAgent& agent,
                      const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles,
-                     std::span<const WorldTriangle> extra) {
+                     std::span<const WorldTriangle> extra, std::span<const Aabb> sweeps) {
   TileBuild out;
   out.tile_x = tile_x;
   out.tile_z = tile_z;
@@ -246,7 +258,7 @@ TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, cons
   }
   rcContext ctx(false);
   std::string failed;
-  RecastPtr<rcCompactHeightfield> chf = rasterise(ctx, cfg, t, failed);
+  RecastPtr<rcCompactHeightfield> chf = rasterise(ctx, cfg, t, sweeps, agent, failed);
   RecastPtr<rcContourSet> cset(chf ? rcAllocContourSet() : nullptr);
   RecastPtr<rcPolyMesh> pmesh(cset ? rcAllocPolyMesh() : nullptr);
   RecastPtr<rcPolyMeshDetail> dmesh(pmesh ? rcAllocPolyMeshDetail() : nullptr);
@@ -260,7 +272,8 @@ TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, cons
     return out;
   }
   if (pmesh->npolys == 0) return out;
-  for (int i = 0; i < pmesh->npolys; ++i) pmesh->flags[i] = pmesh->areas[i] == RC_WALKABLE_AREA ? kWalkFlag : 0;
+  for (int i = 0; i < pmesh->npolys; ++i)
+    pmesh->flags[i] = pmesh->areas[i] == RC_WALKABLE_AREA || pmesh->areas[i] == kMoverArea ? kWalkFlag : 0;
   out.polys = std::shared_ptr<rcPolyMesh>(pmesh.release(), RecastDeleter{});
   out.detail = std::shared_ptr<rcPolyMeshDetail>(dmesh.release(), RecastDeleter{});
   out.polygons = out.polys->npolys;

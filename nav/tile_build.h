@@ -54,10 +54,11 @@ uint8_t triangle_area(const WorldTriangle& triangle, const NavAgent& agent);
 
 /// Builds tile (tile_x, tile_z) from the triangles `triangles` (indices into `world`, ascending:
 /// those over the tile and its border) and `extra` (triangles the world does not own, in world axes:
-/// movers where they stand; those over the tile and its border, in an order of their own).
+/// movers where they stand; those over the tile and its border, in an order of their own). The
+/// ground within `sweeps` (mover_sweeps(): the boxes movers sweep) gets kMoverArea.
 TileBuild build_tile(const World& world, const std::vector<uint8_t>& areas, const NavAgent& agent,
                      const TileLayout& layout, int tile_x, int tile_z, const std::vector<uint32_t>& triangles,
-                     std::span<const WorldTriangle> extra = {});
+                     std::span<const WorldTriangle> extra = {}, std::span<const Aabb> sweeps = {});
 
 /// Makes `tile`'s data again with `links` (jump links whose starts are in it) as Detour's off-mesh
 /// connections. Returns "" on success, else what Detour refused.

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "nav/mover_sweeps.h"
+
 #include "nav_support.h"
 #include "shared/workers/worker_pool.h"
 
@@ -296,6 +298,44 @@ TEST(NavMesh, ANeverGroundPadAStepHighIsNoPartOfTheMesh) {
     const Vec3 mid = (across.corners[i] + across.corners[i + 1]) * 0.5;
     EXPECT_FALSE(on_pad(mid)) << "leg " << i << " crosses the pad";
   }
+}
+
+TEST(NavMesh, GroundAMoverSweepsIsNeverDrawnAndPathsGoRoundItWhereTheyCan) {
+  // A lift: a 4 x 4 m slab on the floor's centre, rising 2 m and back every 4 s. The mesh does not
+  // hold it, but the floor under it is its own area.
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  TriangleMesh mesh = b.take();
+  MeshBuilder slab;
+  slab.box({-2, 0, -2}, {2, 0.2, 2});
+  MoverMesh lift;
+  lift.name = "lift";
+  lift.mesh = slab.take();
+  Channel rise;
+  rise.times = {0, 2, 4};
+  rise.values = {0, 0, 0, 0, 2, 0, 0, 0, 0};
+  rise.period = 4;
+  lift.chain.push_back(Link{Pose{}, {rise}});
+  mesh.movers.push_back(lift);
+  const auto world = make_world(mesh);
+  const std::vector<Aabb> sweeps = mover_sweeps(*world);
+  ASSERT_EQ(sweeps.size(), 1u);
+  EXPECT_NEAR(sweeps[0].lo.x, -2, 1e-9);
+  EXPECT_NEAR(sweeps[0].hi.y, 2.2, 1e-9) << "its top at the peak";
+  const auto mesh_baked = bake(*world);
+  ASSERT_TRUE(mesh_baked);
+  const auto under = [](const Vec3& p) { return std::fabs(p.x) < 2 && std::fabs(p.z) < 2; };
+  for (uint64_t seed = 0; seed < 300; ++seed) {
+    const Vec3 p = mesh_baked->random_point(seed);
+    ASSERT_FALSE(under(p)) << "seed " << seed << " drew " << p.x << "," << p.z;
+  }
+  NavQuery query(*mesh_baked);
+  const PathResult across = query.find_path({-8, 0, 0}, {8, 0, 0});
+  ASSERT_EQ(across.status, PathStatus::kFound);
+  ASSERT_GE(across.corners.size(), 3u) << "round the lift, not straight under it";
+  for (std::size_t i = 0; i + 1 < across.corners.size(); ++i)
+    EXPECT_FALSE(under((across.corners[i] + across.corners[i + 1]) * 0.5)) << "leg " << i;
+  EXPECT_EQ(query.find_path({-8, 0, 0}, {0, 0, 0}).status, PathStatus::kFound) << "the ground under it is still reached";
 }
 
 }  // namespace
