@@ -1,6 +1,6 @@
 #pragma once
 // The settings' key table: one row per field of MoveSettings, read by validation, hashing and the
-// README's table (settings.cpp) and by the TOML reader and writer (formats/settings_file.cpp).
+// settings table of docs/settings.md (settings.cpp) and by the TOML reader and writer (formats/settings_file.cpp).
 
 #include <span>
 #include <string>

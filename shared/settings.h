@@ -35,7 +35,7 @@ inline constexpr std::size_t kMaxProfileName = 32;
 
 /// The tunable movement parameters. Defaults are Foothold's reference character. Each field has one
 /// row in the key table of settings.cpp (its TOML key, unit, range and meaning), which drives
-/// parsing, validation, hashing, printing and the README's settings table; adding a setting is a
+/// parsing, validation, hashing, printing and the settings table of docs/settings.md; adding a setting is a
 /// field here and a row there (and, if a movement profile may give it, a field of MoveProfile named
 /// in that row). `profiles` is the one field that is not a key.
 struct MoveSettings {
@@ -112,13 +112,13 @@ struct DerivedSettings : MoveSettings {
   }
 };
 
-/// One row of the README's settings table: a key's TOML name, default, unit, range and meaning.
+/// One row of the settings table of docs/settings.md: a key's TOML name, default, unit, range and meaning.
 struct SettingDoc {
   std::string key, default_value, unit, range, meaning;  ///< as the README prints them (default: shortest exact)
 };
 /// Every setting key, in the README's order.
 std::vector<SettingDoc> setting_docs();
-/// The README's settings table (Markdown), generated from the key table; a test checks the README.
+/// The settings table of docs/settings.md (Markdown), generated from the key table; a test checks the page.
 std::string settings_markdown_table();
 
 /// The keys a `[profiles.NAME]` table may give, in the key table's order.
