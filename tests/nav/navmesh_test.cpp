@@ -8,6 +8,7 @@
 #include "nav/mover_sweeps.h"
 
 #include "nav_support.h"
+#include "support/scenario_support.h"
 #include "shared/workers/worker_pool.h"
 
 namespace foothold::nav::test {
@@ -301,22 +302,14 @@ TEST(NavMesh, ANeverGroundPadAStepHighIsNoPartOfTheMesh) {
 }
 
 TEST(NavMesh, GroundAMoverSweepsIsNeverDrawnAndPathsGoRoundItWhereTheyCan) {
-  // A lift: a 4 x 4 m slab on the floor's centre, rising 2 m and back every 4 s. The mesh does not
-  // hold it, but the floor under it is its own area.
+  // A lift: a 4 x 4 m slab on the floor's centre, rising 2 m and back over 4 s (driven: the game
+  // may hold it anywhere on that way). The mesh does not hold it, but the floor under it is its own
+  // area.
   MeshBuilder b;
   b.floor_grid(-10, -10, 10, 10, 0, 2);
   TriangleMesh mesh = b.take();
-  MeshBuilder slab;
-  slab.box({-2, 0, -2}, {2, 0.2, 2});
-  MoverMesh lift;
-  lift.name = "lift";
-  lift.mesh = slab.take();
-  Channel rise;
-  rise.times = {0, 2, 4};
-  rise.values = {0, 0, 0, 0, 2, 0, 0, 0, 0};
-  rise.period = 4;
-  lift.chain.push_back(Link{Pose{}, {rise}});
-  mesh.movers.push_back(lift);
+  mesh.movers.push_back(
+      foothold::test::driven_mover("lift", {-2, 0, -2}, {2, 0.2, 2}, {0, 2, 4}, {{0, 0, 0}, {0, 2, 0}, {0, 0, 0}}));
   const auto world = make_world(mesh);
   const std::vector<Aabb> sweeps = mover_sweeps(*world);
   ASSERT_EQ(sweeps.size(), 1u);
