@@ -402,15 +402,15 @@ void NavMesh::index_surface() {
       }
     }
   }
-  main_region_ = 0;
+  uint32_t main = 0;
   for (uint32_t r = 1; r < regions.count; ++r)
-    if (region_area[r] > region_area[main_region_]) main_region_ = r;
+    if (region_area[r] > region_area[main]) main = r;
   regions_ = regions.count;
-  const bool unswept = std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.region == main_region_ && !f.swept; });
+  const bool unswept = std::any_of(found.begin(), found.end(), [&](const Found& f) { return f.region == main && !f.swept; });
   surface_.clear();
   surface_area_ = 0;
   for (const Found& f : found) {
-    if (f.region != main_region_ || (unswept && f.swept)) continue;
+    if (f.region != main || (unswept && f.swept)) continue;
     surface_.push_back({surface_area_, f.a, f.b, f.c});
     surface_area_ += f.area;
   }

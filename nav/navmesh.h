@@ -191,8 +191,7 @@ class NavMesh {
   };
   std::vector<SurfaceTriangle> surface_;  // of the main region only
   double surface_area_ = 0;
-  uint32_t regions_ = 0;      // regions of the mesh
-  uint32_t main_region_ = 0;  // the largest, random_point()'s
+  uint32_t regions_ = 0;  // regions of the mesh
 
 };
 
