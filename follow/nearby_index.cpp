@@ -23,18 +23,22 @@ void NearbyIndex::sort() {
 }
 
 void NearbyIndex::near(const FixedVec3& at, uint32_t key, std::vector<Nearby>& out) const {
-  out.clear();
+  // Every candidate is written and kept by counting, not by a branch: in a crowd, whether the next
+  // one is within reach is a coin toss the branch predictor loses.
+  out.resize(cells_.size());
+  std::size_t kept = 0;
   const int32_t cx = cell_of(at.x), cz = cell_of(at.z);
   for (int32_t x = cx - 1; x <= cx + 1; ++x) {
     auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair(x, cz - 1),
                                [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; });
     for (; it != cells_.end() && it->x == x && it->z <= cz + 1; ++it) {
-      if (it->key == key) continue;
       // In the cell's entry: no visit to the character's state.
       const double dx = double(it->seen.position.x) - double(at.x), dz = double(it->seen.position.z) - double(at.z);
-      if (dx * dx + dz * dz <= reach_sq_) out.push_back(it->seen);
+      out[kept] = it->seen;
+      kept += std::size_t((dx * dx + dz * dz <= reach_sq_) & (it->key != key));
     }
   }
+  out.resize(kept);
 }
 
 }  // namespace foothold::follow

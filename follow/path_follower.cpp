@@ -104,6 +104,8 @@ void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
   backing_until_ = 0;
   quick_replans_ = 0;
   failed_ = GiveUp::kNone;
+  side_ = 0;
+  weigh_at_ = 0;
   mode_ = Mode::kPlanning;
   pending_ = Replan::kGoal;
   ++counts_.goals;
@@ -210,11 +212,22 @@ bool PathFollower::pass_corners(const Where& w, uint32_t tick, const FollowSetti
   return false;
 }
 
-Vec3 PathFollower::avoid(const Vec3& at, const Vec3& target, std::span<const Nearby> nearby,
-                         const FollowSettings& s) const {
+Vec3 PathFollower::steer(const Vec3& at, const Vec3& target, uint32_t tick, std::span<const Nearby> nearby,
+                         const FollowSettings& s) {
   const double dx = target.x - at.x, dz = target.z - at.z, len = std::sqrt(dx * dx + dz * dz);
-  if (!(len > 0) || nearby.empty() || !(s.avoid_time > 0)) return {dx, 0, dz};
+  if (!(len > 0)) return {dx, 0, dz};
   const double ux = dx / len, uz = dz / len;  // the way, unit; its right is (-uz, ux)
+  if (tick >= weigh_at_) {
+    side_ = avoid(at, ux, uz, nearby, s);
+    weigh_at_ = tick + uint32_t(det_max(s.avoid_every, 1));
+  }
+  if (side_ == 0) return {dx, 0, dz};
+  return {ux - uz * side_, 0, uz + ux * side_};
+}
+
+double PathFollower::avoid(const Vec3& at, double ux, double uz, std::span<const Nearby> nearby,
+                           const FollowSettings& s) {
+  if (nearby.empty() || !(s.avoid_time > 0)) return 0;
   const double reach = s.avoid_time * s.walk_speed * 2, apart = 2 * s.radius + s.avoid_gap;
   double side = 0;
   // The cheapest tests first (a crowd gives it dozens; most are behind or beside): each reads only
@@ -238,18 +251,23 @@ Vec3 PathFollower::avoid(const Vec3& at, const Vec3& target, std::span<const Nea
     const double lateral = mz * ux - mx * uz;  // m . right: > 0, it will be on the right
     side += (lateral > 0.01 ? -1 : 1) * (1 - t / s.avoid_time);
   }
-  side = det_min(det_max(side, -1.0), 1.0) * s.avoid_turn;
-  return {ux - uz * side, 0, uz + ux * side};
+  return det_min(det_max(side, -1.0), 1.0) * s.avoid_turn;
+}
+
+double PathFollower::across(const Vec3& at) const {
+  if (next_ == 0) return 0;
+  const Vec3 a = corner(next_ - 1), b = corner(next_);
+  const double ex = b.x - a.x, ez = b.z - a.z, len_sq = ex * ex + ez * ez;
+  double t = len_sq > 0 ? ((at.x - a.x) * ex + (at.z - a.z) * ez) / len_sq : 0;
+  t = det_min(det_max(t, 0.0), 1.0);
+  return horizontal_distance(at, {a.x + ex * t, 0, a.z + ez * t});
 }
 
 bool PathFollower::off_path(const Where& w, const FollowSettings& s) const {
   if (next_ == 0 || !w.grounded) return false;  // in the air (a jump, a drop, a push): judged on landing
   if (w.fell) return true;
   const Vec3 a = corner(next_ - 1), b = corner(next_);
-  const double ex = b.x - a.x, ez = b.z - a.z, len_sq = ex * ex + ez * ez;
-  double t = len_sq > 0 ? ((w.at.x - a.x) * ex + (w.at.z - a.z) * ez) / len_sq : 0;
-  t = det_min(det_max(t, 0.0), 1.0);
-  const double across = horizontal_distance(w.at, {a.x + ex * t, 0, a.z + ez * t});
+  const double across = this->across(w.at);
   // A walk's ground may rise and fall between its corners (a hill): its level is judged by a fall.
   // Over a jump or a drop, the character stands on either level until it is in the air.
   const double level = s.step_height + s.off_level;
@@ -329,7 +347,9 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     }
   }
   if (backing_until_ != 0) {  // stuck: backing away from the corner it could not reach, then a new path
-    if (tick < backing_until_) {
+    // No farther than back_off_reach from the leg it walked: it backs out of a door or a crowd, not
+    // off across the level (it does not see ledges).
+    if (tick < backing_until_ && across(w.at) <= s.back_off_reach) {
       out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
       return out;
     }
@@ -373,7 +393,7 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
   }
   // Round the others, not on a jump's or a drop's way (where the corners are where the ledge is).
   const bool link = legs_[next_] == Leg::kJump || (next_ > 0 && legs_[next_ - 1] != Leg::kWalk);
-  const Vec3 way = link ? target - w.at : avoid(w.at, target, nearby, s);
+  const Vec3 way = link ? target - w.at : steer(w.at, target, tick, nearby, s);
   out.input = toward(w.at, w.at + way, fraction, 0, tick);
   return out;
 }

@@ -78,8 +78,13 @@ struct FollowSettings {
   /// another character blocks from the other side, which backs away too; off a wall's face it met
   /// square on), for between stuck_ticks / 4 and 3 stuck_ticks / 4 ticks times the times it has
   /// been stuck there in a row, time and side drawn from its position: two that block each other
-  /// draw apart, further each time they meet again, and the one that comes back first passes.
+  /// draw apart, further each time they meet again, and the one that comes back first passes. It
+  /// stops sooner once back_off_reach from the leg it walked.
   bool back_off = true;
+  /// Metres from the leg it walks that backing away goes at most (horizontally): far enough to
+  /// clear a door's crowd (nearer limits leave more jams unresolved: foothold-nav walk on the rooms
+  /// level), near enough that it does not wander off the level's edge (it does not see ledges).
+  double back_off_reach = 4;
   /// Paths it may be refused in a row (none: it stands off the mesh, lifted by a mover, or in the
   /// air) before it gives up; meanwhile it heads straight for the goal and asks again after
   /// stuck_ticks / 4.
@@ -92,6 +97,10 @@ struct FollowSettings {
   /// How hard it steers round one it would meet at once (the sooner, the harder): the sideways
   /// part of its heading, against 1 along the way.
   double avoid_turn = 1.5;
+  /// It weighs the others every avoid_every ticks and keeps that steering (the sideways part of its
+  /// heading) between: a second's look ahead changes little in a tick, and weighing a crowd is most
+  /// of a follower's cost (PathFollower::wants_nearby() tells its caller when to gather them).
+  int avoid_every = 2;
   /// A goal takes at most deadline_factor times its first path's length at walk speed, plus
   /// deadline_slack seconds; then it gives up.
   double deadline_factor = 3;
@@ -184,6 +193,10 @@ class PathFollower {
   FollowStep step(const CharacterState& state, uint32_t tick, const FollowSettings& settings,
                   std::span<const Nearby> nearby = {});
 
+  /// Whether step() at `tick` weighs the characters near it: only then need its caller gather them
+  /// (an empty `nearby` on other ticks gives the same input as the real one would).
+  bool wants_nearby(uint32_t tick) const { return mode_ != Mode::kIdle && tick >= weigh_at_; }
+
   /// The goal of go_to().
   const Vec3& goal() const { return goal_; }
   /// A goal is under way (neither reached nor given up, nor stopped).
@@ -213,10 +226,16 @@ class PathFollower {
   // Moves next_ past the corners reached; true when it jumped (the input is in `out`).
   bool pass_corners(const Where& w, uint32_t tick, const FollowSettings& s, FollowStep& out);
   bool off_path(const Where& w, const FollowSettings& s) const;
+  // How far `at` is from the leg it walks (to corner next_), horizontally, metres (0 before the first leg).
+  double across(const Vec3& at) const;
   // Progress along the path, or stuck: then true, with the backing away, the new path or the give-up in `out`.
   bool stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s, FollowStep& out);
-  // The way to head (x, z; not unit) toward `target` from `at`, round those of `nearby` in the way.
-  Vec3 avoid(const Vec3& at, const Vec3& target, std::span<const Nearby> nearby, const FollowSettings& s) const;
+  // The way to head (x, z; not unit) toward `target` from `at`, round those in the way: those of
+  // `nearby` weighed anew when due (FollowSettings::avoid_every), else as last weighed.
+  Vec3 steer(const Vec3& at, const Vec3& target, uint32_t tick, std::span<const Nearby> nearby,
+             const FollowSettings& s);
+  // The sideways part of the heading along (ux, uz) (unit) from `at` round those of `nearby`.
+  static double avoid(const Vec3& at, double ux, double uz, std::span<const Nearby> nearby, const FollowSettings& s);
   Vec3 corner(std::size_t i) const { return to_position(corners_[i]); }
 
   Mode mode_ = Mode::kIdle;
@@ -244,6 +263,8 @@ class PathFollower {
   uint32_t backing_until_ = 0;       // stuck: it backs away until this tick, then asks for a path
   Vec3 backing_way_;                 // the way it backs away (horizontal, not unit)
   int partial_in_a_row_ = 0;
+  double side_ = 0;                  // the steering round others last weighed (avoid())
+  uint32_t weigh_at_ = 0;            // the tick to weigh the others again at (0: the next step)
   FollowCounts counts_;
 };
 

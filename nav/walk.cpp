@@ -143,7 +143,10 @@ class Walker {
     // A character that gave up rests a second before its next goal (it may stand where none starts).
     if (!a.follower.active() && (tick < a.rest_until || !choose_goal(k, tick))) return InputCmd{tick, 0, 0, 0};
     const CharacterState& state = characters_[k].state;
-    gather_nearby(k);
+    if (a.follower.wants_nearby(tick))
+      gather_nearby(k);
+    else
+      nearby_.clear();
     follow::FollowStep s = a.follower.step(state, tick, follow_, nearby_);
     if (s.event == follow::FollowEvent::kNeedPath) {
       a.follower.set_path(

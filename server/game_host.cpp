@@ -366,17 +366,20 @@ follow::FollowStep GameHost::follow(uint32_t id, follow::PathFollower& follower)
   const CharacterState& self = me->character.state;
   // The others near it, by cell, then id (an order of the characters alone), from the characters
   // indexed once for all the NPCs a game steps this tick: again when a tick or a join or leave has
-  // changed them since.
-  if (!near_built_ || near_tick_ != tick() || near_roster_ != roster_.version()) {
-    near_.clear();
-    for (std::size_t i = 0; i < roster_.size(); ++i) near_.add(roster_[i].id, roster_[i].character.state);
-    near_.sort();
-    near_built_ = true;
-    near_tick_ = tick();
-    near_roster_ = roster_.version();
-  }
-  near_.near(self.position, id, nearby_);
+  // changed them since. Only on the ticks the follower weighs them (the rest, it steers as it last did).
   const uint32_t next = tick() + 1;
+  nearby_.clear();
+  if (follower.wants_nearby(next)) {
+    if (!near_built_ || near_tick_ != tick() || near_roster_ != roster_.version()) {
+      near_.clear();
+      for (std::size_t i = 0; i < roster_.size(); ++i) near_.add(roster_[i].id, roster_[i].character.state);
+      near_.sort();
+      near_built_ = true;
+      near_tick_ = tick();
+      near_roster_ = roster_.version();
+    }
+    near_.near(self.position, id, nearby_);
+  }
   follow::FollowStep step = follower.step(self, next, follow_settings_, nearby_);
   if (step.event == follow::FollowEvent::kNeedPath) {
     follower.set_path(path(follow::path_start(self, follow_settings_), follower.goal()), next);

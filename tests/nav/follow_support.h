@@ -79,14 +79,23 @@ class FollowRun {
   const NavMesh& mesh() const { return *mesh_; }
   const follow::FollowSettings& follow_settings() const { return follow_; }
   uint32_t tick() const { return tick_; }
+  /// Gather a follower's neighbours only on the ticks it weighs them (PathFollower::wants_nearby()),
+  /// as the game and foothold-nav walk do; by default, every tick.
+  void gather_only_when_wanted(bool only) { only_when_wanted_ = only; }
+  /// Steps that were given no neighbours because the follower did not want them.
+  uint32_t gathers_skipped() const { return skipped_; }
 
  private:
   InputCmd input_for(std::size_t k) {
     follow::PathFollower& f = followers_[k];
     const CharacterState& state = characters_[k].state;
     nearby_.clear();
-    for (std::size_t j = 0; j < characters_.size(); ++j)
-      if (j != k) nearby_.push_back(follow::nearby_of(characters_[j].state));
+    if (only_when_wanted_ && !f.wants_nearby(tick_)) {
+      ++skipped_;
+    } else {
+      for (std::size_t j = 0; j < characters_.size(); ++j)
+        if (j != k) nearby_.push_back(follow::nearby_of(characters_[j].state));
+    }
     follow::FollowStep s = f.step(state, tick_, follow_, nearby_);
     if (s.event == follow::FollowEvent::kNeedPath) {
       events_[k].replans.push_back(s.replan);
@@ -114,6 +123,8 @@ class FollowRun {
   std::vector<Events> events_;
   std::vector<follow::Nearby> nearby_;
   uint32_t tick_ = 0;
+  bool only_when_wanted_ = false;
+  uint32_t skipped_ = 0;
 };
 
 }  // namespace foothold::nav::test

@@ -206,6 +206,58 @@ TEST(PathFollower, TwoHeadOnPassEachOther) {
   }
 }
 
+// A follower weighs the others every avoid_every ticks (the costly part of a crowd) and keeps its
+// steering between: given its neighbours only when it wants them, a crowd walks exactly as given
+// them every tick, and on the other ticks it does not ask.
+TEST(PathFollower, ACrowdGivenItsNeighboursOnlyWhenWantedWalksAsOneGivenThemEveryTick) {
+  MeshBuilder b;
+  b.floor_grid(-12, -3, 12, 3, 0, 2);
+  b.box({-12, 0, -3}, {12, 3, -2});
+  b.box({-12, 0, 2}, {12, 3, 3});
+  const auto world = make_world(b.take());
+  std::vector<std::vector<Vec3>> first;
+  for (const bool only : {false, true}) {
+    FollowRun run(*world);
+    run.gather_only_when_wanted(only);
+    // Three from each end of a corridor 4 m wide, head on.
+    std::vector<std::size_t> crowd;
+    for (const double z : {-1.0, 0.0, 1.0}) {
+      crowd.push_back(run.add({-10, 0, z}));
+      crowd.push_back(run.add({10, 0, z + 0.3}));
+    }
+    for (const std::size_t k : crowd) run.go(k, {run.feet(k).x < 0 ? 10.0 : -10.0, 0, run.feet(k).z});
+    run.run(900);
+    for (const std::size_t k : crowd) EXPECT_TRUE(run.events(k).arrived) << k << ": " << follow::to_string(run.events(k).gave_up);
+    if (!only) {
+      EXPECT_EQ(run.gathers_skipped(), 0u);
+      for (const std::size_t k : crowd) first.push_back(run.events(k).positions);
+      continue;
+    }
+    // About every other step skips the gather (avoid_every = 2).
+    EXPECT_GT(run.gathers_skipped(), run.tick() * crowd.size() / 4);
+    for (std::size_t k = 0; k < crowd.size(); ++k) {
+      ASSERT_EQ(run.events(crowd[k]).positions.size(), first[k].size()) << k;
+      for (std::size_t t = 0; t < first[k].size(); ++t)
+        ASSERT_EQ(quantize_position(run.events(crowd[k]).positions[t]), quantize_position(first[k][t])) << k << " at " << t;
+    }
+  }
+}
+
+// The follower wants its neighbours at the first step of a goal, then once every avoid_every ticks.
+TEST(PathFollower, WantsItsNeighboursAtAGoalsStartThenEveryAvoidEveryTicks) {
+  const auto world = make_world(levels_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({8, 0, 8});
+  EXPECT_FALSE(run.follower(k).wants_nearby(1)) << "idle";
+  run.go(k, {-8, 0, 8});
+  EXPECT_TRUE(run.follower(k).wants_nearby(1));
+  run.run(1);
+  const uint32_t every = uint32_t(run.follow_settings().avoid_every);
+  ASSERT_GE(every, 2u);
+  for (uint32_t t = 2; t <= every; ++t) EXPECT_FALSE(run.follower(k).wants_nearby(t)) << t;
+  EXPECT_TRUE(run.follower(k).wants_nearby(1 + every));
+}
+
 // The same states and paths give the same inputs: two runs, the same positions tick by tick.
 TEST(PathFollower, TheSameRunGivesTheSameCharacterEveryTick) {
   const auto world = make_world(levels_world());
