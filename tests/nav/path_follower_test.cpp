@@ -38,6 +38,15 @@ TriangleMesh door_world() {
   return b.take();
 }
 
+// A corridor along x from -half_length to half_length, 2 half_width wide, walled each side.
+TriangleMesh corridor_world(double half_length, double half_width) {
+  MeshBuilder b;
+  b.floor_grid(-half_length, -3, half_length, 3, 0, 2);
+  b.box({-half_length, 0, -3}, {half_length, 3, -half_width});
+  b.box({-half_length, 0, half_width}, {half_length, 3, 3});
+  return b.take();
+}
+
 // Stairs of 0.3 m risers up to a platform 1.5 m high; a block 0.6 m high (a jump up); a block 1.5 m
 // high (out of a jump's reach, dropped from); a block 3 m high (nothing reaches its top).
 TriangleMesh levels_world() {
@@ -190,11 +199,7 @@ TEST(PathFollower, GivesUpSayingSoWhenTheGoalCannotBeReached) {
 
 // Two walking head on along a corridor 2 m wide: each steers to its right round the other.
 TEST(PathFollower, TwoHeadOnPassEachOther) {
-  MeshBuilder b;
-  b.floor_grid(-10, -3, 10, 3, 0, 2);
-  b.box({-10, 0, -3}, {10, 3, -1});
-  b.box({-10, 0, 1}, {10, 3, 3});
-  const auto world = make_world(b.take());
+  const auto world = make_world(corridor_world(10, 1));
   FollowRun run(*world);
   const std::size_t west = run.add({-8, 0, 0}), east = run.add({8, 0, 0});
   run.go(west, {8, 0, 0});
@@ -210,11 +215,7 @@ TEST(PathFollower, TwoHeadOnPassEachOther) {
 // steering between: given its neighbours only when it wants them, a crowd walks exactly as given
 // them every tick, and on the other ticks it does not ask.
 TEST(PathFollower, ACrowdGivenItsNeighboursOnlyWhenWantedWalksAsOneGivenThemEveryTick) {
-  MeshBuilder b;
-  b.floor_grid(-12, -3, 12, 3, 0, 2);
-  b.box({-12, 0, -3}, {12, 3, -2});
-  b.box({-12, 0, 2}, {12, 3, 3});
-  const auto world = make_world(b.take());
+  const auto world = make_world(corridor_world(12, 2));
   std::vector<std::vector<Vec3>> first;
   for (const bool only : {false, true}) {
     FollowRun run(*world);
