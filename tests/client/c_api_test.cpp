@@ -806,12 +806,23 @@ TEST(ClientApiTag, AnotherCharactersAttributeSeenByAllReadsAsItsOwnClientReadsIt
   EXPECT_EQ(foothold_client_character_attribute(b, 1, 0, &value), FOOTHOLD_CLIENT_ERROR_STATE);
   EXPECT_EQ(value, 0);
   ASSERT_TRUE(connect_bytes(a, mint_for(address, 1))) << foothold_client_last_error(a);
-  ASSERT_TRUE(connect_bytes(b, mint_for(address, 2))) << foothold_client_last_error(b);
   foothold_client_character me{};
   int32_t own = 0, seen = -1;
+  // Alone first, so that a is "it" (whoever is "it" counts seconds), until a has counted one: two
+  // clients connected at once may join in either order, and b, alone first, would be "it" instead.
+  const double alone_deadline = wall_seconds() + 10;
+  while (wall_seconds() < alone_deadline && own < 1) {
+    ASSERT_EQ(foothold_client_update(a, wall_seconds()), FOOTHOLD_CLIENT_OK);
+    if (foothold_client_get_status(a) == FOOTHOLD_CLIENT_CONNECTED) {
+      ASSERT_EQ(foothold_client_attribute(a, FOOTHOLD_CLIENT_ATTRIBUTE_CHARACTER, 0, &own), FOOTHOLD_CLIENT_OK);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_GE(own, 1) << "a, alone, is \"it\" and counts";
+  // Then with b: wait until a has counted two and b reads a's as a does (it changes once a second,
+  // so both read the same value most of the time).
+  ASSERT_TRUE(connect_bytes(b, mint_for(address, 2))) << foothold_client_last_error(b);
   const double deadline = wall_seconds() + 10;
-  // Alone first, then with b: whoever is "it" counts seconds; wait until a has counted two and b
-  // reads a's as a does (it changes once a second, so both read the same value most of the time).
   while (wall_seconds() < deadline && !(own >= 2 && seen == own)) {
     ASSERT_EQ(foothold_client_update(a, wall_seconds()), FOOTHOLD_CLIENT_OK);
     ASSERT_EQ(foothold_client_update(b, wall_seconds()), FOOTHOLD_CLIENT_OK);
