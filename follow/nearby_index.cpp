@@ -23,15 +23,23 @@ void NearbyIndex::sort() {
 }
 
 void NearbyIndex::near(const FixedVec3& at, uint32_t key, std::vector<Nearby>& out) const {
+  // The three rows of cells around `at`, each a run of the sorted cells.
+  const int32_t cx = cell_of(at.x), cz = cell_of(at.z);
+  std::pair<std::vector<Cell>::const_iterator, std::vector<Cell>::const_iterator> rows[3];
+  std::size_t candidates = 0;
+  for (int32_t row = 0; row < 3; ++row) {
+    const auto by_cell = [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; };
+    const auto begin = std::lower_bound(cells_.begin(), cells_.end(), std::pair(cx - 1 + row, cz - 1), by_cell);
+    const auto end = std::lower_bound(begin, cells_.end(), std::pair(cx - 1 + row, cz + 2), by_cell);
+    rows[row] = {begin, end};
+    candidates += std::size_t(end - begin);
+  }
   // Every candidate is written and kept by counting, not by a branch: in a crowd, whether the next
   // one is within reach is a coin toss the branch predictor loses.
-  out.resize(cells_.size());
+  out.resize(candidates);
   std::size_t kept = 0;
-  const int32_t cx = cell_of(at.x), cz = cell_of(at.z);
-  for (int32_t x = cx - 1; x <= cx + 1; ++x) {
-    auto it = std::lower_bound(cells_.begin(), cells_.end(), std::pair(x, cz - 1),
-                               [](const Cell& c, std::pair<int32_t, int32_t> v) { return std::pair(c.x, c.z) < v; });
-    for (; it != cells_.end() && it->x == x && it->z <= cz + 1; ++it) {
+  for (const auto& [begin, end] : rows) {
+    for (auto it = begin; it != end; ++it) {
       // In the cell's entry: no visit to the character's state.
       const double dx = double(it->seen.position.x) - double(at.x), dz = double(it->seen.position.z) - double(at.z);
       out[kept] = it->seen;
