@@ -24,6 +24,16 @@ struct Corner {
   bool operator==(const Corner&) const = default;
 };
 
+/// Where a path goes through a passage too narrow for two characters to pass in: a door, a gap
+/// between pillars, a ledge along a wall. Two coming from either end meet there head on; a follower
+/// waits at the mouth for one coming the other way (FollowSettings::narrow_width).
+struct Narrow {
+  Vec3 point;          ///< where the path crosses a polygon edge there, on the walkable surface, metres
+  uint32_t leg = 0;    ///< the leg it lies on: from corners[leg] to corners[leg + 1]
+  double width = 0;    ///< metres across the path there that a capsule's centre can stand on
+  bool operator==(const Narrow&) const = default;
+};
+
 /// Whether a path reaches where it was asked to go.
 enum class PathStatus : uint8_t {
   kNone,      ///< no path: an end is off the mesh, or there is no mesh (no corners)
@@ -35,6 +45,9 @@ enum class PathStatus : uint8_t {
 struct Path {
   PathStatus status = PathStatus::kNone;
   std::vector<Corner> corners;
+  /// The narrow places along it, in order from the start (each polygon edge it crosses in one: a
+  /// door of a wall's thickness gives one or two); none known for a path built by hand.
+  std::vector<Narrow> narrows;
   bool operator==(const Path&) const = default;
   /// Its length along the corners, metres (0 with fewer than two).
   double length() const;

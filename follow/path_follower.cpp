@@ -59,6 +59,7 @@ FollowSettings follow_settings(const MoveSettings& settings) {
   s.arrive_reach = det_max(0.3, settings.radius * 0.75);
   s.off_path = det_max(1.5, settings.radius * 4);
   s.stuck_ticks = settings.tick_rate;
+  s.narrow_width = 2 * settings.radius + 2 * s.avoid_gap;
   // A fall as deep as a step and off_level takes sqrt(2 h / g) seconds.
   if (settings.gravity > 0)
     s.fall_ticks = int(det_floor(std::sqrt(2 * (s.step_height + s.off_level) / settings.gravity) * settings.tick_rate)) + 1;
@@ -106,6 +107,8 @@ void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
   failed_ = GiveUp::kNone;
   side_ = 0;
   weigh_at_ = 0;
+  waiting_ = false;
+  wait_for_ = -1;
   mode_ = Mode::kPlanning;
   pending_ = Replan::kGoal;
   ++counts_.goals;
@@ -131,6 +134,8 @@ void PathFollower::set_path(const Path& path, uint32_t tick) {
     corners_.assign(1, quantize_position(goal_));
     legs_.assign(1, Leg::kWalk);
     rest_.assign(1, 0);
+    narrows_.clear();
+    waiting_ = false;
     next_ = 0;
     complete_ = false;
     return;
@@ -145,6 +150,13 @@ void PathFollower::set_path(const Path& path, uint32_t tick) {
   }
   rest_.assign(corners_.size(), 0);
   for (std::size_t i = corners_.size() - 1; i > 0; --i) rest_[i - 1] = rest_[i] + horizontal_distance(corner(i - 1), corner(i));
+  narrows_.clear();
+  waiting_ = false;
+  for (const Narrow& n : path.narrows) {
+    if (std::size_t(n.leg) + 1 >= corners_.size()) continue;  // not on the path
+    const Vec3 at = to_position(quantize_position(n.point));
+    narrows_.push_back({at, rest_[n.leg + 1] + horizontal_distance(at, corner(n.leg + 1)), n.width, n.leg});
+  }
   complete_ = path.status == PathStatus::kComplete;
   // A partial path that leads nowhere new, twice: the goal cannot be reached from here.
   if (!complete_) {
@@ -212,15 +224,12 @@ bool PathFollower::pass_corners(const Where& w, uint32_t tick, const FollowSetti
   return false;
 }
 
-Vec3 PathFollower::steer(const Vec3& at, const Vec3& target, uint32_t tick, std::span<const Nearby> nearby,
+Vec3 PathFollower::steer(const Vec3& at, const Vec3& target, bool weigh, std::span<const Nearby> nearby,
                          const FollowSettings& s) {
   const double dx = target.x - at.x, dz = target.z - at.z, len = std::sqrt(dx * dx + dz * dz);
   if (!(len > 0)) return {dx, 0, dz};
   const double ux = dx / len, uz = dz / len;  // the way, unit; its right is (-uz, ux)
-  if (tick >= weigh_at_) {
-    side_ = avoid(at, ux, uz, nearby, s);
-    weigh_at_ = tick + uint32_t(det_max(s.avoid_every, 1));
-  }
+  if (weigh) side_ = avoid(at, ux, uz, nearby, s);
   if (side_ == 0) return {dx, 0, dz};
   return {ux - uz * side_, 0, uz + ux * side_};
 }
@@ -252,6 +261,80 @@ double PathFollower::avoid(const Vec3& at, double ux, double uz, std::span<const
     side += (lateral > 0.01 ? -1 : 1) * (1 - t / s.avoid_time);
   }
   return det_min(det_max(side, -1.0), 1.0) * s.avoid_turn;
+}
+
+bool PathFollower::next_narrow(double left, const FollowSettings& s, std::size_t& first, std::size_t& last) const {
+  // Narrow crossings in a row, each within give_way_reach of the last along the path, are one
+  // place (a door's one or two; a narrow corridor's many polygons: it never waits inside one).
+  for (first = 0; first < narrows_.size(); first = last + 1) {
+    while (first < narrows_.size() && narrows_[first].width >= s.narrow_width) ++first;
+    if (first >= narrows_.size()) return false;
+    last = first;
+    while (last + 1 < narrows_.size() && narrows_[last + 1].width < s.narrow_width &&
+           narrows_[last].left - narrows_[last + 1].left <= s.give_way_reach)
+      ++last;
+    if (narrows_[last].left < left) return true;  // its far end is ahead
+  }
+  return false;
+}
+
+bool PathFollower::give_way(const Where& w, double left, uint32_t tick, std::span<const Nearby> nearby,
+                            const FollowSettings& s) {
+  std::size_t first = 0, last = 0;
+  if (!next_narrow(left, s, first, last)) return false;
+  const NarrowAt &in = narrows_[first], &out = narrows_[last];
+  const double d = left - in.left;  // to the near mouth, along the path
+  if (d <= s.radius || d > s.give_way_reach) return false;  // at the mouth or in it: on; far: not yet
+  if (wait_for_ != in.left) {  // a new narrow place
+    wait_for_ = in.left;
+    wait_since_ = 0;
+  }
+  if (wait_since_ != 0 && tick - wait_since_ > uint32_t(s.give_way_ticks)) return false;  // waited long enough
+  // The way through it (x, z; unit): mouth to mouth, or the leg's way through a wall's thickness.
+  Vec3 u = out.point - in.point;
+  if (u.x * u.x + u.z * u.z < 0.04) u = corner(in.leg + 1) - corner(in.leg);
+  const double ulen = std::sqrt(u.x * u.x + u.z * u.z);
+  if (!(ulen > 0)) return false;
+  const double ux = u.x / ulen, uz = u.z / ulen;
+  const double through = (out.point.x - in.point.x) * ux + (out.point.z - in.point.z) * uz;
+  bool wait = false;
+  for (std::size_t k = 0; k < nearby.size() && !wait; ++k) {
+    const Vec3 p = to_position(nearby[k].position);
+    if (p.y - w.at.y > s.height || w.at.y - p.y > s.height) continue;  // on another floor
+    const double along = (p.x - in.point.x) * ux + (p.z - in.point.z) * uz;
+    const double lateral = (p.x - in.point.x) * uz - (p.z - in.point.z) * ux;
+    const double vx = nearby[k].velocity.x / kVelocityScale, vz = nearby[k].velocity.z / kVelocityScale;
+    const double with = vx * ux + vz * uz;  // its speed along this one's way through
+    if (along >= -s.radius && along <= through + s.radius && det_max(lateral, -lateral) <= s.narrow_width / 2 + s.radius) {
+      wait = with < s.walk_speed / 4;  // in it, not going this one's way: it comes out first
+    } else if (along > through + s.radius && with < 0) {
+      // Beyond the far mouth, walking toward it: the nearer goes first; even, the lesser x (then
+      // z). One standing there does not count: it may be waiting for this one (both would wait).
+      const double e = horizontal_distance(p, out.point);
+      const double toward = (vx * (out.point.x - p.x) + vz * (out.point.z - p.z)) / det_max(e, 1e-6);
+      if (e > s.give_way_reach || toward < s.walk_speed / 4) continue;
+      constexpr double kEven = 0.25;  // metres
+      wait = e < d - kEven || (e <= d + kEven && (p.x < w.at.x || (p.x == w.at.x && p.z < w.at.z)));
+    }
+  }
+  if (!wait) return false;
+  // Where it waits: give_way_hold back from the mouth, give_way_aside to the right of the way in.
+  wait_spot_ = in.point + Vec3{-ux * s.give_way_hold - uz * s.give_way_aside, 0, -uz * s.give_way_hold + ux * s.give_way_aside};
+  if (wait_since_ == 0) {
+    wait_since_ = det_max(tick, 1u);
+    ++counts_.gave_way;
+  }
+  return true;
+}
+
+bool PathFollower::wait(const Where& w, double left, uint32_t tick, const FollowSettings& s, FollowStep& out) {
+  if (!waiting_) return false;
+  best_tick_ = tick;  // waiting is not being stuck
+  // Near the mouth: aside, out of the way of those coming out of it, and stand there.
+  if (left - wait_for_ > s.give_way_hold + s.give_way_aside) return false;  // on toward it meanwhile
+  const double to_spot = horizontal_distance(w.at, wait_spot_);
+  if (to_spot > 0.2) out.input = toward(w.at, wait_spot_, det_min(1.0, to_spot * s.tick_rate / s.walk_speed), 0, tick);
+  return true;
 }
 
 double PathFollower::across(const Vec3& at) const {
@@ -382,18 +465,25 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     ++counts_.off_path;
     return ask(Replan::kOffPath, tick);
   }
-  if (stuck(w, state, tick, s, out)) return out;
-  // On toward the next corner, slowing on the last tick's worth of the way to the goal.
+  // Round the others, not on a jump's or a drop's way (where the corners are where the ledge is);
+  // the others weighed every avoid_every ticks (wants_nearby()).
   const Vec3 target = corner(next_);
   const double d = horizontal_distance(w.at, target);
+  const bool link = legs_[next_] == Leg::kJump || (next_ > 0 && legs_[next_ - 1] != Leg::kWalk);
+  const bool weigh = !link && tick >= weigh_at_;
+  if (weigh) {
+    weigh_at_ = tick + uint32_t(det_max(s.avoid_every, 1));
+    waiting_ = give_way(w, d + rest_[next_], tick, nearby, s);
+  }
+  if (!link && wait(w, d + rest_[next_], tick, s, out)) return out;
+  if (stuck(w, state, tick, s, out)) return out;
+  // On toward the next corner, slowing on the last tick's worth of the way to the goal.
   double fraction = 1;
   if (next_ == last) {
     const double per_tick = s.walk_speed / s.tick_rate;
     if (per_tick > 0) fraction = det_min(1.0, d / per_tick);
   }
-  // Round the others, not on a jump's or a drop's way (where the corners are where the ledge is).
-  const bool link = legs_[next_] == Leg::kJump || (next_ > 0 && legs_[next_ - 1] != Leg::kWalk);
-  const Vec3 way = link ? target - w.at : steer(w.at, target, tick, nearby, s);
+  const Vec3 way = link ? target - w.at : steer(w.at, target, weigh, nearby, s);
   out.input = toward(w.at, w.at + way, fraction, 0, tick);
   return out;
 }

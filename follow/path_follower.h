@@ -18,7 +18,9 @@
 // jumps toward the next (a ledge up within the jump's reach); at a drop's, it walks off. Given the
 // characters near it, it steers round those it would meet within FollowSettings::avoid_time (away
 // from the side they will be on; head on, to its right, as they turn to theirs), so that a crowd
-// passes each other. It asks for a new path (FollowEvent::kNeedPath, with the reason) when it is
+// passes each other. At a narrow place on its path (a door one character wide: Path::narrows) it
+// gives way to one coming the other way, in it or nearer its far mouth, waiting beside the near
+// mouth (FollowSettings::narrow_width, give_way_reach). It asks for a new path (FollowEvent::kNeedPath, with the reason) when it is
 // pushed off its path (farther than FollowSettings::off_path from the leg it walks, or landed from
 // a fall it did not take), when it has made no progress for a second (stuck: blocked by a
 // character, a mover, a wall the mesh does not know; it backs away for a moment first, so that two
@@ -101,6 +103,23 @@ struct FollowSettings {
   /// heading) between: a second's look ahead changes little in a tick, and weighing a crowd is most
   /// of a follower's cost (PathFollower::wants_nearby() tells its caller when to gather them).
   int avoid_every = 2;
+  /// A place on its path narrower than this (metres a capsule's centre can stand on across the
+  /// path: follow::Narrow) is one character wide: two that meet there do not pass, as that needs
+  /// their centres two radii and avoid_gap apart and, steering as they do, a gap's slack. Coming to
+  /// one, it gives way to one coming the other way. (Narrower bounds put the mouth a door's
+  /// thickness further in, and the one waiting in the way out: more jams on the rooms level.)
+  double narrow_width = 1.2;
+  /// Metres before a narrow place's near mouth (along the path) from which it looks for one coming
+  /// the other way: one in the narrow place not walking its way, or one walking toward the far
+  /// mouth nearer to it than this one is to the near mouth (the nearer goes first; a tie goes by
+  /// position). Then it waits until the way is clear.
+  double give_way_reach = 3;
+  /// Metres before the mouth it waits at, clear of the way out (it walks on to there).
+  double give_way_hold = 1.5;
+  /// Metres to the right of the way in that it waits, clear of the mouth.
+  double give_way_aside = 1.0;
+  /// Ticks at most it waits at one narrow place: then it goes in, and the others give way to it.
+  int give_way_ticks = 120;
   /// A goal takes at most deadline_factor times its first path's length at walk speed, plus
   /// deadline_slack seconds; then it gives up.
   double deadline_factor = 3;
@@ -174,6 +193,7 @@ struct FollowCounts {
   uint32_t stuck = 0;       ///< times it was stuck (each asked for a path, or gave up)
   uint32_t off_path = 0;    ///< times it was off its path
   uint32_t jumps = 0;       ///< jumps pressed
+  uint32_t gave_way = 0;    ///< times it waited at a narrow place for one coming the other way
 };
 
 /// Follows one character's paths. A value: copy it, keep one per character.
@@ -231,9 +251,18 @@ class PathFollower {
   // Progress along the path, or stuck: then true, with the backing away, the new path or the give-up in `out`.
   bool stuck(const Where& w, const CharacterState& state, uint32_t tick, const FollowSettings& s, FollowStep& out);
   // The way to head (x, z; not unit) toward `target` from `at`, round those in the way: those of
-  // `nearby` weighed anew when due (FollowSettings::avoid_every), else as last weighed.
-  Vec3 steer(const Vec3& at, const Vec3& target, uint32_t tick, std::span<const Nearby> nearby,
+  // `nearby` weighed anew when `weigh` (every FollowSettings::avoid_every ticks), else as last weighed.
+  Vec3 steer(const Vec3& at, const Vec3& target, bool weigh, std::span<const Nearby> nearby,
              const FollowSettings& s);
+  // The next narrow place on the path whose far end is ahead of `left` metres of the way left:
+  // narrows_[first] to narrows_[last]; false when there is none.
+  bool next_narrow(double left, const FollowSettings& s, std::size_t& first, std::size_t& last) const;
+  // Whether to wait (not walk on) for one of `nearby` coming the other way through the narrow
+  // place ahead, `left` metres of the way left (follow::Narrow, FollowSettings::give_way_reach).
+  bool give_way(const Where& w, double left, uint32_t tick, std::span<const Nearby> nearby, const FollowSettings& s);
+  // Giving way (give_way()), with `left` metres of the way left: true when it stands or walks to
+  // where it waits, with the input in `out`.
+  bool wait(const Where& w, double left, uint32_t tick, const FollowSettings& s, FollowStep& out);
   // The sideways part of the heading along (ux, uz) (unit) from `at` round those of `nearby`.
   static double avoid(const Vec3& at, double ux, double uz, std::span<const Nearby> nearby, const FollowSettings& s);
   Vec3 corner(std::size_t i) const { return to_position(corners_[i]); }
@@ -263,6 +292,18 @@ class PathFollower {
   uint32_t backing_until_ = 0;       // stuck: it backs away until this tick, then asks for a path
   Vec3 backing_way_;                 // the way it backs away (horizontal, not unit)
   int partial_in_a_row_ = 0;
+  // A narrow place on the path (follow::Narrow): where, how wide, and the way left from there.
+  struct NarrowAt {
+    Vec3 point;      // on the position grid
+    double left = 0;  // metres along the path from there to its end (horizontal)
+    double width = 0;
+    uint32_t leg = 0;
+  };
+  std::vector<NarrowAt> narrows_;    // in order along the path
+  bool waiting_ = false;             // giving way at a narrow place, as last weighed (give_way())
+  double wait_for_ = -1;             // the way left at the mouth of the narrow place it last waited at
+  uint32_t wait_since_ = 0;          // when it began to wait there
+  Vec3 wait_spot_;                   // where it waits
   double side_ = 0;                  // the steering round others last weighed (avoid())
   uint32_t weigh_at_ = 0;            // the tick to weigh the others again at (0: the next step)
   FollowCounts counts_;

@@ -130,8 +130,8 @@ int walk_command(const WalkCommand& o) {
     std::fprintf(stderr, "foothold-nav: %s: %s\n", o.world.c_str(), r.error.c_str());
     return kExitFailed;
   }
-  std::fprintf(stderr, "walk %s: %u paths (%u for characters off theirs), %u jumps\n", o.world.c_str(), r.paths,
-               r.off_path, r.jumps);
+  std::fprintf(stderr, "walk %s: %u paths (%u for characters off theirs), %u jumps, %u waits at narrow places\n",
+               o.world.c_str(), r.paths, r.off_path, r.jumps, r.gave_way);
   std::printf("agents=%d goals=%u arrived=%u stuck=%u give_ups=%u mean_time_ratio=%.3f bake_ms=%.0f polys=%zu "
               "us_per_npc_tick=%.3f\n",
               r.agents, r.goals, r.arrived, r.stuck, r.give_ups, r.mean_time_ratio, bake_ms,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <type_traits>
 
 #include <DetourNavMesh.h>
@@ -14,6 +15,9 @@ namespace {
 
 static_assert(std::is_same_v<dtPolyRef, uint32_t>, "Debian's Detour: 32-bit polygon references");
 
+// A straight path with every polygon edge it crosses: a corner and a crossing per polygon at most.
+constexpr int kMaxCrossings = 2 * NavQuery::kMaxPathPolygons;
+
 void to_float(const Vec3& v, float out[3]) {
   out[0] = float(v.x);
   out[1] = float(v.y);
@@ -24,7 +28,12 @@ Vec3 to_vec(const float v[3]) { return {v[0], v[1], v[2]}; }
 }  // namespace
 
 NavQuery::NavQuery(const NavMesh& mesh)
-    : polys_(kMaxPathPolygons), straight_(3 * kMaxPathPolygons), flags_(kMaxPathPolygons) {
+    : polys_(kMaxPathPolygons),
+      straight_(3 * kMaxPathPolygons),
+      flags_(kMaxPathPolygons),
+      crossings_(3 * kMaxCrossings),
+      crossing_flags_(kMaxCrossings),
+      crossing_refs_(kMaxCrossings) {
   query_ = dtAllocNavMeshQuery();
   // A mesh from bake() or load() is one Detour accepted; init fails only without memory.
   if (!query_ || dtStatusFailed(query_->init(&mesh.detour(), kSearchNodes))) {
@@ -34,6 +43,7 @@ NavQuery::NavQuery(const NavMesh& mesh)
   const NavAgent& a = mesh.agent();
   const double across = std::max(1.0, 2 * a.radius);
   extents_ = {across, a.height, across};
+  narrow_width_ = 4 * a.radius;
 }
 
 NavQuery::~NavQuery() { dtFreeNavMeshQuery(query_); }
@@ -90,6 +100,7 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
     result.polygons = count;
     result.corners = {to_vec(start_on), to_vec(goal_on)};
     result.legs = {Leg::kWalk, Leg::kWalk};
+    find_narrows(start_on, goal_on, count, result);
     return result;
   }
   count = 0;
@@ -122,7 +133,52 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
   for (std::size_t i = 0; i + 1 < result.corners.size(); ++i)
     if (flags_[i] & DT_STRAIGHTPATH_OFFMESH_CONNECTION)
       result.legs[i] = result.corners[i + 1].y > result.corners[i].y ? Leg::kJump : Leg::kDrop;
+  find_narrows(start_on, end, count, result);
   return result;
+}
+
+void NavQuery::find_narrows(const float start[3], const float end[3], int count, PathResult& result) {
+  // Detour's funnel again, now with a vertex where the path crosses each polygon edge (the corners
+  // come out as they did, the crossings between them): the width across the path is measured there.
+  int n = 0;
+  const dtStatus status =
+      query_->findStraightPath(start, end, polys_.data(), count, crossings_.data(), crossing_flags_.data(),
+                               crossing_refs_.data(), &n, kMaxCrossings, DT_STRAIGHTPATH_ALL_CROSSINGS);
+  if (dtStatusFailed(status)) return;
+  std::size_t leg = 0;  // the leg the vertices lie on: from corners[leg] to corners[leg + 1]
+  for (int j = 1; j + 1 < n; ++j) {
+    const float* at = &crossings_[3 * std::size_t(j)];
+    if (leg + 1 < result.corners.size() && to_vec(at) == result.corners[leg + 1]) {
+      ++leg;  // a corner of the path (exactly as the funnel gave it before): not a crossing
+      continue;
+    }
+    if (leg + 1 >= result.corners.size() || result.legs[leg] != Leg::kWalk) continue;  // over a link: not walked
+    const Vec3 way = result.corners[leg + 1] - result.corners[leg];
+    const double len = std::sqrt(way.x * way.x + way.z * way.z);
+    if (!(len > 0)) continue;
+    const double width = width_across(crossing_refs_[std::size_t(j)], at, way.x / len, way.z / len);
+    if (width >= 0 && width < narrow_width_)
+      result.narrows.push_back({to_vec(at), uint32_t(leg), width});
+  }
+}
+
+double NavQuery::width_across(uint32_t ref, const float at[3], double ux, double uz) {
+  // From just inside the polygon entered (the crossing lies on its edge), to the mesh's edge on
+  // either side, square to the way.
+  const float from[3] = {at[0] + float(ux * 0.01), at[1], at[2] + float(uz * 0.01)};
+  const dtQueryFilter filter;
+  double width = 0;
+  for (const double side : {1.0, -1.0}) {
+    const double reach = narrow_width_ - width;
+    const float to[3] = {from[0] - float(uz * side * reach), from[1], from[2] + float(ux * side * reach)};
+    float t = 0, normal[3];
+    int visited = 0;
+    if (dtStatusFailed(query_->raycast(ref, from, to, &filter, &t, normal, nullptr, &visited, 0))) return -1;
+    if (t == FLT_MAX) return narrow_width_;  // open that far
+    if (t == 0) return -1;  // the start is not in the polygon (an edge of a sliver): not measured here
+    width += t * reach;
+  }
+  return width;
 }
 
 follow::Path to_follow_path(const PathResult& path) {
@@ -137,6 +193,7 @@ follow::Path to_follow_path(const PathResult& path) {
                                             : leg == Leg::kDrop ? follow::Leg::kDrop
                                                                 : follow::Leg::kWalk});
   }
+  out.narrows = path.narrows;
   return out;
 }
 

@@ -47,6 +47,9 @@ struct PathResult {
   /// legs[i]: how to go from corners[i] to corners[i + 1] (the last, with nothing after it, kWalk);
   /// as many as corners.
   std::vector<Leg> legs;
+  /// The narrow places the path goes through (follow::Narrow): where it crosses a polygon edge
+  /// with less than NavQuery::narrow_width() across it, in order from the start.
+  std::vector<follow::Narrow> narrows;
   /// Polygons the path crosses (Detour's path corridor length), for figures and tests.
   int polygons = 0;
 };
@@ -76,15 +79,31 @@ class NavQuery {
   /// given mesh: the same points give the same corners.
   PathResult find_path(const Vec3& from, const Vec3& to);
 
+  /// Narrower than this across a path (metres the capsule's centre can stand on) and a place is
+  /// narrow (PathResult::narrows): four radii, so that a follower may choose its own bound below it
+  /// (two capsules pass abreast where a little more than two radii is).
+  double narrow_width() const { return narrow_width_; }
+
   /// The point on the mesh nearest `p` within search_extents(), or false when there is none.
   bool nearest_point(const Vec3& p, Vec3& out);
 
  private:
+  // The narrow places along the straight path from `start` to `end` through polys_[0, count), into
+  // result.narrows (its corners and legs found already).
+  void find_narrows(const float start[3], const float end[3], int count, PathResult& result);
+  // The width across the way (ux, uz) at `at`, in polygon `ref`, up to narrow_width_; < 0 when it
+  // cannot be measured there.
+  double width_across(uint32_t ref, const float at[3], double ux, double uz);
+
   dtNavMeshQuery* query_ = nullptr;  // owned (dtFreeNavMeshQuery)
   Vec3 extents_;
+  double narrow_width_ = 1.6;
   std::vector<uint32_t> polys_;      // dtPolyRef, 32-bit in Debian's build
   std::vector<float> straight_;
   std::vector<unsigned char> flags_;  // findStraightPath's flags of each corner
+  std::vector<float> crossings_;      // find_narrows(): the straight path with every edge crossing
+  std::vector<unsigned char> crossing_flags_;
+  std::vector<uint32_t> crossing_refs_;  // the polygon each crossing enters
 };
 
 /// A path as the path follower takes it (follow/path.h): the same corners, each with its leg;

@@ -73,6 +73,7 @@ class Walker {
     for (const Agent& a : agents_) {
       r.stuck += a.follower.counts().stuck;
       r.jumps += a.follower.counts().jumps;
+      r.gave_way += a.follower.counts().gave_way;
       r.paths += a.follower.counts().paths;
       r.off_path += a.follower.counts().off_path;
     }

@@ -35,6 +35,7 @@ struct WalkResult {
   uint32_t stuck = 0;        ///< times a character was stuck (no progress for a second; each re-planned or gave up)
   uint32_t give_ups = 0;     ///< goals given up
   uint32_t jumps = 0;        ///< jumps the followers pressed
+  uint32_t gave_way = 0;     ///< times a follower waited at a narrow place for one coming the other way
   uint32_t paths = 0;        ///< paths found (first and re-planned)
   uint32_t off_path = 0;     ///< re-plans of characters off their paths (pushed, fallen)
   /// The mean over goals reached of the time taken over the first path's length at walk speed.

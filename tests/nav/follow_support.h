@@ -78,6 +78,8 @@ class FollowRun {
   NavQuery& query() { return query_; }
   const NavMesh& mesh() const { return *mesh_; }
   const follow::FollowSettings& follow_settings() const { return follow_; }
+  /// The followers' settings, to change before run().
+  follow::FollowSettings& tune() { return follow_; }
   uint32_t tick() const { return tick_; }
   /// Gather a follower's neighbours only on the ticks it weighs them (PathFollower::wants_nearby()),
   /// as the game and foothold-nav walk do; by default, every tick.

@@ -64,6 +64,53 @@ TEST(NavMesh, WallForcesAPathAroundIt) {
   EXPECT_LT(south, -6 - 0.2) << "the path turns round the wall's end";
 }
 
+// Two rooms either side of a wall along x = 0 (0.4 m thick), joined by a door `door` metres wide at z = 0.
+TriangleMesh door_world(double door) {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-0.2, 0, -10}, {0.2, 3, -door / 2});
+  b.box({-0.2, 0, door / 2}, {0.2, 3, 10});
+  return b.take();
+}
+
+TEST(NavMesh, APathThroughADoorKnowsItIsNarrowThereAndNowhereElse) {
+  const auto world = make_world(door_world(1.6));
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  // Through the door at a slant (corners at its jambs), and straight through (no corner at all).
+  for (const auto& [from, to] : {std::pair<Vec3, Vec3>{{-5, 0, 3}, {5, 0, -3}}, {{-5, 0, 0.1}, {5, 0, 0.1}}}) {
+    const PathResult path = query.find_path(from, to);
+    ASSERT_EQ(path.status, PathStatus::kFound);
+    ASSERT_FALSE(path.narrows.empty()) << "through the door from (" << from.x << ", " << from.z << ")";
+    uint32_t leg = 0;
+    for (const follow::Narrow& n : path.narrows) {
+      // In the doorway: 1.6 m less a radius each side (0.8 m, a cell either way) is where a centre stands.
+      EXPECT_LE(std::fabs(n.point.x), 0.2 + 0.4 + 0.15) << n.point.x << ", " << n.point.z;
+      EXPECT_LE(std::fabs(n.point.z), 0.4 + 0.15) << n.point.x << ", " << n.point.z;
+      EXPECT_GT(n.width, 0.8 - 0.3);
+      EXPECT_LT(n.width, 0.8 + 0.3);
+      EXPECT_LT(n.width, query.narrow_width());
+      EXPECT_GE(n.leg, leg) << "in order along the path";
+      leg = n.leg;
+      EXPECT_LT(n.leg + 1, path.corners.size());
+    }
+  }
+  // Across a room, clear of the wall: nothing narrow.
+  EXPECT_TRUE(query.find_path({-5, 0, -5}, {-5, 0, 5}).narrows.empty());
+  EXPECT_TRUE(query.find_path({-8, 0, -8}, {-3, 0, 6}).narrows.empty());
+}
+
+TEST(NavMesh, ADoorWideEnoughForTwoToPassIsNotNarrow) {
+  const auto world = make_world(door_world(4));
+  const auto mesh = bake(*world);
+  ASSERT_TRUE(mesh);
+  NavQuery query(*mesh);
+  const PathResult path = query.find_path({-5, 0, 3}, {5, 0, -3});
+  ASSERT_EQ(path.status, PathStatus::kFound);
+  for (const follow::Narrow& n : path.narrows) ADD_FAILURE() << "narrow at (" << n.point.x << ", " << n.point.z << "), " << n.width << " m";
+}
+
 // Stairs of 0.3 m risers (under the default 0.35 m step height) up to a platform 1.5 m high.
 TriangleMesh stairs_and_ledge() {
   MeshBuilder b;

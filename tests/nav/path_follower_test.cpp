@@ -140,13 +140,17 @@ TEST(PathFollower, ABlockedWayIsReplannedAndWalkedOnceClear) {
   const std::size_t k = run.add({-6, 0, 0});
   const std::size_t blocker = run.add({0, 0, 0});
   run.go(k, {6, 0, 0});
+  // It waits by the door for the one in it (give_way_ticks), then goes in and is stuck against it.
+  const uint32_t leaves = uint32_t(run.follow_settings().give_way_ticks) + 5 * 60;
   run.run(1200, [&](uint32_t tick) {
-    if (tick == 180) run.state(blocker) = spawn_state({0, 0.93, 8});  // it leaves the door
+    if (tick == leaves) run.state(blocker) = spawn_state({0, 0.93, 8});  // it leaves the door
   });
   ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
   const auto& replans = run.events(k).replans;
   EXPECT_GE(std::count(replans.begin(), replans.end(), follow::Replan::kStuck), 1);
   EXPECT_GE(run.follower(k).counts().stuck, 1u);
+  EXPECT_EQ(run.follower(k).counts().gave_way, 1u);
+  EXPECT_GT(run.events(k).ended, leaves);
 }
 
 TEST(PathFollower, GivesUpWhenTheWayStaysBlocked) {
@@ -195,6 +199,68 @@ TEST(PathFollower, GivesUpSayingSoWhenTheGoalCannotBeReached) {
   run.run(1200);
   EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kUnreachable);
   EXPECT_LT(horizontal_distance(run.feet(k), {-7.5, 0, -1.5}), 2.5) << "it went as near as it could first";
+}
+
+// Two walking head on at a door one character wide: the nearer goes through first, the other waits
+// beside the door until it is out, and neither is stuck.
+TEST(PathFollower, TwoHeadOnAtANarrowDoorTheNearerGoesFirstAndTheOtherWaitsAside) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t west = run.add({-4, 0, 0.3}), east = run.add({4.6, 0, -0.3});
+  run.go(west, {5, 0, 0});
+  run.go(east, {-5, 0, 0});
+  run.run(900);
+  for (const std::size_t k : {west, east}) {
+    ASSERT_TRUE(run.events(k).arrived) << k << ": " << follow::to_string(run.events(k).gave_up);
+    EXPECT_EQ(run.follower(k).counts().stuck, 0u) << k;
+  }
+  EXPECT_EQ(run.follower(west).counts().gave_way, 0u);
+  EXPECT_EQ(run.follower(east).counts().gave_way, 1u);
+  // While the west one is in the doorway, the east one stands clear of it, to its own right (south).
+  int in_door = 0;
+  const auto& w = run.events(west).positions;
+  const auto& e = run.events(east).positions;
+  for (std::size_t t = 0; t < w.size() && t < e.size(); ++t) {
+    if (w[t].x < -0.2 || w[t].x > 0.2) continue;
+    ++in_door;
+    EXPECT_GT(e[t].x, 0.2 + 0.4 + 0.5) << "tick " << t + 1;
+  }
+  EXPECT_GT(in_door, 0);
+  EXPECT_LT(run.events(east).ended, 60u * 6) << "it waited a moment, not its deadline";
+}
+
+// Without knowing the door is narrow (no narrow places on their paths), the same two meet at it:
+// the east one comes up to the doorway while the west one is in it.
+TEST(PathFollower, TwoHeadOnAtANarrowDoorMeetAtItWhenNeitherGivesWay) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  run.tune().narrow_width = 0;
+  const std::size_t west = run.add({-4, 0, 0.3}), east = run.add({4.6, 0, -0.3});
+  run.go(west, {5, 0, 0});
+  run.go(east, {-5, 0, 0});
+  run.run(900);
+  EXPECT_EQ(run.follower(west).counts().gave_way + run.follower(east).counts().gave_way, 0u);
+  const auto& w = run.events(west).positions;
+  const auto& e = run.events(east).positions;
+  double nearest = 1e9;
+  for (std::size_t t = 0; t < w.size() && t < e.size(); ++t)
+    if (w[t].x >= -0.2 && w[t].x <= 0.2) nearest = std::min(nearest, e[t].x);
+  EXPECT_LT(nearest, 0.2 + 0.4 + 0.5);
+}
+
+// Two walking the same way through a narrow door: the one behind follows, it does not wait.
+TEST(PathFollower, OneBehindAnotherThroughANarrowDoorDoesNotWait) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t ahead = run.add({-3, 0, 0}), behind = run.add({-4.5, 0, 0.2});
+  run.go(ahead, {5, 0, 0});
+  run.go(behind, {5, 0, 1.2});
+  run.run(900);
+  for (const std::size_t k : {ahead, behind}) {
+    ASSERT_TRUE(run.events(k).arrived) << k << ": " << follow::to_string(run.events(k).gave_up);
+    EXPECT_EQ(run.follower(k).counts().gave_way, 0u) << k;
+    EXPECT_EQ(run.follower(k).counts().stuck, 0u) << k;
+  }
 }
 
 // Two walking head on along a corridor 2 m wide: each steers to its right round the other.
