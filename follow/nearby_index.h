@@ -10,13 +10,18 @@
 
 namespace foothold::follow {
 
+/// Metres within which a follower is given the characters near it (GameControl::follow(), foothold-nav
+/// walk): those it would meet within FollowSettings::avoid_time (a second at walk speed, both
+/// walking), and some.
+constexpr double kNearbyReach = 10;
+
 /// The characters of one tick, by cell. Fill it (clear(), add() each, sort()), then ask near() for
 /// each follower; what near() gives depends on the characters alone, never on the order they were
 /// added in.
 class NearbyIndex {
  public:
   /// Neighbours within `reach` metres (horizontally) are found; the cells are that wide.
-  explicit NearbyIndex(double reach = 10);
+  explicit NearbyIndex(double reach = kNearbyReach);
 
   void clear() { cells_.clear(); }
   /// Character `key` (unique among those added: an id, an index) in `state`.

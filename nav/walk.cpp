@@ -20,10 +20,6 @@ using Clock = std::chrono::steady_clock;
 // Draws before a spawn or a goal is given up on.
 constexpr int kSpawnTries = 1000;
 constexpr int kGoalTries = 16;
-// A follower is given the characters within kNear metres of it, whom it would meet within its look
-// ahead (FollowSettings::avoid_time, a second at walk speed, both walking): as a game's are
-// (GameControl::follow()).
-constexpr double kNear = 10;
 
 // The counter-th number of the SplitMix64 stream seeded with `seed`: GameControl::random()'s
 // generator (server/game_host.h game_random), so a walk draws as a game would.
@@ -175,7 +171,7 @@ class Walker {
     near_.sort();
   }
 
-  // The characters within kNear of character k, into nearby_ (by cell, then k: an order of the
+  // The characters within follow::kNearbyReach of character k, into nearby_ (by cell, then k: an order of the
   // characters alone).
   void gather_nearby(std::size_t k) { near_.near(characters_[k].state.position, uint32_t(k), nearby_); }
 
@@ -200,7 +196,7 @@ class Walker {
   const WalkOptions& options_;
   uint64_t drawn_ = 0;
   std::vector<TickCharacter> characters_;  // by id, ascending: TickRunner's order
-  follow::NearbyIndex near_{kNear};        // this tick's characters, by cell
+  follow::NearbyIndex near_{follow::kNearbyReach};  // this tick's characters, by cell: as a game's
   std::vector<follow::Nearby> nearby_;      // the character being stepped's neighbours
   std::vector<Agent> agents_;
   TickRunner runner_;

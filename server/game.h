@@ -39,6 +39,7 @@
 #include <utility>
 #include <vector>
 
+#include "follow/nearby_index.h"
 #include "follow/path.h"
 #include "follow/path_follower.h"
 #include "proto/message_endpoint.h"
@@ -253,7 +254,7 @@ class GameControl {
   /// through its first tick).
   virtual follow::FollowStep follow(uint32_t id, follow::PathFollower& follower) = 0;
   /// Characters within this many metres of an NPC are given to its follower (follow()).
-  static constexpr double kFollowNearby = 10;
+  static constexpr double kFollowNearby = follow::kNearbyReach;
 
   /// Moves the character's capsule centre to `position` (metres; velocity kept; it leaves the ground).
   /// In range: every component finite and within the world's bounds (World::bounds(), its static
