@@ -471,11 +471,12 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
   const double d = horizontal_distance(w.at, target);
   const bool link = legs_[next_] == Leg::kJump || (next_ > 0 && legs_[next_ - 1] != Leg::kWalk);
   const bool weigh = !link && tick >= weigh_at_;
+  const double left = d + rest_[next_];  // the way left along the path
   if (weigh) {
     weigh_at_ = tick + uint32_t(det_max(s.avoid_every, 1));
-    waiting_ = give_way(w, d + rest_[next_], tick, nearby, s);
+    waiting_ = give_way(w, left, tick, nearby, s);
   }
-  if (!link && wait(w, d + rest_[next_], tick, s, out)) return out;
+  if (!link && wait(w, left, tick, s, out)) return out;
   if (stuck(w, state, tick, s, out)) return out;
   // On toward the next corner, slowing on the last tick's worth of the way to the goal.
   double fraction = 1;

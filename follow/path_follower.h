@@ -301,8 +301,8 @@ class PathFollower {
   };
   std::vector<NarrowAt> narrows_;    // in order along the path
   bool waiting_ = false;             // giving way at a narrow place, as last weighed (give_way())
-  double wait_for_ = -1;             // the way left at the mouth of the narrow place it last waited at
-  uint32_t wait_since_ = 0;          // when it began to wait there
+  double wait_for_ = -1;             // the way left at the mouth of the narrow place it last weighed
+  uint32_t wait_since_ = 0;          // when it began to wait there (0: it has not)
   Vec3 wait_spot_;                   // where it waits
   double side_ = 0;                  // the steering round others last weighed (avoid())
   uint32_t weigh_at_ = 0;            // the tick to weigh the others again at (0: the next step)

@@ -28,6 +28,16 @@ inline TriangleMesh floor_mesh() {
   return b.take();
 }
 
+/// Two rooms either side of a wall along x = 0 (0.4 m thick) on floor_mesh()'s floor, joined by one
+/// door `door` metres wide at z = 0.
+inline TriangleMesh door_world(double door = 1.6) {
+  MeshBuilder b;
+  b.floor_grid(-10, -10, 10, 10, 0, 2);
+  b.box({-0.2, 0, -10}, {0.2, 3, -door / 2});
+  b.box({-0.2, 0, door / 2}, {0.2, 3, 10});
+  return b.take();
+}
+
 /// The embedded arena.
 inline std::unique_ptr<World> arena() { return make_world(build_arena_mesh(), "arena"); }
 

@@ -64,15 +64,6 @@ TEST(NavMesh, WallForcesAPathAroundIt) {
   EXPECT_LT(south, -6 - 0.2) << "the path turns round the wall's end";
 }
 
-// Two rooms either side of a wall along x = 0 (0.4 m thick), joined by a door `door` metres wide at z = 0.
-TriangleMesh door_world(double door) {
-  MeshBuilder b;
-  b.floor_grid(-10, -10, 10, 10, 0, 2);
-  b.box({-0.2, 0, -10}, {0.2, 3, -door / 2});
-  b.box({-0.2, 0, door / 2}, {0.2, 3, 10});
-  return b.take();
-}
-
 TEST(NavMesh, APathThroughADoorKnowsItIsNarrowThereAndNowhereElse) {
   const auto world = make_world(door_world(1.6));
   const auto mesh = bake(*world);

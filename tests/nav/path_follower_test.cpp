@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <memory>
 
 #include <gtest/gtest.h>
 
@@ -26,15 +28,6 @@ TriangleMesh wall_world() {
   MeshBuilder b;
   b.floor_grid(-10, -10, 10, 10, 0, 2);
   b.box({-0.5, 0, -6}, {0.5, 3, 10});
-  return b.take();
-}
-
-// Two rooms either side of a wall along x = 0, joined by one door 1.6 m wide at z = 0.
-TriangleMesh door_world() {
-  MeshBuilder b;
-  b.floor_grid(-10, -10, 10, 10, 0, 2);
-  b.box({-0.2, 0, -10}, {0.2, 3, -0.8});
-  b.box({-0.2, 0, 0.8}, {0.2, 3, 10});
   return b.take();
 }
 
@@ -201,51 +194,50 @@ TEST(PathFollower, GivesUpSayingSoWhenTheGoalCannotBeReached) {
   EXPECT_LT(horizontal_distance(run.feet(k), {-7.5, 0, -1.5}), 2.5) << "it went as near as it could first";
 }
 
-// Two walking head on at a door one character wide: the nearer goes through first, the other waits
-// beside the door until it is out, and neither is stuck.
+// Two walking head on at door_world()'s door, one character wide, the west one nearer it, with
+// the followers' narrow_width as given. Returns the run, and the east one's least x while the west
+// one is in the doorway (infinite if it never is).
+struct HeadOn {
+  std::unique_ptr<World> world = make_world(door_world());
+  FollowRun run{*world};
+  std::size_t west = 0, east = 0;
+  double east_nearest = std::numeric_limits<double>::infinity();
+
+  explicit HeadOn(double narrow_width) {
+    run.tune().narrow_width = narrow_width;
+    west = run.add({-4, 0, 0.3});
+    east = run.add({4.6, 0, -0.3});
+    run.go(west, {5, 0, 0});
+    run.go(east, {-5, 0, 0});
+    run.run(900);
+    const auto& w = run.events(west).positions;
+    const auto& e = run.events(east).positions;
+    for (std::size_t t = 0; t < w.size() && t < e.size(); ++t)
+      if (w[t].x >= -0.2 && w[t].x <= 0.2) east_nearest = std::min(east_nearest, e[t].x);
+  }
+};
+
+// The nearer goes through first, the other waits beside the door until it is out, and neither is stuck.
 TEST(PathFollower, TwoHeadOnAtANarrowDoorTheNearerGoesFirstAndTheOtherWaitsAside) {
-  const auto world = make_world(door_world());
-  FollowRun run(*world);
-  const std::size_t west = run.add({-4, 0, 0.3}), east = run.add({4.6, 0, -0.3});
-  run.go(west, {5, 0, 0});
-  run.go(east, {-5, 0, 0});
-  run.run(900);
-  for (const std::size_t k : {west, east}) {
-    ASSERT_TRUE(run.events(k).arrived) << k << ": " << follow::to_string(run.events(k).gave_up);
-    EXPECT_EQ(run.follower(k).counts().stuck, 0u) << k;
+  HeadOn h(follow::follow_settings(MoveSettings{}).narrow_width);
+  for (const std::size_t k : {h.west, h.east}) {
+    ASSERT_TRUE(h.run.events(k).arrived) << k << ": " << follow::to_string(h.run.events(k).gave_up);
+    EXPECT_EQ(h.run.follower(k).counts().stuck, 0u) << k;
   }
-  EXPECT_EQ(run.follower(west).counts().gave_way, 0u);
-  EXPECT_EQ(run.follower(east).counts().gave_way, 1u);
+  EXPECT_EQ(h.run.follower(h.west).counts().gave_way, 0u);
+  EXPECT_EQ(h.run.follower(h.east).counts().gave_way, 1u);
   // While the west one is in the doorway, the east one stands clear of it, to its own right (south).
-  int in_door = 0;
-  const auto& w = run.events(west).positions;
-  const auto& e = run.events(east).positions;
-  for (std::size_t t = 0; t < w.size() && t < e.size(); ++t) {
-    if (w[t].x < -0.2 || w[t].x > 0.2) continue;
-    ++in_door;
-    EXPECT_GT(e[t].x, 0.2 + 0.4 + 0.5) << "tick " << t + 1;
-  }
-  EXPECT_GT(in_door, 0);
-  EXPECT_LT(run.events(east).ended, 60u * 6) << "it waited a moment, not its deadline";
+  ASSERT_LT(h.east_nearest, std::numeric_limits<double>::infinity()) << "the west one went through the door";
+  EXPECT_GT(h.east_nearest, 0.2 + 0.4 + 0.5);
+  EXPECT_LT(h.run.events(h.east).ended, 60u * 6) << "it waited a moment, not its deadline";
 }
 
 // Without knowing the door is narrow (no narrow places on their paths), the same two meet at it:
 // the east one comes up to the doorway while the west one is in it.
 TEST(PathFollower, TwoHeadOnAtANarrowDoorMeetAtItWhenNeitherGivesWay) {
-  const auto world = make_world(door_world());
-  FollowRun run(*world);
-  run.tune().narrow_width = 0;
-  const std::size_t west = run.add({-4, 0, 0.3}), east = run.add({4.6, 0, -0.3});
-  run.go(west, {5, 0, 0});
-  run.go(east, {-5, 0, 0});
-  run.run(900);
-  EXPECT_EQ(run.follower(west).counts().gave_way + run.follower(east).counts().gave_way, 0u);
-  const auto& w = run.events(west).positions;
-  const auto& e = run.events(east).positions;
-  double nearest = 1e9;
-  for (std::size_t t = 0; t < w.size() && t < e.size(); ++t)
-    if (w[t].x >= -0.2 && w[t].x <= 0.2) nearest = std::min(nearest, e[t].x);
-  EXPECT_LT(nearest, 0.2 + 0.4 + 0.5);
+  HeadOn h(0);
+  EXPECT_EQ(h.run.follower(h.west).counts().gave_way + h.run.follower(h.east).counts().gave_way, 0u);
+  EXPECT_LT(h.east_nearest, 0.2 + 0.4 + 0.5);
 }
 
 // Two walking the same way through a narrow door: the one behind follows, it does not wait.
