@@ -8,6 +8,11 @@ double Path::length() const {
   return total;
 }
 
+Vec3 canonical_way(const Vec3& way) {
+  constexpr double kCos = 0.955336489125606, kSin = 0.29552020666133955;  // of 0.3 radians
+  return way.x * kCos + way.z * kSin < 0 ? Vec3{-way.x, -way.y, -way.z} : way;
+}
+
 const char* to_string(PathStatus status) {
   switch (status) {
     case PathStatus::kNone: return "none";

@@ -28,11 +28,22 @@ struct Corner {
 /// between pillars, a ledge along a wall. Two coming from either end meet there head on; a follower
 /// waits at the mouth for one coming the other way (FollowSettings::narrow_width).
 struct Narrow {
-  Vec3 point;          ///< where the path crosses a polygon edge there, on the walkable surface, metres
+  Vec3 point;          ///< where the path enters or leaves a narrow polygon there, on the walkable surface, metres
   uint32_t leg = 0;    ///< the leg it lies on: from corners[leg] to corners[leg + 1]
-  double width = 0;    ///< metres across the path there that a capsule's centre can stand on
+  double width = 0;    ///< metres across the passage (its narrowest chord) that a capsule's centre can stand on
+  /// The way through the passage there (horizontal, unit, canonical_way()): along its sides, the
+  /// same for every path through it whichever way it goes; zero when not known (a crossing at a
+  /// mouth, where one side is a room's wall). Those going through it one way and those going the
+  /// other take turns by it (FollowSettings::give_way_turn).
+  Vec3 axis;
   bool operator==(const Narrow&) const = default;
 };
+
+/// Of a horizontal line's two ways, the one that points along (cos 0.3, sin 0.3) rather than
+/// against it: `way` or its opposite. Not along x or z, nor at 45 degrees between them, the ways
+/// level designers draw walls in, whose doors' ways would fall either side of the line by a
+/// rounding.
+Vec3 canonical_way(const Vec3& way);
 
 /// Whether a path reaches where it was asked to go.
 enum class PathStatus : uint8_t {
@@ -45,8 +56,8 @@ enum class PathStatus : uint8_t {
 struct Path {
   PathStatus status = PathStatus::kNone;
   std::vector<Corner> corners;
-  /// The narrow places along it, in order from the start (each polygon edge it crosses in one: a
-  /// door of a wall's thickness gives one or two); none known for a path built by hand.
+  /// The narrow places along it, in order from the start (where it enters and leaves each narrow
+  /// polygon: a door gives two or three); none known for a path built by hand.
   std::vector<Narrow> narrows;
   bool operator==(const Path&) const = default;
   /// Its length along the corners, metres (0 with fewer than two).

@@ -155,7 +155,7 @@ void PathFollower::set_path(const Path& path, uint32_t tick) {
   for (const Narrow& n : path.narrows) {
     if (std::size_t(n.leg) + 1 >= corners_.size()) continue;  // not on the path
     const Vec3 at = to_position(quantize_position(n.point));
-    narrows_.push_back({at, rest_[n.leg + 1] + horizontal_distance(at, corner(n.leg + 1)), n.width, n.leg});
+    narrows_.push_back({at, rest_[n.leg + 1] + horizontal_distance(at, corner(n.leg + 1)), n.width, n.leg, n.axis});
   }
   complete_ = path.status == PathStatus::kComplete;
   // A partial path that leads nowhere new, twice: the goal cannot be reached from here.
@@ -283,8 +283,8 @@ bool PathFollower::give_way(const Where& w, double left, uint32_t tick, std::spa
   std::size_t first = 0, last = 0;
   if (!next_narrow(left, s, first, last)) return false;
   const NarrowAt &in = narrows_[first], &out = narrows_[last];
-  const double d = left - in.left;  // to the near mouth, along the path
-  if (d <= s.radius || d > s.give_way_reach) return false;  // at the mouth or in it: on; far: not yet
+  const double d = left - in.left;  // to the near mouth, along the path (< 0: past it, in the narrow place)
+  if (d > s.give_way_reach) return false;  // not yet
   if (wait_for_ != in.left) {  // a new narrow place
     wait_for_ = in.left;
     wait_since_ = 0;
@@ -297,6 +297,16 @@ bool PathFollower::give_way(const Where& w, double left, uint32_t tick, std::spa
   if (!(ulen > 0)) return false;
   const double ux = u.x / ulen, uz = u.z / ulen;
   const double through = (out.point.x - in.point.x) * ux + (out.point.z - in.point.z) * uz;
+  // Whose turn it is: the two ways through take turns of give_way_turn ticks (by the passage's
+  // own way, which those coming the other way see too). On its turn, one coming the other way goes
+  // first only when give_way_lead nearer its mouth than this one is to its own; off its turn,
+  // unless this one is that much nearer.
+  Vec3 axis;
+  for (std::size_t k = first; k <= last && axis.x == 0 && axis.z == 0; ++k) axis = narrows_[k].axis;
+  if (axis.x == 0 && axis.z == 0) axis = canonical_way({ux, 0, uz});
+  const uint32_t way = ux * axis.x + uz * axis.z >= 0 ? 0 : 1;
+  const uint32_t turn = s.give_way_turn > 0 ? tick / uint32_t(s.give_way_turn) % 2 : way;
+  const double lead = turn == way ? -s.give_way_lead : s.give_way_lead;
   bool wait = false;
   for (std::size_t k = 0; k < nearby.size() && !wait; ++k) {
     const Vec3 p = to_position(nearby[k].position);
@@ -306,15 +316,18 @@ bool PathFollower::give_way(const Where& w, double left, uint32_t tick, std::spa
     const double vx = nearby[k].velocity.x / kVelocityScale, vz = nearby[k].velocity.z / kVelocityScale;
     const double with = vx * ux + vz * uz;  // its speed along this one's way through
     if (along >= -s.radius && along <= through + s.radius && det_max(lateral, -lateral) <= s.narrow_width / 2 + s.radius) {
-      wait = with < s.walk_speed / 4;  // in it, not going this one's way: it comes out first
+      // In it (or in a mouth), not going this one's way: the one further in goes on, the other
+      // backs out of its way (the turn takes a tie).
+      if (with >= s.walk_speed / 4) continue;
+      const double e = along - through;  // to its mouth (< 0: past it), as d is this one's
+      wait = turn == way ? e < d : e <= d;
     } else if (along > through + s.radius && with < 0) {
-      // Beyond the far mouth, walking toward it: the nearer goes first; even, the lesser x (then
-      // z). One standing there does not count: it may be waiting for this one (both would wait).
+      // Beyond the far mouth, walking toward it. One standing there does not count: it may be
+      // waiting for this one (both would wait).
       const double e = horizontal_distance(p, out.point);
       const double toward = (vx * (out.point.x - p.x) + vz * (out.point.z - p.z)) / det_max(e, 1e-6);
       if (e > s.give_way_reach || toward < s.walk_speed / 4) continue;
-      constexpr double kEven = 0.25;  // metres
-      wait = e < d - kEven || (e <= d + kEven && (p.x < w.at.x || (p.x == w.at.x && p.z < w.at.z)));
+      wait = turn == way ? e < d + lead : e <= d + lead;
     }
   }
   if (!wait) return false;

@@ -19,8 +19,9 @@
 // characters near it, it steers round those it would meet within FollowSettings::avoid_time (away
 // from the side they will be on; head on, to its right, as they turn to theirs), so that a crowd
 // passes each other. At a narrow place on its path (a door one character wide: Path::narrows) it
-// gives way to one coming the other way, in it or nearer its far mouth, waiting beside the near
-// mouth (FollowSettings::narrow_width, give_way_reach). It asks for a new path (FollowEvent::kNeedPath, with the reason) when it is
+// gives way to one coming the other way, further in or coming to the far mouth (who goes first
+// takes turns by the way through: give_way_turn), waiting beside the near mouth
+// (FollowSettings::narrow_width, give_way_reach). It asks for a new path (FollowEvent::kNeedPath, with the reason) when it is
 // pushed off its path (farther than FollowSettings::off_path from the leg it walks, or landed from
 // a fall it did not take), when it has made no progress for a second (stuck: blocked by a
 // character, a mover, a wall the mesh does not know; it backs away for a moment first, so that two
@@ -110,9 +111,9 @@ struct FollowSettings {
   /// thickness further in, and the one waiting in the way out: more jams on the rooms level.)
   double narrow_width = 1.2;
   /// Metres before a narrow place's near mouth (along the path) from which it looks for one coming
-  /// the other way: one in the narrow place not walking its way, or one walking toward the far
-  /// mouth nearer to it than this one is to the near mouth (the nearer goes first; a tie goes by
-  /// position). Then it waits until the way is clear.
+  /// the other way: one in the narrow place not walking its way and further in than this one (the
+  /// one further in goes on, the other backs out of its way), or one walking toward the far mouth
+  /// (who goes first: give_way_turn). Then it waits until the way is clear.
   double give_way_reach = 3;
   /// Metres before the mouth it waits at, clear of the way out (it walks on to there).
   double give_way_hold = 1.5;
@@ -120,6 +121,15 @@ struct FollowSettings {
   double give_way_aside = 1.0;
   /// Ticks at most it waits at one narrow place: then it goes in, and the others give way to it.
   int give_way_ticks = 120;
+  /// When some come to a narrow place from both ends, the two ways through it take turns of this
+  /// many ticks (by the tick number: every follower, on every machine, sees the same turn): on its
+  /// way's turn, a follower goes first unless one coming the other way is give_way_lead metres
+  /// nearer its mouth; off its turn, it waits unless it is that much nearer. Both see the same
+  /// distances, so one of two goes and the other waits, and a queue on either side goes through
+  /// in a batch. 0: the nearer goes first, a tie by the way.
+  int give_way_turn = 120;
+  /// Metres nearer its mouth that one coming off its turn must be to go before one on its turn.
+  double give_way_lead = 1;
   /// A goal takes at most deadline_factor times its first path's length at walk speed, plus
   /// deadline_slack seconds; then it gives up.
   double deadline_factor = 3;
@@ -298,6 +308,7 @@ class PathFollower {
     double left = 0;  // metres along the path from there to its end (horizontal)
     double width = 0;
     uint32_t leg = 0;
+    Vec3 axis;        // follow::Narrow::axis
   };
   std::vector<NarrowAt> narrows_;    // in order along the path
   bool waiting_ = false;             // giving way at a narrow place, as last weighed (give_way())

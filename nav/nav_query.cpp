@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <tuple>
+#include <utility>
 #include <type_traits>
 
 #include <DetourNavMesh.h>
@@ -139,46 +141,85 @@ PathResult NavQuery::find_path(const Vec3& from, const Vec3& to) {
 
 void NavQuery::find_narrows(const float start[3], const float end[3], int count, PathResult& result) {
   // Detour's funnel again, now with a vertex where the path crosses each polygon edge (the corners
-  // come out as they did, the crossings between them): the width across the path is measured there.
+  // come out as they did, the crossings between them). Between two vertices the path lies in one
+  // polygon (the one entered at the first): the width is measured at the middle, inside it, and a
+  // narrow polygon's two vertices are where the path enters and leaves the narrow place. (At the
+  // crossings themselves it could not always be: a path that turns round a door's jamb has its
+  // corners where it crosses the door's edges.)
   int n = 0;
   const dtStatus status =
       query_->findStraightPath(start, end, polys_.data(), count, crossings_.data(), crossing_flags_.data(),
                                crossing_refs_.data(), &n, kMaxCrossings, DT_STRAIGHTPATH_ALL_CROSSINGS);
   if (dtStatusFailed(status)) return;
   std::size_t leg = 0;  // the leg the vertices lie on: from corners[leg] to corners[leg + 1]
-  for (int j = 1; j + 1 < n; ++j) {
-    const float* at = &crossings_[3 * std::size_t(j)];
-    if (leg + 1 < result.corners.size() && to_vec(at) == result.corners[leg + 1]) {
-      ++leg;  // a corner of the path (exactly as the funnel gave it before): not a crossing
-      continue;
-    }
+  for (int j = 0; j + 1 < n; ++j) {
+    const Vec3 a = to_vec(&crossings_[3 * std::size_t(j)]), b = to_vec(&crossings_[3 * std::size_t(j + 1)]);
+    if (j > 0 && leg + 1 < result.corners.size() && a == result.corners[leg + 1]) ++leg;  // a corner of the path
     if (leg + 1 >= result.corners.size() || result.legs[leg] != Leg::kWalk) continue;  // over a link: not walked
-    const Vec3 way = result.corners[leg + 1] - result.corners[leg];
+    Vec3 way = b - a;
+    if (way.x * way.x + way.z * way.z < 1e-6) way = result.corners[leg + 1] - result.corners[leg];
     const double len = std::sqrt(way.x * way.x + way.z * way.z);
     if (!(len > 0)) continue;
-    const double width = width_across(crossing_refs_[std::size_t(j)], at, way.x / len, way.z / len);
-    if (width >= 0 && width < narrow_width_)
-      result.narrows.push_back({to_vec(at), uint32_t(leg), width});
+    Vec3 axis;
+    const Vec3 middle = (a + b) * 0.5;
+    float at[3];
+    to_float(middle, at);
+    const double width = width_across(crossing_refs_[std::size_t(j)], at, way.x / len, way.z / len, axis);
+    if (!(width >= 0 && width < narrow_width_)) continue;
+    if (result.narrows.empty() || !(result.narrows.back().point == a)) result.narrows.push_back({a, uint32_t(leg), width, axis});
+    result.narrows.push_back({b, uint32_t(leg), width, axis});
   }
 }
 
-double NavQuery::width_across(uint32_t ref, const float at[3], double ux, double uz) {
-  // From just inside the polygon entered (the crossing lies on its edge), to the mesh's edge on
-  // either side, square to the way.
-  const float from[3] = {at[0] + float(ux * 0.01), at[1], at[2] + float(uz * 0.01)};
+double NavQuery::chord(uint32_t ref, const float at[3], double cx, double cz, double limit) {
   const dtQueryFilter filter;
   double width = 0;
   for (const double side : {1.0, -1.0}) {
-    const double reach = narrow_width_ - width;
-    const float to[3] = {from[0] - float(uz * side * reach), from[1], from[2] + float(ux * side * reach)};
+    const double reach = limit - width;
+    const float to[3] = {at[0] + float(cx * side * reach), at[1], at[2] + float(cz * side * reach)};
     float t = 0, normal[3];
     int visited = 0;
-    if (dtStatusFailed(query_->raycast(ref, from, to, &filter, &t, normal, nullptr, &visited, 0))) return -1;
-    if (t == FLT_MAX) return narrow_width_;  // open that far
-    if (t == 0) return -1;  // the start is not in the polygon (an edge of a sliver): not measured here
+    if (dtStatusFailed(query_->raycast(ref, at, to, &filter, &t, normal, nullptr, &visited, 0))) return -1;
+    if (t == 0) return -1;  // `at` is not in the polygon (an edge of a sliver): not measured here
+    if (t == FLT_MAX) return limit;  // no narrower than the limit
     width += t * reach;
   }
   return width;
+}
+
+double NavQuery::width_across(uint32_t ref, const float at[3], double ux, double uz, Vec3& axis) {
+  // The narrowest chord of the mesh through `at`: square to the way, and turned from that by 30 and
+  // 60 degrees either way, as a path may cross a door aslant (square to such a path, a door's chord
+  // is long, or leaves it by a mouth); then turned by 15, 7.5 and 3.75 degrees either way from the
+  // narrowest, while that narrows it. Square to a passage, the chord is narrowest: the way through
+  // runs square to it, for every path through the passage alike (to a few degrees).
+  constexpr double kTurns[][2] = {{0.8660254037844387, 0.5}, {0.5, 0.8660254037844387}};  // 30, 60 degrees
+  constexpr double kFiner[][2] = {{0.9659258262890683, 0.25881904510252074},   // 15 degrees
+                                  {0.9914448613738104, 0.13052619222005157},   // 7.5
+                                  {0.9978589232386035, 0.06540312923014306}};  // 3.75
+  const auto turned = [](double x, double z, double c, double s) { return std::pair(x * c - z * s, x * s + z * c); };
+  double bx = -uz, bz = ux;  // the narrowest chord's way so far: square to the path (its right)
+  double narrowest = chord(ref, at, bx, bz, narrow_width_);
+  if (narrowest < 0) return -1;
+  for (const auto& t : kTurns)
+    for (const double sign : {1.0, -1.0}) {
+      const auto [cx, cz] = turned(-uz, ux, t[0], sign * t[1]);
+      const double width = chord(ref, at, cx, cz, narrowest);
+      if (width >= 0 && width < narrowest) std::tie(narrowest, bx, bz) = std::tuple(width, cx, cz);
+    }
+  axis = {};
+  if (!(narrowest < narrow_width_)) return narrowest;
+  for (const auto& t : kFiner) {
+    double best = narrowest, nx = bx, nz = bz;
+    for (const double sign : {1.0, -1.0}) {
+      const auto [cx, cz] = turned(bx, bz, t[0], sign * t[1]);
+      const double width = chord(ref, at, cx, cz, best);
+      if (width >= 0 && width < best) std::tie(best, nx, nz) = std::tuple(width, cx, cz);
+    }
+    std::tie(narrowest, bx, bz) = std::tuple(best, nx, nz);
+  }
+  axis = follow::canonical_way({-bz, 0, bx});
+  return narrowest;
 }
 
 follow::Path to_follow_path(const PathResult& path) {

@@ -47,8 +47,8 @@ struct PathResult {
   /// legs[i]: how to go from corners[i] to corners[i + 1] (the last, with nothing after it, kWalk);
   /// as many as corners.
   std::vector<Leg> legs;
-  /// The narrow places the path goes through (follow::Narrow): where it crosses a polygon edge
-  /// with less than NavQuery::narrow_width() across it, in order from the start.
+  /// The narrow places the path goes through (follow::Narrow): where it enters and leaves each
+  /// polygon with less than NavQuery::narrow_width() across it, in order from the start.
   std::vector<follow::Narrow> narrows;
   /// Polygons the path crosses (Detour's path corridor length), for figures and tests.
   int polygons = 0;
@@ -91,9 +91,13 @@ class NavQuery {
   // The narrow places along the straight path from `start` to `end` through polys_[0, count), into
   // result.narrows (its corners and legs found already).
   void find_narrows(const float start[3], const float end[3], int count, PathResult& result);
-  // The width across the way (ux, uz) at `at`, in polygon `ref`, up to narrow_width_; < 0 when it
-  // cannot be measured there.
-  double width_across(uint32_t ref, const float at[3], double ux, double uz);
+  // The width of the mesh at `at` (the narrowest chord through it, near square to the way (ux, uz)),
+  // in polygon `ref`, up to narrow_width_; < 0 when it cannot be measured there. `axis`: the way
+  // through a passage there (follow::Narrow::axis), or zero.
+  double width_across(uint32_t ref, const float at[3], double ux, double uz, Vec3& axis);
+  // The mesh's chord through `at` (in polygon `ref`) along (cx, cz) (unit), metres, up to `limit`;
+  // < 0 when it cannot be measured there.
+  double chord(uint32_t ref, const float at[3], double cx, double cz, double limit);
 
   dtNavMeshQuery* query_ = nullptr;  // owned (dtFreeNavMeshQuery)
   Vec3 extents_;
