@@ -93,6 +93,7 @@ void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
   goal_ = goal;
   goal_tick_ = tick;
   deadline_tick_ = 0;
+  waited_ = 0;
   first_length_ = 0;
   corners_.clear();
   legs_.clear();
@@ -108,6 +109,7 @@ void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
   side_ = 0;
   weigh_at_ = 0;
   waiting_ = false;
+  in_narrow_ = false;
   wait_for_ = -1;
   mode_ = Mode::kPlanning;
   pending_ = Replan::kGoal;
@@ -136,6 +138,7 @@ void PathFollower::set_path(const Path& path, uint32_t tick) {
     rest_.assign(1, 0);
     narrows_.clear();
     waiting_ = false;
+    in_narrow_ = false;
     next_ = 0;
     complete_ = false;
     return;
@@ -152,6 +155,7 @@ void PathFollower::set_path(const Path& path, uint32_t tick) {
   for (std::size_t i = corners_.size() - 1; i > 0; --i) rest_[i - 1] = rest_[i] + horizontal_distance(corner(i - 1), corner(i));
   narrows_.clear();
   waiting_ = false;
+  in_narrow_ = false;
   for (const Narrow& n : path.narrows) {
     if (std::size_t(n.leg) + 1 >= corners_.size()) continue;  // not on the path
     const Vec3 at = to_position(quantize_position(n.point));
@@ -229,7 +233,7 @@ Vec3 PathFollower::steer(const Vec3& at, const Vec3& target, bool weigh, std::sp
   const double dx = target.x - at.x, dz = target.z - at.z, len = std::sqrt(dx * dx + dz * dz);
   if (!(len > 0)) return {dx, 0, dz};
   const double ux = dx / len, uz = dz / len;  // the way, unit; its right is (-uz, ux)
-  if (weigh) side_ = avoid(at, ux, uz, nearby, s);
+  if (weigh) side_ = in_narrow_ ? 0 : avoid(at, ux, uz, nearby, s);
   if (side_ == 0) return {dx, 0, dz};
   return {ux - uz * side_, 0, uz + ux * side_};
 }
@@ -281,6 +285,9 @@ bool PathFollower::next_narrow(double left, const FollowSettings& s, std::size_t
 bool PathFollower::give_way(const Where& w, double left, uint32_t tick, std::span<const Nearby> nearby,
                             const FollowSettings& s) {
   std::size_t first = 0, last = 0;
+  // In a narrow place or a radius from its mouths (the one whose far end is less than a radius
+  // behind), it steers round no one (steer()).
+  in_narrow_ = next_narrow(left + s.radius, s, first, last) && left < narrows_[first].left + s.radius;
   if (!next_narrow(left, s, first, last)) return false;
   const NarrowAt &in = narrows_[first], &out = narrows_[last];
   const double d = left - in.left;  // to the near mouth, along the path (< 0: past it, in the narrow place)
@@ -345,6 +352,10 @@ bool PathFollower::wait(const Where& w, double left, uint32_t tick, const Follow
   best_tick_ = tick;  // waiting is not being stuck
   // Near the mouth: aside, out of the way of those coming out of it, and stand there.
   if (left - wait_for_ > s.give_way_hold + s.give_way_aside) return false;  // on toward it meanwhile
+  if (tick != waited_tick_) {  // nor late: the deadline is for the way, not for the crowd at a door
+    waited_tick_ = tick;
+    ++waited_;
+  }
   const double to_spot = horizontal_distance(w.at, wait_spot_);
   if (to_spot > 0.2) out.input = toward(w.at, wait_spot_, det_min(1.0, to_spot * s.tick_rate / s.walk_speed), 0, tick);
   return true;
@@ -424,7 +435,11 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     const double seconds = s.deadline_factor * first_length_ / det_max(s.walk_speed, 0.1) + s.deadline_slack;
     deadline_tick_ = goal_tick_ + uint32_t(det_floor(det_min(seconds * s.tick_rate, 4e9)));
   }
-  if (deadline_tick_ != 0 && tick > deadline_tick_) return give_up(GiveUp::kTimeout, tick);
+  // Ticks spent giving way at narrow places move the deadline on, up to the deadline's own length
+  // again: a door a crowd comes through from both ends takes its turns, which the path cannot know.
+  const uint32_t length = deadline_tick_ - goal_tick_;
+  if (deadline_tick_ != 0 && tick > deadline_tick_ + (waited_ < length ? waited_ : length))
+    return give_up(GiveUp::kTimeout, tick);
 
   Where w;
   w.at = to_position(state.position);

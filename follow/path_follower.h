@@ -17,19 +17,20 @@
 // from every wall: the capsule brushes the wall's corner and slides round it). At a jump's corner it
 // jumps toward the next (a ledge up within the jump's reach); at a drop's, it walks off. Given the
 // characters near it, it steers round those it would meet within FollowSettings::avoid_time (away
-// from the side they will be on; head on, to its right, as they turn to theirs), so that a crowd
-// passes each other. At a narrow place on its path (a door one character wide: Path::narrows) it
-// gives way to one coming the other way, further in or coming to the far mouth (who goes first
-// takes turns by the way through: give_way_turn), waiting beside the near mouth
-// (FollowSettings::narrow_width, give_way_reach). It asks for a new path (FollowEvent::kNeedPath, with the reason) when it is
-// pushed off its path (farther than FollowSettings::off_path from the leg it walks, or landed from
-// a fall it did not take), when it has made no progress for a second (stuck: blocked by a
-// character, a mover, a wall the mesh does not know; it backs away for a moment first, so that two
-// that block each other in a door part), and when it reaches the end of a partial path without
-// reaching the goal. It gives up (FollowEvent::kGaveUp, with the reason) when there is no path
-// (asked again a few times: a mover may have lifted it off the mesh), when partial paths lead it no
-// nearer, when it is stuck again and again where it was stuck before (FollowSettings::stuck_replans),
-// or when the goal takes far longer than its first path's length at walk speed.
+// from the side they will be on; head on, to its right, as they turn to theirs; not in a narrow
+// place, where there is no room to), so that a crowd passes each other. At a narrow place on its
+// path (a door one character wide: Path::narrows) it gives way to one coming the other way, further
+// in or coming to the far mouth (who goes first takes turns by the way through: give_way_turn),
+// waiting beside the near mouth (FollowSettings::narrow_width, give_way_reach). It asks for a new
+// path (FollowEvent::kNeedPath, with the reason) when it is pushed off its path (farther than
+// FollowSettings::off_path from the leg it walks, or landed from a fall it did not take), when it
+// has made no progress for a second (stuck: blocked by a character, a mover, a wall the mesh does
+// not know; it backs away for a moment first, so that two that block each other in a door part),
+// and when it reaches the end of a partial path without reaching the goal. It gives up
+// (FollowEvent::kGaveUp, with the reason) when there is no path (asked again a few times: a mover
+// may have lifted it off the mesh), when partial paths lead it no nearer, when it is stuck again
+// and again where it was stuck before (FollowSettings::stuck_replans), or when the goal takes far
+// longer than its first path's length at walk speed (the time it gave way at doors aside).
 //
 // Plain data in (a character's state, a path, a tick), plain data out (an input, an event), and
 // deterministic: the corners are taken to the position grid (1/1024 m), and every decision is IEEE
@@ -75,8 +76,10 @@ struct FollowSettings {
   /// Ticks without progress that make it stuck: a second.
   int stuck_ticks = 60;
   /// New paths being stuck may ask for in a row (stuck again before it gets past where it was stuck
-  /// last); stuck once more, it gives up.
-  int stuck_replans = 3;
+  /// last); stuck once more, it gives up. Each backs away longer (back_off): a crowd's jam in a door
+  /// or a corridor parts within five where it may not within three (foothold-nav walk on the rooms
+  /// and corridor levels, 400 seeds each).
+  int stuck_replans = 5;
   /// Stuck, it first backs away from the corner it heads for, 45 degrees to a side (out of a doorway
   /// another character blocks from the other side, which backs away too; off a wall's face it met
   /// square on), for between stuck_ticks / 4 and 3 stuck_ticks / 4 ticks times the times it has
@@ -93,7 +96,9 @@ struct FollowSettings {
   /// stuck_ticks / 4.
   int no_path_retries = 3;
   /// Seconds ahead it looks for a character it would meet (its capsule within avoid_gap of its own),
-  /// walking on as it does while the other keeps its velocity; 0: it avoids none.
+  /// walking on as it does while the other keeps its velocity; 0: it avoids none. In a narrow place
+  /// (narrow_width) and a radius about its mouths it steers round no one: there is no room to pass
+  /// there, and the turn only presses it into a jamb, where it stands pushing.
   double avoid_time = 1.0;
   /// Metres between two capsules it steers to keep, passing.
   double avoid_gap = 0.2;
@@ -131,8 +136,9 @@ struct FollowSettings {
   /// Metres nearer its mouth that one coming off its turn must be to go before one on its turn.
   double give_way_lead = 1;
   /// A goal takes at most deadline_factor times its first path's length at walk speed, plus
-  /// deadline_slack seconds; then it gives up.
-  double deadline_factor = 3;
+  /// deadline_slack seconds, plus the ticks it waited at narrow places (giving way), up to that
+  /// deadline's length again; then it gives up.
+  double deadline_factor = 4;
   double deadline_slack = 8;
 };
 
@@ -283,6 +289,8 @@ class PathFollower {
   Vec3 goal_;
   uint32_t goal_tick_ = 0;
   uint32_t deadline_tick_ = 0;
+  uint32_t waited_ = 0;              // ticks it waited at narrow places for this goal (wait())
+  uint32_t waited_tick_ = 0;         // the last tick counted in waited_
   double first_length_ = 0;
   bool complete_ = false;            // the path reaches the goal
   std::vector<FixedVec3> corners_;   // on the position grid
@@ -315,6 +323,9 @@ class PathFollower {
   double wait_for_ = -1;             // the way left at the mouth of the narrow place it last weighed
   uint32_t wait_since_ = 0;          // when it began to wait there (0: it has not)
   Vec3 wait_spot_;                   // where it waits
+  // Within a radius of a narrow place's mouths or in it, as last weighed (give_way()): it steers
+  // round no one there. The passage has no room to pass in, and a turn presses it into a jamb.
+  bool in_narrow_ = false;
   double side_ = 0;                  // the steering round others last weighed (avoid())
   uint32_t weigh_at_ = 0;            // the tick to weigh the others again at (0: the next step)
   FollowCounts counts_;

@@ -42,6 +42,7 @@ class FollowRun {
     uint32_t ended = 0;                       // the tick it arrived or gave up
     std::vector<follow::Replan> replans;      // every path asked for, in order
     std::vector<Vec3> positions;              // capsule centre after each tick
+    std::vector<InputCmd> inputs;             // the input it stepped with each tick (from the position before)
   };
 
   /// Runs up to `ticks` ticks (until every goal has ended); `each(tick)` runs before each.
@@ -59,6 +60,7 @@ class FollowRun {
       for (std::size_t k = 0; k < characters_.size(); ++k) {
         characters_[k].state = runner_.results()[k].state;
         events_[k].positions.push_back(to_position(characters_[k].state.position));
+        events_[k].inputs.push_back(characters_[k].input);
         if (print && followers_[k].active()) {
           const Vec3 p = to_position(characters_[k].state.position);
           std::printf("tick %u char %zu at (%.3f, %.3f, %.3f) ground %d input (%d, %d, %d) corner %zu/%zu\n", tick_, k,

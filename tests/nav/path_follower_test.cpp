@@ -160,7 +160,59 @@ TEST(PathFollower, GivesUpWhenTheWayStaysBlocked) {
   EXPECT_FALSE(run.events(k).arrived);
   EXPECT_EQ(run.events(k).gave_up, follow::GiveUp::kStuck);
   EXPECT_EQ(run.follower(k).counts().stuck, uint32_t(run.follow_settings().stuck_replans + 1));
-  EXPECT_LT(run.events(k).ended, 60u * 15) << "before its deadline (3 x 12 m at 5 m/s + 8 s)";
+  const follow::FollowSettings& f = run.follow_settings();
+  const double deadline = (f.deadline_factor * 12 / f.walk_speed + f.deadline_slack) * f.tick_rate;
+  EXPECT_LT(run.events(k).ended, uint32_t(deadline)) << "before its deadline (12 m at walk speed, and its slack)";
+}
+
+// Its time at a door, giving way to one in it, is the crowd's, not the path's: the deadline moves
+// on by it. With a deadline barely longer than the walk, it arrives all the same.
+TEST(PathFollower, WaitingAtADoorMovesTheDeadlineOn) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  follow::FollowSettings& f = run.tune();
+  f.deadline_factor = 1;
+  f.deadline_slack = 0.5;  // 12 m at 5 m/s and half a second: 174 ticks
+  const std::size_t k = run.add({-6, 0, 0}), other = run.add({0, 0, 0});
+  run.go(k, {6, 0, 0});
+  // The other stands in the door for a second and a half (less than give_way_ticks), then steps
+  // aside into the far room, out of the way.
+  run.run(600, [&](uint32_t tick) {
+    if (tick == 90) run.state(other) = spawn_state({3, 0.93, 6});
+  });
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  EXPECT_EQ(run.follower(k).counts().gave_way, 1u);
+  EXPECT_EQ(run.follower(k).counts().stuck, 0u);
+  const uint32_t deadline = uint32_t((12 / f.walk_speed + f.deadline_slack) * f.tick_rate);
+  EXPECT_GT(run.events(k).ended, deadline) << "it arrives later than the deadline it would have had";
+}
+
+// In a narrow door there is no room to steer round anyone: it walks straight through, and turns
+// round the one standing beyond only once out of the door (a turn inside pressed it into a jamb).
+TEST(PathFollower, SteersRoundNoOneInANarrowDoor) {
+  const auto world = make_world(door_world());
+  FollowRun run(*world);
+  const std::size_t k = run.add({-4, 0, 0});
+  run.add({1.8, 0, 0.3});  // standing a little to the side of its way, past the door
+  run.go(k, {5, 0, 0});
+  run.run(600);
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  const auto& e = run.events(k);
+  int in_door = 0, steered_after = 0;
+  for (std::size_t i = 1; i < e.inputs.size(); ++i) {
+    const Vec3& at = e.positions[i - 1];  // where it was when it chose inputs[i]
+    // Straight at its goal (the path's one leg: a stick's rounding off it), or turned off it.
+    const double dx = 5 - at.x, dz = -at.z, len = std::sqrt(dx * dx + dz * dz);
+    const bool straight = std::fabs(e.inputs[i].move_z - 127 * dz / len) <= 1.5;
+    if (at.x >= -0.2 && at.x <= 0.2) {
+      ++in_door;
+      EXPECT_TRUE(straight) << "at (" << at.x << ", " << at.z << "): input z " << int(e.inputs[i].move_z);
+    } else if (at.x > 1 && at.x < 1.8 && !straight) {
+      ++steered_after;
+    }
+  }
+  EXPECT_GT(in_door, 0);
+  EXPECT_GT(steered_after, 0) << "out of the door it steers round the one standing there";
 }
 
 // Pushed through the door into the other room while it walks along the wall: off its path, it asks
