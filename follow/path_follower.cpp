@@ -243,6 +243,7 @@ double PathFollower::avoid(const Vec3& at, double ux, double uz, std::span<const
   if (nearby.empty() || !(s.avoid_time > 0)) return 0;
   const double reach = s.avoid_time * s.walk_speed * 2, apart = 2 * s.radius + s.avoid_gap;
   double side = 0;
+  bool oncoming = false;
   // The cheapest tests first (a crowd gives it dozens; most are behind or beside): each reads only
   // what it needs, exactly as to_position() and to_velocity() would give it.
   for (const Nearby& other : nearby) {
@@ -263,7 +264,11 @@ double PathFollower::avoid(const Vec3& at, double ux, double uz, std::span<const
     // the right, as the other turns to its own right.
     const double lateral = mz * ux - mx * uz;  // m . right: > 0, it will be on the right
     side += (lateral > 0.01 ? -1 : 1) * (1 - t / s.avoid_time);
+    oncoming |= v.x * ux + v.z * uz < -s.walk_speed / 4;
   }
+  // Meeting some coming the other way, it also keeps to its right, as they keep to theirs: two
+  // streams through a corridor form two lanes, where each pair's own way round would mix them.
+  if (oncoming) side += s.keep_right;
   return det_min(det_max(side, -1.0), 1.0) * s.avoid_turn;
 }
 
