@@ -101,6 +101,7 @@ class Solver {
       for (int i = touching_count_ - 1; i >= 0; --i)
         if (q_.gap_to(touching_[i].triangle, p) > 2 * s_.safety_margin) forget(i);
       Vec3 n = hit.normal;
+      bool met_as_wall = false;
       if (in_.grounded) {
         // Walking (§6.3): a walkable face ahead becomes the floor; anything steeper is met as the
         // upright wall it rises into, so that it stops the character at its foot instead of lifting it.
@@ -108,6 +109,7 @@ class Solver {
           floor_ = n;
         } else {
           n = as_wall(n);
+          met_as_wall = true;
         }
       }
       remember({hit.triangle, n});
@@ -116,7 +118,10 @@ class Solver {
         v = {};
         break;
       }
-      if (in_.grounded) v = along_floor_plane(v);
+      if (in_.grounded) {
+        v = along_floor_plane(v);
+        if (met_as_wall) v = along_foot(v, hit.normal);
+      }
     }
     out.position = p;
     out.velocity = v;
@@ -138,6 +143,18 @@ class Solver {
   // with the vertical speed the floor plane gives it. It never climbs or leaves the floor by sliding.
   Vec3 along_floor_plane(const Vec3& v) const {
     return {v.x, -(v.x * floor_.x + v.z * floor_.z) / floor_.y, v.z};
+  }
+
+  // Along the foot of a steep face that leans back (§6.3). The upright wall it was met as holds off
+  // only the velocity's horizontal part; a floor that falls toward the face carries the rest down
+  // into it, and every later sweep would stop at once against it: the character stood still for
+  // good, pressed into the corner where a stair's side meets the next riser. Then the velocity
+  // follows the line where the floor meets the face. A velocity that only grazes the face is left
+  // as it was: the sweep lets it pass (§6.1).
+  Vec3 along_foot(const Vec3& v, const Vec3& face) const {
+    if (!(dot(v, face) < -tolerance::kGrazeSine * length(v))) return v;
+    const Vec3 d = normalized_or_zero(cross(floor_, face));
+    return d * dot(v, d);
   }
 
   // The touching rules (movement.md §6.2). Returns false when the character must stop (an acute pit).

@@ -13,6 +13,6 @@
 
 namespace foothold {
 
-inline constexpr uint32_t kSimulationVersion = 1;
+inline constexpr uint32_t kSimulationVersion = 2;
 
 }  // namespace foothold

@@ -156,6 +156,52 @@ TEST(Step, SlidingAlongWallNeverPenetratesAndKeepsTangentialSpeed) {
   EXPECT_GT(sliding, 20) << "slid along the wall";
 }
 
+// A floor falling 10 degrees toward +X, and along its side (z = 1) a 60-degree face rising toward +Z
+// whose foot follows the floor down.
+std::unique_ptr<World> falling_floor_beside_steep_face() {
+  const double fall = det_sin(det_radians(10)) / det_cos(det_radians(10));  // metres down per metre along +X
+  const double up = 3 * det_sin(det_radians(60)), back = 3 * det_cos(det_radians(60));
+  MeshBuilder b;
+  b.quad_facing({-10, 10 * fall, -5}, {10, -10 * fall, -5}, {10, -10 * fall, 1}, {-10, 10 * fall, 1}, {0, 1, 0});
+  b.quad_facing({-10, 10 * fall, 1}, {10, -10 * fall, 1}, {10, -10 * fall + up, 1 + back}, {-10, 10 * fall + up, 1 + back},
+                {0, 1, -1});
+  return make_world(b.take(), "falling floor beside a steep face");
+}
+
+TEST(Step, WalkingDownhillAlongTheFootOfASteepFaceKeepsGoing) {
+  // §6.3: the face is met as an upright wall, and the floor carries the velocity down along it. Down
+  // here is into the face (it leans back), so the velocity follows the line where floor and face
+  // meet. Before, every sweep stopped at once against the face: the character stood still for good.
+  const MoveSettings s;
+  const auto world = falling_floor_beside_steep_face();
+  const auto run = run_script(*world, {-6, 2.5, 0.3}, "30 0 0 -\n120 1 0.3 -\n");
+  const double along = s.walk_speed / std::sqrt(1 + 0.3 * 0.3) / s.tick_rate;  // the input's X part, per tick
+  int pressed = 0;
+  for (size_t i = 61; i < run.rows.size(); ++i) {
+    const Vec3 p = pos(run.rows[i]);
+    EXPECT_EQ(run.rows[i].state.ground, GroundKind::kWalkable) << "tick " << i;
+    EXPECT_GT(p.x - pos(run.rows[i - 1]).x, 0.9 * along) << "tick " << i;
+    if (p.z > 1 - s.radius) ++pressed;
+  }
+  EXPECT_GT(pressed, 60) << "walked along the face, pressed against it";
+  EXPECT_GT(pos(run.rows.back()).x, 3.0);
+}
+
+TEST(Step, PressingOffTheStairsSideIntoTheNextRiserMovesOn) {
+  // The arena's stair: standing on the second step's side edge (the capsule's centre past it), a
+  // character presses toward the third step's corner and off the side. The edge is its floor, which
+  // falls away off the side and carries it down into that corner. Before, it stood there for good
+  // (a path follower gave up there); now it slides round the corner and off the side to the floor.
+  const double x = A::kStairX0 + 1.1 * A::kStairTread, z = A::kStairZ0 - 0.14;
+  const auto run = run_script(arena_world(), {x, 2 * A::kStairRise + rest_height() + 0.05, z}, "30 0 0 -\n60 0.91 -0.42 -\n");
+  ASSERT_EQ(run.rows[30].state.ground, GroundKind::kWalkable) << "standing on the edge";
+  ASSERT_GT(pos(run.rows[30]).y, A::kStairRise + rest_height()) << "on the second step's edge";
+  for (size_t i = 32; i < run.rows.size(); ++i) EXPECT_GT(length(pos(run.rows[i]) - pos(run.rows[i - 1])), 0.02) << "tick " << i;
+  const Vec3 end = pos(run.rows.back());
+  EXPECT_LT(end.z, A::kStairZ0 - 0.5) << "off the side";
+  EXPECT_EQ(end.y, rest_height()) << "down on the floor";
+}
+
 TEST(Step, WalkingDownThirtyDegreeSlopeStaysGroundedEveryTick) {
   const double x = A::kSlope30.foot_x + A::kSlope30.run - 0.6;
   const auto run = run_script(arena_world(), {x, surface_y(A::kSlope30, x) + 1.5, kSlopeZ}, "60 0 0 -\n50 -1 0 -\n");
