@@ -110,6 +110,8 @@ void PathFollower::go_to(const Vec3& goal, uint32_t tick) {
   weigh_at_ = 0;
   waiting_ = false;
   in_narrow_ = false;
+  held_ = false;
+  crowded_ = false;
   wait_for_ = -1;
   mode_ = Mode::kPlanning;
   pending_ = Replan::kGoal;
@@ -357,13 +359,36 @@ bool PathFollower::wait(const Where& w, double left, uint32_t tick, const Follow
   best_tick_ = tick;  // waiting is not being stuck
   // Near the mouth: aside, out of the way of those coming out of it, and stand there.
   if (left - wait_for_ > s.give_way_hold + s.give_way_aside) return false;  // on toward it meanwhile
-  if (tick != waited_tick_) {  // nor late: the deadline is for the way, not for the crowd at a door
-    waited_tick_ = tick;
-    ++waited_;
-  }
+  count_wait(tick);  // nor late: the deadline is for the way, not for the crowd at a door
   const double to_spot = horizontal_distance(w.at, wait_spot_);
   if (to_spot > 0.2) out.input = toward(w.at, wait_spot_, det_min(1.0, to_spot * s.tick_rate / s.walk_speed), 0, tick);
   return true;
+}
+
+void PathFollower::count_wait(uint32_t tick) {
+  if (tick == waited_tick_) return;
+  waited_tick_ = tick;
+  ++waited_;
+}
+
+bool PathFollower::held_up(const Where& w, const CharacterState& state, const Vec3& target, bool goal_ahead,
+                           std::span<const Nearby> nearby, const FollowSettings& s) {
+  const double vx = state.velocity.x / kVelocityScale, vz = state.velocity.z / kVelocityScale;
+  const double slow = s.walk_speed / 4;
+  const bool barely_moving = vx * vx + vz * vz <= slow * slow;
+  const double touch = 2 * s.radius + s.avoid_gap;
+  for (const Nearby& other : nearby) {
+    const double ox = other.position.x / kPositionScale, oz = other.position.z / kPositionScale;
+    const double dy = other.position.y / kPositionScale - w.at.y;
+    if (dy >= s.height || -dy >= s.height) continue;  // on another level
+    // On the goal: no one reaches it before that one leaves, however it walks round meanwhile.
+    const double gx = ox - target.x, gz = oz - target.z;
+    if (goal_ahead && gx * gx + gz * gz < touch * touch) return true;
+    // Pressed against it, or pressed by it (into a wall, a corner).
+    const double rx = ox - w.at.x, rz = oz - w.at.z;
+    if (barely_moving && rx * rx + rz * rz < touch * touch) return true;
+  }
+  return false;
 }
 
 double PathFollower::across(const Vec3& at) const {
@@ -395,13 +420,16 @@ bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t t
   if (left < best_ - s.progress) {
     best_ = left;
     best_tick_ = tick;
+    crowded_ = false;
     if (left < stuck_left_ - s.progress) stuck_in_a_row_ = 0;  // past where it was stuck
     return false;
   }
   if (tick - best_tick_ < uint32_t(s.stuck_ticks)) return false;
   ++counts_.stuck;
   stuck_left_ = left;
-  if (++stuck_in_a_row_ > s.stuck_replans) {
+  // Held up by others meanwhile (held_up()), it is the crowd that keeps it, not the way: it backs
+  // off and tries again, and the deadline, moved on by the crowd's time, decides when it gives up.
+  if (++stuck_in_a_row_ > s.stuck_replans && !crowded_) {
     out = give_up(GiveUp::kStuck, tick);
     return true;
   }
@@ -440,11 +468,13 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     const double seconds = s.deadline_factor * first_length_ / det_max(s.walk_speed, 0.1) + s.deadline_slack;
     deadline_tick_ = goal_tick_ + uint32_t(det_floor(det_min(seconds * s.tick_rate, 4e9)));
   }
-  // Ticks spent giving way at narrow places move the deadline on, up to the deadline's own length
-  // again: a door a crowd comes through from both ends takes its turns, which the path cannot know.
-  const uint32_t length = deadline_tick_ - goal_tick_;
-  if (deadline_tick_ != 0 && tick > deadline_tick_ + (waited_ < length ? waited_ : length))
-    return give_up(GiveUp::kTimeout, tick);
+  // Ticks spent waiting for others (giving way at narrow places, held up by one ahead) move the
+  // deadline on, up to the deadline's own length again: a door a crowd comes through from both ends
+  // takes its turns, which the path cannot know.
+  if (deadline_tick_ != 0) {
+    const uint32_t length = deadline_tick_ - goal_tick_;
+    if (tick > deadline_tick_ + (waited_ < length ? waited_ : length)) return give_up(GiveUp::kTimeout, tick);
+  }
 
   Where w;
   w.at = to_position(state.position);
@@ -466,6 +496,7 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     // No farther than back_off_reach from the leg it walked: it backs out of a door or a crowd, not
     // off across the level (it does not see ledges).
     if (tick < backing_until_ && across(w.at) <= s.back_off_reach) {
+      if (crowded_) count_wait(tick);  // backing out of a crowd that held it up: the crowd's time too
       out.input = toward(w.at, w.at + backing_way_, 1, 0, tick);
       return out;
     }
@@ -508,6 +539,11 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
   if (weigh) {
     weigh_at_ = tick + uint32_t(det_max(s.avoid_every, 1));
     waiting_ = give_way(w, left, tick, nearby, s);
+    held_ = held_up(w, state, target, next_ == last && d <= s.give_way_reach, nearby, s);
+  }
+  if (held_ && !link) {
+    count_wait(tick);
+    crowded_ = true;
   }
   if (!link && wait(w, left, tick, s, out)) return out;
   if (stuck(w, state, tick, s, out)) return out;

@@ -284,6 +284,13 @@ class PathFollower {
   // Giving way (give_way()), with `left` metres of the way left: true when it stands or walks to
   // where it waits, with the input in `out`.
   bool wait(const Where& w, double left, uint32_t tick, const FollowSettings& s, FollowStep& out);
+  // Counts `tick` (once) as one it waited for others: the deadline moves on by it (step()).
+  void count_wait(uint32_t tick);
+  // Whether one of `nearby` holds it up: within touching reach of its capsule (avoid_gap) while it
+  // barely moves (under a quarter of walk speed), pressed against it or by it; or, when `target` is
+  // its goal near ahead (`goal_ahead`), within that reach of the goal.
+  static bool held_up(const Where& w, const CharacterState& state, const Vec3& target, bool goal_ahead,
+                      std::span<const Nearby> nearby, const FollowSettings& s);
   // The sideways part of the heading along (ux, uz) (unit) from `at` round those of `nearby`.
   static double avoid(const Vec3& at, double ux, double uz, std::span<const Nearby> nearby, const FollowSettings& s);
   Vec3 corner(std::size_t i) const { return to_position(corners_[i]); }
@@ -294,7 +301,7 @@ class PathFollower {
   Vec3 goal_;
   uint32_t goal_tick_ = 0;
   uint32_t deadline_tick_ = 0;
-  uint32_t waited_ = 0;              // ticks it waited at narrow places for this goal (wait())
+  uint32_t waited_ = 0;              // ticks it waited for others for this goal (count_wait())
   uint32_t waited_tick_ = 0;         // the last tick counted in waited_
   double first_length_ = 0;
   bool complete_ = false;            // the path reaches the goal
@@ -331,6 +338,10 @@ class PathFollower {
   // Within a radius of a narrow place's mouths or in it, as last weighed (give_way()): it steers
   // round no one there. The passage has no room to pass in, and a turn presses it into a jamb.
   bool in_narrow_ = false;
+  // Held up by others, as last weighed (held_up()): a crowd at a corridor's mouth, or one standing
+  // on the goal. Its ticks are the crowd's, not the way's: they move the deadline on.
+  bool held_ = false;
+  bool crowded_ = false;              // held_ at some tick since its last progress (stuck())
   double side_ = 0;                  // the steering round others last weighed (avoid())
   uint32_t weigh_at_ = 0;            // the tick to weigh the others again at (0: the next step)
   FollowCounts counts_;

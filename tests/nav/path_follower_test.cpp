@@ -165,14 +165,28 @@ TEST(PathFollower, GivesUpWhenTheWayStaysBlocked) {
   EXPECT_LT(run.events(k).ended, uint32_t(deadline)) << "before its deadline (12 m at walk speed, and its slack)";
 }
 
+// The deadline tests: a deadline barely longer than the walk (deadline_factor 1, half a second's
+// slack), so that time spent waiting for others shows past it.
+void tighten_deadline(FollowRun& run) {
+  run.tune().deadline_factor = 1;
+  run.tune().deadline_slack = 0.5;
+}
+
+// Character k arrived, at least `late` ticks after the deadline a walk of `metres` had: the time it
+// waited moved the deadline on.
+void expect_arrived_past_deadline(FollowRun& run, std::size_t k, double metres, uint32_t late = 1) {
+  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  const follow::FollowSettings& f = run.tune();
+  const uint32_t deadline = uint32_t((metres / f.walk_speed + f.deadline_slack) * f.tick_rate);
+  EXPECT_GE(run.events(k).ended, deadline + late) << "it arrives after the deadline it would have had";
+}
+
 // Its time at a door, giving way to one in it, is the crowd's, not the path's: the deadline moves
-// on by it. With a deadline barely longer than the walk, it arrives all the same.
+// on by it. With a deadline barely longer than the walk (12 m: 174 ticks), it arrives all the same.
 TEST(PathFollower, WaitingAtADoorMovesTheDeadlineOn) {
   const auto world = make_world(door_world());
   FollowRun run(*world);
-  follow::FollowSettings& f = run.tune();
-  f.deadline_factor = 1;
-  f.deadline_slack = 0.5;  // 12 m at 5 m/s and half a second: 174 ticks
+  tighten_deadline(run);
   const std::size_t k = run.add({-6, 0, 0}), other = run.add({0, 0, 0});
   run.go(k, {6, 0, 0});
   // The other stands in the door for a second and a half (less than give_way_ticks), then steps
@@ -180,11 +194,46 @@ TEST(PathFollower, WaitingAtADoorMovesTheDeadlineOn) {
   run.run(600, [&](uint32_t tick) {
     if (tick == 90) run.state(other) = spawn_state({3, 0.93, 6});
   });
-  ASSERT_TRUE(run.events(k).arrived) << follow::to_string(run.events(k).gave_up);
+  expect_arrived_past_deadline(run, k, 12);
   EXPECT_EQ(run.follower(k).counts().gave_way, 1u);
   EXPECT_EQ(run.follower(k).counts().stuck, 0u);
-  const uint32_t deadline = uint32_t((12 / f.walk_speed + f.deadline_slack) * f.tick_rate);
-  EXPECT_GT(run.events(k).ended, deadline) << "it arrives later than the deadline it would have had";
+}
+
+// One standing on its goal holds it up in the open, where there is no narrow place to give way at:
+// that time is the crowd's too, and the deadline (10 m: 150 ticks) moves on by it. (In a crowd at a
+// corridor's mouth, one timed out 0.6 m from its goal, another standing on it.)
+TEST(PathFollower, OneStandingOnTheGoalMovesTheDeadlineOn) {
+  const auto world = make_world(corridor_world(10, 2.5));
+  FollowRun run(*world);
+  tighten_deadline(run);
+  const std::size_t k = run.add({-6, 0, 0}), other = run.add({4, 0, 0});
+  run.go(k, {4, 0, 0});
+  run.run(600, [&](uint32_t tick) {
+    if (tick == 170) run.state(other) = spawn_state({4, 0.93, 2});  // steps aside
+  });
+  expect_arrived_past_deadline(run, k, 10);
+  EXPECT_EQ(run.follower(k).counts().gave_way, 0u) << "no narrow place: it was held up, not giving way";
+}
+
+// A crowd across its way in the open (five standing shoulder to shoulder across a corridor 5 m wide)
+// holds it up: pressed against them, and backing off to try another way, it waits for the crowd,
+// and the deadline moves on by that time. Stuck against them, it does not give up as it would stuck
+// against a wall: the crowd will move.
+TEST(PathFollower, ACrowdAcrossItsWayMovesTheDeadlineOn) {
+  const auto world = make_world(corridor_world(10, 2.5));
+  FollowRun run(*world);
+  tighten_deadline(run);
+  run.tune().stuck_replans = 0;  // stuck against a wall, it would give up at once
+  const std::size_t k = run.add({-6, 0, 0});
+  std::vector<std::size_t> crowd;
+  for (int i = -2; i <= 2; ++i) crowd.push_back(run.add({1, 0, double(i)}));
+  run.go(k, {4, 0, 0});
+  run.run(600, [&](uint32_t tick) {
+    if (tick != 170) return;
+    for (std::size_t i = 0; i < crowd.size(); ++i) run.state(crowd[i]) = spawn_state({8, 0.93, -2 + double(i)});  // gone
+  });
+  expect_arrived_past_deadline(run, k, 10, 50);
+  EXPECT_GE(run.follower(k).counts().stuck, 1u) << "it backed off from them";
 }
 
 // In a narrow door there is no room to steer round anyone: it walks straight through, and turns
