@@ -451,6 +451,21 @@ bool PathFollower::stuck(const Where& w, const CharacterState& state, uint32_t t
   return true;
 }
 
+bool PathFollower::past_deadline(uint32_t tick, const FollowSettings& s) {
+  if (deadline_tick_ == 0 && first_length_ > 0) {
+    // The first path's length at walk speed, deadline_factor times over, plus the slack: in ticks,
+    // rounded down (det_floor: no libm), past the goal's tick.
+    const double seconds = s.deadline_factor * first_length_ / det_max(s.walk_speed, 0.1) + s.deadline_slack;
+    deadline_tick_ = goal_tick_ + uint32_t(det_floor(det_min(seconds * s.tick_rate, 4e9)));
+  }
+  if (deadline_tick_ == 0) return false;
+  // Ticks spent waiting for others (giving way at narrow places, held up by them) move the deadline
+  // on, up to the deadline's own length again: a door a crowd comes through from both ends takes
+  // its turns, which the path cannot know.
+  const uint32_t length = deadline_tick_ - goal_tick_;
+  return tick > deadline_tick_ + (waited_ < length ? waited_ : length);
+}
+
 FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const FollowSettings& s,
                               std::span<const Nearby> nearby) {
   FollowStep out;
@@ -462,19 +477,7 @@ FollowStep PathFollower::step(const CharacterState& state, uint32_t tick, const 
     return out;
   }
   if (failed_ != GiveUp::kNone) return give_up(failed_, tick);
-  if (deadline_tick_ == 0 && first_length_ > 0) {
-    // The first path's length at walk speed, deadline_factor times over, plus the slack: in ticks,
-    // rounded down (det_floor: no libm), past the goal's tick.
-    const double seconds = s.deadline_factor * first_length_ / det_max(s.walk_speed, 0.1) + s.deadline_slack;
-    deadline_tick_ = goal_tick_ + uint32_t(det_floor(det_min(seconds * s.tick_rate, 4e9)));
-  }
-  // Ticks spent waiting for others (giving way at narrow places, held up by one ahead) move the
-  // deadline on, up to the deadline's own length again: a door a crowd comes through from both ends
-  // takes its turns, which the path cannot know.
-  if (deadline_tick_ != 0) {
-    const uint32_t length = deadline_tick_ - goal_tick_;
-    if (tick > deadline_tick_ + (waited_ < length ? waited_ : length)) return give_up(GiveUp::kTimeout, tick);
-  }
+  if (past_deadline(tick, s)) return give_up(GiveUp::kTimeout, tick);
 
   Where w;
   w.at = to_position(state.position);

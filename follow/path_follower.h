@@ -284,6 +284,8 @@ class PathFollower {
   // Giving way (give_way()), with `left` metres of the way left: true when it stands or walks to
   // where it waits, with the input in `out`.
   bool wait(const Where& w, double left, uint32_t tick, const FollowSettings& s, FollowStep& out);
+  // Sets the deadline from the first path when it has none yet; true when `tick` is past it.
+  bool past_deadline(uint32_t tick, const FollowSettings& s);
   // Counts `tick` (once) as one it waited for others: the deadline moves on by it (step()).
   void count_wait(uint32_t tick);
   // Whether one of `nearby` holds it up: within touching reach of its capsule (avoid_gap) while it
